@@ -1,0 +1,1 @@
+"""tourpad's rules engine: pure Python, no UI and no I/O beyond reading its own bundled edition data."""

@@ -1,0 +1,51 @@
+"""Bots: every bot answers the same decision interface a person does — given its `PlayerView`, an action.
+
+A bot reads only its view (the observation, its legal actions, and — for search — a determinized copy in
+which everything it cannot see is re-dealt), so no bot can cheat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from rules.engine import Game, PlayerView, State
+
+
+class Bot(Protocol):
+    name: str
+
+    def act(self, view: PlayerView) -> int: ...
+
+
+_REGISTRY: dict[str, Callable[[int], Bot]] = {}
+
+
+def register(name: str, factory: Callable[[int], Bot]) -> None:
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> tuple[str, ...]:
+    _load_builtin()
+    return tuple(_REGISTRY)
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    _load_builtin()
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown bot {name!r}; choose one of {', '.join(_REGISTRY)}")
+    return _REGISTRY[name](seed)
+
+
+def _load_builtin() -> None:
+    if not _REGISTRY:
+        from rules.bots import greedy, random_bot  # noqa: F401  (they register themselves)
+
+
+def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
+    """Play to the end: at every decision point each player's bot acts on its own view."""
+    state = state or game.new_initial_state()
+    views = [PlayerView(state, p) for p in range(game.n_players)]
+    while not state.is_terminal():
+        state.apply_joint([bot.act(view) for bot, view in zip(bots, views, strict=True)])
+    return state

@@ -1,0 +1,402 @@
+"""The Boomerang game engine (every edition): a `Game` holds the parameters, a `State` plays it out.
+
+Modelled on OpenSpiel's simultaneous-move games: at each decision point `current_players()` must act,
+`legal_actions(p)` lists their options, and the round advances once every one of them has acted. Picks are
+collected hidden and revealed together (TAG), whether they arrive one at a time (`apply_action`, as from a
+person at the table) or all at once (`apply_joint`, as in the simulator).
+
+Actions are small ints: 0..27 pick the card with that index; `choice_action(i)` scores choice icon i
+(an activity or a National Treasure) at round end, and `CHOICE_NONE` scores none.
+
+Hidden information: a player sees their own hand and Throw card, every face-up drafted card, the hands
+they have held earlier this round (minus the public picks since), and all sheets. Other Throw cards, hands
+they have not held, the undealt cards and the shuffle are hidden; `PlayerView.determinized` re-deals
+exactly those for search bots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from rules.edition import Edition
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+
+ROUNDS = 4
+HAND_SIZE = 7
+CHOICE_NONE = 28
+_CHOICE_BASE = 29
+
+
+def choice_action(icon: int) -> int:
+    return _CHOICE_BASE + icon
+
+
+def action_choice(action: int) -> int:
+    """The choice icon an action scores, or NO_CHOICE."""
+    return NO_CHOICE if action == CHOICE_NONE else action - _CHOICE_BASE
+
+
+class Phase(IntEnum):
+    THROW = 0
+    DRAFT = 1
+    CHOICE = 2
+    GAME_OVER = 3
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says which rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    edition: Edition
+    n_players: int
+    seed: int | None = None
+    direction_variant: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.n_players <= 4:
+            raise ValueError(f"Boomerang is for 2 to 4 players, not {self.n_players}")
+
+    def new_initial_state(self) -> State:
+        return State(self)
+
+    def pass_left(self, round_index: int) -> bool:
+        """Standard play passes left; the direction variant passes right in rounds 2 and 4 (3–4 players)."""
+        return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
+
+
+class State:
+    """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
+
+    __slots__ = ("_pending", "choices", "game", "hand_ids", "hands", "held", "history", "phase",
+                 "rng", "round_index", "round_log", "round_scores", "rows", "score", "set_aside",
+                 "previous_set_aside", "used_cards")
+
+    def __init__(self, game: Game, _blank: bool = False) -> None:
+        self.game = game
+        if _blank:
+            return
+        n = game.n_players
+        self.rng = random.Random(game.seed)
+        self.round_index = 0
+        self.phase = Phase.THROW
+        self.score = ScoreState(n)
+        self.round_scores: list[list[RoundScore]] = [[] for _ in range(n)]
+        #: Per finished round: every player's row (draft order) and choice — the game record.
+        self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
+        self.history: list[tuple[int, ...]] = []
+        self.set_aside: list[int] = []
+        self.previous_set_aside: list[int] = []
+        self.used_cards: list[int] = list(range(len(game.edition.cards)))
+        self._deal()
+
+    # --- the round's flow -----------------------------------------------------------------------------------
+
+    def _deal(self) -> None:
+        """Cards set aside last round come first; the used cards are shuffled and go below them."""
+        n = self.game.n_players
+        used = self.used_cards
+        self.rng.shuffle(used)
+        deck = self.set_aside + used
+        dealt = HAND_SIZE * n
+        self.hands = [deck[p:dealt:n] for p in range(n)]
+        self.previous_set_aside = self.set_aside
+        self.set_aside = deck[dealt:]
+        self.hand_ids = list(range(n))
+        self.held = [1 << p for p in range(n)]
+        self.rows: list[list[int]] = [[] for _ in range(n)]
+        self.choices = [NO_CHOICE] * n
+        self._pending: list[int | None] = [None] * n
+        self.phase = Phase.THROW
+
+    def _pass_hands(self) -> None:
+        hands, ids = self.hands, self.hand_ids
+        if self.game.pass_left(self.round_index):
+            self.hands = [hands[-1], *hands[:-1]]
+            self.hand_ids = [ids[-1], *ids[:-1]]
+        else:
+            self.hands = [*hands[1:], hands[0]]
+            self.hand_ids = [*ids[1:], ids[0]]
+        held = self.held
+        for p, hand_id in enumerate(self.hand_ids):
+            held[hand_id] |= 1 << p
+
+    def apply_joint(self, actions: Sequence[int]) -> None:
+        """Apply one action per player (all players act at every decision point)."""
+        n = self.game.n_players
+        if len(actions) != n:
+            raise IllegalAction(f"expected {n} actions, one per player, got {len(actions)}")
+        if self.phase == Phase.CHOICE:
+            for p, action in enumerate(actions):
+                self._check_choice(p, action)
+            self.choices = [action_choice(a) for a in actions]
+            self.history.append(tuple(actions))
+            self._end_round()
+            return
+        if self.phase == Phase.GAME_OVER:
+            raise IllegalAction("the game is over")
+        hands, rows = self.hands, self.rows
+        for p, card in enumerate(actions):
+            if card not in hands[p]:
+                raise IllegalAction(f"player {p + 1} cannot pick card {card}: it is not in their hand")
+        for p, card in enumerate(actions):
+            hands[p].remove(card)
+            rows[p].append(card)
+        self.history.append(tuple(actions))
+        self._pass_hands()
+        if len(self.hands[0]) == 1:
+            # the last card is passed on and becomes each player's Catch card, with no decision
+            for p, hand in enumerate(self.hands):
+                rows[p].append(hand.pop())
+            self.phase = Phase.CHOICE
+        else:
+            self.phase = Phase.DRAFT
+
+    def apply_action(self, player: int, action: int) -> bool:
+        """Record one player's hidden pick; returns True when it completed the step and the picks were revealed."""
+        if player not in self.current_players():
+            raise IllegalAction(f"player {player + 1} has nothing to decide now")
+        if self._pending[player] is not None:
+            raise IllegalAction(f"player {player + 1} has already chosen this step")
+        if action not in self.legal_actions(player):
+            raise IllegalAction(f"player {player + 1} cannot take action {self.action_to_string(action)} now")
+        self._pending[player] = action
+        if any(a is None for a in self._pending):
+            return False
+        actions = self._pending
+        self._pending = [None] * self.game.n_players
+        self.apply_joint(actions)  # type: ignore[arg-type]
+        return True
+
+    def pending_players(self) -> list[int]:
+        """Players who still have to choose in the current step (with `apply_action`)."""
+        return [p for p in self.current_players() if self._pending[p] is None]
+
+    def _check_choice(self, player: int, action: int) -> None:
+        if action == CHOICE_NONE:
+            return
+        icon = action_choice(action)
+        family = self.game.edition.choice
+        if not 0 <= icon < len(family.icons):
+            raise IllegalAction(f"player {player + 1}: {action} is not a {family.name} choice")
+        name = family.icons[icon].name
+        if self.score.choices_used[player] >> icon & 1:
+            raise IllegalAction(f"player {player + 1} has already scored {name} this game")
+        if not row_mask(self.rows[player]) & family.icons[icon].mask:
+            raise IllegalAction(f"player {player + 1} has no {name} icon this round")
+
+    def _end_round(self) -> None:
+        scores, _ = resolve_round(self.game.edition, self.score, self.rows, self.choices)
+        self.round_log.append((tuple(tuple(r) for r in self.rows), tuple(self.choices)))
+        for p, s in enumerate(scores):
+            self.round_scores[p].append(s)
+        self.round_index += 1
+        if self.round_index == ROUNDS:
+            self.phase = Phase.GAME_OVER
+            return
+        dealt = set(self.set_aside)
+        self.used_cards = [c for c in range(len(self.game.edition.cards)) if c not in dealt]
+        self._deal()
+
+    # --- queries --------------------------------------------------------------------------------------------
+
+    def current_players(self) -> range:
+        return range(0) if self.phase == Phase.GAME_OVER else range(self.game.n_players)
+
+    def is_terminal(self) -> bool:
+        return self.phase == Phase.GAME_OVER
+
+    def legal_actions(self, player: int) -> list[int]:
+        if self.phase in (Phase.THROW, Phase.DRAFT):
+            return self.hands[player][:]
+        if self.phase == Phase.CHOICE:
+            family = self.game.edition.choice
+            mask = row_mask(self.rows[player])
+            used = self.score.choices_used[player]
+            return [CHOICE_NONE] + [choice_action(i) for i, icon in enumerate(family.icons)
+                                    if not used >> i & 1 and mask & icon.mask]
+        return []
+
+    def action_to_string(self, action: int) -> str:
+        edition = self.game.edition
+        if 0 <= action < len(edition.cards):
+            return edition.cards[action].letter
+        if action == CHOICE_NONE:
+            return f"no {edition.choice.name}"
+        icon = action_choice(action)
+        return edition.choice.icons[icon].name if 0 <= icon < len(edition.choice.icons) else f"?{action}"
+
+    def totals(self) -> list[int]:
+        return [sum(r.total for r in rounds) for rounds in self.round_scores]
+
+    def returns(self) -> list[int]:
+        """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
+        return self.totals()
+
+    def ranks(self) -> list[int]:
+        return rank_players(self.game.edition, self.round_scores)
+
+    def view(self, player: int) -> PlayerView:
+        return PlayerView(self, player)
+
+    def observation(self, player: int) -> Observation:
+        return self.view(player).observation()
+
+    def clone(self) -> State:
+        other = State(self.game, _blank=True)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.round_index = self.round_index
+        other.phase = self.phase
+        other.score = self.score.copy()
+        other.round_scores = [r[:] for r in self.round_scores]
+        other.round_log = self.round_log[:]
+        other.history = self.history[:]
+        other.set_aside = self.set_aside[:]
+        other.previous_set_aside = self.previous_set_aside[:]
+        other.used_cards = self.used_cards[:]
+        other.hands = [h[:] for h in self.hands]
+        other.hand_ids = self.hand_ids[:]
+        other.held = self.held[:]
+        other.rows = [r[:] for r in self.rows]
+        other.choices = self.choices[:]
+        other._pending = self._pending[:]
+        return other
+
+    def __str__(self) -> str:
+        ed = self.game.edition
+        lines = [f"{ed.name}, round {min(self.round_index + 1, ROUNDS)}, {self.phase.name.lower()}"]
+        for p in range(self.game.n_players):
+            row = "".join(ed.cards[c].letter for c in self.rows[p])
+            hand = "".join(ed.cards[c].letter for c in self.hands[p])
+            lines.append(f"  P{p + 1}: row {row or '-'}  hand {hand or '-'}  total {self.totals()[p]}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything one player may know. Other players' Throw cards and unseen hands are never in it."""
+
+    player: int
+    n_players: int
+    round_index: int
+    phase: Phase
+    pass_left: bool
+    hand: tuple[int, ...]
+    #: Own Throw card (None before it is chosen).
+    throw: int | None
+    #: Every player's face-up drafted cards in order (Throw cards excluded until the round is revealed).
+    face_up: tuple[tuple[int, ...], ...]
+    #: All Throw cards, once the round is revealed (choice phase); None for hidden ones.
+    throws: tuple[int | None, ...]
+    #: Other players' current hands where this player held that hand earlier in the round, else None.
+    known_hands: tuple[tuple[int, ...] | None, ...]
+    hand_sizes: tuple[int, ...]
+    visited: tuple[int, ...]
+    choices_used: tuple[int, ...]
+    previous_collection: tuple[int, ...]
+    regions_claimed: int
+    route_done: int
+    route_next_tier: int
+    round_scores: tuple[tuple[RoundScore, ...], ...]
+    legal_actions: tuple[int, ...]
+
+
+class PlayerView:
+    """A player's window on the state: what a bot or a person is shown, and the only way a bot gets a copy."""
+
+    __slots__ = ("_state", "player")
+
+    def __init__(self, state: State, player: int) -> None:
+        self._state = state
+        self.player = player
+
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    @property
+    def phase(self) -> Phase:
+        return self._state.phase
+
+    def legal_actions(self) -> list[int]:
+        return self._state.legal_actions(self.player)
+
+    def observation(self) -> Observation:
+        s, p = self._state, self.player
+        revealed = s.phase in (Phase.CHOICE, Phase.GAME_OVER)
+        rows = s.rows
+        n = s.game.n_players
+        throws = tuple((row[0] if row and (revealed or q == p) else None) for q, row in enumerate(rows))
+        face_up = tuple(tuple(row if revealed else row[1:]) for row in rows)
+        known = tuple(
+            tuple(s.hands[q]) if q == p or s.held[s.hand_ids[q]] >> p & 1 else None for q in range(n))
+        return Observation(
+            player=p, n_players=n, round_index=s.round_index, phase=s.phase,
+            pass_left=s.game.pass_left(s.round_index), hand=tuple(s.hands[p]) if not revealed else (),
+            throw=rows[p][0] if rows[p] else None, face_up=face_up, throws=throws, known_hands=known,
+            hand_sizes=tuple(len(h) for h in s.hands), visited=tuple(s.score.visited),
+            choices_used=tuple(s.score.choices_used), previous_collection=tuple(s.score.previous_collection),
+            regions_claimed=s.score.regions_claimed, route_done=s.score.route_done,
+            route_next_tier=s.score.route_next_tier,
+            round_scores=tuple(tuple(r) for r in s.round_scores), legal_actions=tuple(s.legal_actions(p)))
+
+    def hidden_cards(self) -> list[int]:
+        """Cards whose place this player cannot know: others' Throw cards, unseen hands, the undealt cards."""
+        s, p = self._state, self.player
+        if s.phase in (Phase.CHOICE, Phase.GAME_OVER):
+            return s.set_aside[:]
+        hidden = list(s.set_aside)
+        for q in range(s.game.n_players):
+            if q == p:
+                continue
+            if s.rows[q]:
+                hidden.append(s.rows[q][0])
+            if not s.held[s.hand_ids[q]] >> p & 1:
+                hidden.extend(s.hands[q])
+        return hidden
+
+    def determinized(self, rng: random.Random) -> State:
+        """A copy of the state in which everything this player cannot see is re-dealt at random.
+
+        The copy agrees with the observation (same own cards, face-up rows, known hands, hand sizes) and
+        with what is public about the deal: cards set aside last round are always dealt this round. The
+        future shuffles come from `rng`, not from the real game's generator.
+        """
+        s, p = self._state, self.player
+        copy = s.clone()
+        copy.rng = random.Random(rng.random())
+        hidden = self.hidden_cards()
+        if s.phase in (Phase.CHOICE, Phase.GAME_OVER):
+            return copy
+        # slots: (kind, player) for each hidden in-play position; the rest of `hidden` is set aside
+        slots: list[tuple[str, int]] = []
+        for q in range(s.game.n_players):
+            if q == p:
+                continue
+            if s.rows[q]:
+                slots.append(("throw", q))
+            if not s.held[s.hand_ids[q]] >> p & 1:
+                slots.extend(("hand", q) for _ in s.hands[q])
+        previous = set(s.previous_set_aside)
+        must_be_dealt = [c for c in hidden if c in previous]
+        free = [c for c in hidden if c not in previous]
+        rng.shuffle(slots)
+        rng.shuffle(free)
+        placed = must_be_dealt + free[: len(slots) - len(must_be_dealt)]
+        rng.shuffle(placed)
+        set_aside = free[len(slots) - len(must_be_dealt):]
+        new_hands: dict[int, list[int]] = {}
+        for (kind, q), card in zip(slots, placed, strict=True):
+            if kind == "throw":
+                copy.rows[q][0] = card
+            else:
+                new_hands.setdefault(q, []).append(card)
+        for q, cards in new_hands.items():
+            copy.hands[q] = cards
+        copy.set_aside = set_aside
+        return copy

@@ -1,0 +1,225 @@
+"""Edition files (TOML or JSON) as pydantic models: the edge where bad data is refused.
+
+A loaded `EditionSpec` is checked against the rulebooks' invariants and then compiled into the plain
+`rules.edition.Edition` tables the engine uses; nothing past this module validates per step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+#: The 28 card letters every Boomerang edition uses, in rulebook order.
+LETTERS: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#")
+CARD_COUNT = len(LETTERS)
+CARDS_PER_NUMBER = 4
+HEX_COLOR = r"^#[0-9A-Fa-f]{6}$"
+
+
+class EditionDataError(ValueError):
+    """An edition or deck pack that breaks a rule; the message names the card and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class IconSpec(_Strict):
+    name: str = Field(min_length=1, max_length=40)
+    value: int | None = Field(default=None, ge=0, le=20)
+    #: How many cards of the deck show this icon, when a rulebook says so; checked on load.
+    count: int | None = Field(default=None, ge=0, le=CARD_COUNT)
+
+
+class FamilySpec(_Strict):
+    """One of a card's three icon families (e.g. Australia's Collections, Animals, Activities)."""
+
+    id: str = Field(pattern=r"^[a-z_]+$")
+    name: str
+    rule: str | None = None
+    icons: list[IconSpec] = Field(min_length=1, max_length=8)
+    #: Activity points by icon count (index = count), for the "activity_table" rule.
+    table: list[int] | None = None
+    #: Points per matching icon on other players' cards, by player count, for "treasure_others".
+    per_icon_by_players: dict[int, int] | None = None
+
+    @field_validator("icons")
+    @classmethod
+    def _unique_icon_names(cls, icons: list[IconSpec]) -> list[IconSpec]:
+        repeated = [n for n, k in Counter(i.name for i in icons).items() if k > 1]
+        if repeated:
+            raise ValueError(f"icon {repeated[0]!r} is listed twice")
+        return icons
+
+
+class RegionSpec(_Strict):
+    name: str = Field(min_length=1, max_length=40)
+    bonus: int = Field(ge=0, le=10)
+    color: str = Field(pattern=HEX_COLOR)
+
+
+class RouteSpec(_Strict):
+    """The edition's shared first-come bonus beside the regions (Europe's passport, USA's coast-to-coast)."""
+
+    kind: Literal["passport", "coast"]
+    id: str = Field(pattern=r"^[a-z_]+$")
+    name: str
+    tiers: list[int] = Field(min_length=1, max_length=4)
+    #: The last tier is only awarded with at least this many players (the rulebooks' "3 or 4-player game").
+    last_tier_min_players: int = Field(default=2, ge=2, le=4)
+    #: Whether the last tier goes on being awarded to every later achiever (USA: "1pt for anyone else").
+    last_tier_repeats: bool = False
+
+
+class MapSpec(_Strict):
+    """USA's town graph: pathways between letters and the towns on each coast."""
+
+    edges: list[tuple[str, str]] = Field(min_length=1)
+    west_coast: list[str] = Field(min_length=1)
+    east_coast: list[str] = Field(min_length=1)
+
+
+class CardSpec(_Strict):
+    letter: str
+    site: str = Field(min_length=1, max_length=48)
+    region: str
+    number: int = Field(ge=1, le=7)
+    icons: list[str] = Field(default_factory=list, max_length=3)
+
+
+class EditionSpec(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    name: str
+    provenance: Literal["publisher", "tourpad", "owner"]
+    site_noun: str = "site"
+    throw_catch: Literal["difference", "throw_if_caught"]
+    tie_breakers: list[Literal["route", "throw_catch"]]
+    #: The edition this pack's rules come from (a deck pack typed in by an owner names "europe" etc.).
+    base: str | None = None
+    collection: FamilySpec
+    pairs: FamilySpec
+    choice: FamilySpec
+    route: RouteSpec | None = None
+    map: MapSpec | None = None
+    regions: list[RegionSpec] = Field(min_length=1)
+    cards: list[CardSpec]
+
+    @model_validator(mode="after")
+    def _check_rulebook_invariants(self) -> EditionSpec:
+        check_invariants(self)
+        return self
+
+
+COLLECTION_RULES = ("double_if_at_most_7", "halve_above_7", "must_beat_previous")
+CHOICE_RULES = ("activity_table", "treasure_others")
+
+
+def _fail(where: str, problem: str) -> None:
+    raise EditionDataError(f"{where}: {problem}")
+
+
+def check_invariants(spec: EditionSpec) -> None:
+    """The structural facts every rulebook states; each failure names the card (or part) and field."""
+    if spec.collection.rule not in COLLECTION_RULES:
+        _fail("collection.rule", f"unknown rule {spec.collection.rule!r}; expected one of {COLLECTION_RULES}")
+    if spec.choice.rule not in CHOICE_RULES:
+        _fail("choice.rule", f"unknown rule {spec.choice.rule!r}; expected one of {CHOICE_RULES}")
+    if spec.choice.rule == "activity_table" and (not spec.choice.table or spec.choice.table[0] != 0):
+        _fail("choice.table", "an activity table starting with 0 points for 0 icons is required")
+    if spec.choice.rule == "treasure_others" and set(spec.choice.per_icon_by_players or {}) != {2, 3, 4}:
+        _fail("choice.per_icon_by_players", "points per icon are needed for 2, 3 and 4 players")
+    for family in (spec.collection, spec.pairs):
+        for icon in family.icons:
+            if icon.value is None:
+                _fail(f"{family.id} icon {icon.name!r}", "a value is required")
+
+    families = {"collection": spec.collection, "pairs": spec.pairs, "choice": spec.choice}
+    icon_family: dict[str, str] = {}
+    for role, family in families.items():
+        for icon in family.icons:
+            if icon.name in icon_family:
+                _fail(f"icon {icon.name!r}", f"appears in both {icon_family[icon.name]} and {family.id}")
+            icon_family[icon.name] = role
+
+    region_names = [r.name for r in spec.regions]
+    for name, k in Counter(region_names).items():
+        if k > 1:
+            _fail(f"region {name!r}", "is listed twice")
+
+    if len(spec.cards) != CARD_COUNT:
+        _fail("cards", f"a deck has {CARD_COUNT} cards (A–Z, @, #); this one has {len(spec.cards)}")
+    letters_seen: dict[str, int] = {}
+    for position, card in enumerate(spec.cards, start=1):
+        where = f"card {card.letter!r} (#{position})"
+        if card.letter not in LETTERS:
+            _fail(where, "letter must be one of A–Z, @ or #")
+        if card.letter in letters_seen:
+            _fail(where, f"letter already used by card #{letters_seen[card.letter]}")
+        letters_seen[card.letter] = position
+        if card.region not in region_names:
+            _fail(where, f"region {card.region!r} is not one of the edition's regions {region_names}")
+        roles_on_card: list[str] = []
+        for icon in card.icons:
+            if icon not in icon_family:
+                _fail(where, f"icon {icon!r} is not an icon of this edition ({sorted(icon_family)})")
+            role = icon_family[icon]
+            if role in roles_on_card:
+                _fail(where, f"has two {families[role].name} icons; a card shows at most one per family")
+            roles_on_card.append(role)
+
+    numbers = Counter(card.number for card in spec.cards)
+    for number in range(1, 8):
+        if numbers[number] != CARDS_PER_NUMBER:
+            cards = ", ".join(c.letter for c in spec.cards if c.number == number) or "none"
+            _fail(f"number {number}", f"must be on exactly {CARDS_PER_NUMBER} cards; found on {cards}")
+
+    icon_counts = Counter(icon for card in spec.cards for icon in card.icons)
+    for family in families.values():
+        for icon in family.icons:
+            if icon.count is not None and icon_counts[icon.name] != icon.count:
+                _fail(f"{family.id} icon {icon.name!r}",
+                      f"the rulebook has it on {icon.count} cards; this deck has {icon_counts[icon.name]}")
+
+    for region in spec.regions:
+        if not any(card.region == region.name for card in spec.cards):
+            _fail(f"region {region.name!r}", "has no card")
+
+    if spec.route is not None and spec.route.kind == "coast" and spec.map is None:
+        _fail("map", "a coast-to-coast bonus needs the town map (edges, west_coast, east_coast)")
+    if spec.map is not None:
+        for a, b in spec.map.edges:
+            for end in (a, b):
+                if end not in letters_seen:
+                    _fail(f"map edge {a}–{b}", f"{end!r} is not a card letter")
+            if a == b:
+                _fail(f"map edge {a}–{b}", "joins a town to itself")
+        for side in ("west_coast", "east_coast"):
+            for letter in getattr(spec.map, side):
+                if letter not in letters_seen:
+                    _fail(f"map.{side}", f"{letter!r} is not a card letter")
+
+
+def parse_edition(data: dict) -> EditionSpec:
+    """Validate a decoded edition/deck-pack document, turning pydantic's report into one clear message."""
+    try:
+        return EditionSpec.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        ctx_error = first.get("ctx", {}).get("error")
+        if isinstance(ctx_error, EditionDataError):
+            raise ctx_error from None
+        location = _describe_location(data, first["loc"])
+        raise EditionDataError(f"{location}: {first['msg']}") from None
+
+
+def _describe_location(data: dict, loc: tuple) -> str:
+    """Name a card by its letter rather than its list index where possible."""
+    if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
+        cards = data.get("cards") or []
+        letter = cards[loc[1]].get("letter") if loc[1] < len(cards) and isinstance(cards[loc[1]], dict) else None
+        head = f"card {letter!r} (#{loc[1] + 1})" if letter else f"card #{loc[1] + 1}"
+        rest = ".".join(str(p) for p in loc[2:])
+        return f"{head} field {rest!r}" if rest else head
+    return ".".join(str(p) for p in loc) or "edition"

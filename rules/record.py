@@ -1,0 +1,214 @@
+"""The game record (`tourpad score FILE.json`, the app's export): a pydantic model, its validation, its score.
+
+```json
+{"edition": "australia", "players": ["Ann", "Bob"],
+ "rounds": [{"Ann": {"cards": "ABCDEFG", "activity": "Swimming"},
+             "Bob": {"cards": "HIJKLMN", "activity": null}}]}
+```
+`cards` are the 7 letters in draft order (Throw first, Catch last). The round-end choice is `activity`
+(Australia, USA) or `treasure` (Europe); null means none. 1 to 4 rounds (a game in progress).
+Every problem is reported with the round, the player and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from rules.edition import Edition
+from rules.engine import HAND_SIZE, ROUNDS
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+
+
+class RecordError(ValueError):
+    """A record that breaks a rule; the message names the round, the player and the problem."""
+
+
+class PlayerRound(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    cards: str = Field(max_length=32, description="7 letters in draft order: Throw first, Catch last")
+    activity: str | None = Field(default=None, max_length=40, description="Australia, USA: activity scored")
+    treasure: str | None = Field(default=None, max_length=40, description="Europe: National Treasure scored")
+
+    @property
+    def choice(self) -> str | None:
+        return self.activity if self.activity is not None else self.treasure
+
+
+class GameRecord(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    edition: str = Field(max_length=64)
+    players: list[str] = Field(min_length=2, max_length=4)
+    direction_variant: bool = False
+    rounds: list[dict[str, PlayerRound]] = Field(default_factory=list, max_length=ROUNDS)
+
+    @field_validator("players")
+    @classmethod
+    def _names(cls, players: list[str]) -> list[str]:
+        for name in players:
+            if not name.strip() or len(name) > 40:
+                raise ValueError(f"player name {name!r} must be 1 to 40 characters")
+        if len({n.casefold() for n in players}) != len(players):
+            raise ValueError("player names must be different")
+        return players
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedRound:
+    rows: tuple[tuple[int, ...], ...]
+    choices: tuple[int, ...]
+
+
+def choice_key(edition: Edition) -> str:
+    """The record field for the round-end choice: "treasure" where it scores others' icons, else "activity"."""
+    return "treasure" if edition.choice.rule == "treasure_others" else "activity"
+
+
+def parse_row(edition: Edition, letters: str, where: str) -> tuple[int, ...]:
+    """7 letters → card indices, refusing unknown letters, repeats and wrong counts."""
+    cleaned = letters.replace(" ", "").replace(",", "").upper()
+    cards = []
+    for letter in cleaned:
+        try:
+            card = edition.card_index(letter)
+        except KeyError:
+            raise RecordError(f"{where}: {letter!r} is not a card of {edition.name} "
+                              f"(cards are {edition.letters})") from None
+        if card in cards:
+            raise RecordError(f"{where}: letter {letter!r} appears twice; each card is drafted once a round")
+        cards.append(card)
+    if len(cards) != HAND_SIZE:
+        raise RecordError(f"{where}: {len(cards)} cards ({cleaned or 'none'}); a round's row has exactly "
+                          f"{HAND_SIZE}, Throw first and Catch last")
+    return tuple(cards)
+
+
+def parse_choice(edition: Edition, name: str | None, row: tuple[int, ...], used: dict[int, int],
+                 where: str) -> int:
+    """A choice name → icon index, refusing unknown names, ones used before, and ones without an icon."""
+    if name is None or not name.strip():
+        return NO_CHOICE
+    family = edition.choice
+    try:
+        icon = family.icon_index(name.strip())
+    except KeyError:
+        options = ", ".join(i.name for i in family.icons)
+        raise RecordError(f"{where}: {name!r} is not one of the {family.name} ({options})") from None
+    icon_name = family.icons[icon].name
+    if icon in used:
+        raise RecordError(f"{where}: {icon_name} was already scored in round {used[icon]}; "
+                          f"each of the {family.name} scores once per game")
+    if not row_mask(row) & family.icons[icon].mask:
+        raise RecordError(f"{where}: {icon_name} needs at least one {icon_name} icon on the player's cards")
+    return icon
+
+
+def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound], list[str]]:
+    """Check every rule a record can break; returns the parsed rounds and warnings (not errors)."""
+    players = record.players
+    if record.direction_variant and len(players) < 3:
+        raise RecordError("the direction variant is for 3 or 4 players")
+    parsed: list[ParsedRound] = []
+    warnings: list[str] = []
+    used: list[dict[int, int]] = [{} for _ in players]
+    set_aside_before: int | None = None
+    for r, entries in enumerate(record.rounds, start=1):
+        unknown = [name for name in entries if name not in players]
+        if unknown:
+            raise RecordError(f"round {r}: {unknown[0]!r} is not a player of this game ({', '.join(players)})")
+        missing = [name for name in players if name not in entries]
+        if missing:
+            raise RecordError(f"round {r}: no cards entered for {missing[0]}")
+        rows, choices = [], []
+        owner: dict[int, str] = {}
+        for p, name in enumerate(players):
+            where = f"round {r}, {name}"
+            row = parse_row(edition, entries[name].cards, where)
+            for card in row:
+                if card in owner:
+                    raise RecordError(f"round {r}: letter {edition.cards[card].letter!r} is in both "
+                                      f"{owner[card]}'s and {name}'s cards; each card is drafted once a round")
+                owner[card] = name
+            choice = parse_choice(edition, entries[name].choice, row, used[p], where)
+            if choice != NO_CHOICE:
+                used[p][choice] = r
+            rows.append(row)
+            choices.append(choice)
+        dealt = sum(1 << c for c in owner)
+        if set_aside_before is not None and set_aside_before & ~dealt:
+            missing_letters = ", ".join(edition.letters_of(set_aside_before & ~dealt))
+            warnings.append(f"round {r}: {missing_letters} were not dealt in round {r - 1}, so the rules deal "
+                            f"them first in round {r}; check those letters")
+        set_aside_before = ((1 << len(edition.cards)) - 1) & ~dealt if len(players) < 4 else None
+        parsed.append(ParsedRound(tuple(rows), tuple(choices)))
+    return parsed, warnings
+
+
+@dataclass
+class GameReport:
+    edition: Edition
+    players: list[str]
+    #: rounds[p][r]: player p's score in round r
+    rounds: list[list[RoundScore]]
+    notes: list[list[list[str]]]
+    ranks: list[int]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def totals(self) -> list[int]:
+        return [sum(r.total for r in rounds) for rounds in self.rounds]
+
+    def category_points(self, score: RoundScore) -> dict[str, int]:
+        ids = self.edition.category_ids()
+        return dict(zip(ids, score, strict=False))
+
+    def to_dict(self) -> dict:
+        return {
+            "edition": self.edition.id,
+            "players": [
+                {"name": name, "total": self.totals[p], "rank": self.ranks[p],
+                 "rounds": [self.category_points(s) for s in self.rounds[p]],
+                 "explanations": self.notes[p]}
+                for p, name in enumerate(self.players)],
+            "categories": self.edition.category_names(),
+            "warnings": self.warnings,
+        }
+
+
+def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int,
+                 explain: bool = True) -> tuple[list[list[RoundScore]], list[list[list[str]]], ScoreState]:
+    state = ScoreState(n_players)
+    per_player: list[list[RoundScore]] = [[] for _ in range(n_players)]
+    notes: list[list[list[str]]] = [[] for _ in range(n_players)]
+    for parsed in rounds:
+        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain)
+        for p in range(n_players):
+            per_player[p].append(scores[p])
+            notes[p].append(lines[p])
+    return per_player, notes, state
+
+
+def score_record(record: GameRecord, edition: Edition) -> GameReport:
+    parsed, warnings = parse_record(record, edition)
+    per_player, notes, _ = score_rounds(edition, parsed, len(record.players))
+    return GameReport(edition, list(record.players), per_player, notes, rank_players(edition, per_player),
+                      warnings)
+
+
+def record_from_rounds(edition: Edition, players: list[str], rounds: list[ParsedRound],
+                       direction_variant: bool = False) -> GameRecord:
+    """The record of rounds played in the engine or entered in the app (the inverse of `parse_record`)."""
+    key = choice_key(edition)
+    out = []
+    for parsed in rounds:
+        entry = {}
+        for p, name in enumerate(players):
+            choice = parsed.choices[p]
+            entry[name] = PlayerRound(**{
+                "cards": "".join(edition.cards[c].letter for c in parsed.rows[p]),
+                key: edition.choice.icons[choice].name if choice != NO_CHOICE else None})
+        out.append(entry)
+    return GameRecord(edition=edition.id, players=players, direction_variant=direction_variant, rounds=out)

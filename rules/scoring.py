@@ -1,0 +1,334 @@
+"""Scoring: one small function per category, and the round-end resolution of the shared bonuses.
+
+Every category function returns `(points, explanation)`; the explanation is built only when asked for,
+so the simulator pays for integers alone. Editions differ by data (rule names and icon tables), never by
+`if edition == ...`: a rule name selects one of the small functions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from rules.edition import Edition, Family
+
+NO_CHOICE = -1
+
+
+class RoundScore(NamedTuple):
+    """One player's points for one round, in score-sheet order."""
+
+    throw_catch: int
+    collection: int
+    pairs: int
+    choice: int
+    #: Tourist sites first visited this round (+1 each; the paper pad counts them at game end).
+    sites: int
+    regions: int
+    route: int
+
+    @property
+    def total(self) -> int:
+        return (self.throw_catch + self.collection + self.pairs + self.choice + self.sites
+                + self.regions + self.route)
+
+
+Scored = tuple[int, str | None]
+
+
+# --- Throw & Catch ----------------------------------------------------------------------------------------
+
+def _difference(throw: int, catch: int) -> Scored:
+    points = abs(throw - catch)
+    return points, f"|{throw} − {catch}| = {points}"
+
+
+def _throw_if_caught(throw: int, catch: int) -> Scored:
+    if catch >= throw:
+        return throw, f"Catch {catch} ≥ Throw {throw} → {throw}"
+    return 0, f"Catch {catch} < Throw {throw} → 0"
+
+
+THROW_CATCH_RULES: dict[str, Callable[[int, int], Scored]] = {
+    "difference": _difference,
+    "throw_if_caught": _throw_if_caught,
+}
+
+
+def score_throw_catch(edition: Edition, row: Sequence[int], explain: bool = False) -> Scored:
+    throw, catch = edition.cards[row[0]], edition.cards[row[-1]]
+    points, how = THROW_CATCH_RULES[edition.throw_catch_rule](throw.number, catch.number)
+    if not explain:
+        return points, None
+    return points, f"Throw & Catch: {throw.letter} ({throw.number}) and {catch.letter} ({catch.number}): {how}"
+
+
+# --- Collections / Cuisine / Americana --------------------------------------------------------------------
+
+def _double_if_at_most_7(total: int, previous_score: int) -> Scored:
+    if total <= 7:
+        return total * 2, f"{total} ≤ 7 → doubled to {total * 2}"
+    return total, f"{total} > 7 → {total}"
+
+
+def _halve_above_7(total: int, previous_score: int) -> Scored:
+    if total <= 7:
+        return total, f"{total} ≤ 7 → {total}"
+    half = (total + 1) // 2
+    return half, f"{total} ≥ 8 → halved, rounded up, to {half}"
+
+
+def _must_beat_previous(total: int, previous_score: int) -> Scored:
+    # previous_score is -1 before the first round, so round 1 always scores; after a 0, any total ≥ 1 does.
+    if previous_score < 0:
+        return total, f"{total} (first round) → {total}"
+    if total > previous_score:
+        return total, f"{total} > last round's {previous_score} → {total}"
+    return 0, f"{total}, not more than last round's {previous_score} → 0"
+
+
+COLLECTION_RULES: dict[str, Callable[[int, int], Scored]] = {
+    "double_if_at_most_7": _double_if_at_most_7,
+    "halve_above_7": _halve_above_7,
+    "must_beat_previous": _must_beat_previous,
+}
+
+
+def score_collection(edition: Edition, row_mask: int, previous_score: int, explain: bool = False) -> Scored:
+    family = edition.collection
+    counts = [(icon, (row_mask & icon.mask).bit_count()) for icon in family.icons]
+    total = sum(icon.value * n for icon, n in counts)
+    points, how = COLLECTION_RULES[family.rule](total, previous_score)
+    if not explain:
+        return points, None
+    parts = " + ".join(f"{icon.name} {icon.value}×{n}" for icon, n in counts if n) or "nothing"
+    return points, f"{family.name}: {parts} = {how}"
+
+
+# --- Animals / Transport: pairs -----------------------------------------------------------------------------
+
+def score_pairs(edition: Edition, row_mask: int, explain: bool = False) -> Scored:
+    """Each pair of one icon scores its value once: 3 of a kind is one pair, 4 of a kind two."""
+    family = edition.pairs
+    points = 0
+    parts = []
+    for icon in family.icons:
+        n = (row_mask & icon.mask).bit_count()
+        if n:
+            points += icon.value * (n >> 1)
+            if explain:
+                pairs = n >> 1
+                parts.append(f"{icon.name} ×{n} → {icon.value * pairs}"
+                             + (f" ({pairs} pairs)" if pairs > 1 else "" if pairs else " (no pair)"))
+    if not explain:
+        return points, None
+    return points, f"{family.name}: {', '.join(parts) if parts else 'none'} = {points}"
+
+
+# --- Activities / National Treasures: the optional round-end choice -----------------------------------------
+
+def icon_count(family: Family, icon: int, row_mask: int) -> int:
+    return (row_mask & family.icons[icon].mask).bit_count()
+
+
+def _activity_table(family: Family, icon: int, own: int, others: int, n_players: int) -> Scored:
+    points = family.table[min(own, len(family.table) - 1)]
+    return points, f"{family.icons[icon].name} ×{own} → {points}"
+
+
+def _treasure_others(family: Family, icon: int, own: int, others: int, n_players: int) -> Scored:
+    per_icon = dict(family.per_icon_by_players)[n_players]
+    points = per_icon * others
+    return points, (f"{family.icons[icon].name}: {others} on other players' cards × {per_icon} "
+                    f"({n_players} players) → {points}")
+
+
+CHOICE_RULES: dict[str, Callable[[Family, int, int, int, int], Scored]] = {
+    "activity_table": _activity_table,
+    "treasure_others": _treasure_others,
+}
+
+
+def score_choice(edition: Edition, choice: int, row_mask: int, all_rows_mask_count: int, n_players: int,
+                 explain: bool = False) -> Scored:
+    """`all_rows_mask_count` is how many cards with the chosen icon all players drafted this round."""
+    family = edition.choice
+    if choice == NO_CHOICE:
+        return 0, f"{family.name}: none chosen" if explain else None
+    own = icon_count(family, choice, row_mask)
+    points, how = CHOICE_RULES[family.rule](family, choice, own, all_rows_mask_count - own, n_players)
+    return points, (f"{family.name}: {how}" if explain else None)
+
+
+def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player: int) -> list[tuple[int, int]]:
+    """(icon, points) for every choice icon this player holds at least one of, ignoring what is used up."""
+    masks = [row_mask(r) for r in rows]
+    family = edition.choice
+    out = []
+    for icon_index, icon in enumerate(family.icons):
+        if masks[player] & icon.mask:
+            everyone = sum((m & icon.mask).bit_count() for m in masks)
+            out.append((icon_index, score_choice(edition, icon_index, masks[player], everyone, len(rows))[0]))
+    return out
+
+
+# --- The round as a whole, with the shared first-come bonuses -----------------------------------------------
+
+@dataclass(slots=True)
+class ScoreState:
+    """What the score sheets carry from one round to the next, for the whole table."""
+
+    n_players: int
+    visited: list[int] = field(default_factory=list)
+    #: Last round's collection *score* per player (USA's Americana must beat it); -1 before round 1.
+    previous_collection: list[int] = field(default_factory=list)
+    #: Per player, a bitmask of the choice icons (activities / treasures) already scored this game.
+    choices_used: list[int] = field(default_factory=list)
+    regions_claimed: int = 0
+    #: Bitmask of the players who have scored the route bonus (each scores it once).
+    route_done: int = 0
+    route_next_tier: int = 0
+
+    def __post_init__(self) -> None:
+        n = self.n_players
+        self.visited = self.visited or [0] * n
+        self.previous_collection = self.previous_collection or [-1] * n
+        self.choices_used = self.choices_used or [0] * n
+
+    def copy(self) -> ScoreState:
+        return ScoreState(self.n_players, self.visited[:], self.previous_collection[:], self.choices_used[:],
+                          self.regions_claimed, self.route_done, self.route_next_tier)
+
+
+def row_mask(row: Sequence[int]) -> int:
+    mask = 0
+    for card in row:
+        mask |= 1 << card
+    return mask
+
+
+def route_achieved(edition: Edition, visited: int) -> bool:
+    route = edition.route
+    if route is None:
+        return False
+    if route.kind == "passport":
+        return all(visited & region.mask for region in edition.regions)
+    # coast: spread from the visited west-coast towns along pathways between visited towns
+    reach = visited & route.west_mask
+    while reach:
+        if reach & route.east_mask:
+            return True
+        grown = reach
+        rest = reach
+        while rest:
+            low = rest & -rest
+            grown |= route.neighbours[low.bit_length() - 1]
+            rest ^= low
+        grown &= visited
+        if grown == reach:
+            return False
+        reach = grown
+    return False
+
+
+def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
+    """USA: the pathways whose two towns are both visited (the lines a player draws on the pad)."""
+    route = edition.route
+    if route is None:
+        return []
+    return [(a, b) for a, b in route.edges if visited >> a & 1 and visited >> b & 1]
+
+
+def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
+                  explain: bool = False) -> tuple[list[RoundScore], list[list[str]]]:
+    """Score one round for every player and settle the shared bonuses; updates `state` in place.
+
+    `rows[p]` is player p's 7 cards in draft order (Throw first, Catch last); `choices[p]` is the choice
+    icon index or NO_CHOICE. Inputs are trusted: they were validated at the edge (engine legality,
+    record validation). Returns the scores and, when `explain`, each player's explanation lines.
+    """
+    n = state.n_players
+    masks = [row_mask(row) for row in rows]
+    choice_family = edition.choice
+    everyone_choice = [0] * len(choice_family.icons)
+    if choice_family.rule == "treasure_others":
+        for i, icon in enumerate(choice_family.icons):
+            everyone_choice[i] = sum((m & icon.mask).bit_count() for m in masks)
+
+    partial = []
+    notes: list[list[str]] = [[] for _ in range(n)]
+    visited_after = []
+    for p in range(n):
+        tc, tc_text = score_throw_catch(edition, rows[p], explain)
+        col, col_text = score_collection(edition, masks[p], state.previous_collection[p], explain)
+        prs, prs_text = score_pairs(edition, masks[p], explain)
+        ch, ch_text = score_choice(edition, choices[p], masks[p],
+                                   everyone_choice[choices[p]] if choices[p] >= 0 else 0, n, explain)
+        new_sites = masks[p] & ~state.visited[p]
+        sites = new_sites.bit_count()
+        visited_after.append(state.visited[p] | masks[p])
+        partial.append((tc, col, prs, ch, sites))
+        if explain:
+            new_letters = ", ".join(edition.letters_of(new_sites)) or "none"
+            notes[p] += [tc_text, col_text, prs_text, ch_text,
+                         f"{edition.site_noun.capitalize()}s: new {new_letters} → +{sites} (counted at game end)"]
+
+    region_points = [0] * n
+    for region in edition.regions:
+        if state.regions_claimed >> region.index & 1:
+            continue
+        achievers = [p for p in range(n) if visited_after[p] & region.mask == region.mask]
+        if achievers:
+            state.regions_claimed |= 1 << region.index
+            for p in achievers:
+                region_points[p] += region.bonus
+                if explain:
+                    shared = " (shared)" if len(achievers) > 1 else ""
+                    notes[p].append(f"Region bonus: {region.name} complete first{shared} → +{region.bonus}")
+
+    route_points = [0] * n
+    route = edition.route
+    if route is not None:
+        tiers = route.tiers_for(n)
+        achievers = [p for p in range(n)
+                     if not state.route_done >> p & 1 and route_achieved(edition, visited_after[p])]
+        if achievers:
+            tier = state.route_next_tier
+            if tier < len(tiers) or route.last_tier_repeats:
+                points = tiers[min(tier, len(tiers) - 1)]
+                state.route_next_tier += 1
+            else:
+                points = 0
+            for p in achievers:
+                state.route_done |= 1 << p
+                route_points[p] = points
+                if explain:
+                    shared = " (shared tier)" if len(achievers) > 1 else ""
+                    notes[p].append(f"{route.name}: achieved{shared} → +{points}")
+
+    scores = []
+    for p in range(n):
+        tc, col, prs, ch, sites = partial[p]
+        scores.append(RoundScore(tc, col, prs, ch, sites, region_points[p], route_points[p]))
+        state.visited[p] = visited_after[p]
+        state.previous_collection[p] = col
+        if choices[p] >= 0:
+            state.choices_used[p] |= 1 << choices[p]
+    return scores, notes
+
+
+# --- Game end: totals and ranking ---------------------------------------------------------------------------
+
+def tie_break_key(edition: Edition, rounds: Sequence[RoundScore]) -> tuple[int, ...]:
+    """Total first, then the edition's tie-breakers (route points, then Throw & Catch points)."""
+    key = [sum(r.total for r in rounds)]
+    for breaker in edition.tie_breakers:
+        key.append(sum(r.route for r in rounds) if breaker == "route" else sum(r.throw_catch for r in rounds))
+    return tuple(key)
+
+
+def rank_players(edition: Edition, per_player_rounds: Sequence[Sequence[RoundScore]]) -> list[int]:
+    """Competition ranks (1, 1, 3, …): players tied on the total and every tie-breaker stay tied."""
+    keys = [tie_break_key(edition, rounds) for rounds in per_player_rounds]
+    return [1 + sum(other > key for other in keys) for key in keys]

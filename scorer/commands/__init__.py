@@ -1,0 +1,1 @@
+"""The `tourpad` subcommands, one module per area."""

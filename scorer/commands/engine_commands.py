@@ -1,0 +1,187 @@
+"""`tourpad deck`, `tourpad score` and `tourpad sim`: the rules engine from the command line."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.table import Table
+
+from rules.edition import Edition
+from rules.model import EditionDataError
+from rules.record import GameRecord, RecordError, score_record
+from scorer.commands.common import console, fail
+from scorer.packs import export_text, import_pack, resolve_edition
+
+
+def register(app: typer.Typer) -> None:
+    app.command("deck")(deck)
+    app.command("score")(score)
+    app.command("sim")(sim)
+
+
+def edition_or_fail(edition_id: str) -> Edition:
+    try:
+        return resolve_edition(edition_id)
+    except KeyError as err:
+        fail(str(err.args[0]))
+    except EditionDataError as err:
+        fail(f"edition {edition_id!r} is damaged: {err}")
+
+
+def deck_document(edition: Edition) -> dict:
+    spec = edition.spec
+    doc = {
+        "edition": edition.id, "name": edition.name, "provenance": edition.provenance,
+        "families": {role: getattr(spec, role).model_dump(exclude_none=True)
+                     for role in ("collection", "pairs", "choice")},
+        "regions": [{"name": r.name, "bonus": r.bonus, "color": r.color, "letters": edition.letters_of(r.mask)}
+                    for r in edition.regions],
+        "cards": [c.model_dump() for c in sorted(spec.cards, key=lambda c: edition.card_index(c.letter))],
+    }
+    if spec.route is not None:
+        doc["route"] = spec.route.model_dump()
+    if spec.map is not None:
+        doc["map"] = spec.map.model_dump()
+    return doc
+
+
+def deck(
+    target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
+                                              "or 'import' / 'export'")],
+    file: Annotated[Path | None, typer.Argument(help="import: the pack file; export: the edition id")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="export: write here")] = None,
+) -> None:
+    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack; `deck export ID`."""
+    if target == "import":
+        if file is None:
+            fail("deck import needs the pack file: tourpad deck import my-europe.toml")
+        try:
+            edition = import_pack(file)
+        except EditionDataError as err:
+            fail(f"{file}: {err}")
+        console.print(f"imported {edition.name!r} as edition {edition.id!r} ({len(edition.cards)} cards)")
+        return
+    if target == "export":
+        if file is None:
+            fail("deck export needs an edition id: tourpad deck export europe -o europe.toml")
+        edition = edition_or_fail(str(file))
+        fmt = "json" if (output and output.suffix == ".json") or as_json else "toml"
+        text = export_text(edition, fmt)
+        if output is None:
+            console.print(text, end="", markup=False, highlight=False)
+        else:
+            output.write_text(text, encoding="utf-8")
+        return
+    edition = edition_or_fail(target)
+    doc = deck_document(edition)
+    if as_json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"{edition.name} — {edition.provenance} deck")
+    for column in ("Letter", "Site", "Region", "No.", "Icons"):
+        table.add_column(column)
+    for card in doc["cards"]:
+        table.add_row(card["letter"], card["site"], card["region"], str(card["number"]), ", ".join(card["icons"]))
+    console.print(table)
+    for region in doc["regions"]:
+        console.print(f"  {region['name']}: {region['letters']} (+{region['bonus']})")
+    if "map" in doc:
+        console.print(f"  pathways: {' '.join(a + b for a, b in doc['map']['edges'])}")
+        console.print(f"  west coast: {''.join(doc['map']['west_coast'])}  "
+                      f"east coast: {''.join(doc['map']['east_coast'])}")
+
+
+def load_record(path: Path) -> GameRecord:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        fail(f"cannot read {path}: {err.strerror}")
+    except json.JSONDecodeError as err:
+        fail(f"{path} is not valid JSON: {err}")
+    try:
+        return GameRecord.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(x) for x in first["loc"])
+        fail(f"{path}: {where}: {first['msg']}")
+
+
+def score(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Score a recorded game: every player, round and category, the bonuses and the final ranking."""
+    record = load_record(file)
+    edition = edition_or_fail(record.edition)
+    try:
+        report = score_record(record, edition)
+    except RecordError as err:
+        fail(str(err))
+    if as_json:
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+        return
+    names = edition.category_names()
+    ids = edition.category_ids()
+    for p, player in enumerate(report.players):
+        table = Table(title=f"{player} — {report.totals[p]} points, rank {report.ranks[p]}")
+        table.add_column("Category")
+        for r in range(len(report.rounds[p])):
+            table.add_column(f"R{r + 1}", justify="right")
+        table.add_column("Total", justify="right", style="bold")
+        for i, cid in enumerate(ids):
+            values = [s[i] for s in report.rounds[p]]
+            table.add_row(names[cid], *map(str, values), str(sum(values)))
+        table.add_row("Round total", *(str(s.total) for s in report.rounds[p]), str(report.totals[p]))
+        console.print(table)
+        for r, lines in enumerate(report.notes[p], start=1):
+            console.print(f"  [dim]round {r}:[/] " + "; ".join(lines), highlight=False)
+    console.print("Ranking: " + ", ".join(
+        f"{report.ranks[p]}. {name} ({report.totals[p]})"
+        for p, name in sorted(enumerate(report.players), key=lambda x: report.ranks[x[0]])))
+    for warning in report.warnings:
+        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+
+
+def sim(
+    edition: Annotated[str, typer.Option(help="edition id")] = "australia",
+    players: Annotated[int, typer.Option(min=2, max=4)] = 4,
+    bots: Annotated[str, typer.Option(help="comma-separated bot per seat, e.g. greedy,random,random,random; "
+                                           "easy/normal/hard are aliases")] = "greedy,random,random,random",
+    games: Annotated[int, typer.Option(min=1)] = 1000,
+    seed: Annotated[int, typer.Option()] = 1,
+    direction_variant: Annotated[bool, typer.Option("--direction-variant")] = False,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+    game: Annotated[str, typer.Option(help="boomerang or race-around-europe")] = "boomerang",
+) -> None:
+    """Run bot games and report win rates (95% confidence), mean points per category, and games/s."""
+    from scorer.simulate import SimError, run_simulation
+
+    if game != "boomerang":
+        from scorer.simulate import run_other_game
+
+        try:
+            run_other_game(game, players=players, bots=bots, games=games, seed=seed, as_json=as_json)
+        except SimError as err:
+            fail(str(err))
+        return
+    ed = edition_or_fail(edition)
+    started = time.perf_counter()
+    try:
+        result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
+                                progress=not as_json)
+    except SimError as err:
+        fail(str(err))
+    result["seconds"] = round(time.perf_counter() - started, 3)
+    result["games_per_second"] = round(games / result["seconds"], 1)
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    from scorer.simulate import print_simulation
+
+    print_simulation(result)

@@ -1,0 +1,79 @@
+"""Editions on this device: the bundled ones plus deck packs an owner imported (`tourpad deck import`).
+
+Packs live as TOML files in the user data folder; each is validated exactly like a bundled edition.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import tomli_w
+from platformdirs import user_data_dir
+
+from rules.edition import Edition
+from rules.editions import bundled_ids, edition_from_text, load_edition
+from rules.model import EditionDataError
+
+
+def data_dir() -> Path:
+    """The user data folder (override with TOURPAD_DATA_DIR, as the tests do)."""
+    path = Path(os.environ.get("TOURPAD_DATA_DIR") or user_data_dir("tourpad", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def packs_dir() -> Path:
+    path = data_dir() / "packs"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def pack_ids() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in packs_dir().glob("*.toml")))
+
+
+def available_editions() -> tuple[str, ...]:
+    return bundled_ids() + tuple(p for p in pack_ids() if p not in bundled_ids())
+
+
+def resolve_edition(edition_id: str) -> Edition:
+    """A bundled edition, or an imported pack of that id; KeyError lists what is available."""
+    if edition_id in bundled_ids():
+        return load_edition(edition_id)
+    path = packs_dir() / f"{edition_id}.toml"
+    if path.is_file():
+        return edition_from_text(path.read_text(encoding="utf-8"), "toml")
+    raise KeyError(f"unknown edition {edition_id!r}; available: {', '.join(available_editions())}")
+
+
+def read_pack(path: Path) -> Edition:
+    """Validate a pack file (TOML or JSON, by extension) without installing it."""
+    fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise EditionDataError(f"cannot read {path}: {err.strerror}") from None
+    return edition_from_text(text, fmt)
+
+
+def import_pack(path: Path) -> Edition:
+    """Validate, then store the pack (atomically) under its id; bundled ids cannot be replaced."""
+    edition = read_pack(path)
+    if edition.id in bundled_ids():
+        raise EditionDataError(f"id {edition.id!r} is a bundled edition; give the pack its own id "
+                               f"(e.g. \"{edition.id}-mine\") and set base = \"{edition.id}\"")
+    target = packs_dir() / f"{edition.id}.toml"
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(export_text(edition, "toml"), encoding="utf-8")
+    os.replace(tmp, target)
+    return edition
+
+
+def export_text(edition: Edition, fmt: str = "toml") -> str:
+    data = edition.spec.model_dump(mode="json", exclude_none=True)
+    if fmt == "json":
+        import json
+
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    return tomli_w.dumps(data)
