@@ -181,3 +181,15 @@ def test_random_games_add_up_and_replay(tmp_path_factory, data):
     assert session.state.consistency_problems() == []
     assert GameSession(EventStore(path), session.game_id).state.totals() == session.state.totals()
     assert session.state.totals() == score_record(session.state.record(), AUS).totals
+
+
+def test_chart_layout_is_monotone_in_points():
+    from scorer.pad.chart import layout, nice_top
+
+    assert nice_top(0) == 40 and nice_top(37) == 40 and nice_top(101) == 120
+    chart = layout([[10, 30, 45, 80], [5, 5, 40, 81]], 4)
+    assert chart.top == 100
+    for line in chart.lines:
+        assert len(line) == 5 and line[0][1] == chart.height - chart.margin  # starts at 0 points
+        assert all(b[0] > a[0] and b[1] <= a[1] for a, b in zip(line, line[1:], strict=False))
+    assert chart.lines[1][4][1] < chart.lines[0][4][1]  # 81 is drawn higher than 80

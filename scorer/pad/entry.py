@@ -30,9 +30,15 @@ class LetterDraft:
     #: What the keypad refused last (shown under it), cleared by the next accepted tap.
     message: str = ""
 
+    #: Letters other players entered this round → their name (those cards cannot be in this hand).
+    taken: dict[str, str] = field(default_factory=dict)
+
     def tap(self, letter: str) -> bool:
-        """Add a card; a repeat or an eighth card is refused with a message and changes nothing."""
+        """Add a card; a repeat, another player's card or an eighth card is refused with a message."""
         letter = letter.upper()
+        if letter in self.taken:
+            self.message = f"{letter} is already in {self.taken[letter]}'s cards this round"
+            return False
         if letter in self.letters:
             self.message = f"{letter} is already your card #{self.letters.index(letter) + 1} this round"
             return False
@@ -53,11 +59,20 @@ class LetterDraft:
             self.letters.remove(letter)
         self.message = ""
 
-    def type_text(self, text: str, valid: str) -> None:
-        """Keyboard entry: every valid letter in `text`, in order (others are ignored silently)."""
+    def set_text(self, text: str, valid: str) -> None:
+        """Keyboard entry replaces the cards: every letter of `text` in order; refusals leave a message
+        and the rest of the text still counts."""
+        self.letters = []
+        message = ""
         for ch in text.upper():
-            if ch in valid:
-                self.tap(ch)
+            if ch in " ,":
+                continue
+            if ch not in valid:
+                message = f"{ch!r} is not a card letter ({valid})"
+                continue
+            if not self.tap(ch):
+                message = self.message
+        self.message = message
 
     @property
     def cards(self) -> str:
@@ -175,9 +190,16 @@ def used_choices(state: PadState, round_index: int, player: int) -> dict[str, in
     return used
 
 
-def draft_from_entry(state: PadState, round_index: int, player: int) -> LetterDraft:
-    """A saved entry back in the keypad, for editing."""
-    payload = state.entries[round_index].get(player) if round_index < len(state.entries) else None
-    if not payload or "cards" not in payload:
-        return LetterDraft()
-    return LetterDraft(list(payload["cards"]), payload.get("choice"))
+def taken_letters(state: PadState, round_index: int, player: int) -> dict[str, str]:
+    return {letter: state.players[p] for p, payload in state.entries[round_index].items()
+            if p != player and "cards" in payload for letter in payload["cards"]}
+
+
+def draft_for(state: PadState, round_index: int, player: int) -> LetterDraft:
+    """The keypad for one player's round: their saved entry (for editing) or empty."""
+    payload = state.entries[round_index].get(player)
+    draft = LetterDraft(taken=taken_letters(state, round_index, player))
+    if payload and "cards" in payload:
+        draft.letters = list(payload["cards"])
+        draft.choice = payload.get("choice")
+    return draft

@@ -150,6 +150,29 @@ class PadState:
                 lines.append(f"{who} tie on {total}; broken by {breakers}: {order}")
         return lines
 
+    def region_claims(self) -> dict[str, tuple[int, list[int]]]:
+        """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
+        claims: dict[str, tuple[int, list[int]]] = {}
+        n = self.setup.n
+        for r in range(self.rounds_done):
+            for region in self.edition.regions:
+                if region.name in claims:
+                    continue
+                if self.setup.mode == LETTERS_MODE:
+                    after = self.before_round[r + 1].visited
+                    achievers = [p for p in range(n) if after[p] & region.mask == region.mask]
+                else:
+                    achievers = [p for p in range(n)
+                                 if region.name in self.entries[r][p]["categories"]["regions"]]
+                if achievers:
+                    claims[region.name] = (r + 1, achievers)
+        return claims
+
+    def visited(self, player: int) -> int:
+        """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
+        carried = self.before_round[-1] if self.before_round else None
+        return carried.visited[player] if isinstance(carried, ScoreState) else 0
+
     def parsed_rounds(self) -> list[ParsedRound]:
         """Letters mode: the complete rounds as the record module knows them."""
         out = []
