@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 
 import pytest
@@ -118,6 +119,7 @@ def test_exports(store):
     assert record.players == ["Ann", "Bob"] and len(record.rounds) == 4
     rows = list(csv.reader(io.StringIO(session.state.csv_text())))
     assert rows[0][0] == "player" and len(rows) == 1 + 8 + 2
+    assert all(len(row) == len(rows[0]) for row in rows)
     ann_total = next(r for r in rows if r[:2] == ["Ann", "total"])
     assert int(ann_total[-2]) == session.state.totals()[0]
 
@@ -191,5 +193,5 @@ def test_chart_layout_is_monotone_in_points():
     assert chart.top == 100
     for line in chart.lines:
         assert len(line) == 5 and line[0][1] == chart.height - chart.margin  # starts at 0 points
-        assert all(b[0] > a[0] and b[1] <= a[1] for a, b in zip(line, line[1:], strict=False))
+        assert all(b[0] > a[0] and b[1] <= a[1] for a, b in itertools.pairwise(line))
     assert chart.lines[1][4][1] < chart.lines[0][4][1]  # 81 is drawn higher than 80

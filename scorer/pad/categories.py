@@ -154,7 +154,8 @@ def resolve_round(edition: Edition, state: CategoryState, entries: Sequence[dict
     regions_now: dict[str, list[int]] = {}
     for p, v in enumerate(values):
         tc, tc_how = THROW_CATCH_RULES[edition.throw_catch_rule](v["throw"], v["catch"])
-        col, col_how = COLLECTION_RULES[edition.collection.rule](v["collection"], state.previous_collection[p])
+        collection_rule = COLLECTION_RULES[edition.collection.rule]
+        col, col_how = collection_rule(v["collection"], state.previous_collection[p])
         ch, ch_how = 0, "none chosen"
         if v["choice"] is not None:
             icon = edition.choice.icon_index(v["choice"])

@@ -150,7 +150,7 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
     hints = []
     visited = carried.visited[player] | mask
     for region in edition.regions:
-        if visited & region.mask == region.mask and not carried.visited[player] & region.mask == region.mask:
+        if visited & region.mask == region.mask and carried.visited[player] & region.mask != region.mask:
             if carried.regions_claimed >> region.index & 1:
                 hints.append(f"{region.name} complete, but already claimed (struck out)")
             else:

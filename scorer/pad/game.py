@@ -14,6 +14,7 @@ Events (payloads are plain JSON):
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -145,7 +146,8 @@ class PadState:
                                       for b in self.edition.tie_breakers)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
             if len({ranks[p] for p in tied}) == 1:
-                lines.append(f"{who} tie on {total}; still tied after {breakers}: they share #{ranks[tied[0]]}")
+                lines.append(f"{who} tie on {total}; still tied after {breakers}: "
+                             f"they share #{ranks[tied[0]]}")
             else:
                 lines.append(f"{who} tie on {total}; broken by {breakers}: {order}")
         return lines
@@ -201,7 +203,7 @@ class PadState:
         running = self.running_totals()
         for p, name in enumerate(self.players):
             for r, s in enumerate(self.scores[p]):
-                writer.writerow([name, r + 1, *s, s.total, running[p][r]])
+                writer.writerow([name, r + 1, *s[:len(ids)], s.total, running[p][r]])
         if self.finished:
             for p, name in enumerate(self.players):
                 writer.writerow([name, "total", *self.category_totals(p).values(), self.totals()[p],
@@ -217,7 +219,8 @@ class PadState:
         return ", ".join(f"{self.players[p]} {totals[p]}" for p in order)
 
 
-def letters_entry(edition: Edition, payload: dict, round_index: int, name: str) -> tuple[tuple[int, ...], int]:
+def letters_entry(edition: Edition, payload: dict, round_index: int, name: str
+                  ) -> tuple[tuple[int, ...], int]:
     where = f"round {round_index + 1}, {name}"
     row = parse_row(edition, payload["cards"], where)
     choice = payload.get("choice")
@@ -336,7 +339,8 @@ class GameSession:
     `listeners` are called with the new state after every accepted command (pubsub, table clients).
     """
 
-    def __init__(self, store: EventStore, game_id: int, edition_lookup: Callable[[str], Edition] | None = None):
+    def __init__(self, store: EventStore, game_id: int,
+                 edition_lookup: Callable[[str], Edition] | None = None) -> None:
         from scorer.packs import resolve_edition
 
         self.store = store
@@ -367,11 +371,9 @@ class GameSession:
         if self.state.setup.mode != LETTERS_MODE:
             raise EntryError("this game is entered by category; enter each category's value")
         if payload["choice"] is not None:
-            try:
-                payload["choice"] = self.state.edition.choice.icons[
-                    self.state.edition.choice.icon_index(payload["choice"])].name
-            except KeyError:
-                pass  # check_entries names the unknown choice
+            family = self.state.edition.choice
+            with contextlib.suppress(KeyError):  # check_entries names an unknown choice
+                payload["choice"] = family.icons[family.icon_index(payload["choice"])].name
         return self._enter(player, payload, round_index)
 
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
@@ -384,7 +386,8 @@ class GameSession:
             state = self.state
             if player not in state.entries[round_index]:
                 raise EntryError(f"round {round_index + 1}: {state.players[player]} has nothing entered")
-            if round_index < state.rounds_done and any(state.entries[r] for r in range(round_index + 1, ROUNDS)):
+            later = any(state.entries[r] for r in range(round_index + 1, ROUNDS))
+            if round_index < state.rounds_done and later:
                 raise EntryError(f"round {round_index + 1} is closed and later rounds depend on it; "
                                  f"edit {state.players[player]}'s entry instead of clearing it")
             return self._commit("cleared", {"round": round_index, "player": player})

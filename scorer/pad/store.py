@@ -119,8 +119,8 @@ class EventStore:
 
     def events(self, game_id: int) -> list[Event]:
         with self._lock:
-            rows = self._db.execute("SELECT seq, kind, payload, at FROM events WHERE game_id = ? ORDER BY seq",
-                                    (game_id,)).fetchall()
+            rows = self._db.execute("SELECT seq, kind, payload, at FROM events WHERE game_id = ? "
+                                    "ORDER BY seq", (game_id,)).fetchall()
         return [Event(seq, kind, json.loads(payload), at) for seq, kind, payload, at in rows]
 
     def games(self, status: str | None = None) -> list[GameRow]:

@@ -48,6 +48,18 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
     return ft.Semantics(identifier=identifier, content=control)
 
 
+def readable(text: str) -> str:
+    """The offline web renderer's bundled font has no arrow glyph; the engine's lines use one."""
+    return text.replace("→", "»")
+
+
+def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
+    """A highlighted line (a bonus, a hint) with a star icon: the font has no ★ either."""
+    return ft.Row([ft.Icon(ft.Icons.STAR, size=14, color=color),
+                   ft.Text(readable(text), size=13, color=color, expand=True)], spacing=4,
+                  vertical_alignment=ft.CrossAxisAlignment.START)
+
+
 class PadApp:
     """One browser tab / window: the current screen, the open game, theme and messages."""
 
@@ -69,16 +81,23 @@ class PadApp:
 
     def render(self) -> None:
         name, params = self.route
-        current = SCREENS[name](self, **params)
+        try:
+            current = SCREENS[name](self, **params)
+        except Exception as err:  # a bug must not take the page down: every entry is already saved
+            log.exception("screen %s failed", name)
+            current = Screen("Something went wrong", ft.Container(ft.Column([
+                ft.Text(f"{type(err).__name__}: {err}", selectable=True),
+                ft.Text("Every accepted entry is saved; going home and resuming the game is safe."),
+                ft.FilledButton("Home", on_click=lambda e: self.go("home"))], spacing=12), padding=16))
         self._current = current
         back = None
         if current.back is not None:
             target, target_params = current.back
-            back = ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back",
-                                 on_click=lambda e: self.go(target, **target_params))
-        theme_button = ft.IconButton(
+            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back",
+                                             on_click=lambda e: self.go(target, **target_params)))
+        theme_button = sem("theme", ft.IconButton(
             ft.Icons.DARK_MODE if self.page.theme_mode != ft.ThemeMode.DARK else ft.Icons.LIGHT_MODE,
-            tooltip="Light / dark theme", on_click=lambda e: self.toggle_theme())
+            tooltip="Light / dark theme", on_click=lambda e: self.toggle_theme()))
         self.page.appbar = ft.AppBar(
             leading=back, title=ft.Text(current.title, weight=ft.FontWeight.BOLD),
             actions=[*current.actions, theme_button], center_title=False)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+
 import flet as ft
 import flet.canvas as cv
 
@@ -12,22 +15,22 @@ from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.ui.sheet import PAD, undo_button
 
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
 
 
 def chart(state: PadState) -> ft.Control:
     geo = layout(state.running_totals(), ROUNDS)
     shapes: list = []
     muted = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1)
+    small = ft.TextStyle(size=10, color=ft.Colors.ON_SURFACE_VARIANT)
     for y, label in geo.grid:
         shapes.append(cv.Line(geo.margin, y, geo.width - geo.margin, y, paint=muted))
-        shapes.append(cv.Text(2, y - 7, label, style=ft.TextStyle(size=10, color=ft.Colors.ON_SURFACE_VARIANT)))
+        shapes.append(cv.Text(2, y - 7, label, style=small))
     for x, label in geo.ticks:
-        shapes.append(cv.Text(x - 10, geo.height - geo.margin + 6, label,
-                              style=ft.TextStyle(size=10, color=ft.Colors.ON_SURFACE_VARIANT)))
+        shapes.append(cv.Text(x - 10, geo.height - geo.margin + 6, label, style=small))
     for p, line in enumerate(geo.lines):
         paint = ft.Paint(color=PLAYER_COLORS[p], stroke_width=3, style=ft.PaintingStyle.STROKE)
-        for (x1, y1), (x2, y2) in zip(line, line[1:], strict=False):
+        for (x1, y1), (x2, y2) in itertools.pairwise(line):
             shapes.append(cv.Line(x1, y1, x2, y2, paint=paint))
         for x, y in line:
             shapes.append(cv.Circle(x, y, 4, paint=ft.Paint(color=PLAYER_COLORS[p])))
@@ -40,16 +43,17 @@ def chart(state: PadState) -> ft.Control:
 def breakdown(state: PadState) -> ft.Control:
     names = state.edition.category_names()
     col_w = 64
-    rows = [ft.Row([ft.Text("", width=118), *(ft.Text(n, width=col_w, weight=ft.FontWeight.BOLD, max_lines=1,
-                                                      overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.RIGHT)
-                                              for n in state.players)])]
+    right = ft.TextAlign.RIGHT
+    rows = [ft.Row([ft.Text("", width=118),
+                    *(ft.Text(n, width=col_w, weight=ft.FontWeight.BOLD, max_lines=1,
+                              overflow=ft.TextOverflow.ELLIPSIS, text_align=right) for n in state.players)])]
     per_player = [state.category_totals(p) for p in range(state.setup.n)]
     for cid in state.edition.category_ids():
         rows.append(ft.Row([ft.Text(names[cid], width=118, size=13),
-                            *(ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=ft.TextAlign.RIGHT)
+                            *(ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=right)
                               for p in range(state.setup.n))]))
     rows.append(ft.Row([ft.Text("Total", width=118, weight=ft.FontWeight.BOLD),
-                        *(ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT)
+                        *(ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=right)
                           for t in state.totals())]))
     return ft.Row([ft.Column(rows, spacing=4)], scroll=ft.ScrollMode.AUTO)
 
@@ -74,10 +78,8 @@ def export(app: PadApp, state: PadState, kind: str, copy: bool) -> None:
         folder.mkdir(exist_ok=True)
         path = folder / name
         path.write_text(text, encoding="utf-8")
-        try:
+        with contextlib.suppress(Exception):  # no save dialog on this platform: the file on disk is it
             await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
-        except Exception:  # no save dialog on this platform: the copy on disk is the export
-            pass
         app.toast(f"Saved {path}")
 
     app.page.run_task(deliver)
@@ -96,9 +98,9 @@ def game_end(app: PadApp, game_id: int) -> Screen:
     podium = []
     for p in order:
         podium.append(ft.Card(ft.Container(ft.Row([
-            ft.Text(MEDALS.get(ranks[p], f"#{ranks[p]}"), size=26, width=44),
-            sem(f"rank-{p + 1}", ft.Text(f"#{ranks[p]} {state.players[p]}", size=18,
-                                         weight=ft.FontWeight.BOLD, expand=True)),
+            ft.Icon(ft.Icons.EMOJI_EVENTS, size=30, color=MEDALS.get(ranks[p], ft.Colors.OUTLINE)),
+            ft.Container(sem(f"rank-{p + 1}", ft.Text(f"#{ranks[p]} {state.players[p]}", size=18,
+                                                      weight=ft.FontWeight.BOLD)), expand=True),
             sem(f"final-total-{p + 1}", ft.Text(str(totals[p]), size=22, weight=ft.FontWeight.BOLD,
                                                 color=ft.Colors.PRIMARY))]), padding=12)))
     ties = state.tie_breaks()
@@ -121,8 +123,9 @@ def game_end(app: PadApp, game_id: int) -> Screen:
                                   color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Text("By category", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(breakdown(state), padding=10)),
-        ft.Text("✓ Categories add up to the totals" if not problems else "; ".join(problems), size=12,
-                color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+        ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
+                        color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                ft.Text("; ".join(problems) or "Categories add up to the totals", size=12)]),
         ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(state), padding=10)),
         ft.Text("Export", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),

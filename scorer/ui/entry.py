@@ -9,10 +9,11 @@ from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY = 50  # keypad tap targets: ≥ 48 px
+GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
 def after_save(app: PadApp, before: PadState, after: PadState, round_index: int, player: int) -> None:
@@ -43,9 +44,10 @@ class LetterEntry:
         self.draft: LetterDraft = draft_for(self.state, round_index, player)
         self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.typed = ft.TextField(label="Type the letters", value=self.draft.cards, dense=True,
-                                  capitalization=ft.TextCapitalization.CHARACTERS, max_length=20,
+                                  capitalization=ft.TextCapitalization.CHARACTERS,
                                   on_change=self.on_typed, on_submit=lambda e: self.save(e))
         self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
+        self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.keypad = ft.Column(spacing=6)
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
@@ -104,6 +106,7 @@ class LetterEntry:
                 ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
                 spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
         self.slots.controls = slots
+        self.cards_line.value = f"Cards: {draft.cards or 'none'} ({len(draft.letters)} of {HAND_SIZE})"
         self.message.value = draft.message
 
         rows = []
@@ -116,7 +119,7 @@ class LetterEntry:
                 taken = card.letter in draft.taken
                 style = ft.ButtonStyle(
                     padding=0, shape=ft.RoundedRectangleBorder(radius=10),
-                    bgcolor=region.color if picked else (ft.Colors.SURFACE_CONTAINER_HIGHEST if taken else None),
+                    bgcolor=region.color if picked else (GREYED if taken else None),
                     color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
                     side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
                 keys.append(ft.Button(
@@ -144,9 +147,10 @@ class LetterEntry:
                 ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
                 ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
                         weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
-                ft.Text(line.explanation, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+                ft.Text(readable(line.explanation), size=12, expand=True,
+                        color=ft.Colors.ON_SURFACE_VARIANT)],
                 vertical_alignment=ft.CrossAxisAlignment.START))
-        lines += [ft.Text("★ " + hint, size=12, color=ft.Colors.TERTIARY) for hint in pv.bonus_hints]
+        lines += [note(hint) for hint in pv.bonus_hints]
         self.lines.controls = lines
         self.subtotal.value = f"{pv.subtotal} points so far (bonuses settle at round close)"
 
@@ -171,9 +175,10 @@ class LetterEntry:
             ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
                     "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
             self.slots,
+            sem("entry-cards", self.cards_line),
             ft.Row([ft.Container(self.typed, expand=True),
-                    sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, tooltip="Remove the last card",
-                                                   on_click=self.backspace)),
+                    sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, on_click=self.backspace,
+                                                   tooltip="Remove the last card")),
                     ft.TextButton("Clear", on_click=self.clear)]),
             sem("entry-message", self.message),
             self.keypad,

@@ -6,9 +6,9 @@ import datetime as dt
 
 import flet as ft
 
+from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
-from scorer.packs import available_editions, resolve_edition
 from scorer.ui.app import PadApp, Screen, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)

@@ -7,7 +7,7 @@ import flet as ft
 from rules.engine import ROUNDS
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, note, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 NAME_W, CELL_W, SUM_W = 112, 46, 52
@@ -23,7 +23,7 @@ def undo_button(app: PadApp) -> ft.Control:
             app.toast(str(err), error=True)
             return
         app.toast(f"Undone: {what}")
-        name, params = app.route
+        name, _params = app.route
         if name in ("round_summary", "end"):
             app.go("sheet", game_id=session.game_id)
         else:
@@ -89,13 +89,14 @@ def category_table(state: PadState, player: int) -> ft.Control:
     for i, cid in enumerate(edition.category_ids()):
         values = [s[i] for s in scores]
         rows.append(ft.Row([cell(names[cid], NAME_W, align=ft.TextAlign.LEFT),
-                            *(cell(str(values[r]) if r < len(values) else "·", CELL_W) for r in range(ROUNDS)),
+                            *(cell(str(values[r]) if r < len(values) else "·", CELL_W)
+                              for r in range(ROUNDS)),
                             cell(str(sum(values)), SUM_W, bold=True)], spacing=0))
     rows.append(ft.Divider(height=1))
     rows.append(ft.Row([cell("Round total", NAME_W, bold=True, align=ft.TextAlign.LEFT),
                         *(cell(str(scores[r].total) if r < len(scores) else "·", CELL_W, bold=True)
                           for r in range(ROUNDS)),
-                        sem(f"sheet-total-{player}", cell(str(state.totals()[player]), SUM_W, bold=True,
+                        sem(f"sheet-total-{player + 1}", cell(str(state.totals()[player]), SUM_W, bold=True,
                                                           color=ft.Colors.PRIMARY))], spacing=0))
     problems = state.consistency_problems()
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
@@ -114,7 +115,7 @@ def round_status(app: PadApp, state: PadState) -> ft.Control:
     buttons = []
     for p, name in enumerate(state.players):
         if entered[p]:
-            buttons.append(ft.OutlinedButton(f"{name} ✓", height=48, icon=ft.Icons.EDIT,
+            buttons.append(ft.OutlinedButton(f"{name}: entered", height=48, icon=ft.Icons.CHECK,
                                              on_click=lambda e, p=p: open_entry(app, r, p)))
         else:
             buttons.append(ft.FilledButton(f"Enter {name}", height=48,
@@ -182,7 +183,8 @@ def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
               ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
               rounds_history(app, state)]
     title = state.edition.name.removeprefix("Boomerang: ")
-    return Screen(title, ft.Container(ft.Column(parts, spacing=10), padding=PAD),
+    column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return Screen(title, ft.Container(column, padding=PAD),
                   actions=[undo_button(app)], back=("home", {}), on_leave=lambda: app.keep_awake(False))
 
 
@@ -199,26 +201,28 @@ def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
     order = sorted(range(state.setup.n), key=lambda p: -running[p][round_index])
     for p in order:
         score = state.scores[p][round_index]
-        gains = [f"{names[cid]} +{v}" for cid, v in zip(edition.category_ids(), score, strict=True) if v]
+        gains = [f"{names[cid]} +{v}" for cid, v in zip(edition.category_ids(), score, strict=False) if v]
         bonus_lines = [line for line in state.notes[p][round_index]
-                       if line.startswith("Region bonus") or (edition.route and line.startswith(edition.route.name))]
+                       if line.startswith("Region bonus")
+                       or (edition.route is not None and line.startswith(edition.route.name))]
         cards.append(ft.Card(ft.Container(ft.Column([
             ft.Row([ft.Text(state.players[p], theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                             weight=ft.FontWeight.BOLD, expand=True),
-                    sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20, weight=ft.FontWeight.BOLD,
-                                                         color=ft.Colors.PRIMARY)),
+                    sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20,
+                                                         weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
                     ft.Text(f"= {running[p][round_index]}", size=16)]),
             ft.Text(", ".join(gains) or "no points", size=13),
-            *(ft.Text("★ " + line, size=13, color=ft.Colors.TERTIARY) for line in bonus_lines),
+            *(note(line) for line in bonus_lines),
         ], spacing=4), padding=12)))
     last = round_index == ROUNDS - 1
     proceed = ft.FilledButton("Final ranking" if last else f"Start round {round_index + 2}", height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
                               on_click=lambda e: app.go("end" if last else "sheet", game_id=game_id))
     body = ft.Container(ft.Column([
-        sem("summary-title", ft.Text(f"Round {round_index + 1} closed", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
-                                     weight=ft.FontWeight.BOLD)),
+        sem("summary-title", ft.Text(f"Round {round_index + 1} closed", weight=ft.FontWeight.BOLD,
+                                     theme_style=ft.TextThemeStyle.HEADLINE_SMALL)),
         ft.Text("Shared bonuses were settled together: simultaneous achievers share.", size=12,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)], back=("sheet", {"game_id": game_id}))
+    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)],
+                  back=("sheet", {"game_id": game_id}))

@@ -70,7 +70,8 @@ class AppServer:
                     break
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError(f"the app server did not start: {(self.data_dir / f'server-{port}.log').read_text()}")
+        log = (self.data_dir / f"server-{port}.log").read_text()
+        raise RuntimeError(f"the app server did not start: {log}")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when a phone kills the app."""
@@ -162,9 +163,26 @@ def server(tmp_path):
 
 
 @pytest.fixture
-def phone(browser):
-    """A 390×844 phone-sized context (touch, mobile layout)."""
+def open_app():
+    return open_pad
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.failed_call = report.failed
+
+
+@pytest.fixture
+def phone(browser, request):
+    """A 390×844 phone-sized context (touch, mobile layout); screenshots its pages when the test fails."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                               is_mobile=True, has_touch=True)
     yield ctx
+    if getattr(request.node, "failed_call", False):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(ctx.pages):
+            page.screenshot(path=str(SHOTS / f"FAILED-{request.node.name}-{i}.png"))
     ctx.close()
