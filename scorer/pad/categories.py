@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
-from rules.scoring import CHOICE_RULES, COLLECTION_RULES, THROW_CATCH_RULES, RoundScore
+from rules.scoring import CHOICE_RULES, COLLECTION_RULES, THROW_CATCH_RULES, THROW_CATCH_TEXT, RoundScore
 from scorer.pad.errors import EntryError
 
 FIELDS = ("throw", "catch", "collection", "pairs", "choice", "choice_count", "sites", "regions", "route")
@@ -153,15 +153,19 @@ def resolve_round(edition: Edition, state: CategoryState, entries: Sequence[dict
     scores, notes = [], []
     regions_now: dict[str, list[int]] = {}
     for p, v in enumerate(values):
-        tc, tc_how = THROW_CATCH_RULES[edition.throw_catch_rule](v["throw"], v["catch"])
-        collection_rule = COLLECTION_RULES[edition.collection.rule]
-        col, col_how = collection_rule(v["collection"], state.previous_collection[p])
+        tc = THROW_CATCH_RULES[edition.throw_catch_rule](v["throw"], v["catch"])
+        tc_how = f"Throw {v['throw']}, Catch {v['catch']} → {tc} ({THROW_CATCH_TEXT[edition.throw_catch_rule]})"
+        previous = state.previous_collection[p]
+        col = COLLECTION_RULES[edition.collection.rule](v["collection"], previous)
+        col_how = f"icons total {v['collection']} → {col}" + (
+            f" (last round scored {previous})" if edition.collection.rule == "must_beat_previous"
+            and previous >= 0 else "")
         ch, ch_how = 0, "none chosen"
         if v["choice"] is not None:
-            icon = edition.choice.icon_index(v["choice"])
             own, others = ((0, v["choice_count"]) if edition.choice.rule == "treasure_others"
                            else (v["choice_count"], 0))
-            ch, ch_how = CHOICE_RULES[edition.choice.rule](edition.choice, icon, own, others, n)
+            ch = CHOICE_RULES[edition.choice.rule](edition.choice, own, others, n)
+            ch_how = f"{v['choice']} ×{v['choice_count']} → {ch}"
             state.choices_used[p][v["choice"]] = round_number
         state.previous_collection[p] = col
         state.sites_total[p] += v["sites"]
