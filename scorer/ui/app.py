@@ -20,6 +20,7 @@ from scorer.pad.store import EventStore
 log = logging.getLogger(__name__)
 
 SEED_COLOR = "#1F7A6D"
+MAX_BODY_WIDTH = 640
 
 
 @dataclass
@@ -70,6 +71,7 @@ class PadApp:
         self.route: tuple[str, dict] = ("home", {})
         self._current: Screen | None = None
         self._wakelock: ft.Wakelock | None = None
+        self._rendered_wide = False
 
     # --- navigation -------------------------------------------------------------------------------------
 
@@ -98,11 +100,23 @@ class PadApp:
         theme_button = sem("theme", ft.IconButton(
             ft.Icons.DARK_MODE if self.page.theme_mode != ft.ThemeMode.DARK else ft.Icons.LIGHT_MODE,
             tooltip="Light / dark theme", on_click=lambda e: self.toggle_theme()))
+        self._rendered_wide = self.wide
         self.page.appbar = ft.AppBar(
             leading=back, title=ft.Text(current.title, weight=ft.FontWeight.BOLD),
             actions=[*current.actions, theme_button], center_title=False)
-        self.page.controls = [ft.SafeArea(content=current.body)]
+        body = current.body
+        if self.wide:  # a desktop window: a centred phone-width column reads better than full width
+            body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
+        self.page.controls = [ft.SafeArea(content=body)]
         self.page.update()
+
+    @property
+    def wide(self) -> bool:
+        return (self.page.width or 0) > MAX_BODY_WIDTH + 80
+
+    def on_resize(self, e) -> None:
+        if self.wide != self._rendered_wide:
+            self.render()
 
     def open_game(self, game_id: int) -> GameSession:
         if self.session is None or self.session.game_id != game_id:
@@ -150,6 +164,7 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         page.padding = 0
         app = PadApp(page, store)
         page.data = app
+        page.on_resize = app.on_resize
         app.go("home")
 
     return main

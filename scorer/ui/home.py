@@ -67,12 +67,12 @@ def resume(app: PadApp, game_id: int) -> None:
 def history(app: PadApp) -> Screen:
     finished = app.store.games("finished")
     rows: list[ft.Control] = []
-    for game in finished:
+    for i, game in enumerate(finished, start=1):
         when = dt.datetime.fromtimestamp(game.updated_at).strftime("%Y-%m-%d %H:%M")
-        rows.append(ft.Card(ft.ListTile(
+        rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(game.summary),
             subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
-            on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid)))))
+            on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
     return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD), back=("home", {}))
