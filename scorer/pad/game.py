@@ -359,7 +359,8 @@ class GameSession:
         setup = validate_setup(lookup(edition_id), players, direction_variant, mode)
         payload = {"edition": setup.edition, "players": list(setup.players),
                    "direction_variant": setup.direction_variant, "mode": setup.mode}
-        game_id = store.create_game(setup.edition, list(setup.players), ("started", payload))
+        game_id = store.create_game(setup.edition, list(setup.players), ("started", payload),
+                                    summary=f"round 1 of {ROUNDS}")
         return cls(store, game_id, lookup)
 
     # --- commands --------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ class LetterEntry:
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
             self.refresh(sync_text=False)
+            self.app.toast(str(err), error=True)
             return
         after_save(self.app, before, after, self.r, self.p)
 
@@ -209,7 +210,8 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
     labels = field_labels(edition)
     saved = (state.entries[round_index].get(player) or {}).get("categories", {})
     fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
-                                keyboard_type=ft.KeyboardType.NUMBER, dense=True) for key in NUMBER_FIELDS}
+                                keyboard_type=ft.KeyboardType.NUMBER, dense=True,
+                                on_submit=lambda e: save(e)) for key in NUMBER_FIELDS}
     chosen = {"choice": saved.get("choice")}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
 
@@ -235,21 +237,23 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         try:
             after = session.enter_categories(player, values, round_index)
         except EntryError as err:
-            message.value = str(err)
+            message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
+            app.toast(str(err), error=True)
             return
         after_save(app, before, after, round_index, player)
 
     body = ft.Container(ft.Column([
         ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
                 size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        sem("entry-message", message),
         fields["throw"], fields["catch"],
         fields["collection"], fields["pairs"],
         ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
         fields["sites"],
         ft.Text("Regions completed this round", weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),
-        sem("entry-message", message),
         ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=save),
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body,
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=save))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action],
                   back=("sheet", {"game_id": game_id}))

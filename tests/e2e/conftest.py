@@ -127,6 +127,8 @@ class Pad:
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.wait_for_timeout(400)  # a frame right after a change can be half drawn
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        self.page.wait_for_timeout(300)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=False)
         return path
