@@ -127,7 +127,8 @@ class PadApp:
 
     def toast(self, message: str, error: bool = False) -> None:
         self.page.show_dialog(ft.SnackBar(
-            ft.Text(message), bgcolor=ft.Colors.ERROR if error else None, duration=2500))
+            sem("toast", ft.Text(message)), bgcolor=ft.Colors.ERROR if error else None,
+            duration=4000 if error else 2500))
         # show_dialog counts as an update, which turns off the handler's auto-update: push the rest too
         self.page.update()
 

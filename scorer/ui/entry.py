@@ -153,11 +153,12 @@ class LetterEntry:
                 vertical_alignment=ft.CrossAxisAlignment.START))
         lines += [note(hint) for hint in pv.bonus_hints]
         self.lines.controls = lines
-        self.subtotal.value = f"{pv.subtotal} points so far (bonuses settle at round close)"
+        with_choice = f" with {draft.choice}" if draft.choice else ""
+        self.subtotal.value = f"{pv.subtotal} points so far{with_choice} (bonuses settle at round close)"
 
         family = edition.choice
         buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
-            f"No {family.name.lower().rstrip('s')}", height=48, on_click=lambda e: self.choose(None))]
+            "None", height=48, on_click=lambda e: self.choose(None))]
         for option in pv.choices:
             if option.used_in:
                 label, enabled = f"{option.name} · used in R{option.used_in}", False
@@ -199,7 +200,9 @@ def letter_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Sc
     app.open_game(game_id)
     view = LetterEntry(app, round_index, player)
     name = app.session.state.players[player]
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), back=("sheet", {"game_id": game_id}))
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
+                  back=("sheet", {"game_id": game_id}))
 
 
 @screen("entry_categories")
