@@ -156,7 +156,6 @@ class LetterEntry:
         with_choice = f" with {draft.choice}" if draft.choice else ""
         self.subtotal.value = f"{pv.subtotal} points so far{with_choice} (bonuses settle at round close)"
 
-        family = edition.choice
         buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
             "None", height=48, on_click=lambda e: self.choose(None))]
         for option in pv.choices:
