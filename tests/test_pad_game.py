@@ -195,3 +195,17 @@ def test_chart_layout_is_monotone_in_points():
         assert len(line) == 5 and line[0][1] == chart.height - chart.margin  # starts at 0 points
         assert all(b[0] > a[0] and b[1] <= a[1] for a, b in itertools.pairwise(line))
     assert chart.lines[1][4][1] < chart.lines[0][4][1]  # 81 is drawn higher than 80
+
+
+def test_two_sessions_on_one_game_never_act_on_stale_state(tmp_path):
+    """Two tabs (or a table host and a phone) on the same game: each command sees the other's writes."""
+    path = tmp_path / "g.sqlite3"
+    first = GameSession.new(EventStore(path), "australia", ["Ann", "Bob"])
+    second = GameSession(EventStore(path), first.game_id)
+    first.enter_letters(0, "ABCDEFG", None)
+    with pytest.raises(EntryError, match="letter A is already in Ann's cards"):
+        second.enter_letters(1, "AHIJKLM", None)
+    second.enter_letters(1, "HIJKLMN", None)
+    assert first.reload().rounds_done == 1
+    assert first.undo() == "Bob's round 1: HIJKLMN"
+    assert second.reload().rounds_done == 0

@@ -384,7 +384,7 @@ class GameSession:
 
     def clear(self, player: int, round_index: int) -> PadState:
         with self._lock:
-            state = self.state
+            state = self.reload()
             if player not in state.entries[round_index]:
                 raise EntryError(f"round {round_index + 1}: {state.players[player]} has nothing entered")
             later = any(state.entries[r] for r in range(round_index + 1, ROUNDS))
@@ -396,7 +396,7 @@ class GameSession:
     def undo(self) -> str:
         """Cancel the latest command still in effect; returns what it was."""
         with self._lock:
-            if not self.state.log:
+            if not self.reload().log:
                 raise EntryError("nothing to undo")
             what = self.state.log[-1]
             self._commit("undo", {})
@@ -406,11 +406,17 @@ class GameSession:
     def can_undo(self) -> bool:
         return bool(self.state.log)
 
+    def reload(self) -> PadState:
+        """Re-fold from the store: another tab, phone or process may have written since."""
+        with self._lock:
+            self.state = fold(self.store.events(self.game_id), self._lookup)
+            return self.state
+
     # --- internals -------------------------------------------------------------------------------------
 
     def _enter(self, player: int, payload: dict, round_index: int | None) -> PadState:
         with self._lock:
-            state = self.state
+            state = self.reload()
             r = state.current_round if round_index is None else round_index
             if not 0 <= r < ROUNDS:
                 raise EntryError("the game is over; edit a round from the sheet instead")
@@ -422,10 +428,8 @@ class GameSession:
             return self._commit("entry", {"round": r, "player": player, **payload})
 
     def _commit(self, kind: str, payload: dict) -> PadState:
-        events = [*self.store.events(self.game_id)]
-        from scorer.pad.store import Event as _Event
-
-        candidate = fold([*events, _Event(len(events) + 1, kind, payload, 0.0)], self._lookup)
+        events = self.store.events(self.game_id)
+        candidate = fold([*events, Event(len(events) + 1, kind, payload, 0.0)], self._lookup)
         status = "finished" if candidate.finished else "playing"
         self.store.append(self.game_id, kind, payload, status=status, summary=candidate.summary())
         self.state = candidate

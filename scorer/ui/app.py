@@ -121,6 +121,8 @@ class PadApp:
     def open_game(self, game_id: int) -> GameSession:
         if self.session is None or self.session.game_id != game_id:
             self.session = GameSession(self.store, game_id)
+        else:
+            self.session.reload()  # another tab or phone may have written meanwhile
         return self.session
 
     # --- feedback --------------------------------------------------------------------------------------
