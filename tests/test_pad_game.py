@@ -209,3 +209,15 @@ def test_two_sessions_on_one_game_never_act_on_stale_state(tmp_path):
     assert first.reload().rounds_done == 1
     assert first.undo() == "Bob's round 1: HIJKLMN"
     assert second.reload().rounds_done == 0
+
+
+def test_tie_breaks_are_explained(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob", "Cy"], mode=CATEGORIES_MODE)
+    session.enter_categories(0, cat_values(throw=1, catch=5, collection=0, pairs=0, sites=4))  # 4 + 4
+    session.enter_categories(1, cat_values(throw=1, catch=3, collection=0, pairs=0, sites=6))  # 2 + 6
+    session.enter_categories(2, cat_values(throw=1, catch=3, collection=0, pairs=0, sites=6))  # 2 + 6
+    state = session.state
+    assert state.totals() == [8, 8, 8]
+    assert state.ranks() == [1, 2, 2]
+    assert state.tie_breaks() == ["Ann, Bob and Cy tie on 8; broken by Throw & Catch points: "
+                                  "Ann #1, Bob #2, Cy #2"]

@@ -141,7 +141,7 @@ class PadState:
             tied = [p for p in range(len(names)) if totals[p] == total]
             if len(tied) < 2:
                 continue
-            who = " and ".join(names[p] for p in tied)
+            who = ", ".join(names[p] for p in tied[:-1]) + f" and {names[tied[-1]]}"
             breakers = ", then ".join("route points" if b == "route" else "Throw & Catch points"
                                       for b in self.edition.tie_breakers)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
