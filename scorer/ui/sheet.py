@@ -157,7 +157,7 @@ def rounds_history(app: PadApp, state: PadState) -> ft.Control:
             items.append(ft.Row([
                 ft.Text(name, width=70, weight=ft.FontWeight.W_500, max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS),
-                sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what, expand=True, font_family="monospace")),
+                ft.Container(sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what)), expand=True),
                 ft.Text(points, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
                 sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
                     "Edit", on_click=lambda e, r=r, p=p: open_entry(app, r, p)))], spacing=6))
