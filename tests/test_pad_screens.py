@@ -30,11 +30,11 @@ from scorer.ui.app import SCREENS, make_main
 
 
 class RecordingConnection(Connection):
-    def __init__(self) -> None:
+    def __init__(self, hub: PubSubHub | None = None) -> None:
         super().__init__()
         self.loop = asyncio.get_running_loop()
         self.executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
-        self.pubsubhub = PubSubHub(loop=self.loop, executor=self.executor)
+        self.pubsubhub = hub or PubSubHub(loop=self.loop, executor=self.executor)
 
     def send_message(self, message) -> None:
         # serialising records the snapshots the next diff is computed against
@@ -42,8 +42,8 @@ class RecordingConnection(Connection):
         msgpack.packb([message.action, message.body], default=encoder)
 
 
-async def start(main):
-    conn = RecordingConnection()
+async def start(main, hub: PubSubHub | None = None):
+    conn = RecordingConnection(hub)
     session = Session(conn)
     session.apply_page_patch({"route": "/", "width": 390, "height": 844, "platform": "android", "web": True})
     conn.send_message(Message(MessageAction.REGISTER_CLIENT, RegisterClientResponseBody(
@@ -54,7 +54,7 @@ async def start(main):
     context.reset_auto_update()
     main(page)
     await session.after_event(page)
-    return session, page
+    return session, page, conn
 
 
 def walk(control):
@@ -94,7 +94,7 @@ def store(tmp_path):
 
 def test_every_screen_renders_and_the_keypad_works(store):
     async def run():
-        session, page = await start(make_main(lambda: store))
+        session, page, _ = await start(make_main(lambda: store))
         app = page.data
 
         def go(name, **params):
@@ -138,5 +138,28 @@ def test_every_screen_renders_and_the_keypad_works(store):
         assert "Throw card number is missing" in texts(page)
         assert set(SCREENS) >= {"home", "new_game", "history", "sheet", "entry", "entry_categories",
                                 "round_summary", "end"}
+
+    asyncio.run(run())
+
+
+def test_a_second_tab_sees_entries_live(store):
+    """Two sessions (tabs, phones) on one game: a save in one redraws the other's sheet."""
+    async def run():
+        main = make_main(lambda: store)
+        first, page_a, conn = await start(main)
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        page_a.data.go("sheet", game_id=game.game_id)
+        second, page_b, _ = await start(main, hub=conn.pubsubhub)
+        page_b.data.go("sheet", game_id=game.game_id)
+        assert "Waiting for Ann, Bob" in texts(page_b)
+        page_a.data.go("entry", game_id=game.game_id, round_index=0, player=0)
+        for letter in "ABCDEFG":
+            await first.dispatch_event(find_button(page_a, letter)._i, "click", None)
+        await first.dispatch_event(find_button(page_a, "Save round")._i, "click", None)
+        for _ in range(100):  # pubsub handlers run on the hub's executor
+            if "Waiting for Bob" in texts(page_b):
+                break
+            await asyncio.sleep(0.02)
+        assert "Waiting for Bob" in texts(page_b)
 
     asyncio.run(run())
