@@ -149,7 +149,7 @@ def test_a_second_tab_sees_entries_live(store):
         first, page_a, conn = await start(main)
         game = GameSession.new(store, "australia", ["Ann", "Bob"])
         page_a.data.go("sheet", game_id=game.game_id)
-        second, page_b, _ = await start(main, hub=conn.pubsubhub)
+        _, page_b, _ = await start(main, hub=conn.pubsubhub)
         page_b.data.go("sheet", game_id=game.game_id)
         assert "Waiting for Ann, Bob" in texts(page_b)
         page_a.data.go("entry", game_id=game.game_id, round_index=0, player=0)
