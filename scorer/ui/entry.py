@@ -183,13 +183,13 @@ class LetterEntry:
                     ft.TextButton("Clear", on_click=self.clear)]),
             sem("entry-message", self.message),
             self.keypad,
-            ft.Card(ft.Container(ft.Column([
-                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
-                sem("entry-lines", self.lines),
-                sem("entry-subtotal", self.subtotal)], spacing=6), padding=12)),
             ft.Text(f"{family.name}: pick one to score this round (each once per game)",
                     weight=ft.FontWeight.BOLD),
             self.choices,
+            ft.Card(ft.Container(ft.Column([
+                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
+                sem("entry-subtotal", self.subtotal),
+                sem("entry-lines", self.lines)], spacing=6), padding=12)),
             ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=self.save),
         ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
 

@@ -100,7 +100,7 @@ class Pad:
     def text(self, identifier: str) -> str:
         return self.ident(identifier).inner_text()
 
-    def wait_text(self, identifier: str, pattern: str, timeout: float = 10000) -> str:
+    def wait_text(self, identifier: str, pattern: str, timeout: float = 30000) -> str:
         """Wait until the identified node's text matches the regex `pattern`; returns the text."""
         self.page.wait_for_function(
             "([i, p]) => { const e = document.querySelector(`[flt-semantics-identifier=\"${i}\"]`);"
