@@ -12,7 +12,7 @@ from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
-KEY = 50  # keypad tap targets: ≥ 48 px
+KEY = 56  # keypad tap targets: ≥ 48 px, as wide as a 390 px phone allows
 GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
