@@ -11,7 +11,6 @@ from rich.table import Table
 from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
-from rules.scoring import NO_CHOICE, row_mask
 from scorer.commands.common import console
 
 #: The app's difficulty names for the engine's bots.
@@ -54,7 +53,6 @@ def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: i
     totals = [0] * players
     region_won = [0] * len(edition.regions)
     route_awarded = 0
-    icon_points = dict.fromkeys(icon_labels(edition), 0.0)
     with Progress(disable=not progress, transient=True, console=console) as bar:
         task = bar.add_task(f"{edition.name}: {games} games", total=games)
         for g in range(games):
@@ -73,7 +71,6 @@ def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: i
             for region in edition.regions:
                 region_won[region.index] += state.score.regions_claimed >> region.index & 1
             route_awarded += state.score.route_done.bit_count()
-            add_icon_points(edition, state, icon_points)
             bar.advance(task)
     seats = []
     for p in range(players):
@@ -88,63 +85,36 @@ def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: i
         "direction_variant": direction_variant, "seats": seats,
         "region_bonus_won": {r.name: round(region_won[r.index] / games, 4) for r in edition.regions},
     }
-    # per player and game, so the figures compare with the seats' mean points per category
-    result["icon_points"] = {label: round(v / (games * players), 3) for label, v in icon_points.items()}
     if edition.route is not None:
         result["route_bonus_per_game"] = round(route_awarded / games, 3)
     return result
 
 
-def icon_labels(edition: Edition) -> list[str]:
-    return [f"{family.id}:{icon.name}" for family in (edition.collection, edition.pairs, edition.choice)
-            for icon in family.icons]
-
-
-def add_icon_points(edition: Edition, state, totals: dict[str, float]) -> None:
-    """Credit each round's collection, pairs and choice points to the icon types that earned them.
-
-    Pairs and choices belong to one icon each; a collection score (halved, doubled or zeroed by its rule)
-    is shared between its icons in proportion to the face value each contributed. This is what shows
-    whether one icon type dominates a deck.
-    """
-    collection, pairs, choice = edition.collection, edition.pairs, edition.choice
-    for r, (rows, choices) in enumerate(state.round_log):
-        for p, row in enumerate(rows):
-            mask = row_mask(row)
-            score = state.round_scores[p][r]
-            face = [(icon, icon.value * (mask & icon.mask).bit_count()) for icon in collection.icons]
-            face_total = sum(v for _, v in face)
-            if face_total and score.collection:
-                for icon, v in face:
-                    totals[f"{collection.id}:{icon.name}"] += score.collection * v / face_total
-            for icon in pairs.icons:
-                totals[f"{pairs.id}:{icon.name}"] += icon.value * ((mask & icon.mask).bit_count() >> 1)
-            if choices[p] != NO_CHOICE:
-                totals[f"{choice.id}:{choice.icons[choices[p]].name}"] += score.choice
-
-
-def print_simulation(result: dict) -> None:
-    table = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players "
-                        f"({result['games_per_second']} games/s)")
-    table.add_column("Seat")
-    table.add_column("Bot")
-    table.add_column("Win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("Mean total", justify="right")
-    categories = list(result["seats"][0]["mean_points"])
-    for c in categories:
-        table.add_column(c, justify="right")
+def print_simulation(result: dict, category_names: dict[str, str] | None = None) -> None:
+    """Two narrow tables (they fit an 80-column terminal): win rates per seat, then points per category."""
+    names = category_names or {}
+    wins = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players, "
+                       f"{result['games_per_second']} games/s")
+    for column, justify in (("Seat", "left"), ("Bot", "left"), ("Win rate", "right"), ("95% CI", "right"),
+                            ("Mean total", "right")):
+        wins.add_column(column, justify=justify)
     for seat in result["seats"]:
         low, high = seat["win_rate_ci95"]
-        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}", f"{low:.1%}–{high:.1%}",
-                      f"{seat['mean_total']:.1f}", *(f"{seat['mean_points'][c]:.2f}" for c in categories))
-    console.print(table)
+        wins.add_row(str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}", f"{low:.1%}–{high:.1%}",
+                     f"{seat['mean_total']:.1f}")
+    console.print(wins)
+    points = Table(title="Mean points per game")
+    points.add_column("Category")
+    for seat in result["seats"]:
+        points.add_column(f"{seat['seat']}: {seat['bot']}", justify="right")
+    for category in result["seats"][0]["mean_points"]:
+        points.add_row(names.get(category, category),
+                       *(f"{seat['mean_points'][category]:.2f}" for seat in result["seats"]))
+    console.print(points)
     console.print("Region bonus won in: " + ", ".join(
-        f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()))
-    console.print("Mean points per player and game by icon type: " + ", ".join(
-        f"{label.split(':', 1)[1]} {points:.2f}" for label, points in result["icon_points"].items()))
+        f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()), highlight=False)
     if "route_bonus_per_game" in result:
-        console.print(f"Route bonus scored per game: {result['route_bonus_per_game']}")
+        console.print(f"Route bonus scored per game: {result['route_bonus_per_game']}", highlight=False)
 
 
 def run_other_game(game: str, **options) -> None:
