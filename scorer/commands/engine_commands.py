@@ -15,7 +15,7 @@ from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from scorer.commands.common import console, fail
-from scorer.packs import export_text, import_pack, resolve_edition
+from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 
 
 def register(app: typer.Typer) -> None:
@@ -52,12 +52,23 @@ def deck_document(edition: Edition) -> dict:
 
 def deck(
     target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
-                                              "or 'import' / 'export'")],
-    file: Annotated[Path | None, typer.Argument(help="import: the pack file; export: the edition id")] = None,
+                                              "or 'import' / 'check' / 'export'")],
+    file: Annotated[Path | None, typer.Argument(help="import, check: the pack file; export: the edition id")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="export: write here")] = None,
 ) -> None:
-    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack; `deck export ID`."""
+    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack (`deck check FILE`
+    only validates it); `deck export ID` writes an edition in the pack format."""
+    if target == "check":
+        if file is None:
+            fail("deck check needs the pack file: tourpad deck check my-europe.toml")
+        try:
+            edition = read_pack(file)
+        except EditionDataError as err:
+            fail(f"{file}: {err}")
+        console.print(f"{file}: valid {edition.name!r} (id {edition.id!r}, rules of {edition.base!r}, "
+                      f"{len(edition.cards)} cards); not installed", highlight=False)
+        return
     if target == "import":
         if file is None:
             fail("deck import needs the pack file: tourpad deck import my-europe.toml")
