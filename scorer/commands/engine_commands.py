@@ -53,7 +53,8 @@ def deck_document(edition: Edition) -> dict:
 def deck(
     target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
                                               "or 'import' / 'check' / 'export'")],
-    file: Annotated[Path | None, typer.Argument(help="import, check: the pack file; export: the edition id")] = None,
+    file: Annotated[Path | None,
+                    typer.Argument(help="import, check: the pack file; export: the edition id")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="export: write here")] = None,
 ) -> None:
