@@ -1,0 +1,74 @@
+"""Build rounds for the Europe / USA rule tests by what the cards show, not by hard-coded letters.
+
+Tests say "two Wine cards and a Spirits card" and these helpers find such cards in the edition's deck,
+so the rules are pinned independently of how tourpad's deck assigns icons (which balance tuning changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from rules.edition import Edition
+from rules.engine import HAND_SIZE
+
+ROLES = ("collection", "pairs", "choice")
+
+
+def letters(edition: Edition, text: str) -> tuple[int, ...]:
+    return tuple(edition.card_index(letter) for letter in text)
+
+
+def with_icon(edition: Edition, name: str) -> list[int]:
+    """Cards showing the icon called `name` (in any family), in letter order."""
+    for role in ROLES:
+        family = getattr(edition, role)
+        for icon in family.icons:
+            if icon.name == name:
+                return [c.index for c in edition.cards if icon.mask >> c.index & 1]
+    raise KeyError(name)
+
+
+def fill_row(edition: Edition, must: Sequence[int], avoid: Iterable[int] = (),
+             free_of: Sequence[str] = (), throw: int | None = None, catch: int | None = None) -> tuple[int, ...]:
+    """A 7-card row: `throw` first, `must`, filler, `catch` last.
+
+    Filler cards are not in `avoid` and show no icon of the families named in `free_of`
+    ("collection", "pairs", "choice"), so they cannot change the category under test.
+    """
+    chosen = [c for c in (throw, *must, catch) if c is not None]
+    blocked = set(avoid) | set(chosen)
+    candidates = [c for c in edition.cards
+                  if c.index not in blocked and all(getattr(c, role) < 0 for role in free_of)]
+    # one card per region in turn, so filler alone never completes a region (regions have ≥ 2 cards)
+    by_region = [[c.index for c in candidates if c.region == r.index] for r in edition.regions]
+    filler = [group[i] for i in range(max(map(len, by_region), default=0))
+              for group in by_region if i < len(group)]
+    needed = HAND_SIZE - len(chosen)
+    if len(filler) < needed:
+        raise ValueError("not enough filler cards for this row")
+    middle = [*must, *filler[:needed]]
+    return tuple(([throw] if throw is not None else []) + middle + ([catch] if catch is not None else []))
+
+
+def disjoint_rows(edition: Edition, musts: Sequence[Sequence[int]], free_of: Sequence[str] = (),
+                  avoid: Iterable[int] = ()) -> list[tuple[int, ...]]:
+    """One row per player, no card in two rows (as in a real round)."""
+    taken = {c for must in musts for c in must} | set(avoid)
+    rows = []
+    for must in musts:
+        row = fill_row(edition, must, taken - set(must), free_of)
+        taken |= set(row)
+        rows.append(row)
+    return rows
+
+
+def region_cards(edition: Edition, name: str) -> list[int]:
+    region = next(r for r in edition.regions if r.name == name)
+    return [c.index for c in edition.cards if region.mask >> c.index & 1]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
