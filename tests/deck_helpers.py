@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from rules.bots import make_bot, play
 from rules.edition import Edition
-from rules.engine import HAND_SIZE
+from rules.engine import HAND_SIZE, Game, State
+from rules.record import ParsedRound, record_from_rounds, score_record
+from rules.scoring import NO_CHOICE, row_mask
 
 ROLES = ("collection", "pairs", "choice")
 
@@ -28,8 +31,8 @@ def with_icon(edition: Edition, name: str) -> list[int]:
     raise KeyError(name)
 
 
-def fill_row(edition: Edition, must: Sequence[int], avoid: Iterable[int] = (),
-             free_of: Sequence[str] = (), throw: int | None = None, catch: int | None = None) -> tuple[int, ...]:
+def fill_row(edition: Edition, must: Sequence[int], avoid: Iterable[int] = (), free_of: Sequence[str] = (),
+             throw: int | None = None, catch: int | None = None) -> tuple[int, ...]:
     """A 7-card row: `throw` first, `must`, filler, `catch` last.
 
     Filler cards are not in `avoid` and show no icon of the families named in `free_of`
@@ -72,3 +75,35 @@ def mask_of(cards: Iterable[int]) -> int:
     for c in cards:
         mask |= 1 << c
     return mask
+
+
+def parsed_rounds(state: State) -> list[ParsedRound]:
+    return [ParsedRound(rows, choices) for rows, choices in state.round_log]
+
+
+def check_random_game(edition: Edition, seed: int, players: int, variant: bool, bot: str) -> None:
+    """Play a whole bot game and check what must hold for every game of every edition."""
+    n_cards = len(edition.cards)
+    game = Game(edition, players, seed, direction_variant=variant and players >= 3)
+    state = play(game, [make_bot(bot, seed + p) for p in range(players)])
+    assert state.is_terminal() and len(state.round_log) == 4
+    set_aside_before: set[int] = set()
+    for rows, choices in state.round_log:
+        dealt = [c for row in rows for c in row]
+        assert len(dealt) == len(set(dealt)) == HAND_SIZE * players   # no card dealt twice in a round
+        if players == 4:
+            assert set(dealt) == set(range(n_cards))                   # with 4 players, every card once
+        assert set_aside_before <= set(dealt)                          # last round's undealt cards come first
+        set_aside_before = set(range(n_cards)) - set(dealt)
+        for row, choice in zip(rows, choices, strict=True):
+            if choice != NO_CHOICE:
+                assert row_mask(row) & edition.choice.icons[choice].mask
+    for rounds in state.round_scores:
+        assert all(min(r) >= 0 for r in rounds)
+        assert sum(r.total for r in rounds) == sum(sum(r) for r in rounds)
+    # the game's record scores exactly as the engine did
+    names = [f"P{p + 1}" for p in range(players)]
+    record = record_from_rounds(edition, names, parsed_rounds(state), game.direction_variant)
+    report = score_record(record, edition)
+    assert report.totals == state.totals()
+    assert report.ranks == state.ranks()

@@ -6,7 +6,16 @@ import json
 from collections import Counter
 
 import pytest
-from deck_helpers import disjoint_rows, fill_row, letters, mask_of, region_cards, with_icon
+from deck_helpers import (
+    check_random_game,
+    disjoint_rows,
+    fill_row,
+    letters,
+    mask_of,
+    parsed_rounds,
+    region_cards,
+    with_icon,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -15,7 +24,7 @@ from rules.bots import make_bot, play
 from rules.editions import load_edition
 from rules.engine import Game
 from rules.model import LETTERS
-from rules.record import GameRecord, RecordError, parse_record, record_from_rounds, score_record
+from rules.record import GameRecord, RecordError, parse_record, record_from_rounds
 from rules.scoring import (
     NO_CHOICE,
     RoundScore,
@@ -37,7 +46,7 @@ def icon(name: str) -> int:
     return EUROPE.choice.icon_index(name)
 
 
-# --- the deck ------------------------------------------------------------------------------------------------
+# --- the deck ---------------------------------------------------------------------------------------------
 
 def test_deck_is_tourpads_own_with_the_rulebook_structure():
     spec = EUROPE.spec
@@ -90,7 +99,7 @@ def test_region_colours_are_distinct_and_print_friendly():
             assert sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5 > 60, (a, b)
 
 
-# --- Throw & Catch: the difference ------------------------------------------------------------------------------
+# --- Throw & Catch: the difference ------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("throw", "catch", "points"), [(4, 1, 3), (1, 4, 3), (5, 5, 0), (7, 1, 6)])
 def test_throw_and_catch_scores_the_difference(throw, catch, points):
@@ -100,7 +109,7 @@ def test_throw_and_catch_scores_the_difference(throw, catch, points):
     assert score_throw_catch(EUROPE, row)[0] == points
 
 
-# --- Cuisine: 1–7 as is, 8+ halved rounded up --------------------------------------------------------------------
+# --- Cuisine: 1–7 as is, 8+ halved rounded up -------------------------------------------------------------
 
 def cuisine_of(*names: str) -> int:
     used: list[int] = []
@@ -124,7 +133,7 @@ def test_cuisine_rule_over_its_range(total, points):
     assert COLLECTION_RULES["halve_above_7"](total, -1)[0] == points
 
 
-# --- Transport: pairs -----------------------------------------------------------------------------------------------
+# --- Transport: pairs -------------------------------------------------------------------------------------
 
 def transport_of(*names: str) -> int:
     used: list[int] = []
@@ -144,7 +153,7 @@ def test_transport_pairs_score_their_value_once():
     assert transport_of("Plane", "Plane") == 9
 
 
-# --- National Treasures: others' icons ----------------------------------------------------------------------------
+# --- National Treasures: others' icons --------------------------------------------------------------------
 
 def treasure_round(n_players: int, name: str, own: int, others: int) -> RoundScore:
     cards = with_icon(EUROPE, name)
@@ -200,11 +209,12 @@ def test_europe_records_the_choice_as_treasure_not_activity():
     rows = disjoint_rows(EUROPE, [[], []])
     ann, bob = ("".join(EUROPE.cards[c].letter for c in row) for row in rows)
     record = two_player_record([{"Ann": {"cards": ann, "activity": "Art"}, "Bob": {"cards": bob}}])
-    with pytest.raises(RecordError, match=r"round 1, Ann: .*National Treasures choice as 'treasure', not 'activity'"):
+    expected = r"round 1, Ann: .*National Treasures choice as 'treasure', not 'activity'"
+    with pytest.raises(RecordError, match=expected):
         parse_record(record, EUROPE)
 
 
-# --- countries and region bonuses -------------------------------------------------------------------------------
+# --- countries and region bonuses -------------------------------------------------------------------------
 
 def test_benelux_bonus_goes_to_its_first_completer_only():
     n, o, p = letters(EUROPE, "NOP")
@@ -243,7 +253,7 @@ def test_simultaneous_region_completers_all_score_the_bonus():
     assert [s.regions for s in scores] == [3, 3]
 
 
-# --- Passport: 7 / 3 / 1 ----------------------------------------------------------------------------------------
+# --- Passport: 7 / 3 / 1 ----------------------------------------------------------------------------------
 
 NORDIC = region_cards(EUROPE, "Nordic Countries")
 
@@ -300,7 +310,7 @@ def test_two_player_games_have_no_third_tier():
     assert passport_round(state, {0, 1}) == [7, 7]
 
 
-# --- tie-breakers: passport, then Throw & Catch ----------------------------------------------------------------
+# --- tie-breakers: passport, then Throw & Catch -----------------------------------------------------------
 
 def score(total_rest: int, route: int = 0, throw_catch: int = 0) -> list[RoundScore]:
     return [RoundScore(throw_catch, total_rest - route - throw_catch, 0, 0, 0, 0, route)]
@@ -308,31 +318,27 @@ def score(total_rest: int, route: int = 0, throw_catch: int = 0) -> list[RoundSc
 
 def test_tie_break_on_passport_then_throw_and_catch():
     assert rank_players(EUROPE, [score(50, route=7), score(50, route=3, throw_catch=9)]) == [1, 2]
-    assert rank_players(EUROPE, [score(50, route=3, throw_catch=2), score(50, route=3, throw_catch=5)]) == [2, 1]
+    tied_passport = [score(50, route=3, throw_catch=2), score(50, route=3, throw_catch=5)]
+    assert rank_players(EUROPE, tied_passport) == [2, 1]
     assert rank_players(EUROPE, [score(50, throw_catch=4), score(50, throw_catch=4), score(40)]) == [1, 1, 3]
 
 
-# --- whole games, records and the CLI ------------------------------------------------------------------------------
+# --- whole games, records and the CLI ---------------------------------------------------------------------
 
 def test_score_command_scores_a_europe_record(tmp_path):
     state = play(Game(EUROPE, 3, seed=7), [make_bot("greedy", s) for s in range(3)])
-    record = record_from_rounds(EUROPE, ["Ann", "Bob", "Cy"], [_parsed(r) for r in state.round_log])
+    record = record_from_rounds(EUROPE, ["Ann", "Bob", "Cy"], parsed_rounds(state))
     path = tmp_path / "game.json"
     path.write_text(record.model_dump_json(), encoding="utf-8")
     result = CliRunner().invoke(app, ["score", str(path), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert [p["total"] for p in report["players"]] == state.totals()
-    assert set(report["categories"]) == {"throw_catch", "cuisine", "transport", "treasures", "sites", "regions",
-                                         "passport"}
+    assert set(report["categories"]) == {"throw_catch", "cuisine", "transport", "treasures", "sites",
+                                         "regions", "passport"}
     assert '"treasure"' in path.read_text()
 
 
-def _parsed(log_entry):
-    from rules.record import ParsedRound
-
-    rows, choices = log_entry
-    return ParsedRound(rows, choices)
 
 
 def test_deck_json_lists_regions_with_bonuses():
@@ -348,26 +354,4 @@ def test_deck_json_lists_regions_with_bonuses():
 @given(seed=st.integers(0, 10**6), players=st.integers(2, 4), variant=st.booleans(),
        bot=st.sampled_from(["random", "greedy"]))
 def test_random_europe_games_keep_the_invariants(seed, players, variant, bot):
-    game = Game(EUROPE, players, seed, direction_variant=variant and players >= 3)
-    state = play(game, [make_bot(bot, seed + p) for p in range(players)])
-    assert state.is_terminal() and len(state.round_log) == 4
-    set_aside_before: set[int] = set()
-    for rows, choices in state.round_log:
-        dealt = [c for row in rows for c in row]
-        assert len(dealt) == len(set(dealt)) == 7 * players      # every card dealt at most once a round
-        if players == 4:
-            assert set(dealt) == set(range(28))                   # … and with 4 players, every card
-        assert set_aside_before <= set(dealt)                     # last round's undealt cards come first
-        set_aside_before = set(range(28)) - set(dealt)
-        for row, choice in zip(rows, choices, strict=True):
-            if choice != NO_CHOICE:
-                assert row_mask(row) & EUROPE.choice.icons[choice].mask
-    for rounds in state.round_scores:
-        assert all(min(r) >= 0 for r in rounds)
-        assert sum(r.total for r in rounds) == sum(sum(r) for r in rounds)
-    # the record of the game scores exactly as the engine did
-    report = score_record(record_from_rounds(EUROPE, [f"P{p}" for p in range(players)],
-                                             [_parsed(r) for r in state.round_log], game.direction_variant),
-                          EUROPE)
-    assert report.totals == state.totals()
-    assert report.ranks == state.ranks()
+    check_random_game(EUROPE, seed, players, variant, bot)
