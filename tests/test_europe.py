@@ -130,7 +130,7 @@ def test_cuisine_worked_examples():
 def test_cuisine_rule_over_its_range(total, points):
     from rules.scoring import COLLECTION_RULES
 
-    assert COLLECTION_RULES["halve_above_7"](total, -1)[0] == points
+    assert COLLECTION_RULES["halve_above_7"](total, -1) == points
 
 
 # --- Transport: pairs -------------------------------------------------------------------------------------

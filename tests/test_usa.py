@@ -153,7 +153,7 @@ def test_americana_worked_example_8_7_7_14_scores_29():
     (8, 7, 0), (0, 7, 7),
 ])
 def test_americana_rule(previous, total, points):
-    assert COLLECTION_RULES["must_beat_previous"](total, previous)[0] == points
+    assert COLLECTION_RULES["must_beat_previous"](total, previous) == points
 
 
 # --- Animals: pairs ---------------------------------------------------------------------------------------
