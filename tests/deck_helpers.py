@@ -6,13 +6,15 @@ so the rules are pinned independently of how tourpad's deck assigns icons (which
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from rules.bots import make_bot, play
 from rules.edition import Edition
 from rules.engine import HAND_SIZE, Game, State
+from rules.model import LETTERS
 from rules.record import ParsedRound, record_from_rounds, score_record
-from rules.scoring import NO_CHOICE, row_mask
+from rules.scoring import NO_CHOICE, RoundScore, row_mask
 
 ROLES = ("collection", "pairs", "choice")
 
@@ -107,3 +109,29 @@ def check_random_game(edition: Edition, seed: int, players: int, variant: bool, 
     report = score_record(record, edition)
     assert report.totals == state.totals()
     assert report.ranks == state.ranks()
+
+
+def check_own_deck_structure(edition: Edition) -> None:
+    """tourpad's own decks: 28 cards A–Z, @, #; numbers 1–7 four times; every card a site and two icons
+    from two different families; every icon's count declared, so the loader checks it."""
+    spec = edition.spec
+    assert spec.provenance == "tourpad"
+    assert edition.letters == "".join(LETTERS)
+    assert Counter(c.number for c in edition.cards) == {n: 4 for n in range(1, 8)}
+    for card in spec.cards:
+        assert card.site.strip(), card.letter
+        families = {role for role in ROLES if any(i.name in card.icons for i in getattr(spec, role).icons)}
+        assert len(card.icons) == 2 and len(families) == 2, f"card {card.letter} needs two icon families"
+    for role in ROLES:
+        assert all(i.count is not None for i in getattr(spec, role).icons)
+    # at least two of every pairs icon, or its pair could never be scored
+    assert all(i.mask.bit_count() >= 2 for i in edition.pairs.icons)
+
+
+def icon_values(family) -> dict[str, int]:
+    return {i.name: i.value for i in family.icons}
+
+
+def one_round(total: int, route: int = 0, throw_catch: int = 0) -> list[RoundScore]:
+    """A player's scores as one round with this total, route bonus and Throw & Catch (for tie-breaks)."""
+    return [RoundScore(throw_catch, total - route - throw_catch, 0, 0, 0, 0, route)]

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 
 import pytest
 from deck_helpers import (
+    check_own_deck_structure,
     check_random_game,
     disjoint_rows,
     fill_row,
+    icon_values,
     letters,
     mask_of,
+    one_round,
     parsed_rounds,
     region_cards,
     with_icon,
@@ -23,7 +25,6 @@ from typer.testing import CliRunner
 from rules.bots import make_bot, play
 from rules.editions import load_edition
 from rules.engine import Game
-from rules.model import LETTERS
 from rules.record import GameRecord, RecordError, parse_record, record_from_rounds
 from rules.scoring import (
     NO_CHOICE,
@@ -49,32 +50,16 @@ def icon(name: str) -> int:
 # --- the deck ---------------------------------------------------------------------------------------------
 
 def test_deck_is_tourpads_own_with_the_rulebook_structure():
-    spec = EUROPE.spec
-    assert spec.provenance == "tourpad"
-    assert EUROPE.letters == "".join(LETTERS)
-    assert Counter(c.number for c in EUROPE.cards) == {n: 4 for n in range(1, 8)}
-    for card in spec.cards:
-        assert card.site.strip(), card.letter
-        families = {role for role in ("collection", "pairs", "choice")
-                    if any(i.name in card.icons for i in getattr(spec, role).icons)}
-        assert len(card.icons) == 2 and len(families) == 2, f"card {card.letter} needs two icon families"
+    check_own_deck_structure(EUROPE)
 
 
 def test_icon_values_and_families_follow_the_rulebook():
-    def values(family):
-        return {i.name: i.value for i in family.icons}
-
-    assert values(EUROPE.collection) == {"Beer": 1, "Cheese": 2, "Wine": 3, "Spirits": 5}
-    assert values(EUROPE.pairs) == {"Car": 3, "Train": 4, "Bicycle": 5, "Boat": 7, "Plane": 9}
+    assert icon_values(EUROPE.collection) == {"Beer": 1, "Cheese": 2, "Wine": 3, "Spirits": 5}
+    assert icon_values(EUROPE.pairs) == {"Car": 3, "Train": 4, "Bicycle": 5, "Boat": 7, "Plane": 9}
     assert [i.name for i in EUROPE.choice.icons] == ["Art", "Architecture", "Music", "Natural Wonders"]
     assert EUROPE.collection.rule == "halve_above_7"
     assert EUROPE.choice.rule == "treasure_others"
     assert dict(EUROPE.choice.per_icon_by_players) == {2: 4, 3: 3, 4: 2}
-    # our own deck declares every icon's count, so the loader checks them
-    for role in ("collection", "pairs", "choice"):
-        assert all(i.count is not None for i in getattr(EUROPE.spec, role).icons)
-    # at least two of every pairs icon, or its pair could never be scored
-    assert all(i.mask.bit_count() >= 2 for i in EUROPE.pairs.icons)
 
 
 def test_regions_differ_in_size_with_bonuses_2_to_5_growing_with_size():
@@ -312,15 +297,12 @@ def test_two_player_games_have_no_third_tier():
 
 # --- tie-breakers: passport, then Throw & Catch -----------------------------------------------------------
 
-def score(total_rest: int, route: int = 0, throw_catch: int = 0) -> list[RoundScore]:
-    return [RoundScore(throw_catch, total_rest - route - throw_catch, 0, 0, 0, 0, route)]
-
-
 def test_tie_break_on_passport_then_throw_and_catch():
-    assert rank_players(EUROPE, [score(50, route=7), score(50, route=3, throw_catch=9)]) == [1, 2]
-    tied_passport = [score(50, route=3, throw_catch=2), score(50, route=3, throw_catch=5)]
+    assert rank_players(EUROPE, [one_round(50, route=7), one_round(50, route=3, throw_catch=9)]) == [1, 2]
+    tied_passport = [one_round(50, route=3, throw_catch=2), one_round(50, route=3, throw_catch=5)]
     assert rank_players(EUROPE, tied_passport) == [2, 1]
-    assert rank_players(EUROPE, [score(50, throw_catch=4), score(50, throw_catch=4), score(40)]) == [1, 1, 3]
+    all_tied = [one_round(50, throw_catch=4), one_round(50, throw_catch=4), one_round(40)]
+    assert rank_players(EUROPE, all_tied) == [1, 1, 3]
 
 
 # --- whole games, records and the CLI ---------------------------------------------------------------------

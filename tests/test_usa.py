@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections import Counter, deque
+from collections import deque
 
 import pytest
 from deck_helpers import (
+    check_own_deck_structure,
     check_random_game,
     disjoint_rows,
     fill_row,
+    icon_values,
     letters,
     mask_of,
+    one_round,
     parsed_rounds,
     region_cards,
     with_icon,
@@ -23,12 +26,10 @@ from typer.testing import CliRunner
 from rules.bots import make_bot, play
 from rules.editions import load_edition
 from rules.engine import Game
-from rules.model import LETTERS
 from rules.record import GameRecord, RecordError, parse_record, record_from_rounds
 from rules.scoring import (
     COLLECTION_RULES,
     NO_CHOICE,
-    RoundScore,
     ScoreState,
     drawn_pathways,
     rank_players,
@@ -55,27 +56,15 @@ def rows_of(*names: str, free_of: tuple[str, ...] = ()) -> tuple[int, ...]:
 # --- the deck and map -------------------------------------------------------------------------------------
 
 def test_deck_is_tourpads_own_with_the_rulebook_structure():
-    assert USA.provenance == "tourpad"
-    assert USA.letters == "".join(LETTERS)
-    assert Counter(c.number for c in USA.cards) == {n: 4 for n in range(1, 8)}
-    for card in USA.spec.cards:
-        families = {role for role in ("collection", "pairs", "choice")
-                    if any(i.name in card.icons for i in getattr(USA.spec, role).icons)}
-        assert len(card.icons) == 2 and len(families) == 2, f"card {card.letter} needs two icon families"
-    for role in ("collection", "pairs", "choice"):
-        assert all(i.count is not None for i in getattr(USA.spec, role).icons)
+    check_own_deck_structure(USA)
 
 
 def test_icon_values_follow_the_rulebook_and_big_foot_can_pair():
-    def values(family):
-        return {i.name: i.value for i in family.icons}
-
-    assert values(USA.collection) == {"Mail Box": 1, "Baseball Cap": 2, "Football Jersey": 3, "US Flag": 5}
-    assert values(USA.pairs) == {"Trout": 3, "Cattle": 4, "Grizzly Bear": 5, "Bald Eagle": 7, "Big Foot": 9}
+    assert icon_values(USA.collection) == {"Mail Box": 1, "Baseball Cap": 2, "Football Jersey": 3, "US Flag": 5}
+    assert icon_values(USA.pairs) == {"Trout": 3, "Cattle": 4, "Grizzly Bear": 5, "Bald Eagle": 7, "Big Foot": 9}
     assert [i.name for i in USA.choice.icons] == ["Sightseeing", "Sporting Events", "Hiking", "Dining"]
     assert USA.choice.table == (0, 0, 2, 4, 7, 10, 15)
     assert len(with_icon(USA, "Big Foot")) >= 2
-    assert all(i.mask.bit_count() >= 2 for i in USA.pairs.icons)
 
 
 def test_seven_regions_of_four_towns_worth_3_and_ijkl_is_red():
@@ -288,14 +277,10 @@ def test_three_players_get_the_1_point_tier_two_players_do_not():
 
 # --- tie-breakers: coast, then Throw & Catch --------------------------------------------------------------
 
-def score(total: int, route: int = 0, throw_catch: int = 0) -> list[RoundScore]:
-    return [RoundScore(throw_catch, total - route - throw_catch, 0, 0, 0, 0, route)]
-
-
 def test_tie_break_on_coast_then_throw_and_catch():
-    assert rank_players(USA, [score(60, route=3), score(60, route=7)]) == [2, 1]
-    assert rank_players(USA, [score(60, route=7, throw_catch=6), score(60, route=7, throw_catch=2)]) == [1, 2]
-    assert rank_players(USA, [score(60), score(60)]) == [1, 1]
+    assert rank_players(USA, [one_round(60, route=3), one_round(60, route=7)]) == [2, 1]
+    assert rank_players(USA, [one_round(60, route=7, throw_catch=6), one_round(60, route=7, throw_catch=2)]) == [1, 2]
+    assert rank_players(USA, [one_round(60), one_round(60)]) == [1, 1]
 
 
 # --- CLI and whole games ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -51,6 +52,16 @@ def deck_document(edition: Edition) -> dict:
     return doc
 
 
+def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]) -> Edition:
+    """`deck import` / `deck check`: load (and validate) the pack file, or fail naming what is wrong."""
+    if file is None:
+        fail(f"deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml")
+    try:
+        return load(file)
+    except EditionDataError as err:
+        fail(f"{file}: {err}")
+
+
 def deck(
     target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
                                               "or 'import' / 'check' / 'export'")],
@@ -62,22 +73,12 @@ def deck(
     """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack (`deck check FILE`
     only validates it); `deck export ID` writes an edition in the pack format."""
     if target == "check":
-        if file is None:
-            fail("deck check needs the pack file: tourpad deck check my-europe.toml")
-        try:
-            edition = read_pack(file)
-        except EditionDataError as err:
-            fail(f"{file}: {err}")
+        edition = pack_from_file("check", file, read_pack)
         console.print(f"{file}: valid {edition.name!r} (id {edition.id!r}, rules of {edition.base!r}, "
                       f"{len(edition.cards)} cards); not installed", highlight=False)
         return
     if target == "import":
-        if file is None:
-            fail("deck import needs the pack file: tourpad deck import my-europe.toml")
-        try:
-            edition = import_pack(file)
-        except EditionDataError as err:
-            fail(f"{file}: {err}")
+        edition = pack_from_file("import", file, import_pack)
         console.print(f"imported {edition.name!r} as edition {edition.id!r} ({len(edition.cards)} cards)")
         return
     if target == "export":
