@@ -220,6 +220,14 @@ def test_benelux_bonus_goes_to_its_first_completer_only():
     assert third[1].regions == 0
 
 
+def test_the_sites_category_is_called_countries():
+    assert EUROPE.category_names()["sites"] == "Countries"
+    assert load_edition("usa").category_names()["sites"] == "Towns"
+    assert load_edition("australia").category_names()["sites"] == "Tourist sites"
+    _, notes = resolve_round(EUROPE, ScoreState(2), disjoint_rows(EUROPE, [[], []]), [NO_CHOICE] * 2, explain=True)
+    assert any(line.startswith("Countries: new ") for line in notes[0])
+
+
 def test_new_countries_only_score_once():
     state = ScoreState(2)
     rows = disjoint_rows(EUROPE, [[], []])
