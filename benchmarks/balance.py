@@ -53,8 +53,9 @@ def run(edition: Edition, games: int = 1000, players: int = 4, bot: str = "greed
                      [make_bot(bot, game_seed * 8 + p) for p in range(players)])
         for rounds in state.round_scores:
             for score in rounds:
-                for i, points in enumerate(score):
-                    category_points[i] += points
+                # RoundScore always carries a route field; editions without a route have no such category
+                for i in range(len(categories)):
+                    category_points[i] += score[i]
         add_icon_points(edition, state, icon_points)
         for region in edition.regions:
             region_won[region.index] += state.score.regions_claimed >> region.index & 1
