@@ -1,4 +1,7 @@
-"""Deck packs: an owner's real deck typed in once — import, check, export, and errors that name the card."""
+"""Deck packs: an owner's real deck typed in once — import, check, export, and errors that name the card.
+
+Every test gets its own TOURPAD_DATA_DIR (tests/conftest.py), so imports never touch the user's packs.
+"""
 
 from __future__ import annotations
 
@@ -23,12 +26,6 @@ from scorer.packs import export_text, pack_ids, packs_dir, resolve_edition
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EUROPE_TEMPLATE = DOCS / "deck-pack-template.toml"
 USA_TEMPLATE = DOCS / "deck-pack-template-usa.toml"
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
 
 
 def run(*args: str):
@@ -84,7 +81,7 @@ def test_template_fields_are_all_explained():
     assert "edges" in USA_TEMPLATE.read_text(encoding="utf-8")
 
 
-def test_deck_check_validates_without_installing(data_dir):
+def test_deck_check_validates_without_installing():
     result = run("deck", "check", str(EUROPE_TEMPLATE))
     assert result.exit_code == 0, result.output
     assert "not installed" in result.output
@@ -178,7 +175,7 @@ def _with_counts_and_one_icon_changed(doc: dict) -> None:
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN_PACKS))
-def test_broken_packs_are_refused_with_the_card_and_rule(tmp_path, data_dir, case):
+def test_broken_packs_are_refused_with_the_card_and_rule(tmp_path, case):
     mutate, message = BROKEN_PACKS[case]
     path = write(tmp_path, broken(mutate))
     result = run("deck", "import", str(path))
