@@ -18,3 +18,23 @@ def test_icon_points_add_up_to_their_categories(edition_id):
         assert split == pytest.approx(result["mean_points"][family.id], abs=0.05)
     assert all(0 <= share <= 1 for share in result["region_bonus_won"].values())
     assert ("route_bonus_per_game" in result) == (edition.route is not None)
+
+
+@pytest.mark.parametrize("edition_id", ["europe", "usa"])
+def test_sim_and_bench_balance_commands_run_the_new_editions(edition_id):
+    import json
+
+    from typer.testing import CliRunner
+
+    from scorer.cli import app
+
+    runner = CliRunner()
+    sim = runner.invoke(app, ["sim", "--edition", edition_id, "--players", "4", "--bots",
+                              "greedy,greedy,greedy,greedy", "--games", "3", "--json"])
+    assert sim.exit_code == 0, sim.output
+    result = json.loads(sim.output)
+    assert len(result["region_bonus_won"]) == len(load_edition(edition_id).regions)
+    assert "route_bonus_per_game" in result
+    balance = runner.invoke(app, ["bench", "balance", "--edition", edition_id, "--games", "2", "--json"])
+    assert balance.exit_code == 0, balance.output
+    assert json.loads(balance.output)["games"] == 2
