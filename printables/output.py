@@ -52,7 +52,11 @@ def write_pdf(target: Path | io.BufferedIOBase, draw: Callable[[Canvas], None], 
 
 def _new_canvas(handle, title: str, pagesize: tuple[float, float]) -> Canvas:
     # invariant=1 gives byte-identical files for identical input (no timestamps or random ids).
-    canvas = Canvas(handle, pagesize=pagesize, invariant=1, pageCompression=1)
+    from printables.fonts import SANS, register_fonts
+
+    register_fonts()
+    # Our own font from the start, so no unembedded standard font (Helvetica) is referenced.
+    canvas = Canvas(handle, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName=SANS)
     canvas.setTitle(title)
     canvas.setAuthor("tourpad")
     canvas.setCreator("tourpad printables")
