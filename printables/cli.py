@@ -6,7 +6,7 @@ happens before anything is written, exits non-zero and names the problem.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -17,13 +17,13 @@ from scorer.commands.common import console, fail
 app = typer.Typer(help="Print score pads and card sheets as PDF.", no_args_is_help=True)
 
 
-class Paper(str, Enum):
+class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
 
 
 EditionOpt = Annotated[str, typer.Option("--edition", "-e", help="australia, europe, usa, or an imported pack id")]
-OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="the PDF to write", dir_okay=False)]
+OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="the PDF to write")]
 PaperOpt = Annotated[Paper, typer.Option("--paper", help="paper size")]
 
 

@@ -19,13 +19,13 @@ from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
-_PATH_TOKEN = re.compile(r"[MLHVCQZmlhvcqz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_PATH_TOKEN = re.compile(r"[A-Za-z]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 #: Other names an edition or deck pack may use for one of our pictograms (plurals are folded already).
 ALIASES = {"mailbox": "mail-box", "bigfoot": "big-foot", "flag": "us-flag", "usflag": "us-flag",
            "eagle": "bald-eagle", "grizzly": "grizzly-bear", "bear": "grizzly-bear", "cow": "cattle",
            "jersey": "football-jersey", "cap": "baseball-cap", "hike": "hiking", "bike": "bicycle",
-           "leave": "leaf", "aeroplane": "plane", "airplane": "plane", "ship": "boat", "liquor": "spirit", "liquors": "spirit"}
+           "leave": "leaf", "aeroplane": "plane", "airplane": "plane", "ship": "boat", "liquor": "spirit"}
 
 
 class IconError(ValueError):
@@ -146,7 +146,9 @@ def _path_ops(d: str, where: str) -> tuple[tuple, ...]:
         if cmd.upper() not in arity:
             raise IconError(f"{where}: unsupported path command {cmd!r}")
         n = arity[cmd.upper()]
-        args = [float(t) for t in tokens[i:i + n]]
+        args = [float(t) for t in tokens[i:i + n] if not t.isalpha()]
+        if len(args) < n:
+            raise IconError(f"{where}: path command {cmd!r} needs {n} numbers")
         i += n
         rel = cmd.islower()
         up = cmd.upper()

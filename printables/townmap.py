@@ -7,6 +7,7 @@ Pure geometry in a box of the caller's units with y growing downwards; tested on
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from collections.abc import Iterable, Sequence
@@ -144,7 +145,7 @@ def clearance(points: Sequence[Point], centres: Sequence[Point], skip: set[int])
     for i, (cx, cy) in enumerate(centres):
         if i in skip:
             continue
-        for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
+        for (x1, y1), (x2, y2) in itertools.pairwise(points):
             dx, dy = x2 - x1, y2 - y1
             length2 = dx * dx + dy * dy
             t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((cx - x1) * dx + (cy - y1) * dy) / length2))
