@@ -54,7 +54,7 @@ def draw_badge(c: Canvas, role: str, icon_name: str, cx: float, cy: float, size:
         path.lineTo(cx - half, cy)
         path.close()
         c.drawPath(path, stroke=1, fill=1)
-        inner = size * 0.52
+        inner = size * 0.56
     elif role == "collection":
         c.circle(cx, cy, half, stroke=1, fill=1)
         inner = size * 0.62

@@ -245,7 +245,7 @@ def draw_town_map(s: Sheet, top: float) -> float:
     centres = layout_towns(n, route.edges, west, east, [card.region for card in e.cards], w, h - 6 * mm,
                            margin=8 * mm, min_gap=3 * r)
     centres = [(x, y + 6 * mm) for x, y in centres]
-    paths = route_pathways(route.edges, centres, keep_clear=r + 1.8 * mm)
+    paths = route_pathways(route.edges, centres, keep_clear=r + 2.8 * mm)  # clear of the blue coast rings too
     c = s.c
     c.setStrokeColor(colors.HexColor("#8A7F70"))
     c.setLineWidth(1.4)
@@ -300,7 +300,7 @@ BOX_H = 11 * mm
 def draw_score_row(s: Sheet, top: float, label: str, note: str, icons: Sequence[tuple[str, str, int | None]] = (),
                    row_h: float = ROW_H) -> float:
     s.text(label, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1, align="left")
-    s.text(note, 0, top + 7 * mm, LABEL_W, row_h - 8 * mm, font=SANS, max_size=6.2, min_size=4.2, max_lines=3,
+    s.text(note, 0, top + 7 * mm, LABEL_W, row_h - 8 * mm, font=SANS, max_size=7, min_size=4.2, max_lines=3,
            align="left", colour=MUTED)
     for k in range(4):
         s.box(ROUND_X + k * ROUND_W + 0.6 * mm, top + 2 * mm, ROUND_W - 1.2 * mm, BOX_H)
@@ -324,7 +324,7 @@ def draw_choice_row(s: Sheet, top: float) -> float:
     s.text(family.name, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1,
            align="left")
     s.text(choice_note(e) + " Write the points under the one you chose.", 0, top + 7 * mm, LABEL_W, 14 * mm,
-           font=SANS, max_size=6.2, min_size=4.2, max_lines=4, align="left", colour=MUTED)
+           font=SANS, max_size=7, min_size=4.2, max_lines=4, align="left", colour=MUTED)
     span = 4 * ROUND_W
     slot = span / len(family.icons)
     for k, icon in enumerate(family.icons):
