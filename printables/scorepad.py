@@ -28,6 +28,11 @@ DESIGN_H = 277 * mm
 COAST_BLUE = colors.HexColor("#1565C0")
 LINE = colors.HexColor("#44444C")
 FORM_NAME = "tourpadSheet"
+#: USA map: town circle radius, and how far a pathway keeps from any other town's centre (clear of the
+#: circle, its blue coast ring and a little air).
+TOWN_RADIUS = 4.3 * mm
+PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * mm
+MAP_HEIGHT = 86 * mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,23 +234,29 @@ def draw_route_box(s: Sheet, top: float, title: str, hint: str) -> float:
     return top + h + 3 * mm
 
 
+def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:
+    route = e.route
+    assert route is not None
+    n = len(e.cards)
+    west = [i for i in range(n) if route.west_mask >> i & 1]
+    east = [i for i in range(n) if route.east_mask >> i & 1]
+    return layout_towns(n, route.edges, west, east, [card.region for card in e.cards], width, height,
+                        margin=8 * mm, min_gap=3 * TOWN_RADIUS)
+
+
 def draw_town_map(s: Sheet, top: float) -> float:
     """USA: towns as letters coloured by region, pathways as lines, coast towns circled in blue."""
     e = s.e
     route = e.route
     assert route is not None
-    w, h, r = DESIGN_W, 86 * mm, 4.3 * mm
+    w, h, r = DESIGN_W, MAP_HEIGHT, TOWN_RADIUS
     s.box(0, top, w, h, fill=colors.HexColor("#FAFAF7"), stroke=LINE, width=0.6, radius=2 * mm)
     for label, x, align in (("WEST COAST", 2 * mm, "left"), ("EAST COAST", w - 42 * mm, "right")):
         s.text(label, x, top + 1 * mm, 40 * mm, 4.5 * mm, font=BOLD, max_size=7, max_lines=1, align=align,
                colour=COAST_BLUE)
-    n = len(e.cards)
-    west = [i for i in range(n) if route.west_mask >> i & 1]
-    east = [i for i in range(n) if route.east_mask >> i & 1]
-    centres = layout_towns(n, route.edges, west, east, [card.region for card in e.cards], w, h - 6 * mm,
-                           margin=8 * mm, min_gap=3 * r)
+    centres = town_centres(e, w, h - 6 * mm)
     centres = [(x, y + 6 * mm) for x, y in centres]
-    paths = route_pathways(route.edges, centres, keep_clear=r + 2.8 * mm)  # clear of the blue coast rings too
+    paths = route_pathways(route.edges, centres, keep_clear=PATHWAY_CLEARANCE)
     c = s.c
     c.setStrokeColor(colors.HexColor("#8A7F70"))
     c.setLineWidth(1.4)

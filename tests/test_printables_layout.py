@@ -27,7 +27,7 @@ from printables.layout import (
     sheet_slots,
 )
 from printables.payload import PayloadError, card_payload, parse_card_payload
-from printables.townmap import bezier_points, clearance, layout_towns, route_pathways
+from printables.townmap import bezier_points, clearance, route_pathways
 from rules.model import LETTERS
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -204,29 +204,44 @@ def test_qr_payload_refuses_what_no_card_has():
         card_payload("Bad Id", "A")
 
 
-def test_usa_town_map_keeps_pathways_off_other_towns():
-    edition = usa_like()
+def _map_editions():
+    from rules.editions import bundled_ids, load_edition
+
+    return [usa_like()] + [load_edition(e) for e in bundled_ids() if load_edition(e).spec.map is not None]
+
+
+@pytest.mark.parametrize("edition", _map_editions(), ids=lambda e: e.id)
+def test_town_map_keeps_pathways_off_other_towns(edition):
+    from printables.scorepad import MAP_HEIGHT, PATHWAY_CLEARANCE, TOWN_RADIUS, town_centres
+
     route = edition.route
-    n, width, height, radius = 28, 190.0, 80.0, 4.3
-    west = [i for i in range(n) if route.west_mask >> i & 1]
-    east = [i for i in range(n) if route.east_mask >> i & 1]
-    centres = layout_towns(n, route.edges, west, east, [c.region for c in edition.cards], width, height,
-                           margin=8, min_gap=3 * radius)
+    n, width, height = 28, 190 * mm, MAP_HEIGHT - 6 * mm
+    centres = town_centres(edition, width, height)
     for x, y in centres:
         assert 0 <= x <= width and 0 <= y <= height
     for i in range(n):
         for j in range(i + 1, n):
-            assert math.dist(centres[i], centres[j]) >= 3 * radius - 0.05, (i, j)
+            assert math.dist(centres[i], centres[j]) >= 3 * TOWN_RADIUS - 0.05, (i, j)
+    west = [i for i in range(n) if route.west_mask >> i & 1]
+    east = [i for i in range(n) if route.east_mask >> i & 1]
     assert sum(centres[i][0] for i in west) / len(west) < sum(centres[i][0] for i in east) / len(east)
-    pathways = route_pathways(route.edges, centres, keep_clear=radius + 1.8)
+    pathways = route_pathways(route.edges, centres, keep_clear=PATHWAY_CLEARANCE)
     assert len(pathways) == len(route.edges)
     for p in pathways:
         points = bezier_points(centres[p.a], p.control, centres[p.b], samples=60)
-        assert clearance(points, centres, {p.a, p.b}) >= radius, f"pathway {p.a}–{p.b} crosses a town"
-    # A–C runs past B in the test map: laid out straight it would cross it, so it must be bent
+        room = clearance(points, centres, {p.a, p.b})
+        assert room >= TOWN_RADIUS + 1.3 * mm, f"pathway {p.a}–{p.b} runs over a town (or its coast ring)"
+
+
+def test_a_pathway_past_a_town_is_bent_round_it():
+    from printables.scorepad import PATHWAY_CLEARANCE, town_centres
+
+    edition = usa_like()  # A–C runs along the west coast past B
+    centres = town_centres(edition, 190 * mm, 80 * mm)
     straight = bezier_points(centres[0], None, centres[2])
-    if clearance(straight, centres, {0, 2}) < radius + 1.8:
-        assert next(p for p in pathways if (p.a, p.b) == (0, 2)).control is not None
+    pathway = next(p for p in route_pathways(edition.route.edges, centres, PATHWAY_CLEARANCE) if (p.a, p.b) == (0, 2))
+    assert clearance(straight, centres, {0, 2}) < PATHWAY_CLEARANCE
+    assert pathway.control is not None
 
 
 def test_route_pathways_bends_a_line_that_would_cross_a_town():
