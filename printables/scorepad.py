@@ -110,6 +110,21 @@ class Sheet:
             c.setFillColor(fill)
         c.roundRect(x, self.y(top + h), w, h, radius, stroke=1, fill=int(fill is not None))
 
+    def rule(self, top: float) -> None:
+        """A thin line across the sheet between sections."""
+        self.c.setStrokeColor(LINE)
+        self.c.setLineWidth(0.5)
+        self.c.line(0, self.y(top), DESIGN_W, self.y(top))
+
+    def two_row_table(self, x: float, top: float, cell: float, heads: Sequence[str], values: Sequence[str]) -> None:
+        """A small reference table: a shaded row of headings over a row of points."""
+        for k, (head, value) in enumerate(zip(heads, values, strict=True)):
+            cx = x + cell * k
+            self.box(cx, top, cell, 6 * mm, fill=colors.HexColor("#E8EEF7"), width=0.5, radius=0)
+            self.box(cx, top + 6 * mm, cell, 6 * mm, fill=colors.white, width=0.5, radius=0)
+            self.text(head, cx, top, cell, 6 * mm, font=SANS, max_size=7, max_lines=1)
+            self.text(value, cx, top + 6 * mm, cell, 6 * mm, font=BOLD, max_size=7.5, max_lines=1)
+
     def text(self, text: str, x: float, top: float, w: float, h: float, **kw) -> float:
         return draw_fitted(self.c, text, x, self.y(top + h), w, h, **kw)
 
@@ -352,13 +367,8 @@ def draw_choice_row(s: Sheet, top: float) -> float:
         cell = REF_W / (len(counts) + 1)
         s.text("Icons", REF_X, top + 6 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
         s.text("Points", REF_X, top + 12 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
-        for k, count in enumerate(counts):
-            x = REF_X + cell * (k + 1)
-            s.box(x, top + 5.5 * mm, cell, 6 * mm, fill=colors.HexColor("#E8EEF7"), width=0.5, radius=0)
-            s.box(x, top + 11.5 * mm, cell, 6 * mm, fill=colors.white, width=0.5, radius=0)
-            s.text(str(count), x, top + 5.5 * mm, cell, 6 * mm, font=SANS, max_size=7, max_lines=1)
-            s.text(str(family.table[count]), x, top + 11.5 * mm, cell, 6 * mm, font=BOLD, max_size=7.5,
-                   max_lines=1)
+        s.two_row_table(REF_X + cell, top + 5.5 * mm, cell, [str(n) for n in counts],
+                        [str(family.table[n]) for n in counts])
         s.text("of the chosen icon on your 7 cards", REF_X, top + 18.5 * mm, REF_W, 4 * mm, font=SANS,
                max_size=5.8, min_size=4, max_lines=1, align="left", colour=MUTED)
     else:
@@ -367,20 +377,15 @@ def draw_choice_row(s: Sheet, top: float) -> float:
                top + 1 * mm, REF_W, 9 * mm, font=SANS, max_size=6, min_size=4, max_lines=3, align="left",
                colour=MUTED)
         cell = REF_W / len(per)
-        for k, (players, points) in enumerate(sorted(per.items())):
-            x = REF_X + cell * k
-            s.box(x, top + 11 * mm, cell, 6 * mm, fill=colors.HexColor("#E8EEF7"), width=0.5, radius=0)
-            s.box(x, top + 17 * mm, cell, 6 * mm, fill=colors.white, width=0.5, radius=0)
-            s.text(f"{players} players", x, top + 11 * mm, cell, 6 * mm, font=SANS, max_size=6.5, max_lines=1)
-            s.text(f"{points} pts", x, top + 17 * mm, cell, 6 * mm, font=BOLD, max_size=7.5, max_lines=1)
+        ordered = sorted(per.items())
+        s.two_row_table(REF_X, top + 11 * mm, cell, [f"{players} players" for players, _ in ordered],
+                        [f"{points} pts" for _, points in ordered])
     return top + h
 
 
 def draw_table(s: Sheet, top: float) -> float:
     e = s.e
-    s.c.setStrokeColor(LINE)
-    s.c.setLineWidth(0.5)
-    s.c.line(0, s.y(top), DESIGN_W, s.y(top))
+    s.rule(top)
     top += 1.5 * mm
     for k in range(4):
         s.text(f"Round {k + 1}", ROUND_X + k * ROUND_W, top, ROUND_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1,
@@ -400,9 +405,7 @@ def draw_table(s: Sheet, top: float) -> float:
 
 def draw_end_of_game(s: Sheet, top: float) -> float:
     e = s.e
-    s.c.setStrokeColor(LINE)
-    s.c.setLineWidth(0.5)
-    s.c.line(0, s.y(top), DESIGN_W, s.y(top))
+    s.rule(top)
     top += 2 * mm
     s.text("At the end of the game", 0, top, 80 * mm, 5 * mm, font=BOLD, max_size=9, max_lines=1, align="left")
     top += 6 * mm
