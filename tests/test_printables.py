@@ -55,6 +55,27 @@ def rendered(path: Path, page: int, dpi: int, tmp_path: Path) -> Image.Image:
     return Image.open(f"{stem}.png").convert("L")
 
 
+def text_runs(path: Path, page: int, local: bool = False) -> list[tuple[str, float, float, float, float]]:
+    """(text, x, baseline y, width, size) of every text run on a page, in page coordinates, or (local)
+    in the coordinates the run was drawn in (a card's, or the score sheet's design frame)."""
+    from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_width
+
+    register_fonts()
+    fonts = {"DejaVuSans": SANS, "DejaVuSans-Bold": BOLD, "DejaVuSansCondensed-Bold": CONDENSED_BOLD}
+    runs = []
+
+    def visit(text, cm, tm, font_dict, size):
+        if not text.strip() or not font_dict:
+            return
+        font = fonts[str(font_dict["/BaseFont"]).split("+", 1)[1]]
+        scale, dx, dy = (1.0, 0.0, 0.0) if local else (cm[0], cm[4], cm[5])
+        x, y = dx + tm[4] * scale, dy + tm[5] * scale
+        runs.append((text.strip(), x, y, text_width(text.strip(), font, size) * scale, size * scale))
+
+    PdfReader(path).pages[page].extract_text(visitor_text=visit)
+    return runs
+
+
 # --- score pads ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("edition_id", list(EDITIONS))
@@ -82,6 +103,19 @@ def test_score_sheet_fits_its_frame(edition_id):
     from printables.scorepad import DESIGN_H
 
     assert measure_template(EDITIONS[edition_id]) <= DESIGN_H + 0.01
+
+
+@pytest.mark.parametrize("edition_id", list(EDITIONS))
+def test_no_text_runs_off_the_score_sheet(edition_id, tmp_path):
+    from printables.scorepad import DESIGN_H, DESIGN_W
+
+    out = tmp_path / "pad.pdf"
+    render_scorepad(EDITIONS[edition_id], out, PadOptions(sheets=1, names=("Bartholomew Maximilian Longname",)))
+    runs = text_runs(out, 0, local=True)
+    assert len(runs) > 50
+    for text, x, y, width, size in runs:
+        assert x >= -0.01 and x + width <= DESIGN_W + 0.01, f"{text!r} runs past the sheet's side"
+        assert y >= 0 and y + size <= DESIGN_H + 0.01, f"{text!r} runs past the sheet's top or bottom"
 
 
 def test_reference_tables_are_printed_where_players_need_them(australia, tmp_path):
@@ -156,6 +190,23 @@ def test_card_sheet_shows_every_card(edition_id, tmp_path):
     for card in edition.cards:
         assert card.site in text, f"card {card.letter}: {card.site!r} missing"
     assert page_sizes(out) == [(round(A4[0], 1), round(A4[1], 1))] * 4
+
+
+@pytest.mark.parametrize("edition_id", list(EDITIONS))
+def test_card_text_stays_inside_the_card(edition_id, tmp_path):
+    from printables.cards import FRAME
+
+    out = tmp_path / "cards.pdf"
+    render_cards(EDITIONS[edition_id], out, bleed=True)
+    grid = card_grid("a4", True)
+    for page in range(4):
+        runs = text_runs(out, page)
+        for text, x, y, width, size in runs:
+            trim = next((t for t in grid.trims if t.x <= x <= t.right and t.y <= y <= t.top), None)
+            assert trim is not None, f"page {page + 1}: {text!r} is not on a card"
+            panel = trim.inset(FRAME)
+            assert panel.x <= x and x + width <= panel.right + 0.01, f"{text!r} overflows its card sideways"
+            assert panel.y <= y - 0.25 * size and y + 0.75 * size <= panel.top, f"{text!r} overflows vertically"
 
 
 def test_long_site_names_are_kept_whole(tmp_path):
