@@ -62,7 +62,11 @@ def scorepad(
         fail(f"--sheets must be at least 1 (got {count})")
     ed = _edition(edition)
     _check_output(output)
-    pages = render_scorepad(ed, output, PadOptions(sheets=count, paper=paper.value, compact=compact, names=names))
+    try:
+        pages = render_scorepad(ed, output, PadOptions(sheets=count, paper=paper.value, compact=compact,
+                                                       names=names))
+    except ValueError as err:  # e.g. a deck pack whose map does not fit one sheet; nothing was written
+        fail(str(err))
     console.print(f"wrote {output}: {count} sheet{'s' * (count != 1)} of {ed.name} on {pages} "
                   f"{paper.value} page{'s' * (pages != 1)}", highlight=False)
 

@@ -191,7 +191,10 @@ def draw_regions(s: Sheet, top: float) -> float:
     e = s.e
     cell, star_w, pad, gap, box_h = 10.5 * mm, 13 * mm, 3 * mm, 3 * mm, 25 * mm
     regions = list(e.regions)
-    widths = [max(2 * pad + region.mask.bit_count() * cell + star_w, 46 * mm) for region in regions]
+    # A deck pack may have a region too big for one line of letters: its letters wrap, its box grows.
+    per_line = int((DESIGN_W - 2 * pad - star_w) // cell)
+    lines = [-(-region.mask.bit_count() // per_line) for region in regions]
+    widths = [max(2 * pad + min(region.mask.bit_count(), per_line) * cell + star_w, 46 * mm) for region in regions]
     rows: list[list[int]] = [[]]
     used = 0.0
     for i, w in enumerate(widths):
@@ -209,19 +212,21 @@ def draw_regions(s: Sheet, top: float) -> float:
             stretch = min(stretch, previous_stretch)
         previous_stretch = stretch
         x = (DESIGN_W - natural - stretch * len(row)) / 2
+        row_h = box_h + (max(lines[i] for i in row) - 1) * cell
         for i in row:
             region = regions[i]
             w = widths[i] + stretch
             colour = hex_colour(region.color)
-            s.box(x, top, w, box_h, fill=tint(colour, 0.85), stroke=colour, width=1.2, radius=2 * mm)
+            s.box(x, top, w, row_h, fill=tint(colour, 0.85), stroke=colour, width=1.2, radius=2 * mm)
             s.text(region.name, x + pad, top + 1.2 * mm, w - 2 * pad - star_w, 6 * mm, font=BOLD, max_size=9,
                    min_size=5, max_lines=1, align="left", colour=colour)
             letters = e.letters_of(region.mask)
             for k, letter in enumerate(letters):
-                s.letter_circle(letter, x + pad + cell * (k + 0.5), top + 15.5 * mm, 4.3 * mm, colour)
+                line, col = divmod(k, per_line)
+                s.letter_circle(letter, x + pad + cell * (col + 0.5), top + 15.5 * mm + line * cell, 4.3 * mm, colour)
             s.star(x + w - star_w / 2 - 1 * mm, top + 12.5 * mm, 6.2 * mm, f"+{region.bonus}")
             x += w + gap
-        top += box_h + gap
+        top += row_h + gap
     return top
 
 

@@ -73,3 +73,16 @@ def europe_like() -> Edition:
         by_letter[letter]["region"] = region
     by_letter["Q"]["site"] = "Bosnia and Herzegovina"
     return compile_edition(parse_edition(doc))
+
+
+def big_region_pack() -> Edition:
+    """An owner's pack with one 20-site region (its letters must wrap) and two small ones."""
+    doc = load_edition("australia").spec.model_dump(mode="json", exclude_none=True)
+    doc.update(id="big-region-test", name="Big Region Pack (test)", provenance="owner")
+    doc["regions"] = [{"name": "Outback and Everything Else Combined", "bonus": 5, "color": "#8D6E63"},
+                      {"name": "North", "bonus": 3, "color": "#2E7D32"},
+                      {"name": "South", "bonus": 3, "color": "#1565C0"}]
+    by_letter = {card["letter"]: card for card in doc["cards"]}
+    for k, letter in enumerate(LETTERS):
+        by_letter[letter]["region"] = doc["regions"][0 if k < 20 else 1 if k < 24 else 2]["name"]
+    return compile_edition(parse_edition(doc))

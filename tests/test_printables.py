@@ -26,15 +26,13 @@ from rules.editions import bundled_ids, load_edition
 from scorer.cli import app
 
 sys.path.insert(0, str(Path(__file__).parent))
-from printables_editions import LONG_SITE, europe_like, usa_like
+from printables_editions import LONG_SITE, big_region_pack, europe_like, usa_like
 
 runner = CliRunner()
-needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
-                                    reason="pdftoppm (poppler-utils) missing: run `make system-deps`")
 
 
 def all_editions():
-    return [load_edition(e) for e in bundled_ids()] + [usa_like(), europe_like()]
+    return [load_edition(e) for e in bundled_ids()] + [usa_like(), europe_like(), big_region_pack()]
 
 
 EDITIONS = {e.id: e for e in all_editions()}
@@ -49,6 +47,8 @@ def page_sizes(path: Path) -> list[tuple[float, float]]:
 
 
 def rendered(path: Path, page: int, dpi: int, tmp_path: Path) -> Image.Image:
+    if shutil.which("pdftoppm") is None:
+        pytest.fail("pdftoppm (poppler-utils) is needed to read the pages back: run `make system-deps`")
     stem = tmp_path / f"page{page}"
     subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", str(page), "-l", str(page), "-singlefile",
                     str(path), str(stem)], check=True)
@@ -237,7 +237,6 @@ def qr_codes(image: Image.Image) -> list[tuple[str, float, float]]:
     return found
 
 
-@needs_pdftoppm
 @pytest.mark.parametrize("edition_id", ["australia", "usa-test"])
 def test_every_qr_code_decodes_to_its_edition_and_letter(edition_id, tmp_path):
     edition = EDITIONS[edition_id]
@@ -262,7 +261,6 @@ def test_every_qr_code_decodes_to_its_edition_and_letter(edition_id, tmp_path):
     assert sorted(seen) == sorted(edition.letters)
 
 
-@needs_pdftoppm
 def test_backs_print_behind_their_fronts(australia, tmp_path):
     """Page 8 holds the back of the single card on page 7 (top-left): after a long-edge flip it is at
     the top right of the back page, and nowhere else is printed but crop marks."""
