@@ -22,29 +22,32 @@ def embedded_fonts(pdf: bytes) -> list[str]:
     return sorted({m.decode() for m in _FONT_NAME.findall(pdf)})
 
 
-def _timed(render) -> tuple[float, bytes]:
-    best, data = float("inf"), b""
+def _timed(render) -> tuple[float, float, bytes]:
+    """(first run, best of three, the PDF). The first run is what a user waits for: it loads the fonts
+    and lays out the map, which later runs in the same process reuse."""
+    times, data = [], b""
     for _ in range(3):
         buffer = io.BytesIO()
         start = time.perf_counter()
         render(buffer)
-        best = min(best, time.perf_counter() - start)
+        times.append(time.perf_counter() - start)
         data = buffer.getvalue()
-    return best, data
+    return times[0], min(times), data
 
 
 def run(edition: Edition, sheets: int = 50, paper: str = "a4") -> dict:
-    pad_s, pad = _timed(lambda out: render_scorepad(edition, out, PadOptions(sheets=sheets, paper=paper)))
-    compact_s, compact = _timed(lambda out: render_scorepad(
+    pad_first, pad_s, pad = _timed(lambda out: render_scorepad(edition, out, PadOptions(sheets=sheets, paper=paper)))
+    _, compact_s, compact = _timed(lambda out: render_scorepad(
         edition, out, PadOptions(sheets=sheets, paper=paper, compact=True)))
-    cards_s, cards = _timed(lambda out: render_cards(edition, out, paper=paper, backs=True))
+    _, cards_s, cards = _timed(lambda out: render_cards(edition, out, paper=paper, backs=True))
     fonts = embedded_fonts(pad)
     return {
         "edition": edition.id,
         "pad_sheets": sheets,
-        "pad_seconds": round(pad_s, 3),
+        "pad_seconds_first_run": round(pad_first, 3),
+        "pad_seconds_best_of_3": round(pad_s, 3),
         "pad_goal_seconds": 2.0,
-        "pad_meets_goal": pad_s < 2.0,
+        "pad_meets_goal": pad_first < 2.0,
         "pad_bytes": len(pad),
         "pad_kib_per_sheet": round(len(pad) / 1024 / sheets, 2),
         "compact_pad_seconds": round(compact_s, 3),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -258,10 +259,16 @@ def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, f
     route = e.route
     assert route is not None
     n = len(e.cards)
-    west = [i for i in range(n) if route.west_mask >> i & 1]
-    east = [i for i in range(n) if route.east_mask >> i & 1]
-    return layout_towns(n, route.edges, west, east, [card.region for card in e.cards], width, height,
-                        margin=8 * mm, min_gap=3 * TOWN_RADIUS)
+    west = tuple(i for i in range(n) if route.west_mask >> i & 1)
+    east = tuple(i for i in range(n) if route.east_mask >> i & 1)
+    return list(_layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height))
+
+
+@lru_cache(maxsize=32)
+def _layout(n, edges, west, east, groups, width, height) -> tuple[tuple[float, float], ...]:
+    """The town layout is the slowest step of a sheet; a pad (measured, then drawn) needs it once."""
+    return tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * mm,
+                              min_gap=3 * TOWN_RADIUS))
 
 
 def draw_town_map(s: Sheet, top: float) -> float:
