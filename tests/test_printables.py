@@ -336,3 +336,16 @@ def test_cli_refuses_a_path_it_cannot_write(tmp_path, command):
     assert not missing.parent.exists()
     result = run(command, "-o", str(tmp_path))
     assert result.exit_code != 0 and "is a folder" in said(result)
+
+
+def test_bench_print_reports_time_size_and_font_subsets():
+    import json
+
+    result = runner.invoke(app, ["bench", "print", "--sheets", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["pad_sheets"] == 3 and report["pad_bytes"] > 10_000
+    assert report["fonts_all_subset"] is True
+    assert report["pad_seconds_first_run"] >= report["pad_seconds_best_of_3"] > 0
+    refused = runner.invoke(app, ["bench", "print", "--sheets", "0"])
+    assert refused.exit_code != 0 and "at least 1" in said(refused)
