@@ -349,3 +349,16 @@ def test_bench_print_reports_time_size_and_font_subsets():
     assert report["pad_seconds_first_run"] >= report["pad_seconds_best_of_3"] > 0
     refused = runner.invoke(app, ["bench", "print", "--sheets", "0"])
     assert refused.exit_code != 0 and "at least 1" in said(refused)
+
+
+def test_an_imported_deck_pack_prints_too(tmp_path):
+    from scorer.packs import export_text
+
+    pack = tmp_path / "big.toml"
+    pack.write_text(export_text(big_region_pack(), "toml"))
+    assert runner.invoke(app, ["deck", "import", str(pack)]).exit_code == 0
+    cards = tmp_path / "cards.pdf"
+    result = run("cards", "--edition", "big-region-test", "-o", str(cards))
+    assert result.exit_code == 0, result.output
+    text = " ".join(page_texts(cards))
+    assert "Outback and Everything Else Combined" in text
