@@ -362,3 +362,21 @@ def test_an_imported_deck_pack_prints_too(tmp_path):
     assert result.exit_code == 0, result.output
     text = " ".join(page_texts(cards))
     assert "Outback and Everything Else Combined" in text
+
+
+def test_an_icon_without_a_pictogram_shows_its_initials(tmp_path):
+    from printables.icons import has_icon
+    from rules.edition import compile_edition
+    from rules.model import parse_edition
+
+    doc = load_edition("australia").spec.model_dump(mode="json", exclude_none=True)
+    doc.update(id="odd-icons", provenance="owner")
+    doc["pairs"]["icons"][0]["name"] = "Zebra Crossing"
+    for card in doc["cards"]:
+        card["icons"] = ["Zebra Crossing" if i == "Kangaroos" else i for i in card["icons"]]
+    edition = compile_edition(parse_edition(doc))
+    assert not has_icon("Zebra Crossing")
+    out = tmp_path / "cards.pdf"
+    render_cards(edition, out)
+    first_page = page_texts(out)[0]
+    assert "ZC" in first_page and "Zebra Crossing" in first_page  # B (The Pinnacles) shows it
