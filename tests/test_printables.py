@@ -237,7 +237,7 @@ def qr_codes(image: Image.Image) -> list[tuple[str, float, float]]:
     return found
 
 
-@pytest.mark.parametrize("edition_id", ["australia", "usa-test"])
+@pytest.mark.parametrize("edition_id", bundled_ids())
 def test_every_qr_code_decodes_to_its_edition_and_letter(edition_id, tmp_path):
     edition = EDITIONS[edition_id]
     out = tmp_path / "cards.pdf"
