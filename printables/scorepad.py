@@ -21,7 +21,7 @@ from printables.badges import INK, MUTED, draw_badge, draw_fitted, hex_colour, t
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_width
 from printables.layout import fit_into, pages_needed, sheet_slots
 from printables.output import write_pdf
-from printables.townmap import layout_towns, route_pathways
+from printables.townmap import Pathway, layout_towns, route_pathways
 from rules.edition import Edition
 
 DESIGN_W = 190 * mm
@@ -256,19 +256,29 @@ def draw_route_box(s: Sheet, top: float, title: str, hint: str) -> float:
 
 
 def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:
+    return list(_town_map(e, width, height)[0])
+
+
+def town_map(e: Edition, width: float, height: float) -> tuple[tuple[tuple[float, float], ...], tuple[Pathway, ...]]:
+    """Town centres and drawable pathways in a box of that size (computed once per edition and size)."""
+    return _town_map(e, width, height)
+
+
+def _town_map(e: Edition, width: float, height: float):
     route = e.route
     assert route is not None
     n = len(e.cards)
     west = tuple(i for i in range(n) if route.west_mask >> i & 1)
     east = tuple(i for i in range(n) if route.east_mask >> i & 1)
-    return list(_layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height))
+    return _layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height)
 
 
 @lru_cache(maxsize=32)
-def _layout(n, edges, west, east, groups, width, height) -> tuple[tuple[float, float], ...]:
-    """The town layout is the slowest step of a sheet; a pad (measured, then drawn) needs it once."""
-    return tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * mm,
-                              min_gap=3 * TOWN_RADIUS))
+def _layout(n, edges, west, east, groups, width, height):
+    """The map is the slowest part of a sheet; a pad (measured, then drawn) lays it out once."""
+    centres = tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * mm,
+                                 min_gap=3 * TOWN_RADIUS))
+    return centres, tuple(route_pathways(edges, centres, keep_clear=PATHWAY_CLEARANCE))
 
 
 def draw_town_map(s: Sheet, top: float) -> float:
@@ -281,9 +291,11 @@ def draw_town_map(s: Sheet, top: float) -> float:
     for label, x, align in (("WEST COAST", 2 * mm, "left"), ("EAST COAST", w - 42 * mm, "right")):
         s.text(label, x, top + 1 * mm, 40 * mm, 4.5 * mm, font=BOLD, max_size=7, max_lines=1, align=align,
                colour=COAST_BLUE)
-    centres = town_centres(e, w, h - 6 * mm)
-    centres = [(x, y + 6 * mm) for x, y in centres]
-    paths = route_pathways(route.edges, centres, keep_clear=PATHWAY_CLEARANCE)
+    local, paths = town_map(e, w, h - 6 * mm)
+    # The labels take the top 6 mm of the box; everything below moves down by that much.
+    centres = [(x, y + 6 * mm) for x, y in local]
+    paths = [Pathway(p.a, p.b, None if p.control is None else (p.control[0], p.control[1] + 6 * mm))
+             for p in paths]
     c = s.c
     c.setStrokeColor(colors.HexColor("#8A7F70"))
     c.setLineWidth(1.4)

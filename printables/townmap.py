@@ -64,6 +64,7 @@ def layout_towns(n: int, edges: Sequence[tuple[int, int]], west: Iterable[int], 
     for rank, i in enumerate(order):
         ys[i] = (rank % 7 - 3) * 0.5 + groups[i] * 0.05
     for _ in range(300):
+        moved = 0.0
         for i in range(n):
             num_x = num_y = den = 0.0
             for j in range(n):
@@ -76,7 +77,11 @@ def layout_towns(n: int, edges: Sequence[tuple[int, int]], west: Iterable[int], 
                 num_x += w * (xs[j] + d * dx / norm)
                 num_y += w * (ys[j] + d * dy / norm)
                 den += w
-            xs[i], ys[i] = num_x / den, num_y / den
+            nx, ny = num_x / den, num_y / den
+            moved = max(moved, abs(nx - xs[i]) + abs(ny - ys[i]))
+            xs[i], ys[i] = nx, ny
+        if moved < 1e-4 * longest:  # settled: further sweeps change nothing visible
+            break
     # Turn the drawing so the west coast's centre is left of the east coast's, on a horizontal line.
     if west and east:
         wx, wy = sum(xs[i] for i in west) / len(west), sum(ys[i] for i in west) / len(west)

@@ -212,11 +212,11 @@ def _map_editions():
 
 @pytest.mark.parametrize("edition", _map_editions(), ids=lambda e: e.id)
 def test_town_map_keeps_pathways_off_other_towns(edition):
-    from printables.scorepad import MAP_HEIGHT, PATHWAY_CLEARANCE, TOWN_RADIUS, town_centres
+    from printables.scorepad import MAP_HEIGHT, TOWN_RADIUS, town_map
 
     route = edition.route
     n, width, height = 28, 190 * mm, MAP_HEIGHT - 6 * mm
-    centres = town_centres(edition, width, height)
+    centres, pathways = town_map(edition, width, height)  # exactly what the sheet draws
     for x, y in centres:
         assert 0 <= x <= width and 0 <= y <= height
     for i in range(n):
@@ -225,7 +225,6 @@ def test_town_map_keeps_pathways_off_other_towns(edition):
     west = [i for i in range(n) if route.west_mask >> i & 1]
     east = [i for i in range(n) if route.east_mask >> i & 1]
     assert sum(centres[i][0] for i in west) / len(west) < sum(centres[i][0] for i in east) / len(east)
-    pathways = route_pathways(route.edges, centres, keep_clear=PATHWAY_CLEARANCE)
     assert len(pathways) == len(route.edges)
     for p in pathways:
         points = bezier_points(centres[p.a], p.control, centres[p.b], samples=60)
