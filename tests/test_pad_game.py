@@ -221,3 +221,31 @@ def test_tie_breaks_are_explained(store):
     assert state.ranks() == [1, 2, 2]
     assert state.tie_breaks() == ["Ann, Bob and Cy tie on 8; broken by Throw & Catch points: "
                                   "Ann #1, Bob #2, Cy #2"]
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_every_edition_matches_tourpad_score(store, edition_id, n_players):
+    """Random deals, keypad preview for each entry (choices picked from what it offers), full game."""
+    import random
+
+    from scorer.pad.entry import draft_for, preview
+
+    edition = load_edition(edition_id)
+    session = GameSession.new(store, edition_id, [f"P{i}" for i in range(n_players)],
+                              direction_variant=n_players > 2)
+    rng = random.Random(n_players)
+    for r in range(4):
+        deck = list(edition.letters)
+        rng.shuffle(deck)
+        for p in range(n_players):
+            cards = "".join(deck[7 * p:7 * p + 7])
+            draft = draft_for(session.state, r, p)
+            for letter in cards:
+                assert draft.tap(letter), draft.message
+            offered = [o.name for o in preview(session.state, r, p, draft).choices if o.available]
+            session.enter_letters(p, cards, rng.choice(offered) if offered else None)
+    report = score_record(session.state.record(), edition)
+    assert session.state.totals() == report.totals
+    assert session.state.ranks() == report.ranks
+    assert session.state.consistency_problems() == []
