@@ -12,7 +12,15 @@ from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
-KEY = 56  # keypad tap targets: ≥ 48 px, as wide as a 390 px phone allows
+KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
+PHONE_ROW = 366  # usable width of a 390 px phone screen
+REGION_LABEL = 92
+
+
+def key_size(edition) -> int:
+    """As wide as the largest region's row allows on a phone (Europe's Nordic Countries has 5 cards)."""
+    most = max(sum(1 for c in edition.cards if c.region == r.index) for r in edition.regions)
+    return max(KEY_MIN, min(KEY_MAX, (PHONE_ROW - REGION_LABEL - 6 * most) // most))
 GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
@@ -52,6 +60,7 @@ class LetterEntry:
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.key = key_size(self.edition)
         self.refresh(sync_text=False)
 
     # --- events ----------------------------------------------------------------------------------------
@@ -127,14 +136,14 @@ class LetterEntry:
                     content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD,
                                     style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken
                                     else None),
-                    width=KEY, height=KEY, style=style,
+                    width=self.key, height=self.key, style=style,
                     on_click=lambda e, letter=card.letter: self.tap(letter)))
             rows.append(ft.Row([
                 ft.Container(ft.Text(region.name, size=12, color=ft.Colors.WHITE, max_lines=2,
                                      weight=ft.FontWeight.W_500),
-                             width=92, height=KEY, bgcolor=region.color, border_radius=10,
+                             width=REGION_LABEL, height=self.key, bgcolor=region.color, border_radius=10,
                              padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
-                *keys], spacing=6))
+                *keys], spacing=6, wrap=True, run_spacing=6))
         self.keypad.controls = rows
 
         pv = preview(self.state, self.r, self.p, draft)
