@@ -249,3 +249,19 @@ def test_every_edition_matches_tourpad_score(store, edition_id, n_players):
     assert session.state.totals() == report.totals
     assert session.state.ranks() == report.ranks
     assert session.state.consistency_problems() == []
+    for p in range(n_players):
+        line = session.state.route_status(p)
+        achieved = sum(s.route for s in session.state.scores[p])
+        assert (line is None) == (edition.route is None)
+        if achieved:
+            assert line.startswith(f"{edition.route.name}: achieved in round ") and line.endswith(f"+{achieved}")
+
+
+def test_route_status_line(store):
+    assert GameSession.new(store, "australia", ["A", "B"]).state.route_status(0) is None
+    europe = GameSession.new(store, "europe", ["A", "B"])
+    eu = load_edition("europe")
+    europe.enter_letters(0, eu.letters[:7], None)
+    europe.enter_letters(1, eu.letters[7:14], None)
+    seen = sum(1 for region in eu.regions if region.mask & sum(1 << i for i in range(7)))
+    assert europe.state.route_status(0) == f"Passport: {seen} of {len(eu.regions)} regions visited"

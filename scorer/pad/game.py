@@ -170,6 +170,25 @@ class PadState:
                     claims[region.name] = (r + 1, achievers)
         return claims
 
+    def route_status(self, player: int) -> str | None:
+        """One line for the sheet about the edition's route bonus (Europe's passport, USA's coast to
+        coast), or None for an edition without one."""
+        route = self.edition.route
+        if route is None:
+            return None
+        for r, score in enumerate(self.scores[player]):
+            if score.route:
+                return f"{route.name}: achieved in round {r + 1}, +{score.route}"
+        if self.setup.mode != LETTERS_MODE:
+            return f"{route.name}: not yet"
+        visited = self.visited(player)
+        if route.kind == "passport":
+            seen = sum(1 for region in self.edition.regions if visited & region.mask)
+            return f"{route.name}: {seen} of {len(self.edition.regions)} regions visited"
+        from rules.scoring import drawn_pathways
+
+        return f"{route.name}: not yet ({len(drawn_pathways(self.edition, visited))} pathways drawn)"
+
     def visited(self, player: int) -> int:
         """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
         carried = self.before_round[-1] if self.before_round else None

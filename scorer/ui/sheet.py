@@ -79,6 +79,9 @@ def region_map(state: PadState, player: int) -> ft.Control:
                     overflow=ft.TextOverflow.ELLIPSIS),
             ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap),
             bonus], spacing=6))
+    status = state.route_status(player)
+    if status is not None:
+        rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
     return ft.Column(rows, spacing=4)
 
 
