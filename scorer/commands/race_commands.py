@@ -1,0 +1,103 @@
+"""`tourpad board …` and `tourpad journey`: Race Around Europe's board, board packs and journey checker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import tomli_w
+import typer
+from rich.table import Table
+
+from rules.race.board import COLOURS, SEAS, Board, BoardDataError
+from scorer.commands.common import console, fail
+from scorer.packs import board_ids, import_board_pack, resolve_board
+
+board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
+                        no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(board_app, name="board")
+
+
+def board_or_fail(board_id: str) -> Board:
+    try:
+        return resolve_board(board_id)
+    except KeyError as err:
+        fail(str(err.args[0]))
+    except BoardDataError as err:
+        fail(f"board {board_id!r} is damaged: {err}")
+
+
+def board_document(board: Board) -> dict:
+    return {
+        "board": board.id, "name": board.name, "provenance": board.provenance,
+        "countries": [{
+            "name": name, "colour": COLOURS[board.colour[i]], "tiles": board.copies[i],
+            "seas": [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1],
+            "borders": [board.countries[j] for j in range(board.n_countries) if board.neighbours[i] >> j & 1],
+        } for i, name in enumerate(board.countries)],
+        "crossings": [{"kind": kind, "between": [board.countries[a], board.countries[b]]}
+                      for kind, a, b in board.crossings],
+    }
+
+
+@board_app.command("show")
+def show(
+    board_id: Annotated[str, typer.Argument(help="tourpad or an imported board pack's id")] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Every country with its colour, seas and neighbours (ferries and the bridge included)."""
+    board = board_or_fail(board_id)
+    doc = board_document(board)
+    if as_json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"{board.name} — {board.provenance} colours")
+    for column in ("Country", "Colour", "Tiles", "Seas", "Borders (incl. ferries, bridge)"):
+        table.add_column(column)
+    for c in doc["countries"]:
+        table.add_row(c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
+                      ", ".join(c["borders"]) or "- (ship or aeroplane only)")
+    console.print(table)
+    crossings = "; ".join(f"{c['kind']} {' – '.join(c['between'])}" for c in doc["crossings"])
+    console.print(f"Crossings: {crossings}")
+
+
+@board_app.command("list")
+def list_boards() -> None:
+    """The boards on this device: tourpad's and the imported board packs."""
+    for board_id in board_ids():
+        console.print(board_id)
+
+
+@board_app.command("import")
+def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSON)")]) -> None:
+    """Install an owner's board pack: `colours` maps countries to the colours printed on their board."""
+    try:
+        board = import_board_pack(file)
+    except BoardDataError as err:
+        fail(f"{file}: {err}")
+    base = board_or_fail("tourpad")
+    changed = [n for i, n in enumerate(board.countries) if board.colour[i] != base.colour[i]]
+    console.print(f"imported board {board.name!r} as {board.id!r} "
+                  f"({len(changed)} countries recoloured: {', '.join(changed) or 'none'})")
+
+
+@board_app.command("export")
+def export(
+    board_id: Annotated[str, typer.Argument(help="the board to start the pack from")] = "tourpad",
+    pack_id: Annotated[str, typer.Option("--id", help="the new pack's id")] = "my-board",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="write here")] = None,
+) -> None:
+    """A board pack template listing every country's colour: edit the colours, then `tourpad board import`."""
+    board = board_or_fail(board_id)
+    pack = {"id": pack_id, "name": f"{board.name} (my colours)", "base": "tourpad",
+            "colours": {n: COLOURS[board.colour[i]] for i, n in enumerate(board.countries)}}
+    text = tomli_w.dumps(pack)
+    if output is None:
+        console.print(text, end="", markup=False, highlight=False)
+    else:
+        output.write_text(text, encoding="utf-8")
