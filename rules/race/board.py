@@ -163,7 +163,7 @@ def check_colour_counts(provenance: str, colours: dict[str, str]) -> None:
 # --- the compiled board -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Board:
     id: str
     name: str
@@ -180,6 +180,8 @@ class Board:
     #: Per physical tile: its kind.
     tiles: tuple[int, ...]
     crossings: tuple[tuple[str, int, int], ...]
+    #: Per tile kind: for a transport, the countries (bitmask) it serves — on its sea / of its colour.
+    touch: tuple[int, ...]
     spec: BoardSpec
 
     @property
@@ -252,12 +254,18 @@ def compile_board(spec: BoardSpec) -> Board:
     copies += [spec.tiles.planes_per_colour] * len(COLOURS)
     copies += [spec.tiles.ships[s] for s in SEAS]
     tiles = tuple(kind for kind, k in enumerate(copies) for _ in range(k))
+    colour = tuple(COLOURS.index(c.colour) for c in spec.countries)
+    seas = tuple(sum(1 << SEAS.index(s) for s in c.seas) for c in spec.countries)
+    touch = [0] * len(copies)
+    for country in range(len(names)):
+        touch[len(names) + colour[country]] |= 1 << country
+        for sea in range(len(SEAS)):
+            if seas[country] >> sea & 1:
+                touch[len(names) + len(COLOURS) + sea] |= 1 << country
     return Board(
         id=spec.id, name=spec.name, provenance=spec.provenance, countries=names,
-        colour=tuple(COLOURS.index(c.colour) for c in spec.countries),
-        seas=tuple(sum(1 << SEAS.index(s) for s in c.seas) for c in spec.countries),
-        neighbours=tuple(neighbours), copies=tuple(copies), tiles=tiles, crossings=tuple(crossings),
-        spec=spec)
+        colour=colour, seas=seas, neighbours=tuple(neighbours), copies=tuple(copies), tiles=tiles,
+        crossings=tuple(crossings), touch=tuple(touch), spec=spec)
 
 
 # --- loading ------------------------------------------------------------------------------------------------
