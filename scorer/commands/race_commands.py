@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError
+from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail
 from scorer.packs import board_ids, import_board_pack, resolve_board
 
@@ -20,6 +21,7 @@ board_app = typer.Typer(help="Race Around Europe's board: countries, colours, bo
 
 def register(app: typer.Typer) -> None:
     app.add_typer(board_app, name="board")
+    app.command("journey")(journey)
 
 
 def board_or_fail(board_id: str) -> Board:
@@ -101,3 +103,54 @@ def export(
         console.print(text, end="", markup=False, highlight=False)
     else:
         output.write_text(text, encoding="utf-8")
+
+
+def parse_tiles(board: Board, words: list[str]) -> list[int]:
+    """Tile names from the command line: one per argument, or one argument separated by commas."""
+    names = [n.strip() for w in words for n in w.split(",") if n.strip()]
+    if len(names) != JOURNEY_LENGTH:
+        fail(f"a journey has {JOURNEY_LENGTH} tiles (trips 1–10); got {len(names)}: {', '.join(names)}")
+    kinds = []
+    for trip, name in enumerate(names, start=1):
+        try:
+            kinds.append(board.kind_of(name))
+        except KeyError as err:
+            fail(f"trip {trip}: {err.args[0]}")
+    return kinds
+
+
+def journey(
+    tiles: Annotated[list[str], typer.Argument(help="the 10 tiles in trip order, e.g. "
+                                                    "'Spain, France, Atlantic ship, Norway, …'")],
+    board_id: Annotated[str, typer.Option("--board", help="tourpad or a board pack's id")] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Check a Race Around Europe journey: valid, or which links break and why, and the best single fix."""
+    board = board_or_fail(board_id)
+    kinds = parse_tiles(board, tiles)
+    check = check_journey(board, kinds)
+    fixes = best_fixes(board, kinds)
+    if as_json:
+        print(json.dumps({
+            "board": board.id, "tiles": [board.kind_name(k) for k in kinds], "valid": check.valid,
+            "connected_links": check.connected,
+            "breaks": [{"trips": [b.link + 1, b.link + 2], "reason": b.reason} for b in check.breaks],
+            "problems": [{"trips": list(p.trips), "reason": p.reason} for p in check.problems],
+            "best_fixes": [{"trip": f.slot + 1, "tile": board.kind_name(f.kind), "faults_left": f.remaining}
+                           for f in fixes],
+        }, indent=2, ensure_ascii=False))
+        return
+    if check.valid:
+        console.print(f"[green]complete journey[/]: {' → '.join(board.kind_name(k) for k in kinds)}")
+        return
+    console.print(f"[red]not complete[/]: {check.connected} of {JOURNEY_LENGTH - 1} links connect")
+    for item in (*check.breaks, *check.problems):
+        console.print(f"  {item}", highlight=False)
+    if fixes:
+        left = fixes[0].remaining
+        outcome = "completes the journey" if left == 0 else f"leaves {left} fault{'s' if left > 1 else ''}"
+        options = ", ".join(f"trip {f.slot + 1} → {board.kind_name(f.kind)}" for f in fixes[:8])
+        more = f" (and {len(fixes) - 8} more)" if len(fixes) > 8 else ""
+        console.print(f"Best single replacement ({outcome}): {options}{more}", highlight=False)
+    else:
+        console.print("No single replacement improves this journey.")
