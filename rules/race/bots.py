@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -164,6 +165,8 @@ class SearchRaceBot(GreedyRaceBot):
         super().__init__(seed)
         self.samples = samples
         self._unseen: list[int] = []
+        self._unseen_counts: Counter[int] = Counter()
+        self._unseen_kinds: tuple[int, ...] = ()
 
     def value(self, board: Board, kinds: Sequence[int]) -> float:
         """Connected links, plus a little for every unseen tile that would connect one more link."""
@@ -171,24 +174,27 @@ class SearchRaceBot(GreedyRaceBot):
         if base == LINKS:
             return 100.0
         trial = list(kinds)
-        helpful = 0
-        kinds_unseen = set(self._unseen)
+        helps = [False] * board.n_kinds
         for slot in range(SLOTS):
             old = trial[slot]
-            for kind in kinds_unseen:
-                if kind == old:
+            for kind in self._unseen_kinds:
+                if kind == old or helps[kind]:
                     continue
                 trial[slot] = kind
                 if connected(board, trial) > base:
-                    helpful += 1
+                    helps[kind] = True
             trial[slot] = old
-        return base + min(helpful, 40) / 50
+        # the chance that a tile drawn blind would add a link (weighted by how many such tiles are unseen)
+        chance = sum(k for kind, k in self._unseen_counts.items() if helps[kind]) / max(1, len(self._unseen))
+        return base + 0.9 * chance
 
     def act(self, view: RaceView) -> int:
         if view.phase != RacePhase.SETUP:
             board = view.board
             tiles = board.tiles
             self._unseen = [tiles[t] for t in view.hidden_tiles()]
+            self._unseen_counts = Counter(self._unseen)
+            self._unseen_kinds = tuple(self._unseen_counts)
         return super().act(view)
 
     def choose_draw(self, view: RaceView, board: Board, holder: list[int], obs) -> int:
