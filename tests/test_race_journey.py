@@ -215,3 +215,22 @@ def test_the_property_test_generator_reaches_valid_journeys():
     rng = random.Random(3)
     walks = [_walk(rng.randrange(C), [rng.randrange(10_000) for _ in range(10)]) for _ in range(200)]
     assert sum(len(w) == 10 and check_journey(BOARD, w).valid for w in walks) >= 50
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), kind_st), min_size=10, max_size=10))
+def test_link_states_agree_with_the_validator(kinds):
+    from rules.race.journey import BROKEN, OPEN, link_states
+
+    states = link_states(BOARD, kinds)
+    if None not in kinds:
+        assert OPEN not in states
+        mask = broken_links(BOARD, kinds)
+        assert [s == BROKEN for s in states] == [bool(mask >> i & 1) for i in range(9)]
+        return
+    # filling the empty slots can never mend a link already judged broken
+    filled = [k if k is not None else BOARD.kind_of("Germany") for k in kinds]
+    full = link_states(BOARD, filled)
+    for i, state in enumerate(states):
+        if state == BROKEN:
+            assert full[i] == BROKEN

@@ -208,3 +208,35 @@ def best_fixes(board: Board, kinds: Sequence[int], available: Sequence[int] | No
                 fixes.append(Fix(slot, kind, left))
         kinds[slot] = original
     return fixes
+
+
+OK, BROKEN, OPEN = "ok", "broken", "open"
+
+
+def link_states(board: Board, kinds: Sequence[int | None]) -> tuple[str, ...]:
+    """Per link of a journey being entered (None = empty slot): "ok", "broken", or "open" (cannot be judged
+    until a neighbouring slot is filled). On a full journey, "broken" is exactly `broken_links`."""
+    c = board.n_countries
+    touch, neighbours = board.touch, board.neighbours
+    n = len(kinds)
+    states = []
+    for i in range(n - 1):
+        a, b = kinds[i], kinds[i + 1]
+        if a is None or b is None:
+            states.append(OPEN)
+        elif a < c and b < c:
+            states.append(OK if neighbours[a] >> b & 1 else BROKEN)
+        elif a >= c and b >= c:
+            states.append(BROKEN)
+        elif a < c:  # b is a transport: this side needs a to suit it, and a far side to exist
+            if not touch[b] >> a & 1 or i + 2 >= n:
+                states.append(BROKEN)
+            else:
+                states.append(OK if kinds[i + 2] is not None else OPEN)
+        elif not touch[a] >> b & 1 or i == 0:
+            states.append(BROKEN)
+        elif kinds[i - 1] is None:
+            states.append(OPEN)
+        else:
+            states.append(BROKEN if kinds[i - 1] == b else OK)
+    return tuple(states)
