@@ -25,6 +25,8 @@ def test_checker_judges_links_as_tiles_are_entered():
     assert report.headline == "2 of 10 tiles entered" and not report.complete
     checker.set_tile(2, "Baltic")
     assert checker.report().links[1] == "broken"
+    assert checker.report().reasons[1] == "France is not on the Baltic, so the Baltic ship cannot reach it"
+    assert checker.report().reasons[0] is None
     assert "already broken" in checker.report().headline
 
 

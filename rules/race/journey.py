@@ -115,11 +115,12 @@ def _mismatch(board: Board, country: int, transport: int) -> str:
             f"{_transport_noun(board, transport)} only flies between {colour} countries")
 
 
-def link_reason(board: Board, kinds: Sequence[int], i: int) -> str | None:
-    """Why link i is broken, or None when it connects (the explaining twin of `broken_links`)."""
-    if not broken_links(board, kinds) >> i & 1:
+def link_reason(board: Board, kinds: Sequence[int | None], i: int) -> str | None:
+    """Why link i is broken, or None when it connects or cannot be judged yet (empty slots are None)."""
+    if link_states(board, kinds)[i] != BROKEN:
         return None
     a, b = kinds[i], kinds[i + 1]
+    assert a is not None and b is not None  # a link with an empty end is never judged broken
     name = board.kind_name
     if board.is_country(a) and board.is_country(b):
         if a == b:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.race.board import COLOURS, Board
-from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_states
+from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_reason, link_states
 
 
 class CheckerInputError(ValueError):
@@ -19,10 +19,12 @@ class CheckerReport:
     tiles: tuple[str | None, ...]
     #: Per link: "ok", "broken" or "open".
     links: tuple[str, ...]
+    #: Per link: why it is broken (None when it is not), also while tiles are still being entered.
+    reasons: tuple[str | None, ...]
     complete: bool
     #: One line per broken link / failed criterion (only once all 10 slots are filled).
     faults: tuple[str, ...]
-    #: "trip 5 → Albania" lines for the best single replacements, and what they leave.
+    #: "replace trip 5 with Albania: leaves 1 to fix" for each best single replacement.
     fixes: tuple[str, ...]
     headline: str
 
@@ -73,23 +75,24 @@ class JourneyChecker:
         board = self.board
         names = tuple(None if k is None else board.kind_name(k) for k in self.slots)
         links = link_states(board, self.slots)
+        reasons = tuple(link_reason(board, self.slots, i) for i in range(JOURNEY_LENGTH - 1))
         filled = sum(k is not None for k in self.slots)
         if filled < JOURNEY_LENGTH:
             broken = sum(s == "broken" for s in links)
             headline = (f"{filled} of {JOURNEY_LENGTH} tiles entered"
                         + (f"; {broken} link{'s' if broken != 1 else ''} already broken" if broken else ""))
-            return CheckerReport(names, links, False, (), (), headline)
+            return CheckerReport(names, links, reasons, False, (), (), headline)
         kinds = [k for k in self.slots if k is not None]
         check = check_journey(board, kinds)
         if check.valid:
-            return CheckerReport(names, links, True, (), (), "Complete journey: every trip connects!")
+            return CheckerReport(names, links, reasons, True, (), (), "Complete journey: every trip connects!")
         faults = tuple(str(x) for x in (*check.breaks, *check.problems))
         fixes = best_fixes(board, kinds)
-        lines = tuple(f"trip {f.slot + 1} → {board.kind_name(f.kind)}"
-                      + (" completes the journey" if f.remaining == 0 else f" leaves {f.remaining} to fix")
+        lines = tuple(f"replace trip {f.slot + 1} with {board.kind_name(f.kind)}: "
+                      + ("completes the journey" if f.remaining == 0 else f"leaves {f.remaining} to fix")
                       for f in fixes)
         headline = f"Not complete: {check.connected} of {JOURNEY_LENGTH - 1} links connect"
-        return CheckerReport(names, links, False, faults, lines, headline)
+        return CheckerReport(names, links, reasons, False, faults, lines, headline)
 
     @property
     def open_links(self) -> int:

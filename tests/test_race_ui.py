@@ -1,0 +1,70 @@
+"""The Race Around Europe screens build from the models and forward taps to them (no browser needed)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from rules.race.board import load_board
+from scorer.race.ui import RaceScreens
+
+BOARD = load_board()
+
+
+class FakePage:
+    def __init__(self) -> None:
+        self.controls: list = []
+        self.updates = 0
+
+    def update(self) -> None:
+        self.updates += 1
+
+
+def texts(control) -> list[str]:
+    """Every Text value in a control tree."""
+    found = []
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.Text) and isinstance(c.value, str):
+            found.append(c.value)
+        for attr in ("content", "controls"):
+            child = getattr(c, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, str):
+                stack.append(child)
+    return found
+
+
+def test_checker_screen_shows_reasons_and_fixes(tmp_path):
+    page = FakePage()
+    screens = RaceScreens(page, BOARD, tmp_path)
+    for name in ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece",
+                 "Mediterranean ship", "Turkey", "Ukraine"]:
+        screens.pick(name)
+    shown = texts(page.controls[0])
+    assert "Not complete: 8 of 9 links connect" in shown
+    assert "Norway and Greece do not border (no land border, ferry or bridge)" in shown
+    assert "trips 5, 7: Greece appears 2 times, but the set has 1 Greece tile" in shown
+    assert any(t.startswith("replace trip 5 with ") for t in shown)
+    screens.set_filter("herz")
+    palette = [t for t in texts(screens.body()) if "Herzegovina" in t]
+    assert palette == ["Bosnia and Herzegovina"]
+
+
+def test_solo_screen_plays_and_persists(tmp_path):
+    page = FakePage()
+    screens = RaceScreens(page, BOARD, tmp_path)
+    screens.go("solo")
+    assert (tmp_path / "race-solo.json").is_file()
+    solo = screens.solo
+    for _ in range(10):
+        screens.solo_do(lambda: solo.place(solo.view().holder.index(None)))
+    screens.solo_do(solo.draw)
+    shown = texts(page.controls[0])
+    assert any(t.startswith("You drew ") for t in shown)
+    screens.solo_do(solo.draw)  # not allowed now: the message says why and nothing changes
+    assert "cannot draw from the draw pile now" in screens.message
+    again = RaceScreens(FakePage(), BOARD, tmp_path)
+    again.go("solo")
+    assert again.solo.state.holders == solo.state.holders  # resumed from the saved moves
