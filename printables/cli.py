@@ -11,16 +11,9 @@ app = typer.Typer(help="Print score pads and card sheets as PDF.", no_args_is_he
 
 
 def _race_board(board_id: str):
-    from rules.race.board import BoardDataError
-    from scorer.commands.common import fail
-    from scorer.packs import resolve_board
+    from scorer.commands.race_commands import board_or_fail
 
-    try:
-        return resolve_board(board_id)
-    except KeyError as err:
-        fail(str(err.args[0]))
-    except BoardDataError as err:
-        fail(f"board {board_id!r} is damaged: {err}")
+    return board_or_fail(board_id)
 
 
 @app.command("race-tiles")

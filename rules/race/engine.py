@@ -14,7 +14,8 @@ Flow (see rules/CLARIFICATIONS.md, "Race Around Europe"):
 - The first player whose holder is a complete journey wins. After `turn_cap` turns without a winner the
   game is a draw (two bots that never finish would otherwise play for ever).
 
-Actions are small ints: `DRAW_PILE`, `take_discard(j)`, `replace(slot, j)`, `discard(j)`, `place(slot)`.
+Actions are small ints: `DRAW_PILE`, `take_discard(j)`, `replace(slot, j)`, `discard(j)`, `place(slot)`;
+an illegal one raises the Boomerang engine's `IllegalAction` with the rule in its message.
 Tiles are physical tile ids (indices into `Board.tiles`); holders, piles and observations show their kinds.
 """
 
@@ -24,6 +25,7 @@ import random
 from dataclasses import dataclass
 from enum import IntEnum
 
+from rules.engine import IllegalAction
 from rules.race.board import Board, load_board
 from rules.race.journey import JOURNEY_LENGTH, broken_links
 
@@ -79,10 +81,6 @@ class RacePhase(IntEnum):
     DRAW = 1
     PLACE = 2
     GAME_OVER = 3
-
-
-class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message says which rule."""
 
 
 @dataclass(frozen=True, slots=True)
