@@ -167,9 +167,19 @@ class SearchRaceBot(GreedyRaceBot):
         self._unseen: list[int] = []
         self._unseen_counts: Counter[int] = Counter()
         self._unseen_kinds: tuple[int, ...] = ()
+        self._values: dict[tuple[int, ...], float] = {}
 
     def value(self, board: Board, kinds: Sequence[int]) -> float:
-        """Connected links, plus a little for every unseen tile that would connect one more link."""
+        """Connected links, plus the chance that a tile drawn blind would connect one more link."""
+        key = tuple(kinds)
+        cached = self._values.get(key)
+        if cached is not None:
+            return cached
+        value = self._value(board, kinds)
+        self._values[key] = value
+        return value
+
+    def _value(self, board: Board, kinds: Sequence[int]) -> float:
         base = connected(board, kinds)
         if base == LINKS:
             return 100.0
@@ -195,6 +205,7 @@ class SearchRaceBot(GreedyRaceBot):
             self._unseen = [tiles[t] for t in view.hidden_tiles()]
             self._unseen_counts = Counter(self._unseen)
             self._unseen_kinds = tuple(self._unseen_counts)
+            self._values = {}  # what is unseen changed: values computed for the last decision are stale
         return super().act(view)
 
     def choose_draw(self, view: RaceView, board: Board, holder: list[int], obs) -> int:
