@@ -112,7 +112,7 @@ def read_board_pack(path: Path):
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
-        raise BoardDataError(f"cannot read {path}: {err.strerror}") from None
+        raise BoardDataError(f"cannot read the file: {err.strerror}") from None
     return board_pack_from_text(text, fmt), text, fmt
 
 

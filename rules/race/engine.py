@@ -344,8 +344,8 @@ class RaceView:
         self.player = player
 
     @property
-    def game(self) -> RaceGame:
-        return self._state.game
+    def n_players(self) -> int:
+        return self._state.game.n_players
 
     @property
     def board(self) -> Board:

@@ -85,8 +85,9 @@ def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSO
         fail(f"{file}: {err}")
     base = board_or_fail("tourpad")
     changed = [n for i, n in enumerate(board.countries) if board.colour[i] != base.colour[i]]
+    noun = "country" if len(changed) == 1 else "countries"
     console.print(f"imported board {board.name!r} as {board.id!r} "
-                  f"({len(changed)} countries recoloured: {', '.join(changed) or 'none'})")
+                  f"({len(changed)} {noun} recoloured: {', '.join(changed) or 'none'})")
 
 
 @board_app.command("export")
