@@ -134,9 +134,9 @@ def test_completing_the_journey_wins():
 
 def test_turn_cap_ends_in_a_draw():
     state = play_race(RaceGame(2, seed=9, turn_cap=30), [make_race_bot("easy", 1), make_race_bot("easy", 2)])
-    assert state.is_terminal() and state.turn <= 30
-    if state.winner is None:
-        assert state.turn == 30 and state.returns() == [0.0, 0.0]
+    # random players practically never complete a journey: the cap ends it, nobody wins
+    assert state.is_terminal() and state.winner is None
+    assert state.turn == 30 and state.returns() == [0.0, 0.0] and state.legal_actions(state.current) == []
 
 
 def test_observation_hides_other_holders_and_the_draw_pile():
