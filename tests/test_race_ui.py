@@ -68,3 +68,11 @@ def test_solo_screen_plays_and_persists(tmp_path):
     again = RaceScreens(FakePage(), BOARD, tmp_path)
     again.go("solo")
     assert again.solo.state.holders == solo.state.holders  # resumed from the saved moves
+
+
+def test_new_solo_game_against_a_chosen_bot(tmp_path):
+    screens = RaceScreens(FakePage(), BOARD, tmp_path)
+    screens.go("solo")
+    screens.new_solo("search")
+    assert screens.solo.bots_names == ("search",)
+    assert "You against Bot 1 (search)" in texts(screens.body())

@@ -177,16 +177,16 @@ class RaceScreens:
                 self.message = f"{err}; started a new game"
         return self._new_game(seed=None)
 
-    def _new_game(self, seed: int | None) -> SoloRace:
+    def _new_game(self, seed: int | None, bot: str = "normal") -> SoloRace:
         import random
 
-        solo = SoloRace(self.board, ("normal",), seed=seed if seed is not None else random.randrange(1 << 30),
+        solo = SoloRace(self.board, (bot,), seed=seed if seed is not None else random.randrange(1 << 30),
                         path=self.solo_path)
         solo.save()
         return solo
 
-    def new_solo(self) -> None:
-        self.solo = self._new_game(seed=None)
+    def new_solo(self, bot: str = "normal") -> None:
+        self.solo = self._new_game(seed=None, bot=bot)
         self.message = None
         self.render()
 
@@ -229,7 +229,9 @@ class RaceScreens:
                         weight=ft.FontWeight.BOLD if marked else None),
                 self.tile_chip(top, "empty", on_click=self._pile_handler(solo, view, j),
                                identifier=f"pile-{j + 1}")], expand=True))
-        controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16))]
+        opponent = solo.player_name(1)
+        controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
+                                      ft.Text(f"You against {opponent}", size=12)]
         if view.your_turn and view.phase == "draw":
             controls.append(ft.FilledButton(f"Draw from the draw pile ({view.draw_pile_size})",
                                             icon=ft.Icons.STYLE, on_click=lambda e: self.solo_do(solo.draw)))
@@ -246,11 +248,13 @@ class RaceScreens:
             controls.append(ft.Row(piles, spacing=8))
         controls.append(ft.Column(rows, spacing=2))
         hint = solo.hint()
-        actions = [ft.OutlinedButton("New game", icon=ft.Icons.REFRESH, on_click=lambda e: self.new_solo())]
+        actions: list[ft.Control] = [ft.Text("New game vs:")]
+        actions += [ft.OutlinedButton(level, on_click=lambda e, level=level: self.new_solo(level))
+                    for level in ("easy", "normal", "search")]
         if hint:
             actions.append(ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
                                          on_click=lambda e, h=hint: self.show_hint(h)))
-        controls.append(ft.Row(actions))
+        controls.append(ft.Row(actions, wrap=True))
         controls.append(ft.Text("What happened", weight=ft.FontWeight.BOLD))
         log = ft.Column([ft.Text(line, size=12) for line in view.log[-8:]], spacing=2)
         controls.append(sem("solo-log", log))
