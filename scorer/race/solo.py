@@ -26,7 +26,7 @@ from rules.race.engine import (
     replace,
     take_discard,
 )
-from rules.race.journey import link_states
+from rules.race.journey import link_reason, link_states
 
 HUMAN = 0
 
@@ -43,6 +43,8 @@ class SoloView:
     your_turn: bool
     holder: tuple[str | None, ...]
     links: tuple[str, ...]
+    #: Per link: why it is broken, or None.
+    reasons: tuple[str | None, ...]
     in_hand: str | None
     took_from: int
     discard_tops: tuple[str | None, ...]
@@ -176,7 +178,9 @@ class SoloRace:
         return SoloView(
             phase=obs.phase.name.lower(), your_turn=obs.current_player == HUMAN,
             holder=tuple(None if k is None else name(k) for k in obs.holder),
-            links=link_states(self.board, obs.holder), in_hand=None if obs.in_hand is None else name(obs.in_hand),
+            links=link_states(self.board, obs.holder),
+            reasons=tuple(link_reason(self.board, obs.holder, i) for i in range(len(obs.holder) - 1)),
+            in_hand=None if obs.in_hand is None else name(obs.in_hand),
             took_from=obs.took_from, discard_tops=tuple(None if k is None else name(k) for k in obs.discard_tops),
             draw_pile_size=obs.draw_pile_size, log=tuple(self.log[-12:]),
             winner=None if obs.winner is None else self.player_name(obs.winner),

@@ -219,7 +219,7 @@ class RaceScreens:
                                   identifier=f"solo-trip-{slot + 1}")
             rows.append(ft.Row([ft.Text(f"Trip {slot + 1}", width=56), chip]))
             if slot < 9:
-                rows.append(ft.Container(self.link_row(view.links[slot], None),
+                rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
                                          padding=ft.Padding.only(left=56)))
         piles: list[ft.Control] = []
         for j, top in enumerate(view.discard_tops):
@@ -228,7 +228,8 @@ class RaceScreens:
                 ft.Text(f"Pile {j + 1}" + (" (discard here)" if marked else ""), size=12,
                         weight=ft.FontWeight.BOLD if marked else None),
                 self.tile_chip(top, "empty", on_click=self._pile_handler(solo, view, j),
-                               identifier=f"pile-{j + 1}")], expand=True))
+                               identifier=f"pile-{j + 1}")], expand=True,
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         opponent = solo.player_name(1)
         controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
                                       ft.Text(f"You against {opponent}", size=12)]
@@ -245,7 +246,7 @@ class RaceScreens:
             controls.append(ft.Text("Tap a trip to replace it (the old tile goes onto the marked pile); "
                                     "tap a pile to discard there instead.", size=12))
         if view.phase != "setup":
-            controls.append(ft.Row(piles, spacing=8))
+            controls.append(ft.Row(piles, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
         controls.append(ft.Column(rows, spacing=2))
         hint = solo.hint()
         actions: list[ft.Control] = [ft.Text("New game vs:")]
