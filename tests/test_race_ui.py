@@ -5,18 +5,33 @@ from __future__ import annotations
 import flet as ft
 
 from rules.race.board import load_board
-from scorer.race.ui import RaceScreens
+from scorer.ui.race import RaceScreens
 
 BOARD = load_board()
 
 
-class FakePage:
+class Window:
+    """Stands in for the app shell: every redraw builds the screen's controls, as the shell does."""
+
     def __init__(self) -> None:
         self.controls: list = []
-        self.updates = 0
+        self.screens: RaceScreens | None = None
+        self.showing = "checker"
 
-    def update(self) -> None:
-        self.updates += 1
+    def rerender(self) -> None:
+        s = self.screens
+        body = s.checker_body() if self.showing == "checker" else s.solo_body()
+        self.controls = [s.with_message(body)]
+
+
+def open_screens(tmp_path, showing: str = "checker") -> tuple[Window, RaceScreens]:
+    window = Window()
+    window.showing = showing
+    window.screens = RaceScreens(window.rerender, BOARD, tmp_path)
+    if showing == "solo":
+        window.screens.open_solo()
+    window.rerender()
+    return window, window.screens
 
 
 def texts(control) -> list[str]:
@@ -37,8 +52,7 @@ def texts(control) -> list[str]:
 
 
 def test_checker_screen_shows_reasons_and_fixes(tmp_path):
-    page = FakePage()
-    screens = RaceScreens(page, BOARD, tmp_path)
+    page, screens = open_screens(tmp_path)
     for name in ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece",
                  "Mediterranean ship", "Turkey", "Ukraine"]:
         screens.pick(name)
@@ -48,14 +62,12 @@ def test_checker_screen_shows_reasons_and_fixes(tmp_path):
     assert "trips 5, 7: Greece appears 2 times, but the set has 1 Greece tile" in shown
     assert any(t.startswith("replace trip 5 with ") for t in shown)
     screens.set_filter("herz")
-    palette = [t for t in texts(screens.body()) if "Herzegovina" in t]
+    palette = [t for t in texts(page.controls[0]) if "Herzegovina" in t]
     assert palette == ["Bosnia and Herzegovina"]
 
 
 def test_solo_screen_plays_and_persists(tmp_path):
-    page = FakePage()
-    screens = RaceScreens(page, BOARD, tmp_path)
-    screens.go("solo")
+    page, screens = open_screens(tmp_path, "solo")
     assert (tmp_path / "race-solo.json").is_file()
     solo = screens.solo
     for _ in range(10):
@@ -65,14 +77,12 @@ def test_solo_screen_plays_and_persists(tmp_path):
     assert any(t.startswith("You drew ") for t in shown)
     screens.solo_do(solo.draw)  # not allowed now: the message says why and nothing changes
     assert "cannot draw from the draw pile now" in screens.message
-    again = RaceScreens(FakePage(), BOARD, tmp_path)
-    again.go("solo")
+    _, again = open_screens(tmp_path, "solo")
     assert again.solo.state.holders == solo.state.holders  # resumed from the saved moves
 
 
 def test_new_solo_game_against_a_chosen_bot(tmp_path):
-    screens = RaceScreens(FakePage(), BOARD, tmp_path)
-    screens.go("solo")
+    page, screens = open_screens(tmp_path, "solo")
     screens.new_solo("search")
     assert screens.solo.bots_names == ("search",)
-    assert "You against Bot 1 (search)" in texts(screens.body())
+    assert "You against Bot 1 (search)" in texts(page.controls[0])

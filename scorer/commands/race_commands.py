@@ -22,7 +22,6 @@ board_app = typer.Typer(help="Race Around Europe's board: countries, colours, bo
 def register(app: typer.Typer) -> None:
     app.add_typer(board_app, name="board")
     app.command("journey")(journey)
-    app.command("race-app")(race_app)
 
 
 def board_or_fail(board_id: str) -> Board:
@@ -157,18 +156,3 @@ def journey(
     else:
         console.print("No single replacement improves this journey.")
 
-
-def race_app(
-    board_id: Annotated[str, typer.Option("--board", help="tourpad or a board pack's id")] = "tourpad",
-    host: Annotated[str, typer.Option(help="address to serve on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port (0 = any free port)")] = 8560,
-) -> None:
-    """Race Around Europe in the browser: the journey checker and a solo game against a bot."""
-    import flet as ft
-
-    from scorer.packs import data_dir
-    from scorer.race.ui import main_for
-
-    board = board_or_fail(board_id)
-    console.print(f"Race Around Europe on http://{host}:{port}/ (Ctrl+C to stop)")
-    ft.run(main_for(board, data_dir()), view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True)

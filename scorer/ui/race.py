@@ -1,13 +1,14 @@
-"""Race Around Europe screens (Flet): the journey checker and solo play against bots.
+"""Race Around Europe screens in the app: the journey checker and solo play against a bot.
 
 The screens only draw what `scorer.race.checker` and `scorer.race.solo` say and forward taps to them.
-`RaceScreens.body()` builds the current screen; `main` hosts it stand-alone (`tourpad race-app`) until the
-score pad app's shell adopts it as two more screens.
+Each app window keeps one `RaceScreens` (the entered tiles, the open solo game) across redraws.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import flet as ft
 
@@ -15,16 +16,12 @@ from rules.race.board import Board
 from rules.race.journey import BROKEN, OK
 from scorer.race.checker import CheckerInputError, JourneyChecker
 from scorer.race.solo import SoloError, SoloRace
+from scorer.ui.app import PadApp, Screen, screen, sem
 
 TILE_COLOURS = {"blue": "#6FA8DC", "green": "#7CC47F", "orange": "#F6A85B", "pink": "#F2A2C0",
                 "yellow": "#F5D95A"}
 SEA_COLOURS = {"Atlantic": "#1F4E79", "Mediterranean": "#138D90", "Baltic": "#6A4C93"}
 LINK_LOOK = {OK: (ft.Icons.CHECK_CIRCLE, "#2E7D32"), BROKEN: (ft.Icons.CANCEL, "#C62828")}
-
-
-def sem(identifier: str, control: ft.Control) -> ft.Semantics:
-    """A stable hook for tests and screen readers (rendered as flt-semantics-identifier)."""
-    return ft.Semantics(identifier=identifier, content=control)
 
 
 def tile_look(board: Board, name: str | None) -> tuple[str, str]:
@@ -40,11 +37,10 @@ def tile_look(board: Board, name: str | None) -> tuple[str, str]:
 
 
 class RaceScreens:
-    def __init__(self, page: ft.Page, board: Board, data_dir: Path) -> None:
-        self.page = page
+    def __init__(self, rerender: Callable[[], None], board: Board, data_dir: Path) -> None:
+        self.rerender = rerender
         self.board = board
         self.data_dir = data_dir
-        self.screen = "checker"
         self.checker = JourneyChecker(board)
         self.selected = 0
         self.filter = ""
@@ -52,34 +48,21 @@ class RaceScreens:
         self.pile = 0
         self.message: str | None = None
 
-    # --- shell ------------------------------------------------------------------------------------------
-
     def render(self) -> None:
-        self.page.controls = [ft.SafeArea(content=self.body())]
-        self.page.update()
+        self.rerender()
 
-    def go(self, screen: str) -> None:
-        self.screen = screen
-        self.message = None
-        if screen == "solo" and self.solo is None:
-            self.solo = self._resume_or_new()
-        self.render()
-
-    def body(self) -> ft.Control:
-        nav = ft.Row([
-            ft.FilledButton("Journey checker", icon=ft.Icons.RULE, on_click=lambda e: self.go("checker"))
-            if self.screen != "checker" else ft.FilledTonalButton("Journey checker", icon=ft.Icons.RULE),
-            ft.FilledButton("Solo game", icon=ft.Icons.SMART_TOY, on_click=lambda e: self.go("solo"))
-            if self.screen != "solo" else ft.FilledTonalButton("Solo game", icon=ft.Icons.SMART_TOY),
-        ], wrap=True)
-        content = self.checker_body() if self.screen == "checker" else self.solo_body()
-        items: list[ft.Control] = [ft.Text("Race Around Europe", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
-                                           weight=ft.FontWeight.BOLD), nav]
+    def with_message(self, content: ft.Control) -> ft.Control:
+        items: list[ft.Control] = []
         if self.message:
             colour = "#1565C0" if self.message.startswith("Hint") else "#C62828"
             items.append(sem("race-message", ft.Text(self.message, color=colour)))
         items.append(content)
         return ft.Container(ft.Column(items, spacing=12), padding=16)
+
+    def open_solo(self) -> SoloRace:
+        if self.solo is None:
+            self.solo = self._resume_or_new()
+        return self.solo
 
     # --- journey checker --------------------------------------------------------------------------------
 
@@ -292,13 +275,27 @@ class RaceScreens:
         self.render()
 
 
-def main_for(board: Board, data_dir: Path):
-    def main(page: ft.Page) -> None:
-        page.title = "tourpad — Race Around Europe"
-        page.scroll = ft.ScrollMode.AUTO
-        page.padding = 0
-        screens = RaceScreens(page, board, data_dir)
-        page.data = screens
-        screens.render()
+_WINDOWS: WeakKeyDictionary[PadApp, RaceScreens] = WeakKeyDictionary()
 
-    return main
+
+def race_screens(app: PadApp) -> RaceScreens:
+    """This window's Race Around Europe state (tourpad's board; the solo game in the user data folder)."""
+    if app not in _WINDOWS:
+        from rules.race.board import load_board
+        from scorer.packs import data_dir
+
+        _WINDOWS[app] = RaceScreens(app.render, load_board(), data_dir())
+    return _WINDOWS[app]
+
+
+@screen("race_checker")
+def checker_screen(app: PadApp) -> Screen:
+    screens = race_screens(app)
+    return Screen("Journey checker", screens.with_message(screens.checker_body()), back=("home", {}))
+
+
+@screen("race_solo")
+def solo_screen(app: PadApp) -> Screen:
+    screens = race_screens(app)
+    screens.open_solo()
+    return Screen("Race Around Europe: solo", screens.with_message(screens.solo_body()), back=("home", {}))

@@ -1,0 +1,44 @@
+"""End to end: Race Around Europe in the app at phone size — tap a journey into the checker, play solo,
+kill the server and find the solo game where it was."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+EXAMPLE = ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece", "Mediterranean ship",
+           "Turkey", "Ukraine"]
+
+
+def test_checker_explains_the_rulebook_example(server, phone, open_app):
+    pad = open_app(phone, server.url)
+    pad.tap("Journey checker")
+    pad.wait_text("race-headline", "^0 of 10 tiles entered")
+    for i, name in enumerate(EXAMPLE, start=1):
+        pad.button(name).last.click()
+        pad.wait_text(f"trip-{i}", f"^{re.escape(name)}$")
+    pad.wait_text("race-headline", "Not complete: 8 of 9 links connect")
+    assert pad.page.get_by_text("Norway and Greece do not border", exact=False).count() == 1
+    assert pad.text("fix-0").startswith("replace trip 5 with ")
+    pad.shot("race-checker")
+
+
+def test_solo_game_survives_a_restart(server, phone, open_app):
+    pad = open_app(phone, server.url)
+    pad.tap("Solo game vs a bot")
+    pad.wait_text("solo-status", "^Setup: place ")
+    for slot in range(1, 11):
+        pad.tap_ident(f"solo-trip-{slot}")
+        pad.wait_text(f"solo-trip-{slot}", "^(?!empty|tap to place)")
+    pad.wait_text("solo-status", "^Your turn: draw")
+    pad.tap(re.compile("^Draw from the draw pile"))
+    drawn = pad.wait_text("solo-status", "^You drew ")
+    pad.shot("race-solo")
+    server.kill()
+    server.start()
+    pad = open_app(phone, server.url)
+    pad.tap("Solo game vs a bot")
+    assert pad.wait_text("solo-status", "^You drew ") == drawn
