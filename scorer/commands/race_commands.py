@@ -12,7 +12,7 @@ from rich.table import Table
 
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
-from scorer.commands.common import console, fail
+from scorer.commands.common import console, fail, resolve_or_fail
 from scorer.packs import board_ids, import_board_pack, resolve_board
 
 board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
@@ -25,12 +25,7 @@ def register(app: typer.Typer) -> None:
 
 
 def board_or_fail(board_id: str) -> Board:
-    try:
-        return resolve_board(board_id)
-    except KeyError as err:
-        fail(str(err.args[0]))
-    except BoardDataError as err:
-        fail(f"board {board_id!r} is damaged: {err}")
+    return resolve_or_fail("board", board_id, resolve_board, BoardDataError)
 
 
 def board_document(board: Board) -> dict:
