@@ -54,6 +54,11 @@ def test_ferries_and_bridge_connect():
     # Ukraine–Bulgaria are ferries
     check = check_journey(BOARD, journey(*east))
     assert not check.breaks and len(check.problems) == 2  # Ukraine twice, Turkey twice
+    # only the rulebook's ferries: Scotland–Ireland and Wales–Ireland are not crossings, nor Denmark–Norway
+    assert breaks_of("Scotland", "Ireland", *ok[2:])[1] == (
+        "Scotland and Ireland do not border (no land border, ferry or bridge)")
+    assert 1 in breaks_of("Wales", "Ireland", *ok[2:])
+    assert 8 in breaks_of(*ok[:7], "Denmark", "Norway", "Sweden")
 
 
 def test_islands_without_ferry_need_a_ship_or_plane():
