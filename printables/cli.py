@@ -29,7 +29,11 @@ def race_tiles(
 
     if paper not in ("a4", "letter"):
         fail(f"unknown paper {paper!r}; choose a4 or letter")
-    pages = render_tiles(_race_board(board), output, paper, backs)
+    chosen = _race_board(board)
+    try:
+        pages = render_tiles(chosen, output, paper, backs)
+    except OSError as err:
+        fail(f"cannot write {output}: {err.strerror or err}")
     console.print(f"wrote {output} ({pages} pages)")
 
 
@@ -45,5 +49,9 @@ def race_map(
 
     if paper not in ("a4", "letter"):
         fail(f"unknown paper {paper!r}; choose a4 or letter")
-    render_map(_race_board(board), output, paper)
+    chosen = _race_board(board)
+    try:
+        render_map(chosen, output, paper)
+    except OSError as err:
+        fail(f"cannot write {output}: {err.strerror or err}")
     console.print(f"wrote {output}")

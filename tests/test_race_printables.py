@@ -55,5 +55,7 @@ def test_print_commands(tmp_path):
     assert result.exit_code == 0 and out.stat().st_size > 1000
     bad = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--paper", "a3"])
     assert bad.exit_code == 2 and "unknown paper 'a3'" in bad.output
+    nowhere = runner.invoke(app, ["print", "race-map", "-o", str(tmp_path / "no" / "such" / "m.pdf")])
+    assert nowhere.exit_code == 2 and "cannot write" in nowhere.output
     missing = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--board", "nope"])
     assert missing.exit_code == 2 and "unknown board 'nope'" in missing.output
