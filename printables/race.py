@@ -8,18 +8,20 @@ borders, red dashes for ferries and a red bar for the Sweden–Denmark bridge, a
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, black, white
-from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from printables.badges import draw_fitted
+from printables.fonts import BOLD, CONDENSED_BOLD, SANS
+from printables.layout import pages_needed, paper_size
+from printables.output import write_pdf
 from rules.race.board import COLOURS, SEAS, Board
 
-PAPERS = {"a4": A4, "letter": LETTER}
 #: Print colours for the five tile colours (light enough for black text).
 COLOUR_FILL = {"blue": HexColor("#6FA8DC"), "green": HexColor("#7CC47F"), "orange": HexColor("#F6A85B"),
                "pink": HexColor("#F2A2C0"), "yellow": HexColor("#F5D95A")}
@@ -27,36 +29,12 @@ SEA_FILL = {"Atlantic": HexColor("#1F4E79"), "Mediterranean": HexColor("#138D90"
 FERRY_RED = HexColor("#C62828")
 TILE_W, TILE_H = 30 * mm, 40 * mm
 COLS, ROWS = 6, 6
-FONT, BOLD = "Helvetica", "Helvetica-Bold"
 
 
 def _colours_note(board: Board) -> str:
     if board.provenance == "tourpad":
         return "tourpad's own colours (the rulebook does not list them)"
     return f"colours of board pack {board.name!r}"
-
-
-def paper_size(paper: str) -> tuple[float, float]:
-    try:
-        return PAPERS[paper]
-    except KeyError:
-        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}") from None
-
-
-def fit_font(text: str, font: str, size: float, width: float, smallest: float = 4.5) -> float:
-    """The largest size up to `size` at which `text` fits `width` (never below `smallest`)."""
-    while size > smallest and stringWidth(text, font, size) > width:
-        size -= 0.25
-    return size
-
-
-def wrap_name(name: str, font: str, size: float, width: float) -> list[str]:
-    """One line if it fits, else the name split into two balanced lines at a space."""
-    if stringWidth(name, font, size) <= width or " " not in name:
-        return [name]
-    words = name.split(" ")
-    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
-    return [" ".join(words[:best]), " ".join(words[best:])]
 
 
 # --- tiles --------------------------------------------------------------------------------------------------
@@ -101,15 +79,8 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         colour = COLOURS[board.colour[kind]]
         c.setFillColor(COLOUR_FILL[colour])
         c.rect(x, y, TILE_W, TILE_H, stroke=0, fill=1)
-        name = board.countries[kind]
-        size = 9.5
-        lines = wrap_name(name, BOLD, size, inner)
-        size = min(fit_font(line, BOLD, size, inner) for line in lines)
-        c.setFillColor(black)
-        c.setFont(BOLD, size)
-        top = y + TILE_H - 9 * mm
-        for i, line in enumerate(lines):
-            c.drawCentredString(x + TILE_W / 2, top - i * (size + 1.5), line)
+        draw_fitted(c, board.countries[kind], x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
+                    font=BOLD, max_size=9.5, min_size=6, max_lines=2, colour=black)
         if board.copies[kind] == 2:  # the rulebook marks the six doubled countries with *
             c.setFont(BOLD, 12)
             c.drawRightString(x + TILE_W - 2 * mm, y + TILE_H - 5.5 * mm, "*")
@@ -121,16 +92,13 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.setFillColor(white)
             c.setFont(BOLD, 7)
             c.drawCentredString(bx, y + 5 * mm - 2.5, sea[0])
-        c.setFillColor(black)
         # the neighbours, so a printed tile doubles as a reference card
         near = [board.countries[j] for j in range(board.n_countries) if board.borders(kind, j)]
         text = "Borders: " + ", ".join(near) if near else "No border: ship or aeroplane only"
-        c.setFont(FONT, 5)
-        line_y = top - len(lines) * (size + 1.5) - 2 * mm
-        for line in simpleSplit(text, FONT, 5, inner):
-            c.drawCentredString(x + TILE_W / 2, line_y, line)
-            line_y -= 6
-        c.setFont(FONT, 5.5)
+        draw_fitted(c, text, x + 2 * mm, y + 9 * mm, inner, 15 * mm, font=SANS, max_size=5.5, min_size=4,
+                    max_lines=6, colour=black)
+        c.setFillColor(black)
+        c.setFont(SANS, 5.5)
         c.drawRightString(x + TILE_W - 2 * mm, y + 4.2 * mm, colour)
         return
     if board.is_plane(kind):
@@ -141,9 +109,8 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         c.circle(x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 10 * mm, stroke=0, fill=1)
         c.setFillColor(black)
         _plane(c, x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 8 * mm)
-        label = f"{colour.upper()} AEROPLANE"
-        c.setFont(BOLD, fit_font(label, BOLD, 7.5, inner))
-        c.drawCentredString(x + TILE_W / 2, y + 5 * mm, label)
+        draw_fitted(c, f"{colour.upper()} AEROPLANE", x + 2 * mm, y + 3 * mm, inner, 5 * mm,
+                    font=CONDENSED_BOLD, max_size=7.5, max_lines=1, colour=black)
         return
     sea = SEAS[kind - board.ship_kind(0)]
     c.setFillColor(SEA_FILL[sea])
@@ -151,10 +118,10 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
     c.setFillColor(white)
     c.setStrokeColor(white)
     _ship(c, x + TILE_W / 2, y + TILE_H / 2 + 3 * mm, 9 * mm)
-    c.setFont(BOLD, fit_font(sea.upper(), BOLD, 7.5, inner))
-    c.drawCentredString(x + TILE_W / 2, y + 9 * mm, sea.upper())
-    c.setFont(FONT, 6.5)
-    c.drawCentredString(x + TILE_W / 2, y + 5 * mm, "SHIP")
+    draw_fitted(c, sea.upper(), x + 2 * mm, y + 7.5 * mm, inner, 4.5 * mm, font=CONDENSED_BOLD, max_size=7.5,
+                max_lines=1, colour=white)
+    c.setFont(SANS, 6.5)
+    c.drawCentredString(x + TILE_W / 2, y + 4.5 * mm, "SHIP")
     c.setStrokeColor(black)
 
 
@@ -172,40 +139,38 @@ def tile_order(board: Board) -> list[int]:
     return list(board.tiles)
 
 
-def render_tiles(board: Board, path: Path, paper: str = "a4", backs: bool = True) -> int:
-    """Write the print-and-play tile sheets; returns the number of pages."""
+def render_tiles(board: Board, target: Path | io.BufferedIOBase, paper: str = "a4", backs: bool = True) -> int:
+    """Write the print-and-play tile sheets (atomically, via `write_pdf`); returns the number of pages."""
     page_w, page_h = paper_size(paper)
     kinds = tile_order(board)
     per_page = COLS * ROWS
     grid_w, grid_h = COLS * TILE_W, ROWS * TILE_H
     x0, y0 = (page_w - grid_w) / 2, (page_h - grid_h) / 2 - 4 * mm
-    c = Canvas(str(path), pagesize=(page_w, page_h))
-    c.setTitle(f"Race Around Europe tiles — {board.name}")
-    c.setAuthor("tourpad")
-    pages = 0
-    for start in range(0, len(kinds), per_page):
-        chunk = kinds[start:start + per_page]
-        cells = [(x0 + (i % COLS) * TILE_W, y0 + grid_h - (i // COLS + 1) * TILE_H) for i in range(len(chunk))]
-        for kind, (x, y) in zip(chunk, cells, strict=True):
-            _tile_front(c, board, kind, x, y)
-        _cut_lines(c, cells)
-        c.setFillColor(black)
-        c.setFont(FONT, 8)
-        c.drawString(x0, page_h - 12 * mm, f"Race Around Europe — print-and-play tiles, {_colours_note(board)}. "
-                                          "Cut along the grey lines.")
-        c.drawRightString(x0 + grid_w, 10 * mm, f"fronts {start // per_page + 1}")
-        c.showPage()
-        pages += 1
-        if backs:
-            # long-edge duplex mirrors columns; every back is the same, so only the cells need mirroring
-            mirrored = [(page_w - x - TILE_W, y) for x, y in cells]
-            for x, y in mirrored:
-                _tile_back(c, x, y)
-            _cut_lines(c, mirrored)
+    sheets = pages_needed(len(kinds), per_page)
+
+    def draw(c: Canvas) -> None:
+        for sheet in range(sheets):
+            chunk = kinds[sheet * per_page:(sheet + 1) * per_page]
+            cells = [(x0 + (i % COLS) * TILE_W, y0 + grid_h - (i // COLS + 1) * TILE_H) for i in range(len(chunk))]
+            for kind, (x, y) in zip(chunk, cells, strict=True):
+                _tile_front(c, board, kind, x, y)
+            _cut_lines(c, cells)
+            c.setFillColor(black)
+            c.setFont(SANS, 8)
+            c.drawString(x0, page_h - 12 * mm, f"Race Around Europe — print-and-play tiles, {_colours_note(board)}. "
+                                              "Cut along the grey lines.")
+            c.drawRightString(x0 + grid_w, 10 * mm, f"fronts {sheet + 1} of {sheets}")
             c.showPage()
-            pages += 1
-    c.save()
-    return pages
+            if backs:
+                # long-edge duplex mirrors columns; every back is the same, so only the cells need mirroring
+                mirrored = [(page_w - x - TILE_W, y) for x, y in cells]
+                for x, y in mirrored:
+                    _tile_back(c, x, y)
+                _cut_lines(c, mirrored)
+                c.showPage()
+
+    write_pdf(target, draw, title=f"Race Around Europe tiles — {board.name}", pagesize=(page_w, page_h))
+    return sheets * (2 if backs else 1)
 
 
 def _cut_lines(c: Canvas, cells: list[tuple[float, float]]) -> None:
@@ -236,15 +201,17 @@ MAP_POSITIONS: dict[str, tuple[float, float]] = {
 BOX_W, BOX_H = 19 * mm, 8.5 * mm
 
 
-def render_map(board: Board, path: Path, paper: str = "a4") -> None:
+def render_map(board: Board, target: Path | io.BufferedIOBase, paper: str = "a4") -> None:
     """One landscape page: the schematic graph of countries, colours, seas, ferries and the bridge."""
     missing = [n for n in board.countries if n not in MAP_POSITIONS]
     if missing:
         raise ValueError(f"no map position for {', '.join(missing)}")
     page_w, page_h = landscape(paper_size(paper))
-    c = Canvas(str(path), pagesize=(page_w, page_h))
-    c.setTitle(f"Race Around Europe reference map — {board.name}")
-    c.setAuthor("tourpad")
+    write_pdf(target, lambda c: _draw_map(c, board, page_w, page_h),
+              title=f"Race Around Europe reference map — {board.name}", pagesize=(page_w, page_h))
+
+
+def _draw_map(c: Canvas, board: Board, page_w: float, page_h: float) -> None:
     left, bottom = 14 * mm, 40 * mm
     col_w = (page_w - 2 * left - BOX_W) / 11
     row_h = (page_h - bottom - 22 * mm - BOX_H) / 9
@@ -255,8 +222,8 @@ def render_map(board: Board, path: Path, paper: str = "a4") -> None:
 
     c.setFont(BOLD, 13)
     c.drawString(left, page_h - 13 * mm, "Race Around Europe — reference map")
-    c.setFont(FONT, 8)
-    c.drawString(left, page_h - 18 * mm, f"{_colours_note(board).capitalize()}. Schematic, not to scale: "
+    c.setFont(SANS, 8)
+    c.drawString(left, page_h - 18 * mm, f"With {_colours_note(board)}. Schematic, not to scale: "
                                          "a line joins countries that connect on foot.")
     crossing_pairs = {frozenset((a, b)) for _, a, b in board.crossings}
     c.setStrokeColor(Color(0.6, 0.6, 0.6))
@@ -279,7 +246,6 @@ def render_map(board: Board, path: Path, paper: str = "a4") -> None:
         _map_box(c, board, i, name, *centre(i))
     _legend(c, board, left, 8 * mm)
     c.showPage()
-    c.save()
 
 
 def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -> None:
@@ -288,14 +254,8 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
     c.setLineWidth(0.5)
     c.roundRect(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H, 1.5 * mm, stroke=1, fill=1)
     label = name + (" *" if board.copies[i] == 2 else "")
-    size = 6.5
-    lines = wrap_name(label, BOLD, size, BOX_W - 2 * mm)
-    size = min(fit_font(line, BOLD, size, BOX_W - 2 * mm) for line in lines)
-    c.setFillColor(black)
-    c.setFont(BOLD, size)
-    first = cy + (len(lines) - 1) * (size + 0.5) / 2 - size / 3
-    for k, line in enumerate(lines):
-        c.drawCentredString(cx, first - k * (size + 0.5), line)
+    draw_fitted(c, label, cx - BOX_W / 2 + 1 * mm, cy - BOX_H / 2 + 0.8 * mm, BOX_W - 2 * mm, BOX_H - 1.6 * mm,
+                font=BOLD, max_size=6.5, min_size=4.5, max_lines=2, colour=black)
     seas = [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1]
     for k, sea in enumerate(seas):
         bx = cx + BOX_W / 2 - 1.2 * mm - k * 3.4 * mm
@@ -317,7 +277,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.setFillColor(COLOUR_FILL[colour])
         c.roundRect(cx, y + 14 * mm, 16 * mm, 4.5 * mm, 1 * mm, stroke=1, fill=1)
         c.setFillColor(black)
-        c.setFont(FONT, 7)
+        c.setFont(SANS, 7)
         c.drawCentredString(cx + 8 * mm, y + 15.4 * mm, f"{colour} ({count})")
         cx += 18 * mm
     c.setFont(BOLD, 7.5)
@@ -330,12 +290,12 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.setFont(BOLD, 5.5)
         c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea[0])
         c.setFillColor(black)
-        c.setFont(FONT, 7)
+        c.setFont(SANS, 7)
         c.drawString(cx + 5 * mm, y + 4.6 * mm, sea)
         cx += 30 * mm
     c.drawString(cx, y + 4.6 * mm, "The Black Sea is not used.")
     lx = x + 110 * mm
-    c.setFont(FONT, 7)
+    c.setFont(SANS, 7)
     c.setStrokeColor(Color(0.6, 0.6, 0.6))
     c.setLineWidth(0.8)
     c.line(lx, y + 16 * mm, lx + 10 * mm, y + 16 * mm)

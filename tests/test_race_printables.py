@@ -54,8 +54,8 @@ def test_print_commands(tmp_path):
     result = runner.invoke(app, ["print", "race-map", "-o", str(out)])
     assert result.exit_code == 0 and out.stat().st_size > 1000
     bad = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--paper", "a3"])
-    assert bad.exit_code == 2 and "unknown paper 'a3'" in bad.output
+    assert bad.exit_code == 2 and "'a3' is not one of 'a4', 'letter'" in " ".join(bad.output.split())
     nowhere = runner.invoke(app, ["print", "race-map", "-o", str(tmp_path / "no" / "such" / "m.pdf")])
-    assert nowhere.exit_code == 2 and "cannot write" in nowhere.output
+    assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
     missing = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--board", "nope"])
     assert missing.exit_code == 2 and "unknown board 'nope'" in missing.output
