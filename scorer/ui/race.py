@@ -6,6 +6,7 @@ Each app window keeps one `RaceScreens` (the entered tiles, the open solo game) 
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -47,6 +48,7 @@ class RaceScreens:
         self.solo: SoloRace | None = None
         self.pile = 0
         self.message: str | None = None
+        self._palette = ft.Row()
 
     def render(self) -> None:
         self.rerender()
@@ -108,13 +110,8 @@ class RaceScreens:
             details.append(ft.Text("No single replacement improves this journey.", size=13))
         search = ft.TextField(label="Find a tile", value=self.filter, dense=True,
                               on_change=lambda e: self.set_filter(e.control.value))
-        names = self.checker.matches(self.filter, limit=60) if self.filter else self.checker.tile_names()
-        palette = ft.Row([
-            ft.Container(ft.Text(n, size=12, color=tile_look(self.board, n)[1]),
-                         bgcolor=tile_look(self.board, n)[0], border_radius=6,
-                         padding=ft.Padding.symmetric(horizontal=8, vertical=6),
-                         on_click=lambda e, n=n: self.pick(n))
-            for n in names], wrap=True, spacing=6, run_spacing=6)
+        self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
+        palette = sem("palette", self._palette)
         return ft.Column([
             headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(f"Choose trip {self.selected + 1}:", weight=ft.FontWeight.BOLD),
@@ -126,9 +123,20 @@ class RaceScreens:
         self.selected = slot
         self.render()
 
+    def palette_items(self) -> list[ft.Control]:
+        names = self.checker.matches(self.filter, limit=60) if self.filter else self.checker.tile_names()
+        return [ft.Container(ft.Text(n, size=12, color=tile_look(self.board, n)[1]),
+                             bgcolor=tile_look(self.board, n)[0], border_radius=6,
+                             padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+                             on_click=lambda e, n=n: self.pick(n))
+                for n in names]
+
     def set_filter(self, text: str) -> None:
+        """Typing narrows the palette in place: a full redraw would take the focus from the search field."""
         self.filter = text
-        self.render()
+        self._palette.controls = self.palette_items()
+        with contextlib.suppress(RuntimeError):  # not on a page: tests build the screens without one
+            self._palette.update()
 
     def pick(self, name: str) -> None:
         try:

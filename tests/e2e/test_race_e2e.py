@@ -24,6 +24,19 @@ def test_checker_explains_the_rulebook_example(server, phone, open_app):
     assert pad.page.get_by_text("Norway and Greece do not border", exact=False).count() == 1
     assert pad.text("fix-0").startswith("replace trip 5 with ")
     pad.shot("race-checker")
+    # type to narrow the palette (keystroke by keystroke: the field keeps its focus), then tap the match
+    pad.tap_ident("trip-5")
+    pad.wait_text("race-headline", "Not complete")
+    pad.page.wait_for_timeout(400)  # the tap redraws the screen; focus the new field afterwards
+    pad.page.get_by_role("textbox", name="Find a tile").click()
+    pad.page.wait_for_function("() => document.activeElement?.tagName === 'INPUT'", timeout=5000)
+    pad.page.keyboard.type("bulg", delay=120)
+    pad.page.wait_for_function("() => !document.querySelector('[role=button][aria-label=\"Albania\"]')"
+                               " && ![...document.querySelectorAll('[role=button]')]"
+                               ".some(e => e.innerText === 'Albania')", timeout=10000)
+    pad.button("Bulgaria").last.click()
+    pad.wait_text("trip-5", "^Bulgaria$")
+    pad.wait_text("race-headline", "Not complete: 8 of 9 links connect")
 
 
 def test_solo_game_survives_a_restart(server, phone, open_app):
