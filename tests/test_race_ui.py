@@ -85,3 +85,24 @@ def test_new_solo_game_against_a_chosen_bot(tmp_path):
     screens.new_solo("search")
     assert screens.solo.bots_names == ("search",)
     assert "You against Bot 1 (search)" in texts(page.controls[0])
+
+
+def test_checker_follows_an_imported_board_pack(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    pack = tmp_path / "pack.toml"
+    pack.write_text('id = "family"\nname = "Family board"\n[colours]\nMalta = "pink"\nItaly = "pink"\n')
+    from scorer.packs import import_board_pack
+
+    import_board_pack(pack)
+    page, screens = open_screens(tmp_path)
+    for name in ["Spain", "pink aeroplane", "Italy", "Mediterranean ship", "Malta", "pink aeroplane", "Spain",
+                 "France", "Belgium", "Netherlands"]:
+        screens.pick(name)
+    assert "Italy is yellow, not pink" in " ".join(texts(page.controls[0]))
+    screens.use_board("family")
+    shown = " ".join(texts(page.controls[0]))
+    assert "Italy is yellow" not in shown and "Malta is" not in shown
+    screens.new_solo()
+    assert screens.solo.board.id == "family"
+    screens.solo = None
+    assert screens.open_solo().board.id == "family"  # resumed on the board it was played on

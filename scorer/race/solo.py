@@ -87,9 +87,14 @@ class SoloRace:
         os.replace(tmp, self.path)
 
     @classmethod
-    def load(cls, path: Path, board: Board) -> SoloRace:
+    def load(cls, path: Path, board: Board | None = None) -> SoloRace:
+        """Replay a saved game; without `board`, the board it was played on (tourpad's or a board pack)."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+            if board is None:
+                from scorer.packs import resolve_board
+
+                board = resolve_board(data.get("board", "tourpad"))
             solo = cls(board, tuple(data["bots"]), int(data["seed"]), None, int(data.get("turn_cap", 2000)))
             for action in data["actions"]:
                 solo._apply_human(int(action))

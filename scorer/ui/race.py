@@ -99,6 +99,13 @@ class RaceScreens:
         headline = sem("race-headline", ft.Text(
             report.headline, weight=ft.FontWeight.BOLD, size=16,
             color="#2E7D32" if report.complete else None))
+        boards = self.board_choices()
+        chooser: list[ft.Control] = []
+        if len(boards) > 1:  # an owner imported their board's colours: aeroplanes follow those
+            chooser.append(ft.Dropdown(
+                label="Board colours", value=self.board.id, dense=True,
+                options=[ft.DropdownOption(key=b, text=b) for b in boards],
+                on_select=lambda e: self.use_board(e.control.value)))
         details: list[ft.Control] = [ft.Text(f, size=13) for f in report.faults if not f.startswith("trips ")
                                      or "appears" in f]
         if report.fixes:
@@ -113,7 +120,7 @@ class RaceScreens:
         self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
         palette = sem("palette", self._palette)
         return ft.Column([
-            headline, ft.Column(rows, spacing=2), *details,
+            *chooser, headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(f"Choose trip {self.selected + 1}:", weight=ft.FontWeight.BOLD),
                     ft.TextButton("Clear all", icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
             search, palette,
@@ -121,6 +128,25 @@ class RaceScreens:
 
     def select(self, slot: int) -> None:
         self.selected = slot
+        self.render()
+
+    def board_choices(self) -> tuple[str, ...]:
+        from scorer.packs import board_ids
+
+        return board_ids()
+
+    def use_board(self, board_id: str) -> None:
+        """Check (and start solo games) with another board's colours; the entered tiles stay."""
+        from rules.race.board import BoardDataError
+        from scorer.packs import resolve_board
+
+        try:
+            self.board = resolve_board(board_id)
+        except (KeyError, BoardDataError) as err:
+            self.message = str(err.args[0]) if isinstance(err, KeyError) else f"board {board_id!r}: {err}"
+        else:
+            self.checker.board = self.board
+            self.message = None
         self.render()
 
     def palette_items(self) -> list[ft.Control]:
@@ -163,7 +189,7 @@ class RaceScreens:
     def _resume_or_new(self) -> SoloRace:
         if self.solo_path.is_file():
             try:
-                return SoloRace.load(self.solo_path, self.board)
+                return SoloRace.load(self.solo_path)
             except SoloError as err:
                 self.message = f"{err}; started a new game"
         return self._new_game(seed=None)
