@@ -41,6 +41,9 @@ def test_checker_explains_the_rulebook_example(server, phone, open_app):
 
 def test_solo_game_survives_a_restart(server, phone, open_app):
     pad = open_app(phone, server.url)
+    pad.button("Solo game vs a bot").wait_for()
+    pad.page.wait_for_timeout(1500)  # the first frame can lag behind the semantics tree
+    pad.shot("race-home")
     pad.tap("Solo game vs a bot")
     pad.wait_text("solo-status", "^Setup: place ")
     for slot in range(1, 11):
