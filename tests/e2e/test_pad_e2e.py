@@ -64,7 +64,7 @@ def enter_by_keypad(pad, letters: str, choice: str | None) -> None:
 
 def enter_by_typing(pad, letters: str, choice: str | None) -> None:
     pad.type_into("Type the letters", letters)
-    pad.wait_text("entry-lines", "Throw & Catch: .* \\(")  # all 7 in: Throw & Catch explained
+    pad.wait_text("entry-cards", rf"^Cards: {re.escape(letters)} \(7 of 7\)")  # the server has them
     choose_and_save(pad, choice)
 
 
@@ -82,9 +82,10 @@ def play_round(pad, number: int, shots: bool = False) -> None:
             pad.shot("04-entry-refused-duplicate")
         pad.tap("Clear")
         pad.type_into("Type the letters", b[:6])
-        pad.tap("Save round")  # six cards: refused, and the six stay on the keypad to be fixed
+        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
+        pad.tap_ident("save")  # six cards: refused, and the six stay on the keypad to be fixed
         pad.wait_text("toast", r"6 cards \(" + b[:6] + r"\); a round's row has exactly 7")
-        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} ")
+        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
     enter_by_typing(pad, b, cb)
     pad.wait_text("summary-title", rf"Round {number} closed")
     if shots and number == 1:
