@@ -24,6 +24,8 @@ from flet.messaging.protocol import (
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from rules.editions import load_edition
+from rules.record import GameRecord, score_record
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.app import SCREENS, make_main
@@ -92,7 +94,8 @@ def store(tmp_path):
     s.close()
 
 
-def test_every_screen_renders_and_the_keypad_works(store):
+def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
+    data_dir = isolated_data_dir
     async def run():
         session, page, _ = await start(make_main(lambda: store))
         app = page.data
@@ -127,6 +130,16 @@ def test_every_screen_renders_and_the_keypad_works(store):
             game.enter_letters(1, cards[1], None)
         go("end", game_id=game.game_id)
         shown = texts(page)
+        await session.dispatch_event(find_button(page, "Save JSON")._i, "click", None)
+        await session.dispatch_event(find_button(page, "Save CSV")._i, "click", None)
+        exports = data_dir / "exports"
+        for _ in range(100):  # written by a page task before the download is offered
+            if len(list(exports.glob("tourpad-game-*"))) == 2:
+                break
+            await asyncio.sleep(0.02)
+        record = GameRecord.model_validate_json((exports / f"tourpad-game-{game.game_id}.json").read_text())
+        assert score_record(record, load_edition("australia")).totals == game.state.totals()
+        assert (exports / f"tourpad-game-{game.game_id}.csv").read_text() == game.state.csv_text()
         assert any(t.endswith("wins!") or t == "Shared victory!" for t in shown)
         assert "Categories add up to the totals" in shown
         go("round_summary", game_id=game.game_id, round_index=3)
