@@ -265,3 +265,12 @@ def test_route_status_line(store):
     europe.enter_letters(1, eu.letters[7:14], None)
     seen = sum(1 for region in eu.regions if region.mask & sum(1 << i for i in range(7)))
     assert europe.state.route_status(0) == f"Passport: {seen} of {len(eu.regions)} regions visited"
+
+
+def test_category_preview_scores_own_categories_or_names_the_problem(store):
+    from scorer.pad.categories import CategoryState, preview
+
+    total, lines = preview(AUS, CategoryState.new(2), 0, cat_values(choice="Swimming", choice_count=3), 2, 1)
+    assert total == 2 + 12 + 7 + 4 + 7 and lines[0].startswith("Throw & Catch: Throw 3, Catch 5")
+    total, lines = preview(AUS, CategoryState.new(2), 0, cat_values(throw=""), 2, 1)
+    assert total is None and lines == ["Throw card number is missing"]

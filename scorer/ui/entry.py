@@ -6,6 +6,7 @@ import flet as ft
 
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
+from scorer.pad.categories import preview as category_preview
 from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
@@ -222,7 +223,11 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
     saved = (state.entries[round_index].get(player) or {}).get("categories", {})
     fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
                                 keyboard_type=ft.KeyboardType.NUMBER, dense=True,
-                                on_submit=lambda e: save(e)) for key in NUMBER_FIELDS}
+                                on_submit=lambda e: save(e), on_change=lambda e: show_points())
+              for key in NUMBER_FIELDS}
+    points_line = ft.Text("", weight=ft.FontWeight.BOLD)
+    points_notes = ft.Column(spacing=2)
+    carried = state.before_round[min(round_index, len(state.before_round) - 1)]
     chosen = {"choice": saved.get("choice")}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
 
@@ -230,23 +235,36 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         names = [None, *(i.name for i in edition.choice.icons)]
         choice_row.controls = [
             (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                n or "None", height=48, on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices()))
+                n or "None", height=48,
+                on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
             for n in names]
 
     draw_choices()
-    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", [])) for r in edition.regions]
-    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False))
+    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", []),
+                           on_change=lambda e: show_points()) for r in edition.regions]
+    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False),
+                         on_change=lambda e: show_points())
              if edition.route is not None else None)
     message = ft.Text("", color=ft.Colors.ERROR)
 
+    def values() -> dict:
+        out: dict = {key: f.value for key, f in fields.items()}
+        out["choice"] = chosen["choice"]
+        out["regions"] = [c.label for c in regions if c.value]
+        out["route"] = bool(route.value) if route is not None else False
+        return out
+
+    def show_points() -> None:
+        total, lines = category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)
+        points_line.value = (f"{total} points so far (bonuses settle at round close)" if total is not None
+                             else "Not complete yet")
+        points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+                                 for line in lines]
+
     def save(e) -> None:
-        values = {key: f.value for key, f in fields.items()}
-        values["choice"] = chosen["choice"]
-        values["regions"] = [c.label for c in regions if c.value]
-        values["route"] = bool(route.value) if route is not None else False
         before = session.state
         try:
-            after = session.enter_categories(player, values, round_index)
+            after = session.enter_categories(player, values(), round_index)
         except EntryError as err:
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
@@ -257,6 +275,8 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
                 size=12, color=ft.Colors.ON_SURFACE_VARIANT),
         sem("entry-message", message),
+        ft.Card(ft.Container(ft.Column([sem("entry-subtotal", points_line), points_notes], spacing=4),
+                             padding=12)),
         fields["throw"], fields["catch"],
         fields["collection"], fields["pairs"],
         ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
@@ -265,6 +285,7 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         *([route] if route is not None else []),
         ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=save),
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    show_points()
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=save))
     return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action],
                   back=("sheet", {"game_id": game_id}))
