@@ -49,7 +49,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
     """`tourpad host` on loopback with its own data folder; returns once the API answers."""
     env = {**os.environ, "TOURPAD_DATA_DIR": str(data_dir)}
     proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
@@ -69,7 +69,7 @@ def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ()) -> subpro
 
 
 @contextmanager
-def running_host(extra: tuple[str, ...] = ()):
+def running_host(extra: tuple[str, ...] = ("--api-only",)):
     with tempfile.TemporaryDirectory(prefix="tourpad-bench-") as folder:
         port = free_port()
         proc = start_host(Path(folder), port, extra)

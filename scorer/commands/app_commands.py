@@ -22,11 +22,11 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
          new_table: bool = typer.Option(False, "--new-table", help="open a new table even if one is live"),
          new_host_token: bool = typer.Option(False, "--new-host-token",
                                              help="print another host token for the resumed table"),
-         idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted")) -> None:
+         idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted"),
+         api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app")) -> None:
     """Host a table: players join from their phones' browsers (API at /api, schema at /docs)."""
     from scorer.commands.common import console, fail
-    from scorer.table import api
-    from scorer.table.host import db_path, open_table, qr_terminal, serve, start_expiry_sweeper
+    from scorer.table.host import build_asgi, db_path, open_table, qr_terminal, serve, start_expiry_sweeper
     from scorer.table.service import TableError, TableService
 
     service = TableService(db_path(), idle_seconds=idle_hours * 3600)
@@ -35,7 +35,7 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
     except TableError as err:
         fail(err.message)
     start_expiry_sweeper(service)
-    asgi_app = api.create_app(service)
+    asgi_app = build_asgi(service, plan.url, api_only)
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]

@@ -104,3 +104,25 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
 
         server.startup = startup
     server.run()
+
+
+def build_asgi(service: TableService, url: str, api_only: bool = False):
+    """One FastAPI server: the JSON API under /api, and (unless api_only) the Flet app everywhere else."""
+    from scorer.table import api
+
+    if api_only:
+        return api.create_app(service)
+    import flet as ft
+    from starlette.routing import Mount
+
+    from scorer.table.screens import table_app
+
+    asgi = ft.run(table_app(service, url), export_asgi_app=True, no_cdn=True)
+    api.install(asgi, service)
+    # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
+    routes = asgi.router.routes
+    catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
+    for route in catch_all:
+        routes.remove(route)
+        routes.append(route)
+    return asgi
