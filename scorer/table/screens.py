@@ -182,14 +182,15 @@ class TableScreens:
             return
         self.status = ft.Text()
         self.message = ft.Text()
-        self.cards = ft.TextField(label="Your 7 cards", hint_text="Throw first, Catch last",
+        self.cards = ft.TextField(label="Your 7 cards" if self.seat is not None else "7 cards",
+                                  hint_text="Throw first, Catch last",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
         self.choice = ft.Dropdown(label=self.view["edition"]["choice_family"], width=220)
         self.submit_button = ft.FilledButton("Submit", on_click=self._submit)
         self.sheets = ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
         self.host_panel = ft.Column()
         self.seat_pick = ft.Dropdown(label="Seat", width=180, on_select=lambda e: self._load_entry())
-        self.round_pick = ft.Dropdown(label="Round", width=120, on_select=lambda e: self._load_entry())
+        self.round_pick = ft.Dropdown(label="Round", width=150, on_select=lambda e: self._load_entry())
         if self.seat is None:
             self.host_panel.controls = [self._join_card(),
                                         ft.Text("Correct any seat", weight=ft.FontWeight.W_600),
@@ -213,7 +214,7 @@ class TableScreens:
                                                                       weight=ft.FontWeight.BOLD),
                                   ft.Text("with the code"),
                                   tagged("join-code", ft.Text(self.view["code"], size=24,
-                                                              weight=ft.FontWeight.BOLD, selectable=True))])],
+                                                              weight=ft.FontWeight.BOLD))])],
                       wrap=True)
 
     # --- state → screen ---------------------------------------------------------------------------------------
@@ -316,9 +317,16 @@ class TableScreens:
             return
         if event["version"] <= self.view["version"]:
             return
-        previous_round = self.view["round"]
+        previous_round, editing = self.view["round"], self._editing()
         self.view = event["table"]
-        self._render(reload_entry=self.view["round"] != previous_round)
+        # Someone else changed the entry this form shows (the host, or the player on another device):
+        # show theirs, since a submission based on the old one would be refused as overtaken.
+        changed_mine = editing is not None and editing == (event.get("round"), event.get("seat"))
+        if changed_mine and self.seat is not None and event["table"]["rounds"][editing[0] - 1]["entries"][
+                editing[1] - 1]["by_host"]:
+            self.message.value = f"The host corrected your round {editing[0]}"
+            self.message.color = ft.Colors.ORANGE
+        self._render(reload_entry=changed_mine or self.view["round"] != previous_round)
 
     def _stop_listening(self) -> None:
         if self._unsubscribe is not None:
