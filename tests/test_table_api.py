@@ -208,8 +208,10 @@ def test_seats_are_claimed_once_and_the_host_can_reseat(client, table):
     refused(client.post(f"/api/tables/{fresh.code}/seats/2/claim", json={"name": "X"},
                         headers={"Authorization": f"Bearer {own}"}), 403, "seat 1")
     # the host reseats Bob's seat: a new token, the old one stops working
-    reseat = client.post(f"/api/tables/{table.code}/seats/2/claim", json={"name": "Bob"},
+    reseat = client.post(f"/api/tables/{table.code}/seats/2/claim", json={"name": "Rob"},
                          headers={"Authorization": f"Bearer {table.host}"})
+    view = table.view()
+    assert view["seats"][1]["name"] == view["scores"]["players"][1]["name"] == "Rob"
     new_token = reseat.json()["seat_token"]
     assert new_token != table.tokens[1]
     refused(table.put(1, 2, "ABCDEFG", token=table.tokens[1]), 401)

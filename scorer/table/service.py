@@ -323,6 +323,7 @@ class TableService:
             now = self._clock()
             self.store.claim_seat(table.code, seat, stored, version, now)
             table.stored.claimed[seat] = stored
+            table._scores = None  # the score sheet carries the names
             self._changed(table, version, now, {"kind": "seat", "seat": seat_no})
         return seat_token
 
@@ -371,8 +372,9 @@ class TableService:
             now = self._clock()
             self.store.put_entry(table.code, r, seat, entry, version, now)
             table.stored.entries[r, seat] = entry
-            table._scores = None
             closed = was_open and table.open_round > r
+            if closed or not was_open:  # the scores cover closed rounds only
+                table._scores = None
             self._changed(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
                                                 "revision": entry.revision, "round_closed": closed})
             return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
