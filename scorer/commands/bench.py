@@ -40,3 +40,13 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_table.run(edition_or_fail(edition), tables, seats, games), as_json)
+
+
+@app.command("balance")
+def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe", players: int = 4,
+            bot: str = "greedy", seed: int = 1) -> None:
+    """Deck balance: mean points per category and per icon type, region bonuses won, route bonuses."""
+    from benchmarks import balance as bench_balance
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)
