@@ -115,9 +115,18 @@ def build_asgi(service: TableService, url: str, api_only: bool = False):
     import flet as ft
     from starlette.routing import Mount
 
-    from scorer.table.screens import table_app
+    from scorer.table import screens
+    from scorer.ui.app import make_main
 
-    asgi = ft.run(table_app(service, url), export_asgi_app=True, no_cdn=True)
+    screens.configure(service, url)
+    pad_main = make_main()
+
+    def main(page: ft.Page) -> None:
+        pad_main(page)
+        page.data.go("table")  # a phone opening the join URL lands on the join form
+
+    assets = str(Path(__file__).resolve().parents[2] / "assets")
+    asgi = ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
     api.install(asgi, service)
     # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
     routes = asgi.router.routes

@@ -1,10 +1,12 @@
-"""Table mode screens (Flet): host a table, join by code, take a seat, enter your own sheet, see everyone's.
+"""Table mode screens in the score pad app: host a table, join by code, take a seat, enter your own sheet,
+see everyone's.
 
 Every screen is a view of the one `TableService` in this server process: it calls the service with
 the device's own token (a seat token, or the host token on the host's device), so a phone can only
 change its own sheet, exactly as through the JSON API. The tokens live in the device's client storage
 (`ft.SharedPreferences`), so a phone that drops off Wi-Fi or reloads comes back to its seat.
 Live updates: the service calls this session's listener after every committed change.
+The service exists only under `tourpad host` (`configure`); plain `tourpad app` explains how to host.
 """
 
 from __future__ import annotations
@@ -13,39 +15,50 @@ import base64
 import contextlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
 from scorer.table.host import qr_png_base64
 from scorer.table.service import TableError, TableService
+from scorer.ui.app import PadApp, Screen, screen, sem
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
+PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
 
-def tagged(identifier: str, control: ft.Control) -> ft.Semantics:
-    """A stable hook for tests and screen readers (`flt-semantics-identifier` in the web DOM)."""
-    return ft.Semantics(identifier=identifier, content=control)
+@dataclass
+class Hosting:
+    service: TableService
+    url: str
+
+
+HOSTING: Hosting | None = None
+
+
+def configure(service: TableService, url: str) -> None:
+    """Called by `tourpad host`: this process holds the tables, players reach it at `url`."""
+    global HOSTING
+    HOSTING = Hosting(service, url)
 
 
 class TableScreens:
     """One device's session of table mode."""
 
-    def __init__(self, page: ft.Page, service: TableService, url: str,
-                 on_back: Callable[[], None] | None = None) -> None:
+    def __init__(self, page: ft.Page, service: TableService, url: str) -> None:
         self.page = page
         self.service = service
         self.url = url
-        self.on_back = on_back
         self.prefs = ft.SharedPreferences()
         self.code: str | None = None
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
         self.view: dict | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self.root = ft.Column(expand=True, scroll=ft.ScrollMode.AUTO)
-        page.on_disconnect = lambda e: self._stop_listening()
-        page.on_close = lambda e: self._stop_listening()
+        self.root = ft.Column(spacing=12)
+        page.on_disconnect = lambda e: self.stop_listening()
+        page.on_close = lambda e: self.stop_listening()
 
     # --- storage ----------------------------------------------------------------------------------------------
 
@@ -80,10 +93,8 @@ class TableScreens:
     # --- screens ----------------------------------------------------------------------------------------------
 
     def _screen(self, title: str, *controls: ft.Control) -> None:
-        header: list[ft.Control] = [ft.Text(title, size=22, weight=ft.FontWeight.BOLD)]
-        if self.on_back is not None:
-            header.insert(0, ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back", on_click=lambda e: self.on_back()))
-        self.root.controls = [ft.Row(header), *controls]
+        self.root.controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+                              *controls]
         self._refresh()
 
     def _refresh(self) -> None:
@@ -95,7 +106,7 @@ class TableScreens:
     def show_start(self, message: str = "") -> None:
         from scorer.packs import available_editions
 
-        self._stop_listening()
+        self.stop_listening()
         code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH", autofocus=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
         feedback = ft.Text(message, color=ft.Colors.RED)
@@ -142,7 +153,7 @@ class TableScreens:
             ft.Divider(),
             ft.Text("Host a table", size=18, weight=ft.FontWeight.W_600),
             ft.Row([edition, seats, ft.FilledButton("Host a table", on_click=host)], wrap=True),
-            tagged("message", feedback),
+            sem("message", feedback),
         )
 
     def show_seats(self, message: str = "") -> None:
@@ -169,12 +180,12 @@ class TableScreens:
 
             name.on_submit = take
             rows.append(ft.Row([name, ft.FilledButton(f"Take seat {seat['seat']}", on_click=take)], wrap=True))
-        self._screen(f"Table {view['code']}: pick your seat", *rows, tagged("message", feedback),
+        self._screen(f"Table {view['code']}: pick your seat", *rows, sem("message", feedback),
                      ft.TextButton("Another table", on_click=lambda e: self.show_start()))
 
     def show_sheet(self) -> None:
         """Your own entry form (host: any seat, any round so far) and every sheet, kept live."""
-        self._stop_listening()
+        self.stop_listening()
         try:
             self.view, self._unsubscribe = self.service.subscribe(self.code, self._on_event)
         except TableError as err:
@@ -197,11 +208,11 @@ class TableScreens:
                                         ft.Row([self.seat_pick, self.round_pick], wrap=True)]
         who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
         self._screen(f"Table {self.view['code']} · {who}",
-                     tagged("status", self.status),
+                     sem("status", self.status),
                      self.host_panel,
                      ft.Row([self.cards, self.choice], wrap=True),
                      ft.Row([self.submit_button, ft.TextButton("Leave", on_click=lambda e: self.show_start())]),
-                     tagged("message", self.message),
+                     sem("message", self.message),
                      ft.Divider(),
                      ft.Text("All sheets", size=18, weight=ft.FontWeight.W_600),
                      self.sheets)
@@ -213,7 +224,7 @@ class TableScreens:
                        ft.Column([ft.Text("Players join at"), ft.Text(self.url, selectable=True,
                                                                       weight=ft.FontWeight.BOLD),
                                   ft.Text("with the code"),
-                                  tagged("join-code", ft.Text(self.view["code"], size=24,
+                                  sem("join-code", ft.Text(self.view["code"], size=24,
                                                               weight=ft.FontWeight.BOLD))])],
                       wrap=True)
 
@@ -281,7 +292,7 @@ class TableScreens:
             lines.append(ft.Text(f"R{rnd['round']}: {entry['cards']}{choice}{points}"))
         mine = self.seat == seat
         title = f"{player['name']}{' (you)' if mine else ''} · {player['total']} pts"
-        return tagged(f"sheet-{seat + 1}", ft.Container(
+        return sem(f"sheet-{seat + 1}", ft.Container(
             ft.Column([ft.Text(title, weight=ft.FontWeight.BOLD), *lines], spacing=2),
             padding=10, border_radius=8,
             bgcolor=ft.Colors.PRIMARY_CONTAINER if mine else ft.Colors.SURFACE_CONTAINER_HIGHEST))
@@ -328,19 +339,30 @@ class TableScreens:
             self.message.color = ft.Colors.ORANGE
         self._render(reload_entry=changed_mine or self.view["round"] != previous_round)
 
-    def _stop_listening(self) -> None:
+    def stop_listening(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
 
 
-def table_app(service: TableService, url: str) -> Callable[[ft.Page], object]:
-    """The Flet `main` serving table mode alone."""
+@screen("table")
+def table_screen(app: PadApp) -> Screen:
+    """Table mode inside the pad app; the same session object survives re-renders (theme, resize)."""
+    if HOSTING is None:
+        return Screen("Table mode", ft.Container(ft.Column([
+            ft.Text("Every player keeps score on their own phone, one shared table on the host."),
+            ft.Text("To host a table, start `tourpad host` on the device at the table (a laptop or tablet on "
+                    "the same Wi-Fi): it prints the join URL, a join code and a QR code. Each player opens "
+                    "the URL on their phone and enters the code."),
+        ], spacing=12), padding=PAD), back=("home", {}))
+    screens: TableScreens | None = getattr(app, "table_screens", None)
+    if screens is None:
+        screens = TableScreens(app.page, HOSTING.service, HOSTING.url)
+        app.table_screens = screens
+        app.page.run_task(screens.start)
 
-    async def main(page: ft.Page) -> None:
-        page.title = "tourpad · table"
-        screens = TableScreens(page, service, url)
-        page.add(screens.root)
-        await screens.start()
+    def leave() -> None:
+        screens.stop_listening()
+        app.table_screens = None
 
-    return main
+    return Screen("Table mode", ft.Container(screens.root, padding=PAD), back=("home", {}), on_leave=leave)
