@@ -180,8 +180,26 @@ class TableScreens:
 
             name.on_submit = take
             rows.append(ft.Row([name, ft.FilledButton(f"Take seat {seat['seat']}", on_click=take)], wrap=True))
+        host_token = ft.TextField(label="Host token", password=True, can_reveal_password=True, width=220)
+
+        async def open_as_host(e) -> None:
+            try:
+                role = self.service.role(self.code, host_token.value or "")
+            except TableError as err:
+                feedback.value = err.message
+                return
+            if role is not None:
+                feedback.value = "That is a seat token, not the host token"
+                return
+            self.token, self.seat = host_token.value, None
+            await self._remember()
+            self.show_sheet()
+
         self._screen(f"Table {view['code']}: pick your seat", *rows, sem("message", feedback),
-                     ft.TextButton("Another table", on_click=lambda e: self.show_start()))
+                     ft.TextButton("Another table", on_click=lambda e: self.show_start()),
+                     ft.Divider(),
+                     ft.Text("Hosting this table? Enter the host token `tourpad host` printed."),
+                     ft.Row([host_token, ft.OutlinedButton("Open as host", on_click=open_as_host)], wrap=True))
 
     def show_sheet(self) -> None:
         """Your own entry form (host: any seat, any round so far) and every sheet, kept live."""
