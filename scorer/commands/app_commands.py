@@ -136,7 +136,8 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         console.print(qr_terminal(plan.url), highlight=False, soft_wrap=True)
         console.print(f"Join URL:  {plan.url}\nJoin code: {plan.code}", highlight=False)
         if plan.host_token:
-            console.print(f"Host token (keep private; edits every seat): {plan.host_token}", highlight=False)
+            console.print(f"Host token (keep private; edits every seat; in the app: Join, then "
+                          f"'Open as host'): {plan.host_token}", highlight=False)
         if others:
             console.print(f"Also live: {', '.join(others)}", highlight=False)
         console.print(f"API: {plan.url}api  (schema: {plan.url}docs); data: {service.store.path}",
