@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -27,6 +26,7 @@ from rules.bots import make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
 from rules.scoring import NO_CHOICE
+from scorer.commands.app_commands import free_port
 
 
 def scripted_rounds(edition: Edition, n_players: int, seed: int) -> tuple[list[list[tuple[str, str | None]]],
@@ -41,12 +41,6 @@ def scripted_rounds(edition: Edition, n_players: int, seed: int) -> tuple[list[l
                         edition.choice.icons[choice].name if choice != NO_CHOICE else None)
                        for row, choice in zip(rows, choices, strict=True)])
     return rounds, state.totals()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
@@ -71,7 +65,7 @@ def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only"
 @contextmanager
 def running_host(extra: tuple[str, ...] = ("--api-only",)):
     with tempfile.TemporaryDirectory(prefix="tourpad-bench-") as folder:
-        port = free_port()
+        port = free_port("127.0.0.1")
         proc = start_host(Path(folder), port, extra)
         try:
             yield f"http://127.0.0.1:{port}"

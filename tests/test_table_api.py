@@ -14,8 +14,9 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmarks.table import free_port, scripted_rounds
+from benchmarks.table import scripted_rounds
 from rules.record import GameRecord, PlayerRound, score_record
+from scorer.commands.app_commands import free_port
 from scorer.table import api
 from scorer.table.host import join_url, qr_png_base64
 from scorer.table.service import TableService
@@ -334,7 +335,7 @@ def test_idle_tables_expire_and_reads_keep_a_table_alive(tmp_path):
 def live_server(service):
     import uvicorn
 
-    port = free_port()
+    port = free_port("127.0.0.1")
     server = uvicorn.Server(uvicorn.Config(api.create_app(service), host="127.0.0.1", port=port,
                                            log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -16,7 +16,8 @@ import time
 import httpx
 import pytest
 
-from benchmarks.table import free_port, scripted_rounds, start_host
+from benchmarks.table import scripted_rounds, start_host
+from scorer.commands.app_commands import free_port
 
 KILLS = int(__import__("os").environ.get("CRASH_KILLS", 20))
 TABLES = 6
@@ -177,7 +178,7 @@ class Harness:
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, australia):
     rng = random.Random(20261122)
-    port = free_port()
+    port = free_port("127.0.0.1")
     proc = start_host(tmp_path, port)
     harness = Harness(f"http://127.0.0.1:{port}")
     tables = []

@@ -9,14 +9,15 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from benchmarks.table import free_port, start_host
+from benchmarks.table import start_host
+from scorer.commands.app_commands import free_port
 
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
 def host(tmp_path):
-    port = free_port()
+    port = free_port("127.0.0.1")
     proc = start_host(tmp_path, port, extra=())
     yield f"http://127.0.0.1:{port}"
     proc.terminate()
