@@ -377,6 +377,21 @@ def test_every_device_sees_a_submission_live(live_server):
         [snapshot["version"], snapshot["version"] + 1, snapshot["version"] + 2]
 
 
+def test_a_failing_viewer_does_not_fail_a_saved_submission(service):
+    code, host = service.create_table("australia", 2)
+    seen = []
+
+    def broken(event):
+        raise RuntimeError("the phone's session is gone")
+
+    service.subscribe(code, broken)
+    service.subscribe(code, seen.append)
+    ack = service.submit(code, 1, 1, "ABCDEFG", None, 0, host)
+    assert ack["revision"] == 1 and [e["seat"] for e in seen] == [1]
+    service.submit(code, 1, 2, "HIJKLMN", None, 0, host)
+    assert len(seen) == 2 and service.view(code)["round"] == 2
+
+
 # --- schema and QR ------------------------------------------------------------------------------------------
 
 def test_the_openapi_schema_documents_every_endpoint_and_the_bearer_tokens(client):

@@ -57,7 +57,8 @@ class TableScreens:
         self.view: dict | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self.root = ft.Column(spacing=12)
-        page.on_disconnect = lambda e: self.stop_listening()
+        # Not on_disconnect: a phone that drops off Wi-Fi reattaches to this same session and must still
+        # get live updates; on_close is the session's end.
         page.on_close = lambda e: self.stop_listening()
 
     # --- storage ----------------------------------------------------------------------------------------------

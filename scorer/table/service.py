@@ -11,6 +11,7 @@ Rounds and seats are numbered from 1 in this class's public methods, as players 
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -31,6 +32,8 @@ from rules.record import (
 )
 from rules.scoring import rank_players
 from scorer.table.store import StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
+
+log = logging.getLogger(__name__)
 
 #: Unambiguous characters (no 0/O, 1/I): 32 symbols, 8 of them = 40 bits; wrong guesses are rate-limited.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -438,4 +441,8 @@ class TableService:
         if listeners:
             event = {**event, "version": version, "table": table.view()}
             for listener in list(listeners):
-                listener(event)
+                try:
+                    listener(event)
+                except Exception:  # a vanished viewer must not fail a submission that is already saved
+                    log.exception("dropping a table listener that failed")
+                    listeners.remove(listener)
