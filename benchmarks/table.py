@@ -43,13 +43,16 @@ def scripted_rounds(edition: Edition, n_players: int, seed: int) -> tuple[list[l
     return rounds, state.totals()
 
 
-def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
-    """`tourpad host` on loopback with its own data folder; returns once the API answers."""
+def spawn_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
+    """`tourpad host` on loopback with its own data folder (not yet answering)."""
     env = {**os.environ, "TOURPAD_DATA_DIR": str(data_dir)}
-    proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
+    return subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
                              "--port", str(port), *extra],
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
+
+
+def wait_until_up(proc: subprocess.Popen, port: int, timeout: float = 60) -> subprocess.Popen:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"tourpad host exited: {proc.stderr.read().decode()[-2000:]}")
@@ -57,9 +60,14 @@ def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only"
             httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
             return proc
         except httpx.TransportError:
-            time.sleep(0.05)
+            time.sleep(0.02)
     proc.kill()
-    raise RuntimeError("tourpad host did not start within 60 s")
+    raise RuntimeError(f"tourpad host did not start within {timeout} s")
+
+
+def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
+    """`tourpad host` on loopback with its own data folder; returns once the API answers."""
+    return wait_until_up(spawn_host(data_dir, port, extra), port)
 
 
 @contextmanager

@@ -117,12 +117,29 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
          new_host_token: bool = typer.Option(False, "--new-host-token",
                                              help="print another host token for the resumed table"),
          idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted"),
-         api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app")) -> None:
+         api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app"),
+         wait_for_port: bool = typer.Option(False, "--wait-for-port",
+                                            help="start up, then wait until the previous host on this port "
+                                                 "is gone before opening the tables (a quick restart)")) -> None:
     """Host a table: players join from their phones' browsers (API at /api, schema at /docs)."""
     from scorer.commands.common import console, fail
-    from scorer.table.host import build_asgi, db_path, open_table, qr_terminal, serve, start_expiry_sweeper
+    from scorer.table.host import (
+        build_asgi,
+        db_path,
+        open_table,
+        qr_terminal,
+        serve,
+        start_expiry_sweeper,
+        wait_until_port_free,
+    )
     from scorer.table.service import TableError, TableService
 
+    if wait_for_port:
+        import uvicorn  # noqa: F401  (the slow imports happen while the previous host still serves)
+
+        from scorer.table import api  # noqa: F401
+
+        wait_until_port_free(bind, port)
     service = TableService(db_path(), idle_seconds=idle_hours * 3600)
     try:
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token)

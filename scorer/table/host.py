@@ -38,6 +38,18 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def wait_until_port_free(bind: str, port: int) -> None:
+    """Block until nothing listens on (bind, port) any more, e.g. the host this one replaces has exited."""
+    while True:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            try:
+                probe.bind((bind, port))
+                return
+            except OSError:
+                time.sleep(0.02)
+
+
 def join_url(bind: str, port: int) -> str:
     host = lan_address() if bind in ("0.0.0.0", "") else bind
     return f"http://{host}:{port}/"
