@@ -413,3 +413,18 @@ def test_the_join_qr_code_reads_back_as_the_join_url():
     assert url == "http://127.0.0.1:8550/"
     image = Image.open(io.BytesIO(base64.b64decode(qr_png_base64(url))))
     assert [r.text for r in zxingcpp.read_barcodes(image)] == [url]
+
+
+def test_tourpad_host_resumes_the_last_table_or_opens_a_new_one(service):
+    from scorer.table.host import open_table
+
+    first = open_table(service, "127.0.0.1", 8550, "australia", 3, new_table=False, new_host_token=False)
+    assert first.url == "http://127.0.0.1:8550/" and first.host_token and first.resumed == []
+    again = open_table(service, "127.0.0.1", 8550, "australia", 3, new_table=False, new_host_token=True)
+    assert again.code == first.code and again.host_token != first.host_token
+    assert service.role(again.code, again.host_token) is None  # both host tokens work
+    assert service.role(first.code, first.host_token) is None
+    quiet = open_table(service, "127.0.0.1", 8550, "australia", 3, new_table=False, new_host_token=False)
+    assert quiet.code == first.code and quiet.host_token is None
+    other = open_table(service, "127.0.0.1", 8550, "usa", 2, new_table=True, new_host_token=False)
+    assert other.code != first.code and service.view(other.code)["edition"]["id"] == "usa"

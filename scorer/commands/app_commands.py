@@ -150,14 +150,16 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
-        console.print(qr_terminal(plan.url), highlight=False, soft_wrap=True)
-        console.print(f"Join URL:  {plan.url}\nJoin code: {plan.code}", highlight=False)
+        lines = [f"Join URL:   {plan.url}", f"Join code:  {plan.code}"]
         if plan.host_token:
-            console.print(f"Host token (keep private; edits every seat; in the app: Join, then "
-                          f"'Open as host'): {plan.host_token}", highlight=False)
+            lines.append(f"Host token: {plan.host_token}  (keep it private: it edits every seat; in the app: "
+                         f"Join, then Open as host)")
         if others:
-            console.print(f"Also live: {', '.join(others)}", highlight=False)
-        console.print(f"API: {plan.url}api  (schema: {plan.url}docs); data: {service.store.path}",
-                      highlight=False)
+            lines.append(f"Also live:  {', '.join(others)}")
+        lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
+        lines.append(f"Tables:     {service.store.path}")
+        console.print(qr_terminal(plan.url), highlight=False, soft_wrap=True)
+        for line in lines:  # soft_wrap: a URL or token is never broken across lines
+            console.print(line, highlight=False, soft_wrap=True)
 
     serve(asgi_app, bind, port, on_ready=ready)
