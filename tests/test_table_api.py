@@ -317,10 +317,13 @@ def test_idle_tables_expire_and_reads_keep_a_table_alive(tmp_path):
     try:
         idle, _ = svc.create_table("australia", 2)
         watched, _ = svc.create_table("australia", 2)
+        heard = []
+        svc.subscribe(idle, heard.append)
         now[0] += 45
         svc.view(watched)
         now[0] += 30
         assert svc.expire_idle() == [idle]
+        assert [e["kind"] for e in heard] == ["expired"]  # open event streams end
         client = TestClient(api.create_app(svc))
         refused(client.get(f"/api/tables/{idle}"), 404, "expired")
         assert client.get(f"/api/tables/{watched}").status_code == 200
