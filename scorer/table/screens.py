@@ -304,11 +304,16 @@ class TableScreens:
             entry = rnd["entries"][seat]
             if entry is None:
                 continue
-            points = ""
+            points, breakdown = "", ""
             if rnd["closed"]:
-                points = f" · {sum(player['rounds'][rnd['round'] - 1].values())} pts"
+                by_category = player["rounds"][rnd["round"] - 1]
+                points = f" · {sum(by_category.values())} pts"
+                names = view["scores"]["categories"]
+                breakdown = " · ".join(f"{names.get(c, c)} {v}" for c, v in by_category.items() if v)
             choice = f" · {entry['choice']}" if entry["choice"] else ""
             lines.append(ft.Text(f"R{rnd['round']}: {entry['cards']}{choice}{points}"))
+            if breakdown:
+                lines.append(ft.Text(breakdown, size=12, color=ft.Colors.ON_SURFACE_VARIANT))
         mine = self.seat == seat
         title = f"{player['name']}{' (you)' if mine else ''} · {player['total']} pts"
         return sem(f"sheet-{seat + 1}", ft.Container(
