@@ -431,3 +431,53 @@ def test_tourpad_host_resumes_the_last_table_or_opens_a_new_one(service):
     assert quiet.code == first.code and quiet.host_token is None
     other = open_table(service, "127.0.0.1", 8550, "usa", 2, new_table=True, new_host_token=False)
     assert other.code != first.code and service.view(other.code)["edition"]["id"] == "usa"
+
+
+def test_a_change_the_disk_refuses_is_not_acknowledged_and_the_host_stops(service):
+    code, host = service.create_table("australia", 2)
+    service.store._db.execute("PRAGMA query_only=ON")  # every write now fails, as on a full disk
+    with pytest.raises(Exception) as refused_write:
+        service.submit(code, 1, 1, "ABCDEFG", None, 0, host)
+    assert refused_write.value.status == 503 and "restart tourpad host" in refused_write.value.message
+    with pytest.raises(Exception) as after:
+        service.view(code)
+    assert after.value.status == 503
+    service.store._db.execute("PRAGMA query_only=OFF")
+
+
+def test_concurrent_submissions_share_commits_and_all_arrive_in_order(tmp_path, australia):
+    svc = TableService(tmp_path / "t.sqlite3")
+    try:
+        tables = []
+        for seed in range(6):
+            code, _ = svc.create_table("australia", 4)
+            tokens = [svc.claim_seat(code, s, f"P{s}") for s in range(1, 5)]
+            heard: list[int] = []
+            svc.subscribe(code, lambda e, heard=heard: heard.append(e["version"]))
+            tables.append((code, tokens, scripted_rounds(australia, 4, seed)[0], heard))
+
+        def seat_plays(code, token, seat, rounds):
+            for r, entries in enumerate(rounds, start=1):
+                svc.submit(code, r, seat, *entries[seat - 1], 0, token)
+                while svc.view(code)["round"] == r:
+                    time.sleep(0.001)
+
+        threads = [threading.Thread(target=seat_plays, args=(code, tokens[s - 1], s, rounds))
+                   for code, tokens, rounds, _ in tables for s in range(1, 5)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        for code, _, _, heard in tables:
+            assert svc.view(code)["finished"]
+            assert heard == list(range(5, 5 + 16))  # 4 claims before, then every entry once, in order
+    finally:
+        svc.close()
+    again = TableService(tmp_path / "t.sqlite3")
+    try:
+        for code, _, rounds, _ in tables:
+            view = again.view(code)
+            assert [[e["cards"] for e in rnd["entries"]] for rnd in view["rounds"]] == \
+                [[cards for cards, _ in entries] for entries in rounds]
+    finally:
+        again.close()

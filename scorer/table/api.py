@@ -127,7 +127,7 @@ class Problem(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429)}
+    status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)}
 
 bearer = HTTPBearer(auto_error=False, description="a seat token or the table's host token")
 Code = Annotated[str, Path(min_length=1, max_length=16, description="the join code")]
@@ -255,6 +255,8 @@ async def events(code: Code, request: Request, service: Service) -> StreamingRes
                     continue
                 if event is None:
                     return
+                if event["version"] <= snapshot["version"]:  # saved before the snapshot: already in it
+                    continue
                 yield sse(event)
                 if event["kind"] == "expired":
                     return

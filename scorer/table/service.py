@@ -31,7 +31,7 @@ from rules.record import (
     score_rounds,
 )
 from rules.scoring import rank_players
-from scorer.table.store import StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
+from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +75,12 @@ class Invalid(TableError):
 
 class TooMany(TableError):
     status = 429
+
+
+class Unavailable(TableError):
+    """The host could not save a change: it stops taking any until restarted from what is on disk."""
+
+    status = 503
 
 
 def normalize_code(text: str) -> str:
@@ -195,6 +201,9 @@ class TableService:
         self.store = TableStore(db_path)
         self._tables: dict[str, Table] = {}
         self._listeners: dict[str, list[Listener]] = {}
+        #: Guards only `_listeners`: the store's writer thread publishes under it, never under `_lock`.
+        self._listeners_lock = threading.Lock()
+        self._broken: Exception | None = None
         now = clock()
         for stored in self.store.load_all():
             try:
@@ -253,6 +262,8 @@ class TableService:
             return [format_code(t.code) for t in tables]
 
     def _table(self, code: str) -> Table:
+        if self._broken is not None:
+            raise Unavailable(f"the host could not save a change ({self._broken}); restart tourpad host")
         table = self._tables.get(normalize_code(code))
         if table is None:
             raise NotFound(f"no table with join code {code!r} on this host (it may have expired)")
@@ -273,7 +284,9 @@ class TableService:
             for table in gone:
                 self.store.delete_table(table.code)
                 del self._tables[table.code]
-                for listener in self._listeners.pop(table.code, []):
+                with self._listeners_lock:
+                    listeners = self._listeners.pop(table.code, [])
+                for listener in listeners:
                     listener({"kind": "expired", "version": table.stored.version + 1, "table": None})
             return [format_code(t.code) for t in gone]
 
@@ -324,10 +337,11 @@ class TableService:
             stored = StoredSeat(name, token_hash(seat_token))
             version = table.stored.version + 1
             now = self._clock()
-            self.store.claim_seat(table.code, seat, stored, version, now)
             table.stored.claimed[seat] = stored
             table._scores = None  # the score sheet carries the names
-            self._changed(table, version, now, {"kind": "seat", "seat": seat_no})
+            publish = self._advance(table, version, now, {"kind": "seat", "seat": seat_no})
+            pending = self.store.claim_seat(table.code, seat, stored, version, now, publish)
+        self._saved(pending)
         return seat_token
 
     @staticmethod
@@ -373,15 +387,18 @@ class TableService:
             entry = StoredEntry(letters, choice_name, current_revision + 1, role is None)
             version = table.stored.version + 1
             now = self._clock()
-            self.store.put_entry(table.code, r, seat, entry, version, now)
             table.stored.entries[r, seat] = entry
             closed = was_open and table.open_round > r
             if closed or not was_open:  # the scores cover closed rounds only
                 table._scores = None
-            self._changed(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
-                                                "revision": entry.revision, "round_closed": closed})
-            return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
-                    "revision": entry.revision, "round_closed": closed, "version": version}
+            publish = self._advance(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
+                                                          "revision": entry.revision, "round_closed": closed})
+            pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
+        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
+        # commits share this one's fsync.
+        self._saved(pending)
+        return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
+                "revision": entry.revision, "round_closed": closed, "version": version}
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:
@@ -418,31 +435,49 @@ class TableService:
 
     def subscribe(self, code: str, listener: Listener) -> tuple[dict, Callable[[], None]]:
         """Call `listener(event)` after every committed change of the table, in order. Returns the current
-        view (taken atomically with the subscription, so nothing falls between) and an unsubscribe.
-        Listeners run under the service lock: they must hand the event off, not work on it."""
+        view (taken atomically with the subscription: every later change arrives as an event; an event
+        whose version is not above the snapshot's is already in it). Listeners run on the store's writer
+        thread: they must hand the event off, not work on it."""
         with self._lock:
             table = self._table(code)
-            self._listeners.setdefault(table.code, []).append(listener)
             snapshot = table.view()
+            with self._listeners_lock:
+                self._listeners.setdefault(table.code, []).append(listener)
 
         def unsubscribe() -> None:
-            with self._lock:
+            with self._listeners_lock:
                 listeners = self._listeners.get(table.code, [])
                 if listener in listeners:
                     listeners.remove(listener)
 
         return snapshot, unsubscribe
 
-    def _changed(self, table: Table, version: int, now: float, event: dict) -> None:
+    def _advance(self, table: Table, version: int, now: float, event: dict) -> Callable[[], None]:
+        """Move the table to `version` (under the lock); returns what publishes the event once it is saved."""
         table.stored.version = version
         table.stored.last_active = now
         table.last_seen = now
-        listeners = self._listeners.get(table.code)
-        if listeners:
-            event = {**event, "version": version, "table": table.view()}
-            for listener in list(listeners):
-                try:
-                    listener(event)
-                except Exception:  # a vanished viewer must not fail a submission that is already saved
-                    log.exception("dropping a table listener that failed")
-                    listeners.remove(listener)
+        code = table.code
+        with self._listeners_lock:
+            watched = bool(self._listeners.get(code))
+        event = {**event, "version": version, "table": table.view() if watched else None}
+
+        def publish() -> None:
+            with self._listeners_lock:
+                listeners = self._listeners.get(code)
+                for listener in list(listeners or ()):
+                    try:
+                        listener(event)
+                    except Exception:  # a vanished viewer must not fail a submission that is saved
+                        log.exception("dropping a table listener that failed")
+                        listeners.remove(listener)
+
+        return publish
+
+    def _saved(self, pending: PendingWrite) -> None:
+        try:
+            pending.wait()
+        except Exception as err:
+            # memory is now ahead of the file: refuse everything until a restart reloads the file
+            self._broken = err
+            raise Unavailable(f"the host could not save this change ({err}); restart tourpad host") from None

@@ -1,16 +1,21 @@
 """The table's durable memory: one SQLite file in WAL mode on the host.
 
 Every change is committed (synchronous=FULL) before the service acknowledges it, so a host killed at
-any moment restarts with every acknowledged submission. Tokens are kept only as SHA-256 hashes: whoever
-copies the file cannot act as a seat or the host.
+any moment restarts with every acknowledged submission. Writes are group-committed: one writer thread
+takes every change queued meanwhile into one transaction, so a burst of submissions from many phones
+costs one fsync, not one each. Changes commit in the order they were queued (the service queues them in
+version order), so the file always holds a prefix of the table's history. Tokens are kept only as
+SHA-256 hashes: whoever copies the file cannot act as a seat or the host.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,8 +63,29 @@ CREATE TABLE IF NOT EXISTS log (
 """
 
 
+log = logging.getLogger(__name__)
+
+Statements = list[tuple[str, tuple]]
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class PendingWrite:
+    """A queued change; `wait()` returns once it is committed to disk (or raises why it was not)."""
+
+    statements: Statements
+    #: Runs on the writer thread right after the commit, in queue order (the service publishes events).
+    after_commit: Callable[[], None] | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def wait(self) -> None:
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
 
 
 @dataclass
@@ -93,7 +119,7 @@ class StoredTable:
 
 
 class TableStore:
-    """All SQL lives here. One connection, used under a lock (the service serialises writes anyway)."""
+    """All SQL lives here. One connection: the writer thread writes, `load_all` reads under the same lock."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -104,23 +130,66 @@ class TableStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._queue: list[PendingWrite | None] = []
+        self._queued = threading.Condition()
+        self._writer = threading.Thread(target=self._write_loop, name="table-store-writer", daemon=True)
+        self._writer.start()
 
     def close(self) -> None:
+        with self._queued:
+            self._queue.append(None)
+            self._queued.notify()
+        self._writer.join()
         with self._lock:
             self._db.close()
 
-    def _transaction(self, statements: list[tuple[str, tuple]]) -> None:
-        """Run the statements atomically; returns only once they are committed to disk."""
+    def queue(self, statements: Statements, after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        """Queue a change; the caller fixes the commit order by queueing under its own lock."""
+        write = PendingWrite(statements, after_commit)
+        with self._queued:
+            self._queue.append(write)
+            self._queued.notify()
+        return write
+
+    def _transaction(self, statements: Statements) -> None:
+        """Commit the statements atomically; returns only once they are on disk."""
+        self.queue(statements).wait()
+
+    def _write_loop(self) -> None:
+        while True:
+            with self._queued:
+                while not self._queue:
+                    self._queued.wait()
+                batch, self._queue = self._queue, []
+            stop = None in batch
+            writes = [w for w in batch if w is not None]
+            if writes:
+                self._commit(writes)
+            if stop:
+                return
+
+    def _commit(self, writes: list[PendingWrite]) -> None:
         with self._lock:
             cur = self._db.cursor()
-            cur.execute("BEGIN IMMEDIATE")
             try:
-                for sql, args in statements:
-                    cur.execute(sql, args)
-            except BaseException:
-                cur.execute("ROLLBACK")
-                raise
-            cur.execute("COMMIT")
+                cur.execute("BEGIN IMMEDIATE")
+                for write in writes:
+                    for sql, args in write.statements:
+                        cur.execute(sql, args)
+                cur.execute("COMMIT")
+            except BaseException as err:
+                log.exception("table store: a commit failed; nothing of it was saved")
+                if self._db.in_transaction:
+                    cur.execute("ROLLBACK")
+                for write in writes:
+                    write.error = err
+        for write in writes:
+            if write.error is None and write.after_commit is not None:
+                try:
+                    write.after_commit()
+                except Exception:
+                    log.exception("table store: after-commit step failed")
+            write.done.set()
 
     @staticmethod
     def _bump(code: str, version: int, at: float, kind: str, detail: dict) -> list[tuple[str, tuple]]:
@@ -144,16 +213,17 @@ class TableStore:
         self._transaction([("INSERT OR IGNORE INTO host_tokens (code, token_hash) VALUES (?, ?)",
                             (code, hashed))])
 
-    def claim_seat(self, code: str, seat: int, stored: StoredSeat, version: int, at: float) -> None:
-        self._transaction([
+    def claim_seat(self, code: str, seat: int, stored: StoredSeat, version: int, at: float,
+                   after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([
             ("INSERT INTO seats (code, seat, name, token_hash) VALUES (?, ?, ?, ?) "
              "ON CONFLICT (code, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash",
              (code, seat, stored.name, stored.token_hash)),
-            *self._bump(code, version, at, "seat", {"seat": seat, "name": stored.name})])
+            *self._bump(code, version, at, "seat", {"seat": seat, "name": stored.name})], after_commit)
 
     def put_entry(self, code: str, round_index: int, seat: int, entry: StoredEntry, version: int,
-                  at: float) -> None:
-        self._transaction([
+                  at: float, after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([
             ("INSERT INTO entries (code, round, seat, cards, choice, revision, by_host) "
              "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code, round, seat) DO UPDATE SET "
              "cards = excluded.cards, choice = excluded.choice, revision = excluded.revision, "
@@ -161,7 +231,7 @@ class TableStore:
              (code, round_index, seat, entry.cards, entry.choice, entry.revision, int(entry.by_host))),
             *self._bump(code, version, at, "entry",
                         {"round": round_index, "seat": seat, "cards": entry.cards, "choice": entry.choice,
-                         "revision": entry.revision, "by_host": entry.by_host})])
+                         "revision": entry.revision, "by_host": entry.by_host})], after_commit)
 
     def delete_table(self, code: str) -> None:
         self._transaction([("DELETE FROM tables WHERE code = ?", (code,))])
