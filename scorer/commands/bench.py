@@ -31,6 +31,17 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     report(bench_engine.run(edition_or_fail(edition), games), as_json)
 
 
+@app.command("table")
+def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int = 3,
+          edition: str = "australia") -> None:
+    """Tables × seats on loopback (127.0.0.1 only), full games submitted concurrently: submissions/s and
+    p50/p95 from a submission to its event on the other seats' streams."""
+    from benchmarks import table as bench_table
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_table.run(edition_or_fail(edition), tables, seats, games), as_json)
+
+
 @app.command("print")
 def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50, paper: str = "a4") -> None:
     """Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) and of a card sheet."""

@@ -53,6 +53,8 @@ def home(app: PadApp) -> Screen:
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
     items.append(ft.OutlinedButton(f"History ({len(finished)})", icon=ft.Icons.HISTORY, height=52,
                                    on_click=lambda e: app.go("history")))
+    items.append(ft.OutlinedButton("Table mode: host or join", icon=ft.Icons.GROUPS, height=52,
+                                   on_click=lambda e: app.go("table")))
     items.append(section(
         "Race Around Europe",
         ft.OutlinedButton("Journey checker", icon=ft.Icons.RULE, height=52,
