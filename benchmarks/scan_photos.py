@@ -185,13 +185,14 @@ def sensor_noise(picture: Image.Image, sigma: float, rng: random.Random) -> Imag
 
 
 def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[str, ...] | None = None, *,
-          column: bool = False, turn: float = 0.0, scale: float | None = None,
+          column: bool = False, turn: float = 0.0, scale: float | None = None, blur: float | None = None,
           all_letters: tuple[str, ...] | None = None, extra_faces: dict[int, Image.Image] | None = None) -> Photo:
     """Photo `index` of the set made from `seed`.
 
     `turn` adds to the random ±15° (180 photographs the row from across the table); `letters` fixes the
     row instead of dealing 7 at random; `extra_faces` swaps in other faces at given positions (0-based),
-    e.g. a card of another edition; `scale` fixes the framing instead of drawing it from 0.5–1.5.
+    e.g. a card of another edition; `scale` fixes the framing instead of drawing it from 0.5–1.5 and `blur`
+    the camera's blur (Gaussian radius in pixels) instead of drawing it from 0–1.6.
     """
     rng = random.Random(seed * 1_000_003 + index)
     if letters is None:
@@ -212,7 +213,8 @@ def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[s
     offset = (rng.randint(-10, 10), rng.randint(4, 16))
     region.paste(Image.new("RGB", layer.size, "black"), offset, shadow)
     region.paste(layer, (0, 0), layer)
-    blur = rng.uniform(0.0, 1.6)
+    drawn_blur = rng.uniform(0.0, 1.6)
+    blur = drawn_blur if blur is None else blur
     if blur > 0.2:
         region = region.filter(ImageFilter.GaussianBlur(blur))
     picture.paste(region, (x0, y0))

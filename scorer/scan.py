@@ -134,8 +134,8 @@ def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Im
             image.load()
         except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as err:
             name = f"{source} " if isinstance(source, str | Path) else ""
-            raise ScanImageError(f"the file {name}is not an image we can read (JPEG, PNG, WebP, …): "
-                                 f"{err}") from err
+            why = "" if isinstance(err, UnidentifiedImageError) else f" ({err})"
+            raise ScanImageError(f"the file {name}is not an image we can read (JPEG, PNG, WebP, …){why}") from err
     with contextlib.suppress(Exception):  # a damaged EXIF block must not stop the scan; the pixels are fine
         image = ImageOps.exif_transpose(image)
     return image.convert("L")

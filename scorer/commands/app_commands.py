@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import typer
 
+from scorer.commands.scan_command import scan
+
 
 def register(app: typer.Typer) -> None:
     app.command("app")(run_app)
+    app.command("scan")(scan)
 
 
 def run_app() -> None:

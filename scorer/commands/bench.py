@@ -29,3 +29,12 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_engine.run(edition_or_fail(edition), games), as_json)
+
+
+@app.command("scan")
+def scan(as_json: AsJson = False, photos: int = 200, seed: int = 2026, edition: str = "australia") -> None:
+    """Synthetic row photos read complete and in order (bar ≥ 98 %) and median decode time (bar ≤ 300 ms)."""
+    from benchmarks import scan as bench_scan
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_scan.run(edition_or_fail(edition), photos, seed), as_json)
