@@ -25,10 +25,12 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 from scorer.scan import card_payload
 
 CARD_MM = (63, 88)
-#: Side of the QR code (without its quiet zone) on the stand-in face, and its centre as fractions of the card.
-QR_MM = 22
-QR_CENTRE = (0.5, 0.64)
-FACE_PX_PER_MM = 6
+#: The code as the printed cards carry it (printables/cards.py): a 16 mm square including a 2-module quiet
+#: zone, its centre 50 mm from the card's left and 76 mm from its top.
+QR_MM = 16
+QR_BORDER_MODULES = 2
+QR_CENTRE_MM = (50, 76)
+FACE_PX_PER_MM = 8
 PHOTO_SIZE = (4032, 3024)
 #: At scale 1.0 a row's length spans this share of the photo's width; 0.5–1.5 gives 30–90 %.
 NOMINAL_ROW_SHARE = 0.6
@@ -45,11 +47,10 @@ class Photo:
     description: str
 
 
-def qr_image(payload: str, px_per_module: int) -> Image.Image:
-    """The QR code as a 1-bit-looking grey image with a 4-module quiet zone."""
+def qr_image(payload: str, px_per_module: int, border: int = 4) -> Image.Image:
+    """The QR code as a greyscale image with a quiet zone of `border` modules."""
     code = segno.make(payload, error="m", micro=False)
-    matrix = np.array([list(row) for row in code.matrix], dtype=np.uint8)
-    matrix = np.pad(matrix, 4)
+    matrix = np.pad(np.array([list(row) for row in code.matrix], dtype=np.uint8), border)
     pixels = np.where(matrix.repeat(px_per_module, 0).repeat(px_per_module, 1) > 0, 0, 255).astype(np.uint8)
     return Image.fromarray(pixels, "L")
 
@@ -61,7 +62,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 @cache
 def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5") -> Image.Image:
-    """A stand-in card face (RGB, 6 px/mm): border in the region colour, the letter large, the QR code."""
+    """A stand-in card face (RGB, 8 px/mm): border in the region colour, the letter large, the QR code."""
     mm = FACE_PX_PER_MM
     width, height = CARD_MM[0] * mm, CARD_MM[1] * mm
     face = Image.new("RGB", (width, height), "white")
@@ -70,11 +71,11 @@ def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5") -> Im
     draw.rounded_rectangle((3 * mm, 3 * mm, width - 3 * mm, height - 3 * mm), radius=2 * mm, fill="#FBF7EE")
     draw.text((6 * mm, 4 * mm), letter, fill="#222222", font=_font(16 * mm))
     draw.text((6 * mm, 24 * mm), f"site {letter}", fill="#444444", font=_font(4 * mm))
-    code = segno.make(card_payload(edition_id, letter), error="m", micro=False)
-    modules = code.symbol_size(scale=1, border=0)[0]
-    px_per_module = max(1, round(QR_MM * mm / modules))
-    qr = qr_image(card_payload(edition_id, letter), px_per_module)
-    face.paste(qr, (round(width * QR_CENTRE[0] - qr.width / 2), round(height * QR_CENTRE[1] - qr.height / 2)))
+    # Drawn large and scaled down to the exact size, as a PDF renderer would anti-alias it.
+    qr = qr_image(card_payload(edition_id, letter), 16, border=QR_BORDER_MODULES)
+    side = round(QR_MM * mm)
+    qr = qr.resize((side, side), Image.LANCZOS)
+    face.paste(qr, (round(QR_CENTRE_MM[0] * mm - side / 2), round(QR_CENTRE_MM[1] * mm - side / 2)))
     return face
 
 

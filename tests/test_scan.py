@@ -48,11 +48,10 @@ def scan(data, australia, **options):
 def unreadable_face(letter: str) -> Image.Image:
     """A card whose code is spoiled: a sticker over two of its finder patterns (still a card, still texture)."""
     face = scan_photos.card_face("australia", letter).copy()
-    w, h = face.size
-    qr_px = scan_photos.QR_MM * scan_photos.FACE_PX_PER_MM
-    cx, cy = w * scan_photos.QR_CENTRE[0], h * scan_photos.QR_CENTRE[1]
-    draw = ImageDraw.Draw(face)
-    draw.rectangle((cx - qr_px / 2 - 4, cy - qr_px / 2 - 4, cx + qr_px / 2 + 4, cy - qr_px / 6), fill="#FBF7EE")
+    mm = scan_photos.FACE_PX_PER_MM
+    cx, cy = (c * mm for c in scan_photos.QR_CENTRE_MM)
+    half = scan_photos.QR_MM * mm / 2
+    ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy - half / 3), fill="#FBF7EE")
     return face
 
 
@@ -126,8 +125,9 @@ def test_cards_missing_at_an_end_go_where_the_photo_shows_detail(angle, found):
     right = np.array([math.cos(angle), math.sin(angle)])
     true_spots = [np.array([5000.0, 5000.0]) + k * 300.0 * right for k in range(7)]
 
-    def detail(centre, size):  # the unread cards' codes are texture; the table beyond the row is not
-        return 60.0 if min(np.linalg.norm(centre - s) for s in true_spots) < size else 5.0
+    def detail(centre, size):  # the unread cards' codes are texture, fading off them; the bare table is not
+        nearest = min(np.linalg.norm(centre - s) for s in true_spots)
+        return 5.0 + 60.0 * max(0.0, 1 - nearest / 150.0)
 
     assert list(arrange(codes, (10_000, 10_000), detail=detail).positions) == positions
 
