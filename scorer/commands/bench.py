@@ -31,6 +31,16 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     report(bench_engine.run(edition_or_fail(edition), games), as_json)
 
 
+@app.command("balance")
+def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe", players: int = 4,
+            bot: str = "greedy", seed: int = 1) -> None:
+    """Deck balance: mean points per category and per icon type, region bonuses won, route bonuses."""
+    from benchmarks import balance as bench_balance
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)
+
+
 @app.command("scan")
 def scan(as_json: AsJson = False, photos: int = 200, seed: int = 2026, edition: str = "australia") -> None:
     """Synthetic row photos read complete and in order (bar ≥ 98 %) and median decode time (bar ≤ 300 ms)."""
