@@ -465,3 +465,57 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
             problems.append(f"{where}: card {letter} is already in {owner} row this round")
     return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
                       time.perf_counter() - started)
+
+
+# --- The player's confirmation ------------------------------------------------------------------------------
+
+@dataclass
+class RowProposal:
+    """A scanned row the player is completing before it becomes their entry: positions the photo could not
+    settle (unread, another edition's card, a repeat, another player's card) are holes, and each card the
+    player taps fills the first hole. Nothing is entered until it is complete and the player saves."""
+
+    slots: list[str | None]
+    taken: dict[str, str]
+    message: str = ""
+
+    @classmethod
+    def from_result(cls, result: ScanResult, taken: Mapping[str, str]) -> RowProposal:
+        slots: list[str | None] = list(result.slots[:ROW_LENGTH])
+        seen: set[str] = set()
+        for i, letter in enumerate(slots):
+            if letter is not None and (letter in taken or letter in seen):
+                slots[i] = None
+            elif letter is not None:
+                seen.add(letter)
+        return cls(slots, dict(taken), "; ".join(result.messages()))
+
+    @property
+    def holes(self) -> list[int]:
+        """0-based positions still to fill."""
+        return [i for i, letter in enumerate(self.slots) if letter is None]
+
+    @property
+    def complete(self) -> bool:
+        return not self.holes
+
+    @property
+    def letters(self) -> str:
+        return "".join(letter or "?" for letter in self.slots)
+
+    def fill(self, letter: str) -> bool:
+        """Put `letter` in the first hole; False (with `message` saying why) if the card cannot be there."""
+        if not self.holes:
+            return False
+        position = self.holes[0] + 1
+        if letter in self.taken:
+            self.message = f"{letter} is already in {self.taken[letter]}'s cards this round"
+            return False
+        if letter in self.slots:
+            self.message = f"{letter} is already at position {self.slots.index(letter) + 1}"
+            return False
+        self.slots[self.holes[0]] = letter
+        self.message = (f"position {position}: {letter}" +
+                        (f"; now tap the card at position {self.holes[0] + 1}" if self.holes else
+                         " — the row is complete: check it and save"))
+        return True

@@ -10,6 +10,7 @@ from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.ui.scan_entry import ScanPanel
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY = 50  # keypad tap targets: ≥ 48 px
@@ -52,11 +53,14 @@ class LetterEntry:
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.scan = ScanPanel(self)
         self.refresh(sync_text=False)
 
     # --- events ----------------------------------------------------------------------------------------
 
     def tap(self, letter: str) -> None:
+        if self.scan.fill(letter):  # completing a scanned row with holes
+            return
         self.draft.tap(letter)
         self.refresh()
 
@@ -174,6 +178,7 @@ class LetterEntry:
         return ft.Container(ft.Column([
             ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
                     "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.scan.view,
             self.slots,
             sem("entry-cards", self.cards_line),
             ft.Row([ft.Container(self.typed, expand=True),

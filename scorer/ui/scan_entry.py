@@ -1,0 +1,123 @@
+"""Scan in round entry: one photo of the player's 7 cards fills the keypad's slots for them to confirm.
+
+The photo comes from the device: the image picker, which on a phone also offers the camera (this works on
+plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
+decoding is `scorer.scan`; this panel only shows what it read and lets the player fill the gaps by tapping
+cards on the keypad. The letters reach the draft only when the row is complete, and the round only when
+the player taps Save.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from scorer.scan import RowProposal, ScanImageError, scan_row
+from scorer.ui.app import sem
+
+if TYPE_CHECKING:
+    from scorer.ui.entry import LetterEntry
+
+
+class ScanPanel:
+    """The Scan button and, after a scan, the row read from the photo with its holes and messages."""
+
+    def __init__(self, entry: LetterEntry) -> None:
+        self.entry = entry
+        self.proposal: RowProposal | None = None
+        self.status = ft.Text("", size=13)
+        self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        self.button = sem("scan-button", ft.OutlinedButton(
+            "Scan cards", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.pick,
+            tooltip="Photograph your 7 cards laid in a row, Throw card first (left), codes showing"))
+        self.view = ft.Column([self.button, sem("scan-row", self.row), sem("scan-status", self.status)],
+                              spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    async def pick(self, e) -> None:
+        try:
+            files = await ft.FilePicker().pick_files(
+                dialog_title="Photo of your 7 cards in a row", file_type=ft.FilePickerFileType.IMAGE,
+                with_data=True)
+        except Exception as err:  # no picker on this platform: say so instead of failing silently
+            self.show(f"Cannot open the photo picker here: {err}", error=True)
+            return
+        if not files:
+            return
+        picked = files[0]
+        self.show(f"Reading the cards in {picked.name}…")
+        try:
+            data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+        except OSError as err:
+            self.show(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
+            return
+        await self.read(data)
+
+    async def read(self, data: bytes) -> None:
+        """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
+        entry = self.entry
+        try:
+            result = await asyncio.to_thread(scan_row, data, entry.edition, entry.draft.taken)
+        except ScanImageError as err:
+            self.show(str(err), error=True)
+            return
+        self.proposal = RowProposal.from_result(result, entry.draft.taken)
+        if self.proposal.complete:
+            letters = self.adopt()
+            self.show(f"Read {letters} from the photo: check the cards and the points, then save the round.")
+        else:
+            hole = self.proposal.holes[0] + 1
+            self.show(f"{self.proposal.message}. Tap the card at position {hole}.", error=True)
+        self.redraw()
+
+    def fill(self, letter: str) -> bool:
+        """A keypad tap while a scan has holes fills the first hole; True when the tap was used here."""
+        if self.proposal is None:
+            return False
+        if self.proposal.fill(letter.upper()) and self.proposal.complete:
+            letters = self.adopt()
+            self.show(f"{letters}: complete. Check the points, then save the round.")
+        else:
+            self.show(self.proposal.message, error=not self.proposal.message.startswith("position"))
+        self.redraw()
+        return True
+
+    def adopt(self) -> str:
+        """The completed row becomes the keypad's draft (not yet saved); the scan is done."""
+        letters = self.proposal.letters
+        self.entry.draft.letters = list(letters)
+        self.entry.draft.message = ""
+        self.proposal = None
+        return letters
+
+    # --- rendering -------------------------------------------------------------------------------------
+
+    def show(self, message: str, error: bool = False) -> None:
+        self.status.value = message
+        self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
+        boxes = []
+        if self.proposal is not None:
+            for i, letter in enumerate(self.proposal.slots):
+                boxes.append(ft.Container(
+                    ft.Text(letter or "?", size=18, weight=ft.FontWeight.BOLD,
+                            color=ft.Colors.ON_SURFACE if letter else ft.Colors.ERROR),
+                    width=40, height=42, border_radius=8, alignment=ft.Alignment.CENTER,
+                    border=ft.Border.all(2, ft.Colors.ERROR if letter is None else ft.Colors.OUTLINE_VARIANT),
+                    tooltip=f"position {i + 1}"))
+        self.row.controls = boxes
+        self.update()
+
+    def update(self) -> None:
+        with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
+            self.view.update()
+
+    def redraw(self) -> None:
+        """The keypad's slots, points and choices follow the draft; the whole entry screen redraws."""
+        self.entry.refresh()
+        with contextlib.suppress(Exception):
+            self.entry.app.page.update()

@@ -1,0 +1,67 @@
+"""End to end: in the web app, a player uploads a photo of their row and sees the letters filled in."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import ImageDraw
+
+from benchmarks import scan_photos
+
+pytestmark = pytest.mark.e2e
+
+ANN = "KSHN@LQ"
+
+
+def row_photo(path, letters: str, unread: int | None = None):
+    """A phone-like photo of the row (12 MP JPEG); `unread` spoils that position's code."""
+    faces = {}
+    if unread is not None:
+        face = scan_photos.card_face("australia", letters[unread]).copy()
+        mm = scan_photos.FACE_PX_PER_MM
+        cx, cy = (c * mm for c in scan_photos.QR_CENTRE_MM)
+        half = scan_photos.QR_MM * mm / 2
+        ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy - half / 3), fill="#FBF7EE")
+        faces[unread] = face
+    photo = scan_photos.photo(11, 0, "australia", tuple(letters), scale=1.1, blur=0.5, extra_faces=faces)
+    path.write_bytes(photo.jpeg)
+    return path
+
+
+def start_and_open_entry(pad) -> None:
+    pad.tap("New game")
+    pad.type_into("Player 1", "Ann")
+    pad.type_into("Player 2", "Bob")
+    pad.tap("Start game")
+    pad.wait_text("round-status", r"^Round 1 of 4")
+    pad.tap("Enter Ann")
+    pad.wait_text("entry-cards", r"^Cards: none")
+
+
+def upload(pad, path) -> None:
+    with pad.page.expect_file_chooser(timeout=15000) as chooser:
+        pad.tap_ident("scan-button")
+    chooser.value.set_files(str(path))
+
+
+def test_uploading_a_photo_fills_in_the_row(server, phone, open_app, tmp_path):
+    pad = open_app(phone, server.url)
+    start_and_open_entry(pad)
+    upload(pad, row_photo(tmp_path / "ann.jpg", ANN))
+    pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=60000)
+    assert "save the round" in pad.text("scan-status")
+    pad.wait_text("entry-lines", "Throw & Catch: .* \\(")
+    pad.shot("scan-01-filled")
+    pad.tap("Save round")  # the player's confirmation: only now is the round entered
+    pad.wait_text("entry-subtotal", r"^0 points so far")  # on to Bob's keypad
+
+
+def test_a_partly_read_photo_asks_for_the_missing_card(server, phone, open_app, tmp_path):
+    pad = open_app(phone, server.url)
+    start_and_open_entry(pad)
+    upload(pad, row_photo(tmp_path / "ann.jpg", ANN, unread=3))
+    pad.wait_text("scan-status", "position 4 not read", timeout=60000)
+    assert pad.text("entry-cards").startswith("Cards: none")  # nothing entered yet
+    pad.shot("scan-02-partial")
+    pad.tap("N")
+    pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)")
+    pad.shot("scan-03-completed")
