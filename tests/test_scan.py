@@ -280,3 +280,22 @@ def test_bench_scan_measures_a_small_set(tmp_path, australia):
     before = [p.stat().st_mtime_ns for p in photos]
     bench_scan.run(australia, photos=2, seed=3, cache_dir=tmp_path)
     assert [p.stat().st_mtime_ns for p in photos] == before
+
+
+# --- Completing a scanned row in the app ------------------------------------------------------------------------
+
+def test_a_proposal_turns_every_unsettled_position_into_a_hole_the_player_fills():
+    from scorer.scan import RowProposal, ScanResult
+
+    result = ScanResult("australia", ("K", None, "H", "K", "B", "L", "Q"),
+                        problems=("card K appears twice (positions 1 and 4)",
+                                  "position 5: card B is already in Ann's row this round"))
+    proposal = RowProposal.from_result(result, {"B": "Ann"})
+    assert proposal.letters == "K?H??LQ" and proposal.holes == [1, 3, 4]
+    assert not proposal.fill("B") and proposal.message == "B is already in Ann's cards this round"
+    assert not proposal.fill("H") and proposal.message == "H is already at position 3"
+    assert proposal.fill("S") and proposal.message == "position 2: S; now tap the card at position 4"
+    assert proposal.fill("N") and proposal.fill("@")
+    assert proposal.complete and proposal.letters == "KSHN@LQ"
+    assert "complete" in proposal.message
+    assert not proposal.fill("A")  # nothing left to fill

@@ -29,12 +29,12 @@ class ScanPanel:
     def __init__(self, entry: LetterEntry) -> None:
         self.entry = entry
         self.proposal: RowProposal | None = None
-        self.status = ft.Text("", size=13)
+        self.status = ft.Text("Or lay your 7 cards in a row, Throw card on the left, codes showing, and scan "
+                              "them.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.button = sem("scan-button", ft.OutlinedButton(
-            "Scan cards", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.pick,
-            tooltip="Photograph your 7 cards laid in a row, Throw card first (left), codes showing"))
-        self.view = ft.Column([self.button, sem("scan-row", self.row), sem("scan-status", self.status)],
+            "Scan cards", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.pick))
+        self.view = ft.Column([self.button, sem("scan-status", self.status), sem("scan-row", self.row)],
                               spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- events ----------------------------------------------------------------------------------------
@@ -71,8 +71,10 @@ class ScanPanel:
             letters = self.adopt()
             self.show(f"Read {letters} from the photo: check the cards and the points, then save the round.")
         else:
-            hole = self.proposal.holes[0] + 1
-            self.show(f"{self.proposal.message}. Tap the card at position {hole}.", error=True)
+            read = sum(letter is not None for letter in result.slots[:len(self.proposal.slots)])
+            lines = [f"Read {read} of {len(self.proposal.slots)} cards.", *result.problems,
+                     f"Tap the card at position {self.proposal.holes[0] + 1} on the keypad, or scan again."]
+            self.show("\n".join(lines), error=True)
         self.redraw()
 
     def fill(self, letter: str) -> bool:

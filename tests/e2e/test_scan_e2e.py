@@ -59,7 +59,7 @@ def test_a_partly_read_photo_asks_for_the_missing_card(server, phone, open_app, 
     pad = open_app(phone, server.url)
     start_and_open_entry(pad)
     upload(pad, row_photo(tmp_path / "ann.jpg", ANN, unread=3))
-    pad.wait_text("scan-status", "position 4 not read", timeout=60000)
+    pad.wait_text("scan-status", "Read 6 of 7 cards.\\s+Tap the card at position 4", timeout=60000)
     assert pad.text("entry-cards").startswith("Cards: none")  # nothing entered yet
     pad.shot("scan-02-partial")
     pad.tap("N")
