@@ -26,25 +26,28 @@ def default_cache_dir() -> Path:
     return Path(user_cache_dir("tourpad")) / "scan-photos"
 
 
-def photo_set(edition: Edition, count: int, seed: int, cache_dir: Path | None = None) -> list[tuple[Path, str]]:
+def photo_set(edition: Edition, count: int, seed: int, cache_dir: Path | None = None,
+              qr_mm: float = scan_photos.QR_MM) -> list[tuple[Path, str]]:
     """(JPEG path, letters in draft order) for photos 0..count-1 of the set `seed`, made where missing."""
-    folder = (cache_dir or default_cache_dir()) / f"v{GENERATOR_VERSION}-{edition.id}-seed{seed}"
+    size = "" if qr_mm == scan_photos.QR_MM else f"-qr{qr_mm:g}mm"
+    folder = (cache_dir or default_cache_dir()) / f"v{GENERATOR_VERSION}-{edition.id}-seed{seed}{size}"
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for index in range(count):
         path = folder / f"{index:04d}.jpg"
         truth = path.with_suffix(".json")
         if not (path.is_file() and truth.is_file()):
-            photo = scan_photos.photo(seed, index, edition.id, all_letters=edition.letters)
+            photo = scan_photos.photo(seed, index, edition.id, all_letters=edition.letters, qr_mm=qr_mm)
             path.write_bytes(photo.jpeg)
             truth.write_text(json.dumps({"letters": "".join(photo.letters), "description": photo.description}))
         out.append((path, json.loads(truth.read_text())["letters"]))
     return out
 
 
-def run(edition: Edition, photos: int = 200, seed: int = 2026, cache_dir: Path | None = None) -> dict:
+def run(edition: Edition, photos: int = 200, seed: int = 2026, cache_dir: Path | None = None,
+        qr_mm: float = scan_photos.QR_MM) -> dict:
     made = time.perf_counter()
-    photo_files = photo_set(edition, photos, seed, cache_dir)
+    photo_files = photo_set(edition, photos, seed, cache_dir, qr_mm)
     made = time.perf_counter() - made
     times, failures = [], []
     for path, letters in photo_files:

@@ -61,7 +61,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 
 @cache
-def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5") -> Image.Image:
+def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5", qr_mm: float = QR_MM) -> Image.Image:
     """A stand-in card face (RGB, 8 px/mm): border in the region colour, the letter large, the QR code."""
     mm = FACE_PX_PER_MM
     width, height = CARD_MM[0] * mm, CARD_MM[1] * mm
@@ -73,9 +73,12 @@ def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5") -> Im
     draw.text((6 * mm, 24 * mm), f"site {letter}", fill="#444444", font=_font(4 * mm))
     # Drawn large and scaled down to the exact size, as a PDF renderer would anti-alias it.
     qr = qr_image(card_payload(edition_id, letter), 16, border=QR_BORDER_MODULES)
-    side = round(QR_MM * mm)
+    side = round(qr_mm * mm)
     qr = qr.resize((side, side), Image.LANCZOS)
-    face.paste(qr, (round(QR_CENTRE_MM[0] * mm - side / 2), round(QR_CENTRE_MM[1] * mm - side / 2)))
+    # A larger code (to measure what size would be needed) moves in so it stays inside the card's border.
+    cx = min(QR_CENTRE_MM[0], CARD_MM[0] - 3 - qr_mm / 2)
+    cy = min(QR_CENTRE_MM[1], CARD_MM[1] - 3 - qr_mm / 2)
+    face.paste(qr, (round(cx * mm - side / 2), round(cy * mm - side / 2)))
     return face
 
 
@@ -187,20 +190,22 @@ def sensor_noise(picture: Image.Image, sigma: float, rng: random.Random) -> Imag
 
 def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[str, ...] | None = None, *,
           column: bool = False, turn: float = 0.0, scale: float | None = None, blur: float | None = None,
-          all_letters: tuple[str, ...] | None = None, extra_faces: dict[int, Image.Image] | None = None) -> Photo:
+          all_letters: tuple[str, ...] | None = None, extra_faces: dict[int, Image.Image] | None = None,
+          qr_mm: float = QR_MM) -> Photo:
     """Photo `index` of the set made from `seed`.
 
     `turn` adds to the random ±15° (180 photographs the row from across the table); `letters` fixes the
     row instead of dealing 7 at random; `extra_faces` swaps in other faces at given positions (0-based),
     e.g. a card of another edition; `scale` fixes the framing instead of drawing it from 0.5–1.5 and `blur`
-    the camera's blur (Gaussian radius in pixels) instead of drawing it from 0–1.6.
+    the camera's blur (Gaussian radius in pixels) instead of drawing it from 0–1.6; `qr_mm` draws the cards'
+    codes at another size than the printed cards' (quiet zone included).
     """
     rng = random.Random(seed * 1_000_003 + index)
     if letters is None:
         pool = list(all_letters or (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#"))
         letters = tuple(rng.sample(pool, ROW_LENGTH))
     palette = ["#D9822B", "#B5472F", "#7A4EA3", "#3A7CA5", "#4E8F3A", "#C9A227"]
-    faces = [card_face(edition_id, letter, palette[ord(letter) % len(palette)]) for letter in letters]
+    faces = [card_face(edition_id, letter, palette[ord(letter) % len(palette)], qr_mm) for letter in letters]
     for position, face in (extra_faces or {}).items():
         faces[position] = face
     rotation = rng.uniform(-15, 15) + turn
