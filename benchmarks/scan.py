@@ -19,7 +19,7 @@ from rules.edition import Edition
 from scorer.scan import scan_row
 
 #: Bump when the generator changes what it draws, so stale cached photos are not measured.
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 
 def default_cache_dir() -> Path:

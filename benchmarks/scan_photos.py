@@ -5,9 +5,9 @@ phone: the whole row rotated (±15°), tilted in perspective, at 0.5–1.5 × a 
 noised, lit unevenly and JPEG-compressed. The same (seed, index) always gives the same photo, so a failure
 can be reproduced with `photo(seed, index)`.
 
-The card faces are stand-ins drawn with PIL + segno carrying the agreed QR payload; they have the card's
-proportions (63 × 88 mm), its letter, its region colour and the code. What matters to the scanner is the
-code, its size on the card and the card's outline, which the stand-ins share with the printed sheets.
+The card faces are the printed ones: `printables.cards` renders the edition's sheets as a PDF, pdftoppm
+rasterises it, and each card is cut out at its trim box (`pdf_card_faces`). Where pdftoppm is missing,
+stand-ins drawn with PIL + segno (`card_face`) carry the same code at the same size and place.
 """
 
 from __future__ import annotations
@@ -15,14 +15,18 @@ from __future__ import annotations
 import io
 import math
 import random
+import shutil
+import subprocess
+import tempfile
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import segno
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from scorer.scan import card_payload
+from printables.payload import card_payload
 
 CARD_MM = (63, 88)
 #: The code as the printed cards carry it (printables/cards.py): a 16 mm square including a 2-module quiet
@@ -80,6 +84,34 @@ def card_face(edition_id: str, letter: str, region_color: str = "#3A7CA5", qr_mm
     cy = min(QR_CENTRE_MM[1], CARD_MM[1] - 3 - qr_mm / 2)
     face.paste(qr, (round(cx * mm - side / 2), round(cy * mm - side / 2)))
     return face
+
+
+@cache
+def pdf_card_faces(edition_id: str, dpi: int = 200) -> dict[str, Image.Image] | None:
+    """Every card face of the edition as printed (letter → RGB image at `dpi`), cut from the card sheets'
+    PDF; None where pdftoppm is not installed."""
+    if shutil.which("pdftoppm") is None:
+        return None
+    from printables.cards import render_cards
+    from printables.layout import CARDS_PER_PAGE, card_grid
+    from scorer.packs import resolve_edition
+
+    edition = resolve_edition(edition_id)
+    grid = card_grid("a4", bleed=False)
+    faces = {}
+    with tempfile.TemporaryDirectory(prefix="tourpad-cards-") as tmp:
+        pdf = Path(tmp) / "cards.pdf"
+        render_cards(edition, pdf, paper="a4")
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-png", str(pdf), str(Path(tmp) / "page")], check=True)
+        pages = sorted(Path(tmp).glob("page-*.png"))
+        scale = dpi / 72  # PDF points → pixels; PDF y runs up from the bottom of the page
+        for i, card in enumerate(edition.cards):
+            page = Image.open(pages[i // CARDS_PER_PAGE])
+            trim = grid.trims[i % CARDS_PER_PAGE]
+            box = (round(trim.x * scale), round((grid.page_height - trim.top) * scale),
+                   round(trim.right * scale), round((grid.page_height - trim.y) * scale))
+            faces[card.letter] = page.crop(box).convert("RGB")
+    return faces
 
 
 def lay_out(faces: list[Image.Image], column: bool, rng: random.Random) -> Image.Image:
@@ -191,21 +223,25 @@ def sensor_noise(picture: Image.Image, sigma: float, rng: random.Random) -> Imag
 def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[str, ...] | None = None, *,
           column: bool = False, turn: float = 0.0, scale: float | None = None, blur: float | None = None,
           all_letters: tuple[str, ...] | None = None, extra_faces: dict[int, Image.Image] | None = None,
-          qr_mm: float = QR_MM) -> Photo:
+          qr_mm: float = QR_MM, printed: bool = True) -> Photo:
     """Photo `index` of the set made from `seed`.
 
     `turn` adds to the random ±15° (180 photographs the row from across the table); `letters` fixes the
     row instead of dealing 7 at random; `extra_faces` swaps in other faces at given positions (0-based),
     e.g. a card of another edition; `scale` fixes the framing instead of drawing it from 0.5–1.5 and `blur`
-    the camera's blur (Gaussian radius in pixels) instead of drawing it from 0–1.6; `qr_mm` draws the cards'
-    codes at another size than the printed cards' (quiet zone included).
+    the camera's blur (Gaussian radius in pixels) instead of drawing it from 0–1.6. The faces are the
+    printed cards' unless `printed` is False or `qr_mm` asks for another code size (quiet zone included):
+    then the stand-ins.
     """
     rng = random.Random(seed * 1_000_003 + index)
     if letters is None:
         pool = list(all_letters or (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#"))
         letters = tuple(rng.sample(pool, ROW_LENGTH))
     palette = ["#D9822B", "#B5472F", "#7A4EA3", "#3A7CA5", "#4E8F3A", "#C9A227"]
-    faces = [card_face(edition_id, letter, palette[ord(letter) % len(palette)], qr_mm) for letter in letters]
+    printed_faces = pdf_card_faces(edition_id) if printed and qr_mm == QR_MM else None
+    faces = [printed_faces[letter].resize(card_face(edition_id, letter).size, Image.LANCZOS)
+             if printed_faces and letter in printed_faces
+             else card_face(edition_id, letter, palette[ord(letter) % len(palette)], qr_mm) for letter in letters]
     for position, face in (extra_faces or {}).items():
         faces[position] = face
     rotation = rng.uniform(-15, 15) + turn

@@ -22,32 +22,17 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
+from printables.payload import PayloadError, parse_card_payload
 from rules.edition import Edition
 
 ROW_LENGTH = 7
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 0.6
-#: A card is 63 × 88 mm and its code (quiet zone excluded) 16 × 25/29 ≈ 13.8 mm wide; laid in a row, neighbours'
-#: codes sit about this many code widths apart, which tells one missing card from none.
+#: A card is 63 × 88 mm and its code (printables/cards.py: 16 mm with a 2-module quiet zone, 25 modules
+#: inside) 13.8 mm wide; laid in a row, neighbours' codes sit about this many code widths apart, which tells
+#: one missing card from none.
 CARD_PITCH_IN_CODES = {"row": 63 / 13.8, "column": 88 / 13.8}
-
-PAYLOAD_PREFIX = "tourpad"
-
-
-# --- The card code text (agreed with the printables: `tourpad:<edition id>:<letter>`) ---------------------
-
-def card_payload(edition_id: str, letter: str) -> str:
-    return f"{PAYLOAD_PREFIX}:{edition_id}:{letter}"
-
-
-def parse_card_payload(text: str) -> tuple[str, str] | None:
-    """`(edition_id, letter)` of a tourpad card code, or None for any other QR text."""
-    parts = text.strip().split(":")
-    if len(parts) != 3 or parts[0] != PAYLOAD_PREFIX or not parts[1] or len(parts[2]) != 1:
-        return None
-    return parts[1], parts[2]
-
 
 # --- Results ------------------------------------------------------------------------------------------------
 
@@ -425,12 +410,11 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
-        parsed = parse_card_payload(code.text)
-        if parsed is None:
+        try:
+            cards.append((code, *parse_card_payload(code.text)))
+        except PayloadError:
             shown = code.text if len(code.text) <= 40 else code.text[:37] + "…"
             problems.append(f"ignored a QR code that is not a tourpad card: {shown!r}")
-        else:
-            cards.append((code, *parsed))
     if not cards:
         problems.insert(0, "no card codes found in the photo: lay the 7 cards face up in a row, "
                            "codes uncovered, and photograph them from above")

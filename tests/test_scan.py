@@ -20,16 +20,7 @@ from typer.testing import CliRunner
 
 from benchmarks import scan_photos
 from scorer.cli import app
-from scorer.scan import (
-    CARD_PITCH_IN_CODES,
-    FoundCode,
-    ScanImageError,
-    arrange,
-    card_payload,
-    load_image,
-    parse_card_payload,
-    scan_row,
-)
+from scorer.scan import CARD_PITCH_IN_CODES, FoundCode, ScanImageError, arrange, load_image, scan_row
 
 ROW = tuple("KSHN@LQ")
 BUDGET = 5.0  # generous: these photos read in the first pass; a loaded CI machine must not change the answer
@@ -65,7 +56,7 @@ def test_a_row_reads_left_to_right(australia, index):
 
 
 def test_a_column_reads_top_to_bottom(australia):
-    result = scan(shot(2, column=True, scale=0.6), australia)
+    result = scan(shot(2, column=True, scale=1.15), australia)
     assert result.layout == "column"
     assert result.letters == "".join(ROW)
 
@@ -215,14 +206,6 @@ def test_a_cut_off_jpeg_is_refused_clearly(australia):
 def test_a_missing_file_is_refused_clearly(australia, tmp_path):
     with pytest.raises(ScanImageError, match=r"cannot read .*nope\.jpg"):
         scan_row(tmp_path / "nope.jpg", australia)
-
-
-# --- The payload ----------------------------------------------------------------------------------------------
-
-def test_card_codes_round_trip_and_other_texts_are_not_cards():
-    assert parse_card_payload(card_payload("australia", "@")) == ("australia", "@")
-    for text in ["tourpad:australia", "tourpad:australia:AB", "scorepad:australia:A", "tourpad::A", ""]:
-        assert parse_card_payload(text) is None
 
 
 # --- CLI --------------------------------------------------------------------------------------------------------
