@@ -29,6 +29,8 @@ ROW_LENGTH = 7
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 0.6
+#: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
+SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm and its code (printables/cards.py: 16 mm with a 2-module quiet zone, 25 modules
 #: inside) 13.8 mm wide; laid in a row, neighbours' codes sit about this many code widths apart, which tells
 #: one missing card from none.
@@ -416,8 +418,8 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
             shown = code.text if len(code.text) <= 40 else code.text[:37] + "…"
             problems.append(f"ignored a QR code that is not a tourpad card: {shown!r}")
     if not cards:
-        problems.insert(0, "no card codes found in the photo: lay the 7 cards face up in a row, "
-                           "codes uncovered, and photograph them from above")
+        problems.insert(0, "no card codes found in the photo: lay the 7 cards face up in a row, codes "
+                           "uncovered, and photograph them from above, close enough that the row fills the picture")
         return ScanResult(edition.id, (None,) * row_length, tuple(problems), "row", tuple(codes),
                           time.perf_counter() - started)
 
@@ -447,6 +449,11 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
         if letter in taken_by:
             owner = f"{taken_by[letter]}'s" if taken_by[letter] else "another player's"
             problems.append(f"{where}: card {letter} is already in {owner} row this round")
+    if None in slots:
+        module = float(np.median([c.size for c, _, _ in cards])) / 25  # the cards' codes are 25 modules wide
+        if module < SMALL_MODULE_PX:
+            problems.append(f"the codes are small in this photo (about {module:.1f} px per module): "
+                            "take it closer, so the row fills the picture")
     return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
                       time.perf_counter() - started)
 

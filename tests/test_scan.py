@@ -144,6 +144,14 @@ def test_two_unread_cards_are_both_reported(australia):
     assert "positions 1 and 5 not read" in result.messages()[0]
 
 
+def test_a_far_away_photo_with_gaps_says_to_come_closer(australia):
+    result = scan(shot(13, scale=0.75, extra_faces={2: unreadable_face("H")}), australia)
+    assert 3 in result.missing
+    assert any("take it closer" in problem for problem in result.problems)
+    near = scan(shot(13, scale=1.3, extra_faces={2: unreadable_face("H")}), australia)
+    assert near.missing == (3,) and near.problems == ()
+
+
 def test_a_card_of_another_edition_is_named_and_not_entered(australia):
     europe_card = scan_photos.card_face("europe", "Q")
     result = scan(shot(9, extra_faces={2: europe_card}), australia)
