@@ -276,7 +276,8 @@ def test_bench_scan_measures_a_small_set(tmp_path, australia):
 # --- Completing a scanned row in the app ------------------------------------------------------------------------
 
 def test_a_proposal_turns_every_unsettled_position_into_a_hole_the_player_fills():
-    from scorer.scan import RowProposal, ScanResult
+    from scorer.pad.scan import RowProposal
+    from scorer.scan import ScanResult
 
     result = ScanResult("australia", ("K", None, "H", "K", "B", "L", "Q"),
                         problems=("card K appears twice (positions 1 and 4)",
@@ -284,7 +285,7 @@ def test_a_proposal_turns_every_unsettled_position_into_a_hole_the_player_fills(
     proposal = RowProposal.from_result(result, {"B": "Ann"})
     assert proposal.letters == "K?H??LQ" and proposal.holes == [1, 3, 4]
     assert not proposal.fill("B") and proposal.message == "B is already in Ann's cards this round"
-    assert not proposal.fill("H") and proposal.message == "H is already at position 3"
+    assert not proposal.fill("H") and proposal.message == "H is already your card at position 3"
     assert proposal.fill("S") and proposal.message == "position 2: S; now tap the card at position 4"
     assert proposal.fill("N") and proposal.fill("@")
     assert proposal.complete and proposal.letters == "KSHN@LQ"

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from scorer.scan import RowProposal, ScanImageError, scan_row
+from scorer.pad.scan import RowProposal
+from scorer.scan import ScanImageError, scan_row
 from scorer.ui.app import sem
 
 if TYPE_CHECKING:

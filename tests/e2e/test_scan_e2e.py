@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PIL import ImageDraw
+from test_pad_e2e import start_game  # the same new game (Ann and Bob) the pad's own tests start
 
 from benchmarks import scan_photos
 
@@ -28,11 +29,7 @@ def row_photo(path, letters: str, unread: int | None = None):
 
 
 def start_and_open_entry(pad) -> None:
-    pad.tap("New game")
-    pad.type_into("Player 1", "Ann")
-    pad.type_into("Player 2", "Bob")
-    pad.tap("Start game")
-    pad.wait_text("round-status", r"^Round 1 of 4")
+    start_game(pad)
     pad.tap("Enter Ann")
     pad.wait_text("entry-cards", r"^Cards: none")
 
