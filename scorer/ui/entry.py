@@ -64,6 +64,19 @@ class LetterEntry:
         self.draft.tap(letter)
         self.refresh()
 
+    # --- what the Scan panel fills (scorer.ui.scan_entry.ScanTarget) ---------------------------------------
+
+    def taken_letters(self) -> dict[str, str]:
+        return self.draft.taken
+
+    def use_scanned(self, letters: str) -> None:
+        self.draft.letters = list(letters)
+        self.draft.message = ""
+
+    def redraw(self) -> None:
+        self.refresh()
+        self.app.page.update()
+
     def backspace(self, e) -> None:
         self.draft.backspace()
         self.refresh()

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import flet as ft
 
@@ -21,14 +22,28 @@ from scorer.scan import ScanImageError, scan_row
 from scorer.ui.app import sem
 
 if TYPE_CHECKING:
-    from scorer.ui.entry import LetterEntry
+    from rules.edition import Edition
+
+
+class ScanTarget(Protocol):
+    """What a panel fills: the keypad of round entry (`scorer.ui.entry.LetterEntry`), or any other entry
+    form (table mode's) that can say which letters are taken and take a complete row."""
+
+    edition: Edition
+
+    def taken_letters(self) -> Mapping[str, str]: ...
+
+    def use_scanned(self, letters: str) -> None: ...
+
+    def redraw(self) -> None: ...
 
 
 class ScanPanel:
-    """The Scan button and, after a scan, the row read from the photo with its holes and messages."""
+    """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
+    the row has holes, the target passes its keypad taps to `fill`."""
 
-    def __init__(self, entry: LetterEntry) -> None:
-        self.entry = entry
+    def __init__(self, target: ScanTarget) -> None:
+        self.target = target
         self.proposal: RowProposal | None = None
         self.status = ft.Text("Or lay your 7 cards in a row, Throw card on the left, codes showing, and scan "
                               "them.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
@@ -61,13 +76,14 @@ class ScanPanel:
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
-        entry = self.entry
+        target = self.target
+        taken = target.taken_letters()
         try:
-            result = await asyncio.to_thread(scan_row, data, entry.edition, entry.draft.taken)
+            result = await asyncio.to_thread(scan_row, data, target.edition, taken)
         except ScanImageError as err:
             self.show(str(err), error=True)
             return
-        self.proposal = RowProposal.from_result(result, entry.draft.taken)
+        self.proposal = RowProposal.from_result(result, taken)
         if self.proposal.complete:
             letters = self.adopt()
             self.show(f"Read {letters} from the photo: check the cards and the points, then save the round.")
@@ -76,7 +92,7 @@ class ScanPanel:
             lines = [f"Read {read} of {len(self.proposal.slots)} cards.", *result.problems,
                      f"Tap the card at position {self.proposal.holes[0] + 1} on the keypad, or scan again."]
             self.show("\n".join(lines), error=True)
-        self.redraw()
+        target.redraw()
 
     def fill(self, letter: str) -> bool:
         """A keypad tap while a scan has holes fills the first hole; True when the tap was used here."""
@@ -87,15 +103,14 @@ class ScanPanel:
             self.show(f"{letters}: complete. Check the points, then save the round.")
         else:
             self.show(self.proposal.message, error=not self.proposal.message.startswith("position"))
-        self.redraw()
+        self.target.redraw()
         return True
 
     def adopt(self) -> str:
-        """The completed row becomes the keypad's draft (not yet saved); the scan is done."""
+        """The completed row goes to the target's entry (not yet saved); the scan is done."""
         letters = self.proposal.letters
-        self.entry.draft.letters = list(letters)
-        self.entry.draft.message = ""
         self.proposal = None
+        self.target.use_scanned(letters)
         return letters
 
     # --- rendering -------------------------------------------------------------------------------------
@@ -118,9 +133,3 @@ class ScanPanel:
     def update(self) -> None:
         with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
             self.view.update()
-
-    def redraw(self) -> None:
-        """The keypad's slots, points and choices follow the draft; the whole entry screen redraws."""
-        self.entry.refresh()
-        with contextlib.suppress(Exception):
-            self.entry.app.page.update()
