@@ -53,7 +53,7 @@ class LetterEntry:
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
-        self.scan = ScanPanel(self)
+        self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
 
     # --- events ----------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Scan in round entry: one photo of the player's 7 cards fills the keypad's slots for them to confirm.
 
-The photo comes from the device: the image picker, which on a phone also offers the camera (this works on
-plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
+The photo comes from the device: the live camera (flet-camera, web and phones; browsers allow it only on a
+secure origin: https or localhost), or the image picker, which on a phone also offers the camera (this works
+on plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
 decoding is `scorer.scan`; this panel only shows what it read and lets the player fill the gaps by tapping
 cards on the keypad. The letters reach the draft only when the row is complete, and the round only when
 the player taps Save.
@@ -42,15 +43,24 @@ class ScanPanel:
     """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
     the row has holes, the target passes its keypad taps to `fill`."""
 
-    def __init__(self, target: ScanTarget) -> None:
+    def __init__(self, target: ScanTarget, page: ft.Page) -> None:
         self.target = target
+        self.page = page
         self.proposal: RowProposal | None = None
-        self.status = ft.Text("Or lay your 7 cards in a row, Throw card on the left, codes showing, and scan "
-                              "them.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.status = ft.Text("Or scan them: lay your 7 cards in a row, Throw card on the left, codes showing, "
+                              "and photograph the row filling the picture.", size=12,
+                              color=ft.Colors.ON_SURFACE_VARIANT)
         self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.button = sem("scan-button", ft.OutlinedButton(
-            "Scan cards", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.pick))
-        self.view = ft.Column([self.button, sem("scan-status", self.status), sem("scan-row", self.row)],
+            "Photo file", icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
+            expand=True))
+        buttons = [self.button]
+        if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
+            buttons.insert(0, sem("camera-button", ft.OutlinedButton(
+                "Camera", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
+                expand=True)))
+        self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
+                               sem("scan-row", self.row)],
                               spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- events ----------------------------------------------------------------------------------------
@@ -73,6 +83,44 @@ class ScanPanel:
             self.show(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
             return
         await self.read(data)
+
+    async def open_camera(self, e) -> None:
+        """A live preview and a shutter. Where the browser refuses the camera (plain http on the LAN), the
+        message points to the picker, which still offers the phone's camera app."""
+        import flet_camera as fc
+
+        page = self.page
+        camera = fc.Camera(preview_enabled=True, width=320, height=240)
+        dialog = ft.AlertDialog(title=ft.Text("Your 7 cards, Throw card on the left"), content=camera)
+
+        def close(ev=None) -> None:
+            with contextlib.suppress(Exception):
+                page.pop_dialog()
+
+        async def shoot(ev) -> None:
+            try:
+                data = await camera.take_picture()
+            except Exception as err:
+                close()
+                self.show(f"The camera did not take the picture ({err}); use Photo file instead.", error=True)
+                return
+            close()
+            self.show("Reading the cards…")
+            await self.read(data)
+
+        dialog.actions = [ft.TextButton("Cancel", on_click=close),
+                          sem("camera-shoot", ft.FilledButton("Take photo", icon=ft.Icons.CAMERA, on_click=shoot))]
+        page.show_dialog(dialog)
+        try:
+            cameras = await camera.get_available_cameras()
+            if not cameras:
+                raise RuntimeError("no camera found")
+            back = [c for c in cameras if c.lens_direction == fc.CameraLensDirection.BACK]
+            await camera.initialize((back or cameras)[0], fc.ResolutionPreset.MAX, enable_audio=False)
+        except Exception as err:
+            close()
+            self.show(f"No camera here ({err}): on a phone joined over plain http the browser refuses it; "
+                      "Photo file opens the phone's camera app instead.", error=True)
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
