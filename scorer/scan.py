@@ -24,8 +24,10 @@ from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
 from printables.payload import PayloadError, parse_card_payload
 from rules.edition import Edition
+from rules.engine import HAND_SIZE
 
-ROW_LENGTH = 7
+#: A player's row: the cards they drafted this round.
+ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 0.6
