@@ -74,33 +74,31 @@ def y4m_of(image, path, frames: int = 2):
     return path
 
 
-def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app):
+def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
     """Chromium's fake camera shows the row; the in-app camera takes the picture and the letters fill in."""
     import io
 
     from PIL import Image
-    from playwright.sync_api import sync_playwright
 
     photo = scan_photos.photo(12, 0, "australia", tuple(ANN), scale=1.45, blur=0.0)
     frame = Image.open(io.BytesIO(photo.jpeg)).convert("RGB").resize((2560, 1920), Image.LANCZOS)
     video = y4m_of(frame, tmp_path / "row.y4m")
-    with sync_playwright() as p:
-        # Its own browser: the fake camera is a launch flag (the shared `browser` fixture has none).
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={video}"])
-        try:
-            ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                      is_mobile=True, has_touch=True, permissions=["camera"])
-            pad = open_app(ctx, server.url)
-            start_and_open_entry(pad)
-            pad.tap_ident("camera-button")
-            pad.ident("camera-shoot").wait_for(timeout=30000)
-            pad.page.wait_for_timeout(2000)  # the preview starts
-            pad.shot("scan-04-camera")
-            pad.tap_ident("camera-shoot")
-            pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=60000)
-            pad.shot("scan-05-camera-filled")
-        finally:
-            browser.close()
+    # A browser of its own (same Playwright): the fake camera is a launch flag the shared one lacks.
+    camera_browser = browser.browser_type.launch(executable_path="/usr/bin/chromium", args=[
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={video}"])
+    try:
+        ctx = camera_browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                         is_mobile=True, has_touch=True, permissions=["camera"])
+        pad = open_app(ctx, server.url)
+        start_and_open_entry(pad)
+        pad.tap_ident("camera-button")
+        pad.ident("camera-shoot").wait_for(timeout=30000)
+        pad.page.wait_for_timeout(2000)  # the preview starts
+        pad.shot("scan-04-camera")
+        pad.tap_ident("camera-shoot")
+        pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=60000)
+        pad.shot("scan-05-camera-filled")
+    finally:
+        camera_browser.close()
