@@ -15,11 +15,13 @@ from pathlib import Path
 import typer
 
 from scorer.commands.common import fail
+from scorer.commands.scan_command import scan
 
 
 def register(app: typer.Typer) -> None:
     app.command("app")(run_app)
     app.command("host")(host)
+    app.command("scan")(scan)
 
 
 def has_display() -> bool:

@@ -71,3 +71,13 @@ def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> No
     from benchmarks import race as bench_race
 
     report(bench_race.run(checks=checks, games=games), as_json)
+
+
+@app.command("scan")
+def scan(as_json: AsJson = False, photos: int = 200, seed: int = 2026, edition: str = "australia",
+         qr_mm: float = typer.Option(16.0, help="card code size incl. quiet zone; the printed cards' is 16")) -> None:
+    """Synthetic row photos read complete and in order (bar ≥ 98 %) and median decode time (bar ≤ 300 ms)."""
+    from benchmarks import scan as bench_scan
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_scan.run(edition_or_fail(edition), photos, seed, qr_mm=qr_mm), as_json)

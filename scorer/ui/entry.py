@@ -11,6 +11,7 @@ from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.ui.scan_entry import ScanPanel
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
@@ -62,13 +63,29 @@ class LetterEntry:
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
         self.key = key_size(self.edition)
+        self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
 
     # --- events ----------------------------------------------------------------------------------------
 
     def tap(self, letter: str) -> None:
+        if self.scan.fill(letter):  # completing a scanned row with holes
+            return
         self.draft.tap(letter)
         self.refresh()
+
+    # --- what the Scan panel fills (scorer.ui.scan_entry.ScanTarget) ---------------------------------------
+
+    def taken_letters(self) -> dict[str, str]:
+        return self.draft.taken
+
+    def use_scanned(self, letters: str) -> None:
+        self.draft.letters = list(letters)
+        self.draft.message = ""
+
+    def redraw(self) -> None:
+        self.refresh()
+        self.app.page.update()
 
     def backspace(self, e) -> None:
         self.draft.backspace()
@@ -185,6 +202,7 @@ class LetterEntry:
         return ft.Container(ft.Column([
             ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
                     "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.scan.view,
             self.slots,
             sem("entry-cards", self.cards_line),
             ft.Row([ft.Container(self.typed, expand=True),
