@@ -16,11 +16,14 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 
 from benchmarks import scan_photos
+from printables.payload import card_payload
 from rules.edition import Edition
 from scorer.scan import scan_row
 
-#: Bump when the generator changes what it draws, so stale cached photos are not measured.
-GENERATOR_VERSION = 3
+#: Bump when the generator changes what it draws, so stale cached photos are not measured. The printed
+#: card design (code size, quiet zone, payload) is part of the folder name too, so a new card is re-shot.
+GENERATOR_VERSION = 4
+CARD_DESIGN = f"{card_payload('x', 'A').split(':')[0]}-qr{scan_photos.QR_MM:g}b{scan_photos.QR_BORDER_MODULES}"
 
 
 def default_cache_dir() -> Path:
@@ -31,7 +34,7 @@ def photo_set(edition: Edition, count: int, seed: int, cache_dir: Path | None = 
               qr_mm: float = scan_photos.QR_MM) -> list[tuple[Path, str]]:
     """(JPEG path, letters in draft order) for photos 0..count-1 of the set `seed`, made where missing."""
     size = "" if qr_mm == scan_photos.QR_MM else f"-qr{qr_mm:g}mm"
-    folder = (cache_dir or default_cache_dir()) / f"v{GENERATOR_VERSION}-{edition.id}-seed{seed}{size}"
+    folder = (cache_dir or default_cache_dir()) / f"v{GENERATOR_VERSION}-{CARD_DESIGN}-{edition.id}-seed{seed}{size}"
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for index in range(count):

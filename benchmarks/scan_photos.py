@@ -26,14 +26,14 @@ import numpy as np
 import segno
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
+from printables.cards import CARD_QR_BORDER, CARD_QR_CENTRE_MM, CARD_QR_MM
 from printables.payload import card_payload
 
 CARD_MM = (63, 88)
-#: The code as the printed cards carry it (printables/cards.py): a 16 mm square including a 2-module quiet
-#: zone, its centre 50 mm from the card's left and 76 mm from its top.
-QR_MM = 16
-QR_BORDER_MODULES = 2
-QR_CENTRE_MM = (50, 76)
+#: The code as the printed cards carry it (printables.cards): size with quiet zone, and centre.
+QR_MM = CARD_QR_MM
+QR_BORDER_MODULES = CARD_QR_BORDER
+QR_CENTRE_MM = CARD_QR_CENTRE_MM
 FACE_PX_PER_MM = 8
 PHOTO_SIZE = (4032, 3024)
 #: At scale 1.0 a row's length spans this share of the photo's width; 0.5–1.5 gives 30–90 %.

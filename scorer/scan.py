@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
+from printables.cards import card_code_width_mm
 from printables.payload import PayloadError, parse_card_payload
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
@@ -33,10 +34,9 @@ ROW_LENGTH = HAND_SIZE
 DEFAULT_BUDGET = 0.6
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
 SMALL_MODULE_PX = 2.6
-#: A card is 63 × 88 mm and its code (printables/cards.py: 16 mm with a 2-module quiet zone, 25 modules
-#: inside) 13.8 mm wide; laid in a row, neighbours' codes sit about this many code widths apart, which tells
-#: one missing card from none.
-CARD_PITCH_IN_CODES = {"row": 63 / 13.8, "column": 88 / 13.8}
+#: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
+#: about this many code widths apart, which tells one missing card from none.
+CARD_PITCH_IN_CODES = {"row": 63 / card_code_width_mm("australia"), "column": 88 / card_code_width_mm("australia")}
 
 # --- Results ------------------------------------------------------------------------------------------------
 

@@ -75,9 +75,11 @@ def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> No
 
 @app.command("scan")
 def scan(as_json: AsJson = False, photos: int = 200, seed: int = 2026, edition: str = "australia",
-         qr_mm: float = typer.Option(16.0, help="card code size incl. quiet zone; the printed cards' is 16")) -> None:
+         qr_mm: float | None = typer.Option(None, help="card code size incl. quiet zone, to try another design; "
+                                                        "default: the printed cards' (printed faces)")) -> None:
     """Synthetic row photos read complete and in order (bar ≥ 98 %) and median decode time (bar ≤ 300 ms)."""
     from benchmarks import scan as bench_scan
+    from benchmarks.scan_photos import QR_MM
     from scorer.commands.engine_commands import edition_or_fail
 
-    report(bench_scan.run(edition_or_fail(edition), photos, seed, qr_mm=qr_mm), as_json)
+    report(bench_scan.run(edition_or_fail(edition), photos, seed, qr_mm=qr_mm or QR_MM), as_json)
