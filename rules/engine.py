@@ -382,9 +382,10 @@ class PlayerView:
                 slots.append(("throw", q))
             if not s.held[s.hand_ids[q]] >> p & 1:
                 slots.extend(("hand", q) for _ in s.hands[q])
+        # sorted, so the re-deal depends on which cards are hidden, never on where they really are
         previous = set(s.previous_set_aside)
-        must_be_dealt = [c for c in hidden if c in previous]
-        free = [c for c in hidden if c not in previous]
+        must_be_dealt = sorted(c for c in hidden if c in previous)
+        free = sorted(c for c in hidden if c not in previous)
         rng.shuffle(slots)
         rng.shuffle(free)
         placed = must_be_dealt + free[: len(slots) - len(must_be_dealt)]
