@@ -83,7 +83,8 @@ def in_play(state: State) -> list[int]:
 
 
 @pytest.mark.parametrize(("n_players", "seed", "steps"),
-                         [(4, 1, 0), (4, 2, 3), (4, 3, 9), (3, 4, 2), (3, 5, 12), (2, 6, 5), (4, 7, 8), (4, 8, 5), (3, 9, 22)])
+                         [(4, 1, 0), (4, 2, 3), (4, 3, 9), (3, 4, 2), (3, 5, 12), (2, 6, 5), (4, 7, 8),
+                          (4, 8, 5), (3, 9, 22)])
 def test_no_bot_decision_depends_on_hidden_cards(n_players: int, seed: int, steps: int) -> None:
     state = advance(n_players, seed, steps)
     assert state.phase in (Phase.THROW, Phase.DRAFT)
