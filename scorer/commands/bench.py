@@ -29,3 +29,13 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_engine.run(edition_or_fail(edition), games), as_json)
+
+
+@app.command("bots")
+def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bot: str = "hard",
+         opponents: str = "normal") -> None:
+    """A bot's time per decision (median, p95, max) over whole 4-player games against `opponents`."""
+    from benchmarks import bots as bench_bots
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
