@@ -40,6 +40,8 @@ class Family:
     icons: tuple[Icon, ...]
     table: tuple[int, ...] = ()
     per_icon_by_players: tuple[tuple[int, int], ...] = ()
+    #: (mask, value) per icon: the scoring loops' flat table.
+    masks_values: tuple[tuple[int, int], ...] = ()
 
     def icon_index(self, name: str) -> int:
         for i, icon in enumerate(self.icons):
@@ -93,7 +95,8 @@ class Edition:
     pairs: Family
     choice: Family
     route: Route | None
-    #: Per card: the collection value it carries (0 when none).
+    #: Per card: its Throw & Catch number, and the collection value it carries (0 when none).
+    numbers: tuple[int, ...]
     collection_values: tuple[int, ...]
     #: The spec this was compiled from, kept for export and the printables.
     spec: EditionSpec
@@ -150,7 +153,8 @@ def compile_edition(spec: EditionSpec) -> Edition:
                  sum(1 << c.index for c in cards if getattr(c, role) == i))
             for i, icon in enumerate(fspec.icons))
         per_icon = tuple(sorted((fspec.per_icon_by_players or {}).items()))
-        return Family(fspec.id, fspec.name, fspec.rule or "pairs", icons, tuple(fspec.table or ()), per_icon)
+        return Family(fspec.id, fspec.name, fspec.rule or "pairs", icons, tuple(fspec.table or ()), per_icon,
+                      tuple((icon.mask, icon.value) for icon in icons))
 
     collection = build_family(spec.collection, "collection")
     regions = tuple(
@@ -180,6 +184,7 @@ def compile_edition(spec: EditionSpec) -> Edition:
         base=spec.base or spec.id, throw_catch_rule=spec.throw_catch, tie_breakers=tuple(spec.tie_breakers),
         cards=tuple(cards), regions=regions, collection=collection,
         pairs=build_family(spec.pairs, "pairs"), choice=build_family(spec.choice, "choice"), route=route,
+        numbers=tuple(c.number for c in cards),
         collection_values=tuple(collection.icons[c.collection].value if c.collection >= 0 else 0 for c in cards),
         spec=spec,
     )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from rules.edition import Edition
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -72,9 +72,9 @@ class Game:
 class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
-    __slots__ = ("_pending", "choices", "game", "hand_ids", "hands", "held", "history", "phase",
-                 "rng", "round_index", "round_log", "round_scores", "rows", "score", "set_aside",
-                 "previous_set_aside", "used_cards")
+    __slots__ = ("_direction", "_pending", "choices", "game", "hands", "history", "masks", "passes", "phase",
+                 "previous_set_aside", "rng", "round_index", "round_log", "round_scores", "rows", "score",
+                 "set_aside", "used_cards")
 
     def __init__(self, game: Game, _blank: bool = False) -> None:
         self.game = game
@@ -106,55 +106,62 @@ class State:
         self.hands = [deck[p:dealt:n] for p in range(n)]
         self.previous_set_aside = self.set_aside
         self.set_aside = deck[dealt:]
-        self.hand_ids = list(range(n))
-        self.held = [1 << p for p in range(n)]
         self.rows: list[list[int]] = [[] for _ in range(n)]
+        #: Per player, the bitmask of the row's cards (kept alongside the row for the scoring tables).
+        self.masks = [0] * n
+        #: Passes made this round; with the direction it tells who has held which hand (no per-pass tracking).
+        self.passes = 0
+        self._direction = 1 if self.game.pass_left(self.round_index) else -1
         self.choices = [NO_CHOICE] * n
         self._pending: list[int | None] = [None] * n
         self.phase = Phase.THROW
 
-    def _pass_hands(self) -> None:
-        hands, ids = self.hands, self.hand_ids
-        if self.game.pass_left(self.round_index):
-            self.hands = [hands[-1], *hands[:-1]]
-            self.hand_ids = [ids[-1], *ids[:-1]]
-        else:
-            self.hands = [*hands[1:], hands[0]]
-            self.hand_ids = [*ids[1:], ids[0]]
-        held = self.held
-        for p, hand_id in enumerate(self.hand_ids):
-            held[hand_id] |= 1 << p
+    def hand_origin(self, player: int) -> int:
+        """The player the hand now held by `player` was dealt to this round."""
+        return (player - self.passes * self._direction) % self.game.n_players
+
+    def has_held(self, observer: int, player: int) -> bool:
+        """Whether `observer` held, earlier this round, the hand `player` holds now (so knows its cards)."""
+        steps = ((observer - self.hand_origin(player)) * self._direction) % self.game.n_players
+        return steps <= self.passes
 
     def apply_joint(self, actions: Sequence[int]) -> None:
         """Apply one action per player (all players act at every decision point)."""
-        n = self.game.n_players
-        if len(actions) != n:
-            raise IllegalAction(f"expected {n} actions, one per player, got {len(actions)}")
-        if self.phase == Phase.CHOICE:
-            for p, action in enumerate(actions):
-                self._check_choice(p, action)
-            self.choices = [action_choice(a) for a in actions]
-            self.history.append(tuple(actions))
-            self._end_round()
+        hands = self.hands
+        if len(actions) != len(hands):
+            raise IllegalAction(f"expected {len(hands)} actions, one per player, got {len(actions)}")
+        if self.phase > Phase.DRAFT:
+            self._apply_choices(actions)
             return
-        if self.phase == Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
-        hands, rows = self.hands, self.rows
         for p, card in enumerate(actions):
             if card not in hands[p]:
                 raise IllegalAction(f"player {p + 1} cannot pick card {card}: it is not in their hand")
+        rows, masks = self.rows, self.masks
         for p, card in enumerate(actions):
             hands[p].remove(card)
             rows[p].append(card)
+            masks[p] |= 1 << card
         self.history.append(tuple(actions))
-        self._pass_hands()
-        if len(self.hands[0]) == 1:
-            # the last card is passed on and becomes each player's Catch card, with no decision
-            for p, hand in enumerate(self.hands):
-                rows[p].append(hand.pop())
-            self.phase = Phase.CHOICE
-        else:
+        hands = self.hands = [hands[-1], *hands[:-1]] if self._direction == 1 else [*hands[1:], hands[0]]
+        self.passes += 1
+        if len(hands[0]) > 1:
             self.phase = Phase.DRAFT
+            return
+        # the last card is passed on and becomes each player's Catch card, with no decision
+        for p, hand in enumerate(hands):
+            card = hand.pop()
+            rows[p].append(card)
+            masks[p] |= 1 << card
+        self.phase = Phase.CHOICE
+
+    def _apply_choices(self, actions: Sequence[int]) -> None:
+        if self.phase == Phase.GAME_OVER:
+            raise IllegalAction("the game is over")
+        for p, action in enumerate(actions):
+            self._check_choice(p, action)
+        self.choices = [action_choice(a) for a in actions]
+        self.history.append(tuple(actions))
+        self._end_round()
 
     def apply_action(self, player: int, action: int) -> bool:
         """Record one player's hidden pick; returns True when it completed the step and the picks were revealed."""
@@ -186,11 +193,11 @@ class State:
         name = family.icons[icon].name
         if self.score.choices_used[player] >> icon & 1:
             raise IllegalAction(f"player {player + 1} has already scored {name} this game")
-        if not row_mask(self.rows[player]) & family.icons[icon].mask:
+        if not self.masks[player] & family.icons[icon].mask:
             raise IllegalAction(f"player {player + 1} has no {name} icon this round")
 
     def _end_round(self) -> None:
-        scores, _ = resolve_round(self.game.edition, self.score, self.rows, self.choices)
+        scores, _ = resolve_round(self.game.edition, self.score, self.rows, self.choices, masks=self.masks)
         self.round_log.append((tuple(tuple(r) for r in self.rows), tuple(self.choices)))
         for p, s in enumerate(scores):
             self.round_scores[p].append(s)
@@ -208,14 +215,14 @@ class State:
         return range(0) if self.phase == Phase.GAME_OVER else range(self.game.n_players)
 
     def is_terminal(self) -> bool:
-        return self.phase == Phase.GAME_OVER
+        return self.phase is Phase.GAME_OVER
 
     def legal_actions(self, player: int) -> list[int]:
-        if self.phase in (Phase.THROW, Phase.DRAFT):
+        if self.phase <= Phase.DRAFT:
             return self.hands[player][:]
         if self.phase == Phase.CHOICE:
             family = self.game.edition.choice
-            mask = row_mask(self.rows[player])
+            mask = self.masks[player]
             used = self.score.choices_used[player]
             return [CHOICE_NONE] + [choice_action(i) for i, icon in enumerate(family.icons)
                                     if not used >> i & 1 and mask & icon.mask]
@@ -260,9 +267,10 @@ class State:
         other.previous_set_aside = self.previous_set_aside[:]
         other.used_cards = self.used_cards[:]
         other.hands = [h[:] for h in self.hands]
-        other.hand_ids = self.hand_ids[:]
-        other.held = self.held[:]
+        other.passes = self.passes
+        other._direction = self._direction
         other.rows = [r[:] for r in self.rows]
+        other.masks = self.masks[:]
         other.choices = self.choices[:]
         other._pending = self._pending[:]
         return other
@@ -333,8 +341,7 @@ class PlayerView:
         n = s.game.n_players
         throws = tuple((row[0] if row and (revealed or q == p) else None) for q, row in enumerate(rows))
         face_up = tuple(tuple(row if revealed else row[1:]) for row in rows)
-        known = tuple(
-            tuple(s.hands[q]) if q == p or s.held[s.hand_ids[q]] >> p & 1 else None for q in range(n))
+        known = tuple(tuple(s.hands[q]) if s.has_held(p, q) else None for q in range(n))
         return Observation(
             player=p, n_players=n, round_index=s.round_index, phase=s.phase,
             pass_left=s.game.pass_left(s.round_index), hand=tuple(s.hands[p]) if not revealed else (),
@@ -356,7 +363,7 @@ class PlayerView:
                 continue
             if s.rows[q]:
                 hidden.append(s.rows[q][0])
-            if not s.held[s.hand_ids[q]] >> p & 1:
+            if not s.has_held(p, q):
                 hidden.extend(s.hands[q])
         return hidden
 
@@ -380,7 +387,7 @@ class PlayerView:
                 continue
             if s.rows[q]:
                 slots.append(("throw", q))
-            if not s.held[s.hand_ids[q]] >> p & 1:
+            if not s.has_held(p, q):
                 slots.extend(("hand", q) for _ in s.hands[q])
         # sorted, so the re-deal depends on which cards are hidden, never on where they really are
         previous = set(s.previous_set_aside)

@@ -39,71 +39,78 @@ Scored = tuple[int, str | None]
 
 # --- Throw & Catch ----------------------------------------------------------------------------------------
 
-def _difference(throw: int, catch: int) -> Scored:
-    points = abs(throw - catch)
-    return points, f"|{throw} − {catch}| = {points}"
+def _difference(throw: int, catch: int) -> int:
+    return abs(throw - catch)
 
 
-def _throw_if_caught(throw: int, catch: int) -> Scored:
-    if catch >= throw:
-        return throw, f"Catch {catch} ≥ Throw {throw} → {throw}"
-    return 0, f"Catch {catch} < Throw {throw} → 0"
+def _throw_if_caught(throw: int, catch: int) -> int:
+    return throw if catch >= throw else 0
 
 
-THROW_CATCH_RULES: dict[str, Callable[[int, int], Scored]] = {
+THROW_CATCH_RULES: dict[str, Callable[[int, int], int]] = {
     "difference": _difference,
     "throw_if_caught": _throw_if_caught,
+}
+THROW_CATCH_TEXT = {
+    "difference": "the difference",
+    "throw_if_caught": "the Throw number when the Catch is at least as high, else 0",
 }
 
 
 def score_throw_catch(edition: Edition, row: Sequence[int], explain: bool = False) -> Scored:
-    throw, catch = edition.cards[row[0]], edition.cards[row[-1]]
-    points, how = THROW_CATCH_RULES[edition.throw_catch_rule](throw.number, catch.number)
+    numbers = edition.numbers
+    points = THROW_CATCH_RULES[edition.throw_catch_rule](numbers[row[0]], numbers[row[-1]])
     if not explain:
         return points, None
-    return points, f"Throw & Catch: {throw.letter} ({throw.number}) and {catch.letter} ({catch.number}): {how}"
+    throw, catch = edition.cards[row[0]], edition.cards[row[-1]]
+    return points, (f"Throw & Catch: Throw {throw.letter} ({throw.number}), Catch {catch.letter} "
+                    f"({catch.number}) → {points} ({THROW_CATCH_TEXT[edition.throw_catch_rule]})")
 
 
 # --- Collections / Cuisine / Americana --------------------------------------------------------------------
 
-def _double_if_at_most_7(total: int, previous_score: int) -> Scored:
-    if total <= 7:
-        return total * 2, f"{total} ≤ 7 → doubled to {total * 2}"
-    return total, f"{total} > 7 → {total}"
+def _double_if_at_most_7(total: int, previous_score: int) -> int:
+    return total * 2 if total <= 7 else total
 
 
-def _halve_above_7(total: int, previous_score: int) -> Scored:
-    if total <= 7:
-        return total, f"{total} ≤ 7 → {total}"
-    half = (total + 1) // 2
-    return half, f"{total} ≥ 8 → halved, rounded up, to {half}"
+def _halve_above_7(total: int, previous_score: int) -> int:
+    return total if total <= 7 else (total + 1) // 2
 
 
-def _must_beat_previous(total: int, previous_score: int) -> Scored:
+def _must_beat_previous(total: int, previous_score: int) -> int:
     # previous_score is -1 before the first round, so round 1 always scores; after a 0, any total ≥ 1 does.
-    if previous_score < 0:
-        return total, f"{total} (first round) → {total}"
-    if total > previous_score:
-        return total, f"{total} > last round's {previous_score} → {total}"
-    return 0, f"{total}, not more than last round's {previous_score} → 0"
+    return total if total > previous_score else 0
 
 
-COLLECTION_RULES: dict[str, Callable[[int, int], Scored]] = {
+COLLECTION_RULES: dict[str, Callable[[int, int], int]] = {
     "double_if_at_most_7": _double_if_at_most_7,
     "halve_above_7": _halve_above_7,
     "must_beat_previous": _must_beat_previous,
 }
 
 
+def _collection_rule_text(rule: str, total: int, previous_score: int, points: int) -> str:
+    if rule == "double_if_at_most_7":
+        return f"{total} ≤ 7, doubled → {points}" if total <= 7 else f"{total} > 7, not doubled → {points}"
+    if rule == "halve_above_7":
+        return f"{total} ≤ 7 → {points}" if total <= 7 else f"{total} ≥ 8, halved and rounded up → {points}"
+    if previous_score < 0:
+        return f"{total}, first round → {points}"
+    verdict = "more than" if points else "not more than"
+    return f"{total}, {verdict} last round's {previous_score} → {points}"
+
+
 def score_collection(edition: Edition, row_mask: int, previous_score: int, explain: bool = False) -> Scored:
     family = edition.collection
-    counts = [(icon, (row_mask & icon.mask).bit_count()) for icon in family.icons]
-    total = sum(icon.value * n for icon, n in counts)
-    points, how = COLLECTION_RULES[family.rule](total, previous_score)
+    total = 0
+    for mask, value in family.masks_values:
+        total += value * (row_mask & mask).bit_count()
+    points = COLLECTION_RULES[family.rule](total, previous_score)
     if not explain:
         return points, None
-    parts = " + ".join(f"{icon.name} {icon.value}×{n}" for icon, n in counts if n) or "nothing"
-    return points, f"{family.name}: {parts} = {how}"
+    parts = " + ".join(f"{icon.name} {icon.value}×{(row_mask & icon.mask).bit_count()}"
+                       for icon in family.icons if row_mask & icon.mask) or "nothing"
+    return points, f"{family.name}: {parts} = {_collection_rule_text(family.rule, total, previous_score, points)}"
 
 
 # --- Animals / Transport: pairs -----------------------------------------------------------------------------
@@ -112,17 +119,17 @@ def score_pairs(edition: Edition, row_mask: int, explain: bool = False) -> Score
     """Each pair of one icon scores its value once: 3 of a kind is one pair, 4 of a kind two."""
     family = edition.pairs
     points = 0
+    for mask, value in family.masks_values:
+        points += value * ((row_mask & mask).bit_count() >> 1)
+    if not explain:
+        return points, None
     parts = []
     for icon in family.icons:
         n = (row_mask & icon.mask).bit_count()
         if n:
-            points += icon.value * (n >> 1)
-            if explain:
-                pairs = n >> 1
-                parts.append(f"{icon.name} ×{n} → {icon.value * pairs}"
-                             + (f" ({pairs} pairs)" if pairs > 1 else "" if pairs else " (no pair)"))
-    if not explain:
-        return points, None
+            pairs = n >> 1
+            label = f"{pairs} pairs" if pairs > 1 else "1 pair" if pairs else "no pair"
+            parts.append(f"{icon.name} ×{n} ({label}) → {icon.value * pairs}")
     return points, f"{family.name}: {', '.join(parts) if parts else 'none'} = {points}"
 
 
@@ -132,33 +139,39 @@ def icon_count(family: Family, icon: int, row_mask: int) -> int:
     return (row_mask & family.icons[icon].mask).bit_count()
 
 
-def _activity_table(family: Family, icon: int, own: int, others: int, n_players: int) -> Scored:
-    points = family.table[min(own, len(family.table) - 1)]
-    return points, f"{family.icons[icon].name} ×{own} → {points}"
+def _activity_table(family: Family, own: int, others: int, n_players: int) -> int:
+    return family.table[min(own, len(family.table) - 1)]
 
 
-def _treasure_others(family: Family, icon: int, own: int, others: int, n_players: int) -> Scored:
-    per_icon = dict(family.per_icon_by_players)[n_players]
-    points = per_icon * others
-    return points, (f"{family.icons[icon].name}: {others} on other players' cards × {per_icon} "
-                    f"({n_players} players) → {points}")
+def _treasure_others(family: Family, own: int, others: int, n_players: int) -> int:
+    return dict(family.per_icon_by_players)[n_players] * others
 
 
-CHOICE_RULES: dict[str, Callable[[Family, int, int, int, int], Scored]] = {
+CHOICE_RULES: dict[str, Callable[[Family, int, int, int], int]] = {
     "activity_table": _activity_table,
     "treasure_others": _treasure_others,
 }
 
 
-def score_choice(edition: Edition, choice: int, row_mask: int, all_rows_mask_count: int, n_players: int,
+def _choice_rule_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
+    name = family.icons[icon].name
+    if family.rule == "activity_table":
+        return f"{name} ×{own} → {points}"
+    per_icon = dict(family.per_icon_by_players)[n_players]
+    return f"{name}: {others} on other players' cards × {per_icon} ({n_players} players) → {points}"
+
+
+def score_choice(edition: Edition, choice: int, row_mask: int, everyone_count: int, n_players: int,
                  explain: bool = False) -> Scored:
-    """`all_rows_mask_count` is how many cards with the chosen icon all players drafted this round."""
+    """`everyone_count` is how many cards with the chosen icon all players drafted this round."""
     family = edition.choice
     if choice == NO_CHOICE:
-        return 0, f"{family.name}: none chosen" if explain else None
-    own = icon_count(family, choice, row_mask)
-    points, how = CHOICE_RULES[family.rule](family, choice, own, all_rows_mask_count - own, n_players)
-    return points, (f"{family.name}: {how}" if explain else None)
+        return 0, (f"{family.name}: none chosen" if explain else None)
+    own = (row_mask & family.icons[choice].mask).bit_count()
+    points = CHOICE_RULES[family.rule](family, own, everyone_count - own, n_players)
+    if not explain:
+        return points, None
+    return points, f"{family.name}: {_choice_rule_text(family, choice, own, everyone_count - own, n_players, points)}"
 
 
 def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player: int) -> list[tuple[int, int]]:
@@ -241,44 +254,31 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
-                  explain: bool = False) -> tuple[list[RoundScore], list[list[str]]]:
+                  explain: bool = False, masks: Sequence[int] | None = None,
+                  ) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round for every player and settle the shared bonuses; updates `state` in place.
 
     `rows[p]` is player p's 7 cards in draft order (Throw first, Catch last); `choices[p]` is the choice
-    icon index or NO_CHOICE. Inputs are trusted: they were validated at the edge (engine legality,
-    record validation). Returns the scores and, when `explain`, each player's explanation lines.
+    icon index or NO_CHOICE; `masks` (optional) are the rows as bitmasks, if the caller keeps them. Inputs
+    are trusted: they were validated at the edge (engine legality, record validation). Returns the scores
+    and, when `explain`, each player's explanation lines.
     """
     n = state.n_players
-    masks = [row_mask(row) for row in rows]
-    choice_family = edition.choice
-    everyone_choice = [0] * len(choice_family.icons)
-    if choice_family.rule == "treasure_others":
-        for i, icon in enumerate(choice_family.icons):
-            everyone_choice[i] = sum((m & icon.mask).bit_count() for m in masks)
-
-    partial = []
+    if masks is None:
+        masks = [row_mask(row) for row in rows]
+    choice_icons = edition.choice.icons
+    visited = state.visited
+    scores: list[RoundScore] = []
     notes: list[list[str]] = [[] for _ in range(n)]
-    visited_after = []
-    for p in range(n):
-        tc, tc_text = score_throw_catch(edition, rows[p], explain)
-        col, col_text = score_collection(edition, masks[p], state.previous_collection[p], explain)
-        prs, prs_text = score_pairs(edition, masks[p], explain)
-        ch, ch_text = score_choice(edition, choices[p], masks[p],
-                                   everyone_choice[choices[p]] if choices[p] >= 0 else 0, n, explain)
-        new_sites = masks[p] & ~state.visited[p]
-        sites = new_sites.bit_count()
-        visited_after.append(state.visited[p] | masks[p])
-        partial.append((tc, col, prs, ch, sites))
-        if explain:
-            new_letters = ", ".join(edition.letters_of(new_sites)) or "none"
-            notes[p] += [tc_text, col_text, prs_text, ch_text,
-                         f"{edition.site_noun.capitalize()}s: new {new_letters} → +{sites} (counted at game end)"]
+    visited_after = [visited[p] | masks[p] for p in range(n)]
 
     region_points = [0] * n
+    claimed = state.regions_claimed
     for region in edition.regions:
-        if state.regions_claimed >> region.index & 1:
+        if claimed >> region.index & 1:
             continue
-        achievers = [p for p in range(n) if visited_after[p] & region.mask == region.mask]
+        rmask = region.mask
+        achievers = [p for p in range(n) if visited_after[p] & rmask == rmask]
         if achievers:
             state.regions_claimed |= 1 << region.index
             for p in achievers:
@@ -290,16 +290,13 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
     route_points = [0] * n
     route = edition.route
     if route is not None:
-        tiers = route.tiers_for(n)
         achievers = [p for p in range(n)
                      if not state.route_done >> p & 1 and route_achieved(edition, visited_after[p])]
         if achievers:
+            tiers = route.tiers_for(n)
             tier = state.route_next_tier
-            if tier < len(tiers) or route.last_tier_repeats:
-                points = tiers[min(tier, len(tiers) - 1)]
-                state.route_next_tier += 1
-            else:
-                points = 0
+            points = tiers[min(tier, len(tiers) - 1)] if tier < len(tiers) or route.last_tier_repeats else 0
+            state.route_next_tier += 1
             for p in achievers:
                 state.route_done |= 1 << p
                 route_points[p] = points
@@ -307,14 +304,29 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
                     shared = " (shared tier)" if len(achievers) > 1 else ""
                     notes[p].append(f"{route.name}: achieved{shared} → +{points}")
 
-    scores = []
     for p in range(n):
-        tc, col, prs, ch, sites = partial[p]
-        scores.append(RoundScore(tc, col, prs, ch, sites, region_points[p], route_points[p]))
-        state.visited[p] = visited_after[p]
+        mask = masks[p]
+        choice = choices[p]
+        everyone = 0
+        if choice >= 0:
+            icon_mask = choice_icons[choice].mask
+            for m in masks:
+                everyone += (m & icon_mask).bit_count()
+        tc, tc_text = score_throw_catch(edition, rows[p], explain)
+        col, col_text = score_collection(edition, mask, state.previous_collection[p], explain)
+        prs, prs_text = score_pairs(edition, mask, explain)
+        ch, ch_text = score_choice(edition, choice, mask, everyone, n, explain)
+        new_sites = mask & ~visited[p]
+        scores.append(RoundScore(tc, col, prs, ch, new_sites.bit_count(), region_points[p], route_points[p]))
+        if explain:
+            new_letters = ", ".join(edition.letters_of(new_sites)) or "none"
+            notes[p][:0] = [tc_text, col_text, prs_text, ch_text,
+                            f"{edition.site_noun.capitalize()}s: new {new_letters} → +{new_sites.bit_count()} "
+                            "(counted at game end)"]
+        visited[p] = visited_after[p]
         state.previous_collection[p] = col
-        if choices[p] >= 0:
-            state.choices_used[p] |= 1 << choices[p]
+        if choice >= 0:
+            state.choices_used[p] |= 1 << choice
     return scores, notes
 
 

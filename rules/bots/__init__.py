@@ -49,7 +49,7 @@ def _load_builtin() -> None:
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
-    views = [PlayerView(state, p) for p in range(game.n_players)]
+    deciders = [(bot.act, PlayerView(state, p)) for p, bot in enumerate(bots)]
     while not state.is_terminal():
-        state.apply_joint([bot.act(view) for bot, view in zip(bots, views, strict=True)])
+        state.apply_joint([act(view) for act, view in deciders])
     return state

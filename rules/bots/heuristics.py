@@ -25,7 +25,7 @@ def row_value(edition: Edition, obs: Observation, cards: Sequence[int], mask: in
     total = 0
     for icon in col.icons:
         total += icon.value * (mask & icon.mask).bit_count()
-    value = COLLECTION_RULES[col.rule](total, obs.previous_collection[p])[0]
+    value = COLLECTION_RULES[col.rule](total, obs.previous_collection[p])
     for icon in edition.pairs.icons:
         value += icon.value * ((mask & icon.mask).bit_count() >> 1)
     value += best_choice_value(edition, obs, mask)
@@ -71,7 +71,7 @@ def throw_value(edition: Edition, throw_card: int, unknown: Sequence[int]) -> fl
         return 0.0
     rule = THROW_CATCH_RULES[edition.throw_catch_rule]
     number = edition.cards[throw_card].number
-    return sum(rule(number, edition.cards[c].number)[0] for c in unknown) / len(unknown)
+    return sum(rule(number, edition.numbers[c]) for c in unknown) / len(unknown)
 
 
 def choice_threshold(round_index: int) -> int:

@@ -22,6 +22,7 @@ def register(app: typer.Typer) -> None:
     app.command("deck")(deck)
     app.command("score")(score)
     app.command("sim")(sim)
+    app.command("schema")(schema)
 
 
 def edition_or_fail(edition_id: str) -> Edition:
@@ -188,3 +189,8 @@ def sim(
     from scorer.simulate import print_simulation
 
     print_simulation(result)
+
+
+def schema() -> None:
+    """Print the JSON Schema of the game record (`tourpad score`'s input, the app's export)."""
+    print(json.dumps(GameRecord.model_json_schema(), indent=2))
