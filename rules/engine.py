@@ -401,6 +401,8 @@ class PlayerView:
         new_hands: dict[int, list[int]] = {}
         for (kind, q), card in zip(slots, placed, strict=True):
             if kind == "throw":
+                # the row's mask must follow the re-dealt Throw card, or the copy would score the real one
+                copy.masks[q] = copy.masks[q] & ~(1 << copy.rows[q][0]) | 1 << card
                 copy.rows[q][0] = card
             else:
                 new_hands.setdefault(q, []).append(card)

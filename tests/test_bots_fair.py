@@ -19,6 +19,7 @@ from rules.bots import bot_names, make_bot
 from rules.bots.hard import HardBot
 from rules.editions import load_edition
 from rules.engine import Game, Phase, PlayerView, State
+from rules.scoring import row_mask
 
 AUSTRALIA = load_edition("australia")
 
@@ -42,7 +43,7 @@ def hidden_slots(state: State, player: int) -> list[tuple[str, int, int]]:
             continue
         if state.rows[q]:
             slots.append(("throw", q, 0))
-        if not state.held[state.hand_ids[q]] >> player & 1:
+        if not state.has_held(player, q):
             slots.extend(("hand", q, i) for i in range(len(state.hands[q])))
     return slots
 
@@ -72,6 +73,7 @@ def rearrange_hidden(state: State, player: int, seed: int) -> State:
     rng.shuffle(other.set_aside)
     for (kind, q, i), card in zip(slots, cards, strict=True):
         if kind == "throw":
+            other.masks[q] = other.masks[q] & ~(1 << other.rows[q][0]) | 1 << card
             other.rows[q][0] = card
         else:
             other.hands[q][i] = card
@@ -129,6 +131,8 @@ def test_determinized_copy_agrees_with_observation_and_deals_each_card_once(
         assert Counter(every) == Counter(range(len(AUSTRALIA.cards)))
         # cards set aside last round are always dealt this round
         assert set(world.previous_set_aside) <= set(in_play(world))
+    # the rows' masks follow the re-dealt Throw cards (the copy scores what its rows hold)
+    assert world.masks == [row_mask(row) for row in world.rows]
     # the re-deal moved only hidden cards: what the player can see is where it was
     assert world.hands[player] == state.hands[player]
     assert world.rows[player] == state.rows[player]

@@ -75,7 +75,7 @@ def _build_tables(edition: Edition) -> _Tables:
     rule = THROW_CATCH_RULES[edition.throw_catch_rule]
     throw = []
     for card in cards:
-        others = [rule(card.number, other.number)[0] for other in cards if other is not card]
+        others = [rule(card.number, other.number) for other in cards if other is not card]
         throw.append(sum(others) / len(others))
     return _Tables(
         collection_value=edition.collection_values,
@@ -233,7 +233,7 @@ class _Rollout:
         visited = score.visited[q] | mask
         previous = score.previous_collection[q]
         collection_rule = COLLECTION_RULES[t.collection_rule]
-        base_collection = collection_rule(collection, previous)[0]
+        base_collection = collection_rule(collection, previous)
         used = score.choices_used[q]
         claimed = score.regions_claimed
         table = t.choice_table
@@ -243,7 +243,7 @@ class _Rollout:
             value = rng.random() * 0.25
             cv = t.collection_value[c]
             if cv:
-                value += collection_rule(collection + cv, previous)[0] - base_collection
+                value += collection_rule(collection + cv, previous) - base_collection
             icon = t.pair_icon[c]
             if icon >= 0 and (mask & t.pair_mask[icon]).bit_count() & 1:
                 value += t.pair_value[icon]
