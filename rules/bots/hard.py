@@ -45,6 +45,7 @@ class _Tables:
     pair_mask: tuple[int, ...]
     pair_value: tuple[int, ...]
     choice_icon: tuple[int, ...]
+    choice_mask: tuple[int, ...]
     region: tuple[int, ...]
     region_mask: tuple[int, ...]
     region_bonus: tuple[int, ...]
@@ -83,6 +84,7 @@ def _build_tables(edition: Edition) -> _Tables:
         pair_mask=tuple(i.mask for i in edition.pairs.icons),
         pair_value=tuple(i.value for i in edition.pairs.icons),
         choice_icon=tuple(c.choice for c in cards),
+        choice_mask=tuple(i.mask for i in edition.choice.icons),
         region=tuple(c.region for c in cards),
         region_mask=tuple(r.mask for r in edition.regions),
         region_bonus=tuple(r.bonus for r in edition.regions),
@@ -124,8 +126,13 @@ class ChoiceOutlook:
         self.best = tuple(t / samples * self.DRAFT_BOOST for t in totals)
         self.single = tuple(v / samples for v in single)
         self.all_icons = (1 << m) - 1
+        #: future(used, k) for every used-icon set and k = 0..ROUNDS - 1, read in the rollouts' inner loop
+        self.table = tuple(tuple(self._future(used, k) for used in range(1 << m)) for k in range(ROUNDS))
 
     def future(self, used: int, rounds_left: int) -> float:
+        return self.table[rounds_left][used]
+
+    def _future(self, used: int, rounds_left: int) -> float:
         unused = self.all_icons & ~used
         value = 0.0
         for _ in range(rounds_left):
@@ -179,13 +186,17 @@ class HardBot:
             return values
         legal = list(obs.legal_actions)
         sums = dict.fromkeys(legal, 0.0)
+        stream = random.Random()
         for _ in range(self.samples):
             world = view.determinized(self.rng)
-            rollout_seed = self.rng.getrandbits(32)
             rollout = _Rollout(world, obs.player, outlook, self.epsilon)
-            others_first = rollout.others_first_picks(random.Random(rollout_seed ^ 0x5EED))
+            others_first = rollout.others_first_picks(self.rng)
+            # every action's rollout in this world replays the same random stream (common random numbers)
+            stream.seed(self.rng.getrandbits(32))
+            start = stream.getstate()
             for action in legal:
-                sums[action] += rollout.standing_after(action, others_first, random.Random(rollout_seed))
+                stream.setstate(start)
+                sums[action] += rollout.standing_after(action, others_first, stream)
         return {a: s / self.samples for a, s in sums.items()}
 
 
@@ -211,25 +222,28 @@ class _Rollout:
     def others_first_picks(self, rng: random.Random) -> list[int]:
         picks = []
         throw = self.world.phase == Phase.THROW
+        values = self.tables.collection_value
         for q in range(self.n):
             if q == self.player:
                 picks.append(-1)
-            else:
-                picks.append(self._pick(q, self.world.hands[q], self.world.rows[q], throw, rng))
+                continue
+            row = self.world.rows[q]
+            mask = 0
+            for c in row:
+                mask |= 1 << c
+            picks.append(self._pick(q, self.world.hands[q], mask, sum(values[c] for c in row), throw, rng))
         return picks
 
-    def _pick(self, q: int, hand: list[int], row: list[int], throw: bool, rng: random.Random) -> int:
+    def _pick(self, q: int, hand: list[int], mask: int, collection: int, throw: bool,
+              rng: random.Random) -> int:
+        """The rollout policy: the card adding most to this round's points (a greedy estimate), or with
+        probability `epsilon` a random one. `mask` and `collection` describe the row drafted so far."""
         if len(hand) == 1:
             return hand[0]
         if rng.random() < self.epsilon:
             return hand[rng.randrange(len(hand))]
         t = self.tables
         score = self.score
-        mask = 0
-        collection = 0
-        for c in row:
-            mask |= 1 << c
-            collection += t.collection_value[c]
         visited = score.visited[q] | mask
         previous = score.previous_collection[q]
         collection_rule = COLLECTION_RULES[t.collection_rule]
@@ -237,6 +251,8 @@ class _Rollout:
         used = score.choices_used[q]
         claimed = score.regions_claimed
         table = t.choice_table
+        top = len(table) - 1
+        route = self.edition.route
         best, best_value = hand[0], -1e9
         for c in hand:
             bit = 1 << c
@@ -250,8 +266,8 @@ class _Rollout:
             icon = t.choice_icon[c]
             if icon >= 0 and not used >> icon & 1:
                 if table:
-                    k = sum(1 for d in row if t.choice_icon[d] == icon)
-                    value += 0.6 * (table[min(k + 1, len(table) - 1)] - table[min(k, len(table) - 1)]) + 0.4
+                    k = (mask & t.choice_mask[icon]).bit_count()
+                    value += 0.6 * (table[min(k + 1, top)] - table[min(k, top)]) + 0.4
                 else:
                     value += 1.0
             if not visited & bit:
@@ -260,7 +276,6 @@ class _Rollout:
                 region_mask = t.region_mask[region]
                 if not claimed >> region & 1 and (visited | bit) & region_mask == region_mask:
                     value += t.region_bonus[region]
-                route = self.edition.route
                 if route is not None and not score.route_done >> q & 1 and route_achieved(
                         self.edition, visited | bit):
                     tiers = route.tiers_for(self.n)
@@ -272,44 +287,59 @@ class _Rollout:
         return best
 
     def standing_after(self, action: int, others_first: list[int], rng: random.Random) -> float:
+        """Play the round out with the bot taking `action` now; its standing at round end."""
         n, me = self.n, self.player
+        values = self.tables.collection_value
         hands = [h[:] for h in self.world.hands]
         rows = [r[:] for r in self.world.rows]
+        masks = [0] * n
+        collections = [0] * n
+        for q, row in enumerate(rows):
+            for c in row:
+                masks[q] |= 1 << c
+                collections[q] += values[c]
         picks = others_first[:]
         picks[me] = action
-        throw = self.world.phase == Phase.THROW
+        pick = self._pick
         while True:
             for q in range(n):
-                hands[q].remove(picks[q])
-                rows[q].append(picks[q])
+                card = picks[q]
+                hands[q].remove(card)
+                rows[q].append(card)
+                masks[q] |= 1 << card
+                collections[q] += values[card]
             hands = [hands[-1], *hands[:-1]] if self.pass_left else [*hands[1:], hands[0]]
             if len(hands[0]) == 1:
                 for q in range(n):
                     rows[q].append(hands[q][0])
                 break
-            throw = False
-            picks = [self._pick(q, hands[q], rows[q], throw, rng) for q in range(n)]
+            picks = [pick(q, hands[q], masks[q], collections[q], False, rng) for q in range(n)]
         return self._standing(rows)
 
     def _standing(self, rows: list[list[int]]) -> float:
         """Score the round exactly (each player taking their best round-end choice) and compare standings."""
-        outlook, rounds_left = self.outlook, self.rounds_left
+        future = self.outlook.table[self.rounds_left]
         score = self.score.copy()
+        masks = []
+        for row in rows:
+            mask = 0
+            for c in row:
+                mask |= 1 << c
+            masks.append(mask)
         choices = []
         kept = []
         for q in range(self.n):
             used = score.choices_used[q]
-            best_icon, best_value = NO_CHOICE, outlook.future(used, rounds_left)
-            for icon, points in choice_option_points(self.edition, rows, q):
+            best_icon, best_value = NO_CHOICE, future[used]
+            for icon, points in choice_option_points(self.edition, rows, q, masks):
                 if used >> icon & 1:
                     continue
-                value = points + outlook.future(used | 1 << icon, rounds_left)
+                value = points + future[used | 1 << icon]
                 if value > best_value:
                     best_icon, best_value = icon, value
             choices.append(best_icon)
-            kept.append(outlook.future(used if best_icon == NO_CHOICE else used | 1 << best_icon,
-                                       rounds_left))
-        scores, _ = resolve_round(self.edition, score, rows, choices)
+            kept.append(future[used if best_icon == NO_CHOICE else used | 1 << best_icon])
+        scores, _ = resolve_round(self.edition, score, rows, choices, masks=masks)
         standing = [self.totals[q] + scores[q].total + kept[q] for q in range(self.n)]
         mine = standing[self.player]
         others = standing[:self.player] + standing[self.player + 1:]
