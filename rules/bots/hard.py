@@ -18,6 +18,7 @@ actions are not drowned by sampling noise.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from rules.bots import register
@@ -154,10 +155,15 @@ class HardBot:
 
     name = "hard"
 
-    def __init__(self, seed: int = 0, samples: int = 24, epsilon: float = 0.1) -> None:
+    def __init__(self, seed: int = 0, samples: int = 24, epsilon: float = 0.1,
+                 seconds: float | None = None) -> None:
+        """`samples` worlds per decision; with `seconds`, as many worlds as fit in that time instead
+        (at least 4, at most `samples` × 100). A time budget makes decisions depend on the machine's speed,
+        so simulations and tests use the fixed sample count."""
         self.seed = seed
         self.samples = samples
         self.epsilon = epsilon
+        self.seconds = seconds
         self.rng = random.Random(seed)
 
     def act(self, view: PlayerView) -> int:
@@ -187,7 +193,13 @@ class HardBot:
         legal = list(obs.legal_actions)
         sums = dict.fromkeys(legal, 0.0)
         stream = random.Random()
-        for _ in range(self.samples):
+        budget = self.samples if self.seconds is None else self.samples * 100
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < budget:
+            if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+                break
+            done += 1
             world = view.determinized(self.rng)
             rollout = _Rollout(world, obs.player, outlook, self.epsilon)
             others_first = rollout.others_first_picks(self.rng)
@@ -197,7 +209,7 @@ class HardBot:
             for action in legal:
                 stream.setstate(start)
                 sums[action] += rollout.standing_after(action, others_first, stream)
-        return {a: s / self.samples for a, s in sums.items()}
+        return {a: s / done for a, s in sums.items()}
 
 
 class _Rollout:
