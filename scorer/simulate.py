@@ -196,28 +196,33 @@ def simulation_report(edition: Edition, names: Sequence[str], tally: Tally, seed
     return result
 
 
-def print_simulation(result: dict) -> None:
+def print_simulation(result: dict, category_names: dict[str, str] | None = None) -> None:
+    """Narrow tables (they fit an 80-column terminal): win rates, points per category, head to head, and
+    each bot against the field."""
+    names = category_names or {}
     rotated = result.get("rotated_seats", False)
-    title = (f"{result['edition']}: {result['games']} games, {result['players']} players"
-             f"{', seats rotated' if rotated else ''} ({result['games_per_second']} games/s)")
-    table = Table(title=title)
+    wins = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players"
+                       f"{', seats rotated' if rotated else ''}, {result['games_per_second']} games/s")
     # with rotation a row is a line-up entry, which sat in every seat in turn
-    table.add_column("Entry" if rotated else "Seat")
-    table.add_column("Bot")
-    table.add_column("Win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("Mean total", justify="right")
-    categories = list(result["seats"][0]["mean_points"])
-    for c in categories:
-        table.add_column(c, justify="right")
+    for column, justify in (("Entry" if rotated else "Seat", "left"), ("Bot", "left"), ("Win rate", "right"),
+                            ("95% CI", "right"), ("Mean total", "right")):
+        wins.add_column(column, justify=justify)
     for seat in result["seats"]:
         low, high = seat["win_rate_ci95"]
-        table.add_row(str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}", f"{low:.1%}–{high:.1%}",
-                      f"{seat['mean_total']:.1f}", *(f"{seat['mean_points'][c]:.2f}" for c in categories))
-    console.print(table)
+        wins.add_row(str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}", f"{low:.1%}–{high:.1%}",
+                     f"{seat['mean_total']:.1f}")
+    console.print(wins)
+    points = Table(title="Mean points per game")
+    points.add_column("Category")
+    for seat in result["seats"]:
+        points.add_column(f"{seat['seat']}: {seat['bot']}", justify="right")
+    for category in result["seats"][0]["mean_points"]:
+        points.add_row(names.get(category, category),
+                       *(f"{seat['mean_points'][category]:.2f}" for seat in result["seats"]))
+    console.print(points)
 
-    labels = [f"{s['seat']} {s['bot']}" for s in result["seats"]]
-    h2h = Table(title="Head to head: how often the row's bot finished ahead of the column's (95% CI)")
+    labels = [f"{s['seat']}: {s['bot']}" for s in result["seats"]]
+    h2h = Table(title="Head to head: share of games the row finished ahead of the column (95% CI)")
     h2h.add_column("")
     for label in labels:
         h2h.add_column(label, justify="right")
@@ -236,9 +241,9 @@ def print_simulation(result: dict) -> None:
                             f"{low:.1%}–{high:.1%}", f"{bot['chance']:.0%}", f"{bot['mean_total']:.1f}")
     console.print(field_table)
     console.print("Region bonus won in: " + ", ".join(
-        f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()))
+        f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()), highlight=False)
     if "route_bonus_per_game" in result:
-        console.print(f"Route bonus scored per game: {result['route_bonus_per_game']}")
+        console.print(f"Route bonus scored per game: {result['route_bonus_per_game']}", highlight=False)
 
 
 def run_other_game(game: str, **options) -> None:

@@ -188,7 +188,7 @@ def sim(
         return
     from scorer.simulate import print_simulation
 
-    print_simulation(result)
+    print_simulation(result, ed.category_names())
 
 
 def schema() -> None:
