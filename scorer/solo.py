@@ -21,8 +21,8 @@ from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
 from rules.engine import ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
-from rules.record import ParsedRound, record_from_rounds, score_record
-from rules.scoring import NO_CHOICE, choice_option_points
+from rules.record import ParsedRound, record_from_rounds
+from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
 
 EVENT_VERSION = 1
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -199,6 +199,8 @@ class SoloGame:
             "actions": self._actions(obs), "finished_rounds": self.round_summaries(),
         }
         if s.phase == Phase.CHOICE:
+            # the last card passed on is the person's Catch card
+            out["catch"] = self.card(s.rows[HUMAN][-1])
             out["choices"] = self._choice_options(obs)
         family = ed.choice
         out["choices_used"] = [family.icons[i].name for i in range(len(family.icons))
@@ -221,21 +223,35 @@ class SoloGame:
         return sorted(out, key=lambda o: -o["points"])
 
     def round_summaries(self) -> list[dict]:
-        """Every finished round: each player's row, choice, points per category, total and the explanations."""
-        report = score_record(self.record(), self.edition)
-        ids = self.edition.category_ids()
+        """Every finished round: each player's row, choice, points per category, total and the engine's
+        explanations, and the shared bonuses it settled (regions completed first, the route)."""
+        ed = self.edition
+        ids = ed.category_ids()
+        n = self.game.n_players
+        sheets = ScoreState(n)
         out = []
         for r, (rows, choices) in enumerate(self.state.round_log):
+            claimed_before, route_before = sheets.regions_claimed, sheets.route_done
+            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True)
             players = []
             for p, name in enumerate(self.setup.players):
-                score = report.rounds[p][r]
                 players.append({
-                    "name": name, "row": "".join(self.edition.cards[c].letter for c in rows[p]),
-                    "choice": self.edition.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
-                    "points": dict(zip(ids, score, strict=False)), "total": score.total,
-                    "explanations": [line for line in report.notes[p][r] if line],
+                    "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
+                    "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
+                    "points": dict(zip(ids, scores[p], strict=False)), "total": scores[p].total,
+                    "explanations": [line for line in notes[p] if line],
                 })
-            out.append({"round": r + 1, "players": players})
+            bonuses = []
+            for region in ed.regions:
+                if sheets.regions_claimed & ~claimed_before >> region.index & 1:
+                    winners = [self.setup.players[p] for p in range(n)
+                               if sheets.visited[p] & region.mask == region.mask]
+                    bonuses.append({"bonus": region.name, "points": region.bonus, "players": winners})
+            if ed.route is not None and sheets.route_done & ~route_before:
+                winners = [p for p in range(n) if (sheets.route_done & ~route_before) >> p & 1]
+                bonuses.append({"bonus": ed.route.name, "points": scores[winners[0]].route,
+                                "players": [self.setup.players[p] for p in winners]})
+            out.append({"round": r + 1, "players": players, "bonuses": bonuses})
         return out
 
     def record(self):

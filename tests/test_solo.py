@@ -63,6 +63,16 @@ def test_round_summary_explains_each_category() -> None:
     assert any(line.startswith("Throw & Catch") for line in you["explanations"])
     assert any("Collections" in line for line in you["explanations"])
     assert sum(you["points"].values()) == you["total"]
+    # the shared bonuses each round settled, with who took them
+    play_to_end(game)
+    summaries = game.screen()["finished_rounds"]
+    assert any(summary["bonuses"] for summary in summaries)
+    for summary in summaries:
+        for bonus in summary["bonuses"]:
+            takers = [p for p in summary["players"] if p["name"] in bonus["players"]]
+            assert takers and all(p["points"]["regions"] >= bonus["points"] for p in takers)
+        region_points = sum(p["points"]["regions"] for p in summary["players"])
+        assert region_points == sum(b["points"] * len(b["players"]) for b in summary["bonuses"])
 
 
 def test_resumed_game_is_the_same_game_and_plays_on_identically() -> None:
@@ -140,6 +150,7 @@ def test_choice_step_shows_the_points_of_each_option() -> None:
     assert any(o["action"] == CHOICE_NONE and o["points"] == 0 for o in options)
     # in the choice step every Throw card is revealed
     assert all(p["throw"] is not None for p in screen["players"])
+    assert screen["catch"]["index"] == game.state.rows[0][-1]
     best = options[0]
     game.play(best["action"])
     assert game.state.round_scores[0][0].choice == best["points"]
