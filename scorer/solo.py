@@ -243,7 +243,7 @@ class SoloGame:
                 })
             bonuses = []
             for region in ed.regions:
-                if sheets.regions_claimed & ~claimed_before >> region.index & 1:
+                if (sheets.regions_claimed & ~claimed_before) >> region.index & 1:
                     winners = [self.setup.players[p] for p in range(n)
                                if sheets.visited[p] & region.mask == region.mask]
                     bonuses.append({"bonus": region.name, "points": region.bonus, "players": winners})
