@@ -8,11 +8,32 @@ from rules.bots import bot_names, make_bot, play
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot, choice_outlook
 from rules.bots.random_bot import RandomBot
+from rules.edition import Edition, compile_edition
 from rules.editions import load_edition
 from rules.engine import CHOICE_NONE, Game, Phase, PlayerView, action_choice
+from rules.model import EditionSpec, RouteSpec
 from rules.scoring import choice_option_points
 
 AUSTRALIA = load_edition("australia")
+
+
+def variant_edition(**rules) -> Edition:
+    """Australia's deck under other editions' rules (Europe's and USA's data land on another branch):
+    the bots must handle every rule the engine knows, not only Australia's."""
+    spec: EditionSpec = AUSTRALIA.spec
+    choice = spec.choice
+    if rules.pop("treasures", False):
+        choice = choice.model_copy(update={"rule": "treasure_others", "table": None,
+                                           "per_icon_by_players": {2: 3, 3: 2, 4: 2}})
+    collection = spec.collection.model_copy(update={"rule": rules.pop("collection")})
+    return compile_edition(spec.model_copy(update={"id": "variant", "choice": choice, "collection": collection,
+                                                   **rules}))
+
+
+EUROPE_LIKE = variant_edition(collection="halve_above_7", treasures=True, tie_breakers=["route", "throw_catch"],
+                              route=RouteSpec(kind="passport", id="passport", name="Passport", tiers=[10, 6, 3],
+                                              last_tier_min_players=3))
+USA_LIKE = variant_edition(collection="must_beat_previous", throw_catch="throw_if_caught")
 
 
 def test_difficulty_names_are_registered() -> None:
@@ -28,6 +49,13 @@ def test_hard_bot_plays_whole_games_legally(players: int, variant: bool) -> None
     bots = [HardBot(seed=p, samples=3) for p in range(players)]
     state = play(Game(AUSTRALIA, players, 17, variant), bots)
     assert state.is_terminal() and len(state.round_log) == 4
+
+
+@pytest.mark.parametrize("edition", [EUROPE_LIKE, USA_LIKE], ids=["europe-like", "usa-like"])
+def test_hard_bot_handles_every_rule(edition) -> None:
+    for players in (2, 4):
+        state = play(Game(edition, players, 3), [HardBot(seed=p, samples=3) for p in range(players)])
+        assert state.is_terminal()
 
 
 def test_round_end_choice_weighs_points_now_against_icons_kept() -> None:
