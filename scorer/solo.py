@@ -1,10 +1,11 @@
 """Solo play against bots: the controller the app drives, free of any UI and of any storage.
 
-A solo game is an append-only list of JSON-able events: one `new` event with the set-up, then one `act`
-event per decision of any player (the person's and the bots'). The app persists each event before it
-shows its effect; `SoloGame.resume(events)` replays the list to the same position, so a game can be left
-and resumed. Bot decisions are recorded, not recomputed on replay, so a saved game survives changes to
-the bots.
+A solo game is an append-only list of events, each `{"kind": …, "payload": {…JSON…}}` (the shape of the
+score pad's SQLite event log): one `solo_started` event with the set-up, then one `solo_act` event per
+decision of any player (the person's and the bots'). The app persists each event before it shows its
+effect; `SoloGame.resume(events)` replays the list to the same position (it also takes objects with
+`.kind` and `.payload`), so a game can be left and resumed. Bot decisions are recorded, not recomputed
+on replay, so a saved game survives changes to the bots.
 
 The person is always seat 0. At every step they decide (`play`), then each bot decides on its own view;
 as Boomerang's picks are simultaneous, no bot ever sees the person's pick before making its own.
@@ -25,6 +26,8 @@ from rules.record import ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
 
 EVENT_VERSION = 1
+STARTED = "solo_started"
+ACT = "solo_act"
 DIFFICULTIES = ("easy", "normal", "hard")
 HUMAN = 0
 
@@ -42,12 +45,19 @@ class SoloSetup:
     player_name: str
 
     def to_event(self) -> dict:
-        return {"type": "new", "version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
-                "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name}
+        return {"kind": STARTED, "payload": {
+            "version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
+            "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name}}
 
     @property
     def players(self) -> list[str]:
         return [self.player_name] + [f"Bot {i} ({d})" for i, d in enumerate(self.bots, start=1)]
+
+
+def _kind_payload(event) -> tuple[str, dict]:
+    if isinstance(event, dict):
+        return event.get("kind", ""), event.get("payload") or {}
+    return event.kind, event.payload
 
 
 def _resolve(edition_id: str) -> Edition:
@@ -96,9 +106,10 @@ class SoloGame:
 
         A log cut short after the person's pick gets the bots' answers at once (see `events` for them).
         """
-        if not events or events[0].get("type") != "new":
-            raise SoloError("a saved solo game starts with its 'new' event")
-        first = events[0]
+        events = [_kind_payload(e) for e in events]
+        if not events or events[0][0] != STARTED:
+            raise SoloError(f"a saved solo game starts with its {STARTED!r} event")
+        first = events[0][1]
         if first.get("version") != EVENT_VERSION:
             raise SoloError(f"saved solo game has event version {first.get('version')!r}; "
                             f"this tourpad reads version {EVENT_VERSION}")
@@ -106,10 +117,10 @@ class SoloGame:
             game = cls.new(first["edition"], first["bots"], bool(first["direction_variant"]), int(first["seed"]),
                            first.get("player", "You"))
         except (KeyError, TypeError, ValueError) as err:
-            raise SoloError(f"event 1 ('new') is damaged: {err}") from None
-        for number, event in enumerate(events[1:], start=2):
-            if event.get("type") != "act":
-                raise SoloError(f"event {number}: unknown type {event.get('type')!r}")
+            raise SoloError(f"event 1 ({STARTED}) is damaged: {err}") from None
+        for number, (kind, event) in enumerate(events[1:], start=2):
+            if kind != ACT:
+                raise SoloError(f"event {number}: unknown kind {kind!r}")
             try:
                 game._apply(int(event["player"]), int(event["action"]), int(event["step"]))
             except (KeyError, TypeError, ValueError) as err:
@@ -155,7 +166,7 @@ class SoloGame:
             self.state.apply_action(player, action)
         except IllegalAction as err:
             raise ValueError(str(err)) from None
-        event = {"type": "act", "player": player, "action": action, "step": step}
+        event = {"kind": ACT, "payload": {"player": player, "action": action, "step": step}}
         self.events.append(event)
         return event
 

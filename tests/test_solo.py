@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 
@@ -91,6 +92,20 @@ def test_resumed_game_is_the_same_game_and_plays_on_identically() -> None:
         assert resumed.screen() == whole.screen()
 
 
+def test_resume_takes_stored_event_objects() -> None:
+    """The score pad's store hands back objects with `.kind` and `.payload`."""
+
+    @dataclass
+    class Stored:
+        kind: str
+        payload: dict
+
+    game = SoloGame.new("australia", ["easy"], seed=12)
+    game.play(game.screen()["actions"][0]["action"])
+    stored = [Stored(e["kind"], json.loads(json.dumps(e["payload"]))) for e in game.events]
+    assert SoloGame.resume(stored).events == game.events
+
+
 def test_illegal_decision_is_refused_and_changes_nothing() -> None:
     game = SoloGame.new("australia", ["easy"], seed=2)
     before = (list(game.events), game.screen())
@@ -105,14 +120,14 @@ def test_damaged_event_log_names_the_event() -> None:
     game = SoloGame.new("australia", ["easy"], seed=4)
     game.play(game.screen()["actions"][0]["action"])
     events = json.loads(json.dumps(game.events))
-    events[2]["step"] = 5
+    events[2]["payload"]["step"] = 5
     with pytest.raises(SoloError, match="event 3: is for step 5"):
         SoloGame.resume(events)
     events = json.loads(json.dumps(game.events))
-    events[1]["action"] = 99
+    events[1]["payload"]["action"] = 99
     with pytest.raises(SoloError, match="event 2: player 1 cannot take action"):
         SoloGame.resume(events)
-    with pytest.raises(SoloError, match="starts with its 'new' event"):
+    with pytest.raises(SoloError, match="starts with its 'solo_started' event"):
         SoloGame.resume(events[1:])
 
 
