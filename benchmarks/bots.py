@@ -6,6 +6,7 @@ round-end choice) is timed on its own. Goal for `hard`: median ≤ 1 s, p95 ≤ 
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 
@@ -18,7 +19,7 @@ def percentile(sorted_values: list[float], share: float) -> float:
     """Nearest-rank percentile of already sorted values."""
     if not sorted_values:
         return 0.0
-    rank = max(1, round(share * len(sorted_values) + 0.5))
+    rank = max(1, math.ceil(share * len(sorted_values)))
     return sorted_values[min(rank, len(sorted_values)) - 1]
 
 
