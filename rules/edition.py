@@ -115,6 +115,14 @@ class Edition:
     def letters_of(self, mask: int) -> str:
         return "".join(card.letter for card in self.cards if mask >> card.index & 1)
 
+    @property
+    def sites_label(self) -> str:
+        """The sheet's heading for visited sites: "Tourist sites", "Countries" (Europe), "Towns" (USA)."""
+        noun = self.site_noun.capitalize()
+        if noun.endswith("y") and noun[-2:-1].lower() not in "aeiou":
+            return noun[:-1] + "ies"
+        return noun + "s"
+
     def category_ids(self) -> tuple[str, ...]:
         """Per-round score categories in score-sheet order, as used in records and reports."""
         ids = ["throw_catch", self.collection.id, self.pairs.id, self.choice.id, "sites", "regions"]
@@ -125,7 +133,7 @@ class Edition:
     def category_names(self) -> dict[str, str]:
         names = {"throw_catch": "Throw & Catch", self.collection.id: self.collection.name,
                  self.pairs.id: self.pairs.name, self.choice.id: self.choice.name,
-                 "sites": self.site_noun.capitalize() + "s", "regions": "Region bonuses"}
+                 "sites": self.sites_label, "regions": "Region bonuses"}
         if self.route is not None:
             names[self.route.id] = self.route.name
         return names

@@ -149,7 +149,10 @@ def check_invariants(spec: EditionSpec) -> None:
             _fail(f"region {name!r}", "is listed twice")
 
     if len(spec.cards) != CARD_COUNT:
-        _fail("cards", f"a deck has {CARD_COUNT} cards (A–Z, @, #); this one has {len(spec.cards)}")
+        given = {card.letter for card in spec.cards}
+        missing = [letter for letter in LETTERS if letter not in given]
+        hint = f"; missing {', '.join(missing)}" if missing else ""
+        _fail("cards", f"a deck has {CARD_COUNT} cards (A–Z, @, #); this one has {len(spec.cards)}{hint}")
     letters_seen: dict[str, int] = {}
     for position, card in enumerate(spec.cards, start=1):
         where = f"card {card.letter!r} (#{position})"

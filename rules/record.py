@@ -106,6 +106,15 @@ def parse_choice(edition: Edition, name: str | None, row: tuple[int, ...], used:
     return icon
 
 
+def _check_choice_field(edition: Edition, entry: PlayerRound, where: str) -> None:
+    """Europe's choice is a National Treasure ("treasure"); the others' an Activity ("activity")."""
+    key = choice_key(edition)
+    other = "activity" if key == "treasure" else "treasure"
+    if getattr(entry, other) is not None:
+        raise RecordError(f"{where}: {edition.name} records the {edition.choice.name} choice as "
+                          f"{key!r}, not {other!r}")
+
+
 def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound], list[str]]:
     """Check every rule a record can break; returns the parsed rounds and warnings (not errors)."""
     players = record.players
@@ -132,6 +141,7 @@ def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound
                     raise RecordError(f"round {r}: letter {edition.cards[card].letter!r} is in both "
                                       f"{owner[card]}'s and {name}'s cards; each card is drafted once a round")
                 owner[card] = name
+            _check_choice_field(edition, entries[name], where)
             choice = parse_choice(edition, entries[name].choice, row, used[p], where)
             if choice != NO_CHOICE:
                 used[p][choice] = r

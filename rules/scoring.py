@@ -326,7 +326,7 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         if explain:
             new_letters = ", ".join(edition.letters_of(new_sites)) or "none"
             notes[p][:0] = [tc_text, col_text, prs_text, ch_text,
-                            f"{edition.site_noun.capitalize()}s: new {new_letters} → +{new_sites.bit_count()} "
+                            f"{edition.sites_label}: new {new_letters} → +{new_sites.bit_count()} "
                             "(counted at game end)"]
         visited[p] = visited_after[p]
         state.previous_collection[p] = col

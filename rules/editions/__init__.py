@@ -16,13 +16,76 @@ BUNDLED = ("australia", "europe", "usa")
 def decode_document(text: str, fmt: str) -> dict:
     """Decode a TOML or JSON edition document; a syntax error becomes an EditionDataError."""
     try:
-        return tomllib.loads(text) if fmt == "toml" else json.loads(text)
+        doc = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
         raise EditionDataError(f"not valid {fmt.upper()}: {err}") from None
+    if not isinstance(doc, dict):
+        raise EditionDataError(f"an edition or deck pack is one {fmt.upper()} table of fields "
+                               "(id, name, regions, cards, …), not a list or a single value")
+    return doc
+
+
+#: What a deck pack inherits from the bundled edition it names as `base`: the rules, not the cards.
+RULE_FIELDS = ("site_noun", "throw_catch", "tie_breakers", "collection", "pairs", "choice", "route")
+#: The parts of an inherited field that are its rules; a pack that restates them must agree with its base.
+RULE_KEYS = {"throw_catch": None, "tie_breakers": None, "collection": ("rule",), "choice": ("rule", "table",
+             "per_icon_by_players"), "route": ("kind", "tiers", "last_tier_min_players", "last_tier_repeats")}
+
+
+def with_base_rules(doc: dict) -> dict:
+    """A pack naming `base = "europe"` (etc.) gets that edition's rules for every rule field it leaves out.
+
+    Owners of the real cards then type only what is on their cards: regions, cards and (USA) the map.
+    Inherited icon families drop tourpad's own `count`s, which describe tourpad's deck, not theirs. A pack
+    that restates a rule must restate it as its base has it, since `base` promises those rules.
+    """
+    base_id = doc.get("base")
+    if base_id is None:
+        return doc
+    if base_id not in bundled_ids():
+        raise EditionDataError(f"base: {base_id!r} is not an edition tourpad knows; "
+                               f"use one of {', '.join(bundled_ids())}")
+    base = load_edition(base_id).spec.model_dump(mode="json", exclude_none=True)
+    merged = dict(doc)
+    merged.setdefault("provenance", "owner")
+    for key in RULE_FIELDS:
+        if key not in base:
+            continue
+        if key not in merged:
+            value = base[key]
+            if key in ("collection", "pairs", "choice"):
+                value = {**value, "icons": [{k: v for k, v in icon.items() if k != "count"}
+                                            for icon in value["icons"]]}
+            merged[key] = value
+            continue
+        _check_same_rule(key, merged[key], base[key], base_id)
+    return merged
+
+
+def _check_same_rule(key: str, given: object, expected: object, base_id: str) -> None:
+    if key not in RULE_KEYS:
+        return
+    parts = RULE_KEYS[key]
+    if parts is None:
+        if given != expected:
+            raise EditionDataError(f"{key}: {given!r} differs from {base_id}'s rule {expected!r}; "
+                                   f"leave it out to use {base_id}'s, or drop `base`")
+        return
+    if not isinstance(given, dict) or not isinstance(expected, dict):
+        return
+    for part in parts:
+        if part not in given:
+            continue
+        mine, theirs = given[part], expected.get(part)
+        if part == "per_icon_by_players" and isinstance(mine, dict):
+            mine = {str(k): v for k, v in mine.items()}
+        if mine != theirs:
+            raise EditionDataError(f"{key}.{part}: {mine!r} differs from {base_id}'s rule {theirs!r}; "
+                                   f"leave it out to use {base_id}'s, or drop `base`")
 
 
 def edition_from_text(text: str, fmt: str = "toml") -> Edition:
-    return compile_edition(parse_edition(decode_document(text, fmt)))
+    return compile_edition(parse_edition(with_base_rules(decode_document(text, fmt))))
 
 
 def bundled_ids() -> tuple[str, ...]:

@@ -1,14 +1,108 @@
-"""`tourpad app`, `tourpad host`, `tourpad scan`: the score pad app and its table server."""
+"""`tourpad app` (and later `host`, `scan`): the score pad app."""
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.request
+import webbrowser
+from pathlib import Path
+
 import typer
+
+from scorer.commands.common import fail
 
 
 def register(app: typer.Typer) -> None:
     app.command("app")(run_app)
 
 
-def run_app() -> None:
-    """Start the score pad app (comes with the app issue; for now prints where to start)."""
-    typer.echo("The score pad app is not built yet; see `tourpad --help` for what works today.")
+def has_display() -> bool:
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def desktop_client_available() -> bool:
+    """The Flet desktop client is a separate download (flet-desktop fetches it from GitHub on first run);
+    only use it when it is installed and already on this machine, so an offline start never hangs."""
+    if importlib.util.find_spec("flet_desktop") is None:
+        return False
+    if os.environ.get("FLET_VIEW_PATH"):
+        return Path(os.environ["FLET_VIEW_PATH"]).exists()
+    import flet
+
+    client_root = Path.home() / ".flet" / "client"
+    return client_root.is_dir() and any(flet.__version__ in p.name for p in client_root.iterdir())
+
+
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def free_port(host: str) -> int:
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def open_when_ready(url: str) -> None:
+    """Open the browser once the server answers; a machine without one just keeps the printed URL."""
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    try:
+        opened = webbrowser.open(url)
+    except Exception:  # a broken browser setup must not stop the server
+        opened = False
+    if not opened:
+        typer.echo(f"No browser could be opened here; open {url} yourself.")
+
+
+def run_app(
+    host: str = typer.Option("127.0.0.1", help="Address to serve the web view on (0.0.0.0 = the LAN)."),
+    port: int = typer.Option(8550, help="Port for the web view; a free one is picked if it is taken."),
+    web: bool = typer.Option(False, "--web", help="Serve the web view even where a desktop window works."),
+    browser: bool = typer.Option(True, "--browser/--no-browser", help="Open the web view in a browser."),
+) -> None:
+    """Start the score pad: a desktop window if possible, else the web view served locally (offline)."""
+    import flet as ft
+
+    from scorer.ui.app import make_main
+
+    main = make_main()
+    assets = str(Path(__file__).resolve().parents[2] / "assets")
+    if not web and has_display() and desktop_client_available():
+        typer.echo("Opening the score pad window…")
+        ft.run(main, view=ft.AppView.FLET_APP, assets_dir=assets)
+        return
+    if not port_free(host, port):
+        taken = port
+        port = free_port(host)
+        typer.echo(f"Port {taken} is busy; using {port}.")
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    url = f"http://{shown}:{port}/"
+    # Our own server settings win over Flet's defaults (0.0.0.0:8000, fonts and renderer from a CDN), and
+    # FLET_FORCE_WEB_SERVER stops Flet from trying to download its desktop client.
+    os.environ.update(FLET_FORCE_WEB_SERVER="1", FLET_SERVER_IP=host, FLET_SERVER_PORT=str(port),
+                      FLET_WEB_NO_CDN="1")
+    typer.echo(f"tourpad score pad: {url}  (Ctrl+C to stop)", )
+    sys.stdout.flush()
+    if browser:
+        threading.Thread(target=open_when_ready, args=(url,), daemon=True).start()
+    try:
+        ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=assets)
+    except OSError as err:
+        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")

@@ -39,3 +39,26 @@ def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bo
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
+
+
+@app.command("print")
+def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50, paper: str = "a4") -> None:
+    """Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) and of a card sheet."""
+    from benchmarks import print as bench_print
+    from scorer.commands.engine_commands import edition_or_fail
+
+    if sheets < 1:
+        from scorer.commands.common import fail
+
+        fail(f"--sheets must be at least 1 (got {sheets})")
+    report(bench_print.run(edition_or_fail(edition), sheets, paper), as_json)
+
+
+@app.command("balance")
+def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe", players: int = 4,
+            bot: str = "greedy", seed: int = 1) -> None:
+    """Deck balance: mean points per category and per icon type, region bonuses won, route bonuses."""
+    from benchmarks import balance as bench_balance
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)

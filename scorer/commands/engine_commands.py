@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,7 @@ from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from scorer.commands.common import console, fail
-from scorer.packs import export_text, import_pack, resolve_edition
+from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 
 
 def register(app: typer.Typer) -> None:
@@ -51,21 +52,33 @@ def deck_document(edition: Edition) -> dict:
     return doc
 
 
+def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]) -> Edition:
+    """`deck import` / `deck check`: load (and validate) the pack file, or fail naming what is wrong."""
+    if file is None:
+        fail(f"deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml")
+    try:
+        return load(file)
+    except EditionDataError as err:
+        fail(f"{file}: {err}")
+
+
 def deck(
     target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
-                                              "or 'import' / 'export'")],
-    file: Annotated[Path | None, typer.Argument(help="import: the pack file; export: the edition id")] = None,
+                                              "or 'import' / 'check' / 'export'")],
+    file: Annotated[Path | None,
+                    typer.Argument(help="import, check: the pack file; export: the edition id")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="export: write here")] = None,
 ) -> None:
-    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack; `deck export ID`."""
+    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack (`deck check FILE`
+    only validates it); `deck export ID` writes an edition in the pack format."""
+    if target == "check":
+        edition = pack_from_file("check", file, read_pack)
+        console.print(f"{file}: valid {edition.name!r} (id {edition.id!r}, rules of {edition.base!r}, "
+                      f"{len(edition.cards)} cards); not installed", highlight=False)
+        return
     if target == "import":
-        if file is None:
-            fail("deck import needs the pack file: tourpad deck import my-europe.toml")
-        try:
-            edition = import_pack(file)
-        except EditionDataError as err:
-            fail(f"{file}: {err}")
+        edition = pack_from_file("import", file, import_pack)
         console.print(f"imported {edition.name!r} as edition {edition.id!r} ({len(edition.cards)} cards)")
         return
     if target == "export":

@@ -1,0 +1,57 @@
+"""The shipped DejaVu fonts, registered once with reportlab (which embeds only the glyphs used),
+and text fitting: shrink a label, then wrap it, so it never leaves its box."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+SANS = "TourpadSans"
+BOLD = "TourpadSans-Bold"
+CONDENSED_BOLD = "TourpadSansCondensed-Bold"
+_FILES = {SANS: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", CONDENSED_BOLD: "DejaVuSansCondensed-Bold.ttf"}
+
+
+@cache
+def register_fonts() -> None:
+    folder = resources.files("assets").joinpath("fonts")
+    for name, filename in _FILES.items():
+        with resources.as_file(folder.joinpath(filename)) as path:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+
+
+def text_width(text: str, font: str, size: float) -> float:
+    return pdfmetrics.stringWidth(text, font, size)
+
+
+def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]:
+    """Greedy word wrap; a single word wider than the box stays on its own line (the caller shrinks)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", font, size) <= max_width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def fit_text(text: str, font: str, max_width: float, max_height: float, max_size: float,
+             min_size: float = 4.0, max_lines: int = 3, leading: float = 1.15) -> tuple[float, list[str]]:
+    """The largest size (≤ max_size) at which ``text`` fits the box on one line, or wrapped onto at
+    most ``max_lines`` lines; at ``min_size`` the lines are returned as they are (the smallest we print)."""
+    size = max_size
+    while True:
+        for n_lines in range(1, max_lines + 1):
+            lines = [text] if n_lines == 1 else wrap_words(text, font, size, max_width)
+            if len(lines) > n_lines:
+                continue
+            fits_wide = all(text_width(line, font, size) <= max_width for line in lines)
+            fits_high = size * (1 + leading * (len(lines) - 1)) <= max_height
+            if fits_wide and fits_high:
+                return size, lines
+        if size <= min_size:
+            return min_size, wrap_words(text, font, min_size, max_width)[:max_lines]
+        size = max(min_size, round(size - 0.25, 2))

@@ -1,0 +1,41 @@
+"""The text a card's QR code carries, shared by the card sheets (issue 4) and the scanner (issue 8).
+
+Format: ``tourpad:<edition id>:<letter>``, e.g. ``tourpad:australia:A`` or ``tourpad:usa:#``.
+Short enough for a version-2 QR code at error level M, readable by any phone, and self-describing so a
+card of one edition scanned during a game of another is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rules.model import LETTERS
+
+PREFIX = "tourpad"
+_EDITION_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+class PayloadError(ValueError):
+    """A scanned text that is not a tourpad card code; the message says what is wrong."""
+
+
+def card_payload(edition_id: str, letter: str) -> str:
+    """The QR text for one card; refuses an edition id or letter no edition could have."""
+    if not _EDITION_ID.match(edition_id):
+        raise PayloadError(f"edition id {edition_id!r} is not a valid edition id")
+    if letter not in LETTERS:
+        raise PayloadError(f"letter {letter!r} is not a card letter (A–Z, @, #)")
+    return f"{PREFIX}:{edition_id}:{letter}"
+
+
+def parse_card_payload(text: str) -> tuple[str, str]:
+    """``(edition_id, letter)`` from a scanned QR text; PayloadError names what does not fit."""
+    parts = text.strip().split(":")
+    if len(parts) != 3 or parts[0] != PREFIX:
+        raise PayloadError(f"{text!r} is not a tourpad card code (expected '{PREFIX}:<edition>:<letter>')")
+    _, edition_id, letter = parts
+    if not _EDITION_ID.match(edition_id):
+        raise PayloadError(f"{text!r}: {edition_id!r} is not a valid edition id")
+    if letter not in LETTERS:
+        raise PayloadError(f"{text!r}: {letter!r} is not a card letter (A–Z, @, #)")
+    return edition_id, letter

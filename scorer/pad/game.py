@@ -1,0 +1,433 @@
+"""A score-pad game as a fold of its events, and the `GameSession` that turns commands into events.
+
+Commands (enter a round's cards, enter a round's category values, clear an entry, undo) are validated
+against the whole game *as it would be after them*; only then is the event written (committed) and the
+state re-folded. The one-phone pad and a table host drive the same `GameSession`.
+
+Events (payloads are plain JSON):
+- ``started``   {edition, players, direction_variant, mode}
+- ``entry``     {round, player, cards, choice}                letters mode (cards in draft order)
+- ``entry``     {round, player, categories: {...}}            categories mode (see `scorer.pad.categories`)
+- ``cleared``   {round, player}
+- ``undo``      {}                                            cancels the latest event still in effect
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from rules.edition import Edition
+from rules.engine import ROUNDS
+from rules.record import GameRecord, ParsedRound, RecordError, parse_choice, parse_row, record_from_rounds
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
+from scorer.pad import categories as cat
+from scorer.pad.errors import EntryError
+from scorer.pad.store import Event, EventStore
+
+LETTERS_MODE = "letters"
+CATEGORIES_MODE = "categories"
+MODES = (LETTERS_MODE, CATEGORIES_MODE)
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    edition: str
+    players: tuple[str, ...]
+    direction_variant: bool = False
+    mode: str = LETTERS_MODE
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+
+def validate_setup(edition: Edition, players: list[str], direction_variant: bool, mode: str) -> Setup:
+    names = [p.strip() for p in players if p.strip()]
+    if not 2 <= len(names) <= 4:
+        raise EntryError(f"Boomerang is for 2 to 4 players; {len(names)} named")
+    try:
+        GameRecord(edition=edition.id, players=names)
+    except ValidationError as err:
+        raise EntryError(err.errors()[0]["msg"].removeprefix("Value error, ")) from None
+    if direction_variant and len(names) < 3:
+        raise EntryError("the direction variant is for 3 or 4 players")
+    if mode not in MODES:
+        raise EntryError(f"unknown entry mode {mode!r}")
+    return Setup(edition.id, tuple(names), bool(direction_variant), mode)
+
+
+@dataclass
+class PadState:
+    """Everything the screens show, recomputed from the events."""
+
+    setup: Setup
+    edition: Edition
+    #: entries[r][p]: the payload of player p's entry for round r (letters or categories), if any.
+    entries: list[dict[int, dict]]
+    #: Per complete round: scores[p][r], the engine's explanation lines notes[p][r].
+    scores: list[list[RoundScore]] = field(default_factory=list)
+    notes: list[list[list[str]]] = field(default_factory=list)
+    #: The sheets' carried state before each round (index r) and after the last complete one (index -1).
+    before_round: list = field(default_factory=list)
+    #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.setup.players
+
+    @property
+    def rounds_done(self) -> int:
+        return len(self.scores[0]) if self.scores else 0
+
+    @property
+    def current_round(self) -> int:
+        """0-based index of the round being entered; ROUNDS when the game is over."""
+        return self.rounds_done
+
+    @property
+    def finished(self) -> bool:
+        return self.rounds_done == ROUNDS
+
+    def entered(self, round_index: int) -> list[bool]:
+        row = self.entries[round_index] if round_index < ROUNDS else {}
+        return [p in row for p in range(self.setup.n)]
+
+    def totals(self) -> list[int]:
+        return [sum(s.total for s in rounds) for rounds in self.scores]
+
+    def ranks(self) -> list[int]:
+        return rank_players(self.edition, self.scores)
+
+    def running_totals(self) -> list[list[int]]:
+        out = []
+        for rounds in self.scores:
+            acc, line = 0, []
+            for s in rounds:
+                acc += s.total
+                line.append(acc)
+            out.append(line)
+        return out
+
+    def category_totals(self, player: int) -> dict[str, int]:
+        ids = self.edition.category_ids()
+        sums = [0] * len(ids)
+        for s in self.scores[player]:
+            for i in range(len(ids)):
+                sums[i] += s[i]
+        return dict(zip(ids, sums, strict=True))
+
+    def consistency_problems(self) -> list[str]:
+        """The pad's promise: category points always add up to the totals shown. Empty when they do."""
+        problems = []
+        for p, name in enumerate(self.players):
+            by_category = sum(self.category_totals(p).values())
+            if by_category != self.totals()[p]:
+                problems.append(f"{name}: categories add up to {by_category}, total says {self.totals()[p]}")
+        return problems
+
+    def tie_breaks(self) -> list[str]:
+        """Sentences explaining every tie on the total that a tie-breaker settled (or did not)."""
+        totals = self.totals()
+        names = self.players
+        lines = []
+        ranks = self.ranks()
+        for total in sorted(set(totals), reverse=True):
+            tied = [p for p in range(len(names)) if totals[p] == total]
+            if len(tied) < 2:
+                continue
+            who = " and ".join(names[p] for p in tied)
+            breakers = ", then ".join("route points" if b == "route" else "Throw & Catch points"
+                                      for b in self.edition.tie_breakers)
+            order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
+            if len({ranks[p] for p in tied}) == 1:
+                lines.append(f"{who} tie on {total}; still tied after {breakers}: "
+                             f"they share #{ranks[tied[0]]}")
+            else:
+                lines.append(f"{who} tie on {total}; broken by {breakers}: {order}")
+        return lines
+
+    def region_claims(self) -> dict[str, tuple[int, list[int]]]:
+        """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
+        claims: dict[str, tuple[int, list[int]]] = {}
+        n = self.setup.n
+        for r in range(self.rounds_done):
+            for region in self.edition.regions:
+                if region.name in claims:
+                    continue
+                if self.setup.mode == LETTERS_MODE:
+                    after = self.before_round[r + 1].visited
+                    achievers = [p for p in range(n) if after[p] & region.mask == region.mask]
+                else:
+                    achievers = [p for p in range(n)
+                                 if region.name in self.entries[r][p]["categories"]["regions"]]
+                if achievers:
+                    claims[region.name] = (r + 1, achievers)
+        return claims
+
+    def visited(self, player: int) -> int:
+        """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
+        carried = self.before_round[-1] if self.before_round else None
+        return carried.visited[player] if isinstance(carried, ScoreState) else 0
+
+    def parsed_rounds(self) -> list[ParsedRound]:
+        """Letters mode: the complete rounds as the record module knows them."""
+        out = []
+        for r in range(self.rounds_done):
+            rows, choices = zip(*(letters_entry(self.edition, self.entries[r][p], r, name)
+                                  for p, name in enumerate(self.players)), strict=True)
+            out.append(ParsedRound(tuple(rows), tuple(choices)))
+        return out
+
+    def record(self) -> GameRecord:
+        if self.setup.mode != LETTERS_MODE:
+            raise EntryError("a game entered by category has no cards, so it has no `tourpad score` record; "
+                             "export the CSV instead")
+        return record_from_rounds(self.edition, list(self.players), self.parsed_rounds(),
+                                  self.setup.direction_variant)
+
+    def csv_text(self) -> str:
+        import csv
+        import io
+
+        names = self.edition.category_names()
+        ids = self.edition.category_ids()
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["player", "round", *(names[i] for i in ids), "round total", "running total"])
+        running = self.running_totals()
+        for p, name in enumerate(self.players):
+            for r, s in enumerate(self.scores[p]):
+                writer.writerow([name, r + 1, *s[:len(ids)], s.total, running[p][r]])
+        if self.finished:
+            for p, name in enumerate(self.players):
+                writer.writerow([name, "total", *self.category_totals(p).values(), self.totals()[p],
+                                 f"rank {self.ranks()[p]}"])
+        return buf.getvalue()
+
+    def summary(self) -> str:
+        """One line for the home screen's lists."""
+        if not self.finished:
+            return f"round {self.current_round + 1} of {ROUNDS}"
+        ranks, totals = self.ranks(), self.totals()
+        order = sorted(range(self.setup.n), key=lambda p: (ranks[p], -totals[p]))
+        return ", ".join(f"{self.players[p]} {totals[p]}" for p in order)
+
+
+def letters_entry(edition: Edition, payload: dict, round_index: int, name: str
+                  ) -> tuple[tuple[int, ...], int]:
+    where = f"round {round_index + 1}, {name}"
+    row = parse_row(edition, payload["cards"], where)
+    choice = payload.get("choice")
+    if choice is None:
+        return row, NO_CHOICE
+    return row, edition.choice.icon_index(choice)
+
+
+def check_entries(edition: Edition, setup: Setup, entries: list[dict[int, dict]],
+                  focus: int | None = None) -> None:
+    """Every rule a set of entries can break, round by round; raises EntryError naming the first one.
+
+    `focus` is the player being entered: checked last in each round, so a clash is reported against them.
+    """
+    complete = True
+    for r, row_entries in enumerate(entries):
+        if row_entries and not complete:
+            raise EntryError(f"round {r + 1} cannot be entered before round {r} is complete")
+        complete = len(row_entries) == setup.n
+    if setup.mode == CATEGORIES_MODE:
+        cat.check_rounds(edition, setup.players, entries, focus)
+        return
+    used: list[dict[int, int]] = [{} for _ in setup.players]
+    for r, row_entries in enumerate(entries):
+        owner: dict[int, int] = {}
+        for p in sorted(row_entries, key=lambda q: q == focus):
+            name = setup.players[p]
+            where = f"round {r + 1}, {name}"
+            try:
+                row = parse_row(edition, row_entries[p]["cards"], where)
+                for card in row:
+                    if card in owner:
+                        raise EntryError(f"{where}: letter {edition.cards[card].letter} is already in "
+                                         f"{setup.players[owner[card]]}'s cards this round; each card is "
+                                         f"drafted by one player")
+                    owner[card] = p
+                choice = parse_choice(edition, row_entries[p].get("choice"), row, used[p], where)
+            except RecordError as err:
+                raise EntryError(str(err)) from None
+            if choice != NO_CHOICE:
+                used[p][choice] = r + 1
+
+
+def fold(events: list[Event], edition_lookup: Callable[[str], Edition]) -> PadState:
+    """The state a list of events leads to. `undo` cancels the latest event still in effect."""
+    if not events or events[0].kind != "started":
+        raise ValueError("a game's first event is `started`")
+    start = events[0].payload
+    setup = Setup(start["edition"], tuple(start["players"]), start.get("direction_variant", False),
+                  start.get("mode", LETTERS_MODE))
+    effective: list[Event] = []
+    for event in events[1:]:
+        if event.kind == "undo":
+            if effective:
+                effective.pop()
+        else:
+            effective.append(event)
+    entries: list[dict[int, dict]] = [{} for _ in range(ROUNDS)]
+    for event in effective:
+        apply_event(entries, event.kind, event.payload)
+    state = PadState(setup, edition_lookup(setup.edition), entries)
+    state.log = [describe(setup, e.kind, e.payload) for e in effective]
+    score(state)
+    return state
+
+
+def apply_event(entries: list[dict[int, dict]], kind: str, payload: dict) -> None:
+    r, p = payload["round"], payload["player"]
+    if kind == "entry":
+        entries[r][p] = {k: v for k, v in payload.items() if k not in ("round", "player")}
+    elif kind == "cleared":
+        entries[r].pop(p, None)
+    else:
+        raise ValueError(f"unknown event {kind!r}")
+
+
+def describe(setup: Setup, kind: str, payload: dict) -> str:
+    name = setup.players[payload["player"]]
+    where = f"round {payload['round'] + 1}"
+    if kind == "cleared":
+        return f"cleared {name}'s {where}"
+    if "cards" in payload:
+        choice = f" + {payload['choice']}" if payload.get("choice") else ""
+        return f"{name}'s {where}: {payload['cards']}{choice}"
+    return f"{name}'s {where} (by category)"
+
+
+def score(state: PadState) -> None:
+    """Score the complete rounds in order, settling the shared bonuses of each round together."""
+    setup, edition = state.setup, state.edition
+    n = setup.n
+    state.scores = [[] for _ in range(n)]
+    state.notes = [[] for _ in range(n)]
+    carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
+    state.before_round = []
+    for r in range(ROUNDS):
+        state.before_round.append(carried.copy())
+        if len(state.entries[r]) < n:
+            break
+        if setup.mode == LETTERS_MODE:
+            rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
+                                  for p in range(n)), strict=True)
+            scores, notes = resolve_round(edition, carried, rows, choices, explain=True)
+        else:
+            scores, notes = cat.resolve_round(edition, carried, [state.entries[r][p] for p in range(n)])
+        for p in range(n):
+            state.scores[p].append(scores[p])
+            state.notes[p].append(notes[p])
+    state.before_round.append(carried)
+
+
+class GameSession:
+    """One game: commands in, events persisted (committed first), state = fold of the events.
+
+    Thread-safe: the pad's handlers and a table host's requests may call it from several threads.
+    `listeners` are called with the new state after every accepted command (pubsub, table clients).
+    """
+
+    def __init__(self, store: EventStore, game_id: int,
+                 edition_lookup: Callable[[str], Edition] | None = None) -> None:
+        from scorer.packs import resolve_edition
+
+        self.store = store
+        self.game_id = game_id
+        self._lookup = edition_lookup or resolve_edition
+        self._lock = threading.RLock()
+        self.listeners: list[Callable[[PadState], None]] = []
+        self.state = fold(store.events(game_id), self._lookup)
+
+    @classmethod
+    def new(cls, store: EventStore, edition_id: str, players: list[str], direction_variant: bool = False,
+            mode: str = LETTERS_MODE, edition_lookup: Callable[[str], Edition] | None = None) -> GameSession:
+        from scorer.packs import resolve_edition
+
+        lookup = edition_lookup or resolve_edition
+        setup = validate_setup(lookup(edition_id), players, direction_variant, mode)
+        payload = {"edition": setup.edition, "players": list(setup.players),
+                   "direction_variant": setup.direction_variant, "mode": setup.mode}
+        game_id = store.create_game(setup.edition, list(setup.players), ("started", payload))
+        return cls(store, game_id, lookup)
+
+    # --- commands --------------------------------------------------------------------------------------
+
+    def enter_letters(self, player: int, cards: str, choice: str | None, round_index: int | None = None
+                      ) -> PadState:
+        cleaned = cards.replace(" ", "").replace(",", "").upper()
+        payload = {"cards": cleaned, "choice": (choice or None) and choice.strip()}
+        if self.state.setup.mode != LETTERS_MODE:
+            raise EntryError("this game is entered by category; enter each category's value")
+        if payload["choice"] is not None:
+            family = self.state.edition.choice
+            with contextlib.suppress(KeyError):  # check_entries names an unknown choice
+                payload["choice"] = family.icons[family.icon_index(payload["choice"])].name
+        return self._enter(player, payload, round_index)
+
+    def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
+        if self.state.setup.mode != CATEGORIES_MODE:
+            raise EntryError("this game is entered by letters; tap the player's 7 cards")
+        return self._enter(player, {"categories": cat.normalise(self.state.edition, values)}, round_index)
+
+    def clear(self, player: int, round_index: int) -> PadState:
+        with self._lock:
+            state = self.state
+            if player not in state.entries[round_index]:
+                raise EntryError(f"round {round_index + 1}: {state.players[player]} has nothing entered")
+            later = any(state.entries[r] for r in range(round_index + 1, ROUNDS))
+            if round_index < state.rounds_done and later:
+                raise EntryError(f"round {round_index + 1} is closed and later rounds depend on it; "
+                                 f"edit {state.players[player]}'s entry instead of clearing it")
+            return self._commit("cleared", {"round": round_index, "player": player})
+
+    def undo(self) -> str:
+        """Cancel the latest command still in effect; returns what it was."""
+        with self._lock:
+            if not self.state.log:
+                raise EntryError("nothing to undo")
+            what = self.state.log[-1]
+            self._commit("undo", {})
+            return what
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.state.log)
+
+    # --- internals -------------------------------------------------------------------------------------
+
+    def _enter(self, player: int, payload: dict, round_index: int | None) -> PadState:
+        with self._lock:
+            state = self.state
+            r = state.current_round if round_index is None else round_index
+            if not 0 <= r < ROUNDS:
+                raise EntryError("the game is over; edit a round from the sheet instead")
+            if not 0 <= player < state.setup.n:
+                raise EntryError(f"no player #{player + 1} in this game")
+            candidate = [dict(row) for row in state.entries]
+            candidate[r][player] = payload
+            check_entries(state.edition, state.setup, candidate, focus=player)
+            return self._commit("entry", {"round": r, "player": player, **payload})
+
+    def _commit(self, kind: str, payload: dict) -> PadState:
+        events = [*self.store.events(self.game_id)]
+        from scorer.pad.store import Event as _Event
+
+        candidate = fold([*events, _Event(len(events) + 1, kind, payload, 0.0)], self._lookup)
+        status = "finished" if candidate.finished else "playing"
+        self.store.append(self.game_id, kind, payload, status=status, summary=candidate.summary())
+        self.state = candidate
+        for listener in list(self.listeners):
+            listener(candidate)
+        return candidate

@@ -1,0 +1,148 @@
+"""The games on this device as an append-only event log in SQLite.
+
+A game's state is never stored, only the events that produced it (see `scorer.pad.game.fold`), so undo
+and editing a past round are replays and a crash can lose nothing that was acknowledged: `append` commits
+(WAL, synchronous=FULL) before it returns, and the screens confirm an entry only after `append` returned.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    edition TEXT NOT NULL,
+    players TEXT NOT NULL,
+    -- 'playing' or 'finished': derived from the events, kept here so the home screen lists games fast
+    status TEXT NOT NULL DEFAULT 'playing',
+    summary TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    kind: str
+    payload: dict
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    created_at: float
+    updated_at: float
+    edition: str
+    players: tuple[str, ...]
+    status: str
+    summary: str
+
+
+class EventStore:
+    """One SQLite file; safe to share between the threads Flet runs handlers on."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL: a committed event survives a power cut too, not only a killed process.
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    @classmethod
+    def default(cls) -> EventStore:
+        from scorer.packs import data_dir
+
+        return cls(data_dir() / "games.sqlite3")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict]) -> int:
+        """A new game and its first event, in one transaction."""
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO games (created_at, updated_at, edition, players) VALUES (?, ?, ?, ?)",
+                    (now, now, edition, json.dumps(players)))
+                game_id = int(cur.lastrowid)
+                self._insert(game_id, 1, now, *first_event)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return game_id
+
+    def append(self, game_id: int, kind: str, payload: dict, status: str | None = None,
+               summary: str | None = None) -> Event:
+        """Append one event (and the game's new status) and commit before returning."""
+        now = time.time()
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                           (game_id,)).fetchone()
+                self._insert(game_id, last + 1, now, kind, payload)
+                self._db.execute(
+                    "UPDATE games SET updated_at = ?, status = COALESCE(?, status), "
+                    "summary = COALESCE(?, summary) WHERE id = ?", (now, status, summary, game_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return Event(last + 1, kind, payload, now)
+
+    def _insert(self, game_id: int, seq: int, at: float, kind: str, payload: dict) -> None:
+        self._db.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                         (game_id, seq, at, kind, json.dumps(payload, ensure_ascii=False)))
+
+    def events(self, game_id: int) -> list[Event]:
+        with self._lock:
+            rows = self._db.execute("SELECT seq, kind, payload, at FROM events WHERE game_id = ? "
+                                    "ORDER BY seq", (game_id,)).fetchall()
+        return [Event(seq, kind, json.loads(payload), at) for seq, kind, payload, at in rows]
+
+    def games(self, status: str | None = None) -> list[GameRow]:
+        """Games, most recently touched first."""
+        query = "SELECT id, created_at, updated_at, edition, players, status, summary FROM games"
+        args: tuple = ()
+        if status is not None:
+            query += " WHERE status = ?"
+            args = (status,)
+        with self._lock:
+            rows = self._db.execute(query + " ORDER BY updated_at DESC, id DESC", args).fetchall()
+        return [GameRow(i, c, u, e, tuple(json.loads(p)), s, m) for i, c, u, e, p, s, m in rows]
+
+    def game(self, game_id: int) -> GameRow:
+        for row in self.games():
+            if row.id == game_id:
+                return row
+        raise KeyError(f"no game {game_id} on this device")
+
+    def delete_game(self, game_id: int) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self._db.execute("COMMIT")

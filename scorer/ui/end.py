@@ -1,0 +1,138 @@
+"""Game end: ranking with tie-breaks, category breakdown, running-totals chart, exports."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+
+import flet as ft
+import flet.canvas as cv
+
+from rules.engine import ROUNDS
+from scorer.pad.chart import PLAYER_COLORS, layout
+from scorer.pad.errors import EntryError
+from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.sheet import PAD, undo_button
+
+MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
+
+
+def chart(state: PadState) -> ft.Control:
+    geo = layout(state.running_totals(), ROUNDS)
+    shapes: list = []
+    muted = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1)
+    small = ft.TextStyle(size=10, color=ft.Colors.ON_SURFACE_VARIANT)
+    for y, label in geo.grid:
+        shapes.append(cv.Line(geo.margin, y, geo.width - geo.margin, y, paint=muted))
+        shapes.append(cv.Text(2, y - 7, label, style=small))
+    for x, label in geo.ticks:
+        shapes.append(cv.Text(x - 10, geo.height - geo.margin + 6, label, style=small))
+    for p, line in enumerate(geo.lines):
+        paint = ft.Paint(color=PLAYER_COLORS[p], stroke_width=3, style=ft.PaintingStyle.STROKE)
+        for (x1, y1), (x2, y2) in itertools.pairwise(line):
+            shapes.append(cv.Line(x1, y1, x2, y2, paint=paint))
+        for x, y in line:
+            shapes.append(cv.Circle(x, y, 4, paint=ft.Paint(color=PLAYER_COLORS[p])))
+    legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=PLAYER_COLORS[p], border_radius=7),
+                             ft.Text(name, size=12)], spacing=4) for p, name in enumerate(state.players)],
+                    wrap=True, spacing=12)
+    return ft.Column([cv.Canvas(shapes, width=geo.width, height=geo.height), legend], spacing=6)
+
+
+def breakdown(state: PadState) -> ft.Control:
+    names = state.edition.category_names()
+    col_w = 64
+    right = ft.TextAlign.RIGHT
+    rows = [ft.Row([ft.Text("", width=118),
+                    *(ft.Text(n, width=col_w, weight=ft.FontWeight.BOLD, max_lines=1,
+                              overflow=ft.TextOverflow.ELLIPSIS, text_align=right) for n in state.players)])]
+    per_player = [state.category_totals(p) for p in range(state.setup.n)]
+    for cid in state.edition.category_ids():
+        rows.append(ft.Row([ft.Text(names[cid], width=118, size=13),
+                            *(ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=right)
+                              for p in range(state.setup.n))]))
+    rows.append(ft.Row([ft.Text("Total", width=118, weight=ft.FontWeight.BOLD),
+                        *(ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=right)
+                          for t in state.totals())]))
+    return ft.Row([ft.Column(rows, spacing=4)], scroll=ft.ScrollMode.AUTO)
+
+
+def export(app: PadApp, state: PadState, kind: str, copy: bool) -> None:
+    """Write the export beside the games database, offer it as a download, or copy it."""
+    from scorer.packs import data_dir
+
+    try:
+        text = state.record().model_dump_json(indent=2) + "\n" if kind == "json" else state.csv_text()
+    except EntryError as err:
+        app.toast(str(err), error=True)
+        return
+    name = f"tourpad-game-{app.session.game_id}.{kind}"
+
+    async def deliver() -> None:
+        if copy:
+            await ft.Clipboard().set(text)
+            app.toast(f"{kind.upper()} copied to the clipboard")
+            return
+        folder = data_dir() / "exports"
+        folder.mkdir(exist_ok=True)
+        path = folder / name
+        path.write_text(text, encoding="utf-8")
+        with contextlib.suppress(Exception):  # no save dialog on this platform: the file on disk is it
+            await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
+        app.toast(f"Saved {path}")
+
+    app.page.run_task(deliver)
+
+
+@screen("end")
+def game_end(app: PadApp, game_id: int) -> Screen:
+    session = app.open_game(game_id)
+    state = session.state
+    if not state.finished:
+        from scorer.ui.sheet import sheet
+
+        return sheet(app, game_id)
+    ranks, totals = state.ranks(), state.totals()
+    order = sorted(range(state.setup.n), key=lambda p: (ranks[p], -totals[p]))
+    podium = []
+    for p in order:
+        podium.append(ft.Card(ft.Container(ft.Row([
+            ft.Icon(ft.Icons.EMOJI_EVENTS, size=30, color=MEDALS.get(ranks[p], ft.Colors.OUTLINE)),
+            ft.Container(sem(f"rank-{p + 1}", ft.Text(f"#{ranks[p]} {state.players[p]}", size=18,
+                                                      weight=ft.FontWeight.BOLD)), expand=True),
+            sem(f"final-total-{p + 1}", ft.Text(str(totals[p]), size=22, weight=ft.FontWeight.BOLD,
+                                                color=ft.Colors.PRIMARY))]), padding=12)))
+    ties = state.tie_breaks()
+    problems = state.consistency_problems()
+    exports = ft.Row([
+        *([ft.FilledTonalButton("Save JSON", icon=ft.Icons.SAVE_ALT, height=48,
+                                on_click=lambda e: export(app, state, "json", False)),
+           ft.OutlinedButton("Copy JSON", icon=ft.Icons.COPY, height=48,
+                             on_click=lambda e: export(app, state, "json", True))]
+          if state.setup.mode == LETTERS_MODE else []),
+        ft.FilledTonalButton("Save CSV", icon=ft.Icons.TABLE_CHART, height=48,
+                             on_click=lambda e: export(app, state, "csv", False)),
+    ], wrap=True, spacing=8, run_spacing=8)
+    body = ft.Container(ft.Column([
+        sem("winner", ft.Text(f"{state.players[order[0]]} wins!" if ranks.count(1) == 1
+                              else "Shared victory!", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+                              weight=ft.FontWeight.BOLD)),
+        *podium,
+        sem("tie-breaks", ft.Text("\n".join(ties) if ties else "No ties.", size=13,
+                                  color=ft.Colors.ON_SURFACE_VARIANT)),
+        ft.Text("By category", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Card(ft.Container(breakdown(state), padding=10)),
+        ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
+                        color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                ft.Text("; ".join(problems) or "Categories add up to the totals", size=12)]),
+        ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Card(ft.Container(chart(state), padding=10)),
+        ft.Text("Export", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        exports,
+        ft.Row([ft.OutlinedButton("Score sheet", icon=ft.Icons.GRID_ON, height=48,
+                                  on_click=lambda e: app.go("sheet", game_id=game_id)),
+                ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+               wrap=True, spacing=8),
+    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen("Final ranking", body, actions=[undo_button(app)], back=("home", {}))

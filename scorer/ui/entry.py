@@ -1,0 +1,255 @@
+"""Round entry: the letter keypad with live points, and the by-category form."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from rules.engine import HAND_SIZE, ROUNDS
+from scorer.pad.categories import NUMBER_FIELDS, field_labels
+from scorer.pad.entry import LetterDraft, draft_for, preview
+from scorer.pad.errors import EntryError
+from scorer.pad.game import PadState
+from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+
+PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
+KEY = 50  # keypad tap targets: ≥ 48 px
+GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
+
+
+def after_save(app: PadApp, before: PadState, after: PadState, round_index: int, player: int) -> None:
+    """Where an accepted entry leads: the round summary when it closed the round, else the sheet."""
+    name = after.players[player]
+    game_id = app.session.game_id
+    if after.rounds_done > before.rounds_done and round_index == after.rounds_done - 1:
+        app.go("round_summary", game_id=game_id, round_index=round_index)
+        return
+    edited = round_index < before.rounds_done
+    app.toast(f"Round {round_index + 1} edited: {name}; all totals recomputed" if edited
+              else f"Saved {name}'s round {round_index + 1}")
+    nxt = [p for p in range(after.setup.n) if not after.entered(round_index)[p]] if not edited else []
+    if nxt:  # straight on to the next player still to enter this round
+        app.go("entry" if "cards" in (after.entries[round_index][player]) else "entry_categories",
+               game_id=game_id, round_index=round_index, player=nxt[0])
+    else:
+        app.go("sheet", game_id=game_id, player=player)
+
+
+class LetterEntry:
+    def __init__(self, app: PadApp, round_index: int, player: int) -> None:
+        self.app = app
+        self.r = round_index
+        self.p = player
+        self.state = app.session.state
+        self.edition = self.state.edition
+        self.draft: LetterDraft = draft_for(self.state, round_index, player)
+        self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        self.typed = ft.TextField(label="Type the letters", value=self.draft.cards, dense=True,
+                                  capitalization=ft.TextCapitalization.CHARACTERS,
+                                  on_change=self.on_typed, on_submit=lambda e: self.save(e))
+        self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
+        self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        self.keypad = ft.Column(spacing=6)
+        self.lines = ft.Column(spacing=2)
+        self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
+        self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.refresh(sync_text=False)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    def tap(self, letter: str) -> None:
+        self.draft.tap(letter)
+        self.refresh()
+
+    def backspace(self, e) -> None:
+        self.draft.backspace()
+        self.refresh()
+
+    def clear(self, e) -> None:
+        self.draft.letters.clear()
+        self.draft.message = ""
+        self.refresh()
+
+    def on_typed(self, e) -> None:
+        self.draft.set_text(self.typed.value or "", self.edition.letters)
+        self.refresh(sync_text=False)
+
+    def choose(self, name: str | None) -> None:
+        self.draft.choice = name
+        self.refresh()
+
+    def save(self, e) -> None:
+        before = self.app.session.state
+        try:
+            after = self.app.session.enter_letters(self.p, self.draft.cards, self.draft.choice, self.r)
+        except EntryError as err:
+            self.draft.message = str(err)   # the entry stays on screen to be fixed
+            self.refresh(sync_text=False)
+            return
+        after_save(self.app, before, after, self.r, self.p)
+
+    # --- rendering -------------------------------------------------------------------------------------
+
+    def refresh(self, sync_text: bool = True) -> None:
+        draft, edition = self.draft, self.edition
+        if sync_text:
+            self.typed.value = draft.cards
+        region_of = {c.letter: edition.regions[c.region] for c in edition.cards}
+        slots = []
+        for i in range(HAND_SIZE):
+            letter = draft.letters[i] if i < len(draft.letters) else ""
+            color = region_of[letter].color if letter in region_of else None
+            label = "Throw" if i == 0 else "Catch" if i == HAND_SIZE - 1 else str(i + 1)
+            slots.append(ft.Column([
+                ft.Container(ft.Text(letter, size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+                             width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER,
+                             bgcolor=color or ft.Colors.SURFACE_CONTAINER_HIGHEST),
+                ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
+                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+        self.slots.controls = slots
+        self.cards_line.value = f"Cards: {draft.cards or 'none'} ({len(draft.letters)} of {HAND_SIZE})"
+        self.message.value = draft.message
+
+        rows = []
+        for region in edition.regions:
+            keys = []
+            for card in edition.cards:
+                if card.region != region.index:
+                    continue
+                picked = card.letter in draft.letters
+                taken = card.letter in draft.taken
+                style = ft.ButtonStyle(
+                    padding=0, shape=ft.RoundedRectangleBorder(radius=10),
+                    bgcolor=region.color if picked else (GREYED if taken else None),
+                    color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
+                    side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
+                keys.append(ft.Button(
+                    content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD,
+                                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken
+                                    else None),
+                    width=KEY, height=KEY, style=style,
+                    on_click=lambda e, letter=card.letter: self.tap(letter)))
+            rows.append(ft.Row([
+                ft.Container(ft.Text(region.name, size=12, color=ft.Colors.WHITE, max_lines=2,
+                                     weight=ft.FontWeight.W_500),
+                             width=92, height=KEY, bgcolor=region.color, border_radius=10,
+                             padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
+                *keys], spacing=6))
+        self.keypad.controls = rows
+
+        pv = preview(self.state, self.r, self.p, draft)
+        held = {o.name for o in pv.choices if o.available}
+        if draft.choice is not None and draft.choice not in held:
+            draft.choice = None
+            pv = preview(self.state, self.r, self.p, draft)
+        lines = []
+        for line in pv.lines:
+            lines.append(ft.Row([
+                ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
+                ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
+                        weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
+                ft.Text(readable(line.explanation), size=12, expand=True,
+                        color=ft.Colors.ON_SURFACE_VARIANT)],
+                vertical_alignment=ft.CrossAxisAlignment.START))
+        lines += [note(hint) for hint in pv.bonus_hints]
+        self.lines.controls = lines
+        self.subtotal.value = f"{pv.subtotal} points so far (bonuses settle at round close)"
+
+        family = edition.choice
+        buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
+            f"No {family.name.lower().rstrip('s')}", height=48, on_click=lambda e: self.choose(None))]
+        for option in pv.choices:
+            if option.used_in:
+                label, enabled = f"{option.name} · used in R{option.used_in}", False
+            elif not option.held:
+                label, enabled = f"{option.name} · no icon", False
+            else:
+                label, enabled = f"{option.name} · {option.points} pts", True
+            cls = ft.FilledButton if draft.choice == option.name else ft.OutlinedButton
+            buttons.append(cls(label, height=48, disabled=not enabled,
+                               on_click=lambda e, n=option.name: self.choose(n)))
+        self.choices.controls = buttons
+
+    def body(self) -> ft.Control:
+        family = self.edition.choice
+        return ft.Container(ft.Column([
+            ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
+                    "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.slots,
+            sem("entry-cards", self.cards_line),
+            ft.Row([ft.Container(self.typed, expand=True),
+                    sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, on_click=self.backspace,
+                                                   tooltip="Remove the last card")),
+                    ft.TextButton("Clear", on_click=self.clear)]),
+            sem("entry-message", self.message),
+            self.keypad,
+            ft.Card(ft.Container(ft.Column([
+                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
+                sem("entry-lines", self.lines),
+                sem("entry-subtotal", self.subtotal)], spacing=6), padding=12)),
+            ft.Text(f"{family.name}: pick one to score this round (each once per game)",
+                    weight=ft.FontWeight.BOLD),
+            self.choices,
+            ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=self.save),
+        ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+
+
+@screen("entry")
+def letter_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
+    app.open_game(game_id)
+    view = LetterEntry(app, round_index, player)
+    name = app.session.state.players[player]
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), back=("sheet", {"game_id": game_id}))
+
+
+@screen("entry_categories")
+def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
+    session = app.open_game(game_id)
+    state = session.state
+    edition = state.edition
+    labels = field_labels(edition)
+    saved = (state.entries[round_index].get(player) or {}).get("categories", {})
+    fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
+                                keyboard_type=ft.KeyboardType.NUMBER, dense=True) for key in NUMBER_FIELDS}
+    chosen = {"choice": saved.get("choice")}
+    choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
+
+    def draw_choices() -> None:
+        names = [None, *(i.name for i in edition.choice.icons)]
+        choice_row.controls = [
+            (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
+                n or "None", height=48, on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices()))
+            for n in names]
+
+    draw_choices()
+    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", [])) for r in edition.regions]
+    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False))
+             if edition.route is not None else None)
+    message = ft.Text("", color=ft.Colors.ERROR)
+
+    def save(e) -> None:
+        values = {key: f.value for key, f in fields.items()}
+        values["choice"] = chosen["choice"]
+        values["regions"] = [c.label for c in regions if c.value]
+        values["route"] = bool(route.value) if route is not None else False
+        before = session.state
+        try:
+            after = session.enter_categories(player, values, round_index)
+        except EntryError as err:
+            message.value = str(err)
+            return
+        after_save(app, before, after, round_index, player)
+
+    body = ft.Container(ft.Column([
+        ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
+                size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        fields["throw"], fields["catch"],
+        fields["collection"], fields["pairs"],
+        ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
+        fields["sites"],
+        ft.Text("Regions completed this round", weight=ft.FontWeight.BOLD), *regions,
+        *([route] if route is not None else []),
+        sem("entry-message", message),
+        ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=save),
+    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body,
+                  back=("sheet", {"game_id": game_id}))

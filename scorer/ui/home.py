@@ -1,0 +1,128 @@
+"""Home (new game, resume, history) and the new-game form."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import flet as ft
+
+from scorer.packs import available_editions, resolve_edition
+from scorer.pad.errors import EntryError
+from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
+from scorer.ui.app import PadApp, Screen, screen, sem
+
+PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+
+
+def edition_name(edition_id: str) -> str:
+    try:
+        return resolve_edition(edition_id).name
+    except (KeyError, ValueError):
+        return edition_id
+
+
+def section(title: str, *controls: ft.Control) -> ft.Control:
+    return ft.Column([ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+                      *controls], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+@screen("home")
+def home(app: PadApp) -> Screen:
+    playing = app.store.games("playing")
+    finished = app.store.games("finished")
+    items: list[ft.Control] = [
+        ft.Container(ft.Column([
+            ft.Icon(ft.Icons.EXPLORE, size=56, color=ft.Colors.PRIMARY),
+            ft.Text("Boomerang score pad", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+                    weight=ft.FontWeight.BOLD),
+            ft.Text("Australia · Europe · USA — every point explained, nothing ever lost.",
+                    color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6), padding=ft.Padding.only(top=12)),
+        ft.FilledButton("New game", icon=ft.Icons.ADD, height=52, expand=True,
+                        on_click=lambda e: app.go("new_game")),
+    ]
+    if playing:
+        game = playing[0]
+        items.append(ft.FilledTonalButton(
+            f"Resume: {' · '.join(game.players)}", icon=ft.Icons.PLAY_ARROW, height=52,
+            on_click=lambda e, gid=game.id: resume(app, gid)))
+        items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {game.summary}",
+                                                color=ft.Colors.ON_SURFACE_VARIANT)))
+        for other in playing[1:]:
+            items.append(ft.TextButton(f"Also unfinished: {' · '.join(other.players)} ({other.summary})",
+                                       on_click=lambda e, gid=other.id: resume(app, gid)))
+    items.append(ft.OutlinedButton(f"History ({len(finished)})", icon=ft.Icons.HISTORY, height=52,
+                                   on_click=lambda e: app.go("history")))
+    body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                        padding=PAD)
+    return Screen("tourpad", body)
+
+
+def resume(app: PadApp, game_id: int) -> None:
+    app.open_game(game_id)
+    app.go("sheet", game_id=game_id)
+
+
+@screen("history")
+def history(app: PadApp) -> Screen:
+    finished = app.store.games("finished")
+    rows: list[ft.Control] = []
+    for i, game in enumerate(finished, start=1):
+        when = dt.datetime.fromtimestamp(game.updated_at).strftime("%Y-%m-%d %H:%M")
+        rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
+            leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(game.summary),
+            subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
+            on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
+    if not rows:
+        rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD), back=("home", {}))
+
+
+@screen("new_game")
+def new_game(app: PadApp, edition: str = "australia") -> Screen:
+    editions = available_editions()
+    chosen = {"edition": edition if edition in editions else editions[0], "mode": LETTERS_MODE}
+    names = [ft.TextField(label=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""), dense=True)
+             for i in range(4)]
+    variant = ft.Switch(value=False)
+    variant_row = ft.Row([variant, ft.Text("Direction variant: with 3–4 players, pass right in rounds 2 "
+                                           "and 4", expand=True, size=13)], spacing=8)
+    message = ft.Text("", color=ft.Colors.ERROR)
+    edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+    mode_row = ft.Row(wrap=True, spacing=8)
+
+    def pick_buttons() -> None:
+        edition_row.controls = [
+            (ft.FilledButton if e == chosen["edition"] else ft.OutlinedButton)(
+                edition_name(e).removeprefix("Boomerang: "), height=48,
+                on_click=lambda ev, e=e: (chosen.update(edition=e), pick_buttons()))
+            for e in editions]
+        mode_row.controls = [
+            (ft.FilledButton if m == chosen["mode"] else ft.OutlinedButton)(
+                label, height=48, on_click=lambda ev, m=m: (chosen.update(mode=m), pick_buttons()))
+            for m, label in ((LETTERS_MODE, "By letters"), (CATEGORIES_MODE, "By category"))]
+
+    pick_buttons()
+
+    def start(e) -> None:
+        try:
+            session = GameSession.new(app.store, chosen["edition"], [n.value or "" for n in names],
+                                      bool(variant.value), chosen["mode"])
+        except EntryError as err:
+            message.value = str(err)
+            return
+        app.session = session
+        app.go("sheet", game_id=session.game_id)
+
+    body = ft.Container(ft.Column([
+        section("Edition", edition_row),
+        section("Players", *names),
+        variant_row,
+        section("Round entry", mode_row,
+                ft.Text("By letters: tap each player's 7 cards. By category: type each category's value "
+                        "(for a deck the app has no card list for).", size=12,
+                        color=ft.Colors.ON_SURFACE_VARIANT)),
+        sem("new-game-message", message),
+        ft.FilledButton("Start game", icon=ft.Icons.PLAY_ARROW, height=52, on_click=start),
+    ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen("New game", body, back=("home", {}))

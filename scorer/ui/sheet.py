@@ -1,0 +1,228 @@
+"""The score sheet (one tab per player, like the paper pad) and the round summary."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from rules.engine import ROUNDS
+from scorer.pad.errors import EntryError
+from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.ui.app import PadApp, Screen, note, screen, sem
+
+PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
+NAME_W, CELL_W, SUM_W = 112, 46, 52
+
+
+def undo_button(app: PadApp) -> ft.Control:
+    session = app.session
+
+    def undo(e) -> None:
+        try:
+            what = session.undo()
+        except EntryError as err:
+            app.toast(str(err), error=True)
+            return
+        app.toast(f"Undone: {what}")
+        name, _params = app.route
+        if name in ("round_summary", "end"):
+            app.go("sheet", game_id=session.game_id)
+        else:
+            app.render()
+
+    return sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo the last entry", on_click=undo,
+                                     disabled=not session.can_undo))
+
+
+def cell(text: str, width: int, bold: bool = False, color=None, strike: bool = False,
+         align=ft.TextAlign.CENTER) -> ft.Control:
+    style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if strike else None
+    return ft.Container(ft.Text(text, weight=ft.FontWeight.BOLD if bold else None, color=color,
+                                text_align=align, style=style, size=14),
+                        width=width, alignment=ft.Alignment.CENTER if align == ft.TextAlign.CENTER
+                        else ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(vertical=6))
+
+
+def region_map(state: PadState, player: int) -> ft.Control:
+    """Letters by region; the letters this player has visited are crossed; the bonus is circled when
+    this player scored it, struck out when someone else claimed it first."""
+    edition = state.edition
+    visited = state.visited(player)
+    claims = state.region_claims()
+    rows = []
+    for region in edition.regions:
+        letters = []
+        for card in edition.cards:
+            if card.region != region.index:
+                continue
+            crossed = bool(visited >> card.index & 1)
+            letters.append(ft.Container(
+                ft.Text(card.letter, size=16, weight=ft.FontWeight.BOLD,
+                        color=ft.Colors.WHITE if crossed else region.color,
+                        style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if crossed else None),
+                width=34, height=34, alignment=ft.Alignment.CENTER, border_radius=17,
+                bgcolor=region.color if crossed else None, border=ft.Border.all(2, region.color),
+                tooltip=card.site))
+        claim = claims.get(region.name)
+        scored = claim is not None and player in claim[1]
+        bonus = ft.Container(
+            ft.Text(f"+{region.bonus}", size=13, weight=ft.FontWeight.BOLD,
+                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH)
+                    if claim is not None and not scored else None,
+                    color=ft.Colors.ON_SURFACE_VARIANT if claim is not None and not scored else None),
+            width=40, height=30, alignment=ft.Alignment.CENTER, border_radius=15,
+            border=ft.Border.all(2, ft.Colors.PRIMARY) if scored else None)
+        rows.append(ft.Row([
+            ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
+            ft.Text(region.name, size=13, width=118, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+            ft.Row(letters, spacing=4) if letters else ft.Container(),
+            bonus], spacing=6))
+    return ft.Column(rows, spacing=4)
+
+
+def category_table(state: PadState, player: int) -> ft.Control:
+    edition = state.edition
+    names = edition.category_names()
+    header = ft.Row([cell("", NAME_W), *(cell(f"R{r + 1}", CELL_W, bold=True) for r in range(ROUNDS)),
+                     cell("Σ", SUM_W, bold=True)], spacing=0)
+    rows: list[ft.Control] = [header, ft.Divider(height=1)]
+    scores = state.scores[player]
+    for i, cid in enumerate(edition.category_ids()):
+        values = [s[i] for s in scores]
+        rows.append(ft.Row([cell(names[cid], NAME_W, align=ft.TextAlign.LEFT),
+                            *(cell(str(values[r]) if r < len(values) else "·", CELL_W)
+                              for r in range(ROUNDS)),
+                            cell(str(sum(values)), SUM_W, bold=True)], spacing=0))
+    rows.append(ft.Divider(height=1))
+    rows.append(ft.Row([cell("Round total", NAME_W, bold=True, align=ft.TextAlign.LEFT),
+                        *(cell(str(scores[r].total) if r < len(scores) else "·", CELL_W, bold=True)
+                          for r in range(ROUNDS)),
+                        sem(f"sheet-total-{player + 1}", cell(str(state.totals()[player]), SUM_W, bold=True,
+                                                          color=ft.Colors.PRIMARY))], spacing=0))
+    problems = state.consistency_problems()
+    check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
+                            color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                    ft.Text("Categories add up to the totals" if not problems else "; ".join(problems),
+                            size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
+    return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)
+
+
+def round_status(app: PadApp, state: PadState) -> ft.Control:
+    r = state.current_round
+    if state.finished:
+        return ft.FilledButton("Final ranking", icon=ft.Icons.EMOJI_EVENTS, height=52,
+                               on_click=lambda e: app.go("end", game_id=app.session.game_id))
+    entered = state.entered(r)
+    buttons = []
+    for p, name in enumerate(state.players):
+        if entered[p]:
+            buttons.append(ft.OutlinedButton(f"{name}: entered", height=48, icon=ft.Icons.CHECK,
+                                             on_click=lambda e, p=p: open_entry(app, r, p)))
+        else:
+            buttons.append(ft.FilledButton(f"Enter {name}", height=48,
+                                           on_click=lambda e, p=p: open_entry(app, r, p)))
+    direction = ""
+    if state.setup.direction_variant:
+        direction = " · pass " + ("right" if r % 2 == 1 else "left")
+    waiting = [n for p, n in enumerate(state.players) if not entered[p]]
+    return ft.Card(ft.Container(ft.Column([
+        sem("round-status", ft.Text(f"Round {r + 1} of {ROUNDS}{direction}",
+                                    theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
+        ft.Text(f"Waiting for {', '.join(waiting)}" if waiting else "", size=12,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)], spacing=6), padding=12))
+
+
+def open_entry(app: PadApp, round_index: int, player: int) -> None:
+    name = "entry" if app.session.state.setup.mode == LETTERS_MODE else "entry_categories"
+    app.go(name, game_id=app.session.game_id, round_index=round_index, player=player)
+
+
+def rounds_history(app: PadApp, state: PadState) -> ft.Control:
+    """Every entered round, every player: what was entered, with an Edit button (a replay)."""
+    items: list[ft.Control] = []
+    for r in range(ROUNDS):
+        if not state.entries[r]:
+            continue
+        items.append(ft.Text(f"Round {r + 1}" + (" (open)" if r >= state.rounds_done else ""),
+                             weight=ft.FontWeight.BOLD))
+        for p, name in enumerate(state.players):
+            payload = state.entries[r].get(p)
+            if payload is None:
+                continue
+            if "cards" in payload:
+                what = payload["cards"] + (f" · {payload['choice']}" if payload.get("choice") else "")
+            else:
+                what = "by category"
+            points = f"{state.scores[p][r].total} pts" if r < state.rounds_done else "entered"
+            items.append(ft.Row([
+                ft.Text(name, width=70, weight=ft.FontWeight.W_500, max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS),
+                sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what, expand=True, font_family="monospace")),
+                ft.Text(points, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+                sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
+                    "Edit", on_click=lambda e, r=r, p=p: open_entry(app, r, p)))], spacing=6))
+    if not items:
+        items.append(ft.Text("Nothing entered yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Column(items, spacing=2)
+
+
+@screen("sheet")
+def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
+    session = app.open_game(game_id)
+    state = session.state
+    app.keep_awake(not state.finished)
+    tabs = ft.Row([
+        sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
+            f"{name} · {state.totals()[p]}", height=44,
+            on_click=lambda e, p=p: app.go("sheet", game_id=game_id, player=p)))
+        for p, name in enumerate(state.players)], wrap=True, spacing=6, run_spacing=6)
+    parts: list[ft.Control] = [round_status(app, state), tabs]
+    if state.setup.mode == LETTERS_MODE:
+        parts.append(ft.Card(ft.Container(region_map(state, player), padding=10)))
+    parts += [ft.Card(ft.Container(category_table(state, player), padding=10)),
+              ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+              rounds_history(app, state)]
+    title = state.edition.name.removeprefix("Boomerang: ")
+    column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return Screen(title, ft.Container(column, padding=PAD),
+                  actions=[undo_button(app)], back=("home", {}), on_leave=lambda: app.keep_awake(False))
+
+
+@screen("round_summary")
+def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
+    session = app.open_game(game_id)
+    state = session.state
+    if round_index >= state.rounds_done:  # undone meanwhile
+        return sheet(app, game_id)
+    edition = state.edition
+    names = edition.category_names()
+    running = state.running_totals()
+    cards = []
+    order = sorted(range(state.setup.n), key=lambda p: -running[p][round_index])
+    for p in order:
+        score = state.scores[p][round_index]
+        gains = [f"{names[cid]} +{v}" for cid, v in zip(edition.category_ids(), score, strict=False) if v]
+        bonus_lines = [line for line in state.notes[p][round_index]
+                       if line.startswith("Region bonus")
+                       or (edition.route is not None and line.startswith(edition.route.name))]
+        cards.append(ft.Card(ft.Container(ft.Column([
+            ft.Row([ft.Text(state.players[p], theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                            weight=ft.FontWeight.BOLD, expand=True),
+                    sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20,
+                                                         weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
+                    ft.Text(f"= {running[p][round_index]}", size=16)]),
+            ft.Text(", ".join(gains) or "no points", size=13),
+            *(note(line) for line in bonus_lines),
+        ], spacing=4), padding=12)))
+    last = round_index == ROUNDS - 1
+    proceed = ft.FilledButton("Final ranking" if last else f"Start round {round_index + 2}", height=52,
+                              icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
+                              on_click=lambda e: app.go("end" if last else "sheet", game_id=game_id))
+    body = ft.Container(ft.Column([
+        sem("summary-title", ft.Text(f"Round {round_index + 1} closed", weight=ft.FontWeight.BOLD,
+                                     theme_style=ft.TextThemeStyle.HEADLINE_SMALL)),
+        ft.Text("Shared bonuses were settled together: simultaneous achievers share.", size=12,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)],
+                  back=("sheet", {"game_id": game_id}))

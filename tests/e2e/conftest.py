@@ -1,0 +1,188 @@
+"""Drive the score pad in Debian's Chromium through the Flutter semantics tree.
+
+Each test gets its own app server (free port, own TOURPAD_DATA_DIR), so the tests are independent under
+xdist. Recipe from the Flet field notes: enable semantics through the placeholder, find buttons by role
+and name, read state through `ft.Semantics(identifier=...)` (DOM attribute flt-semantics-identifier).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROME_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--no-first-run"]
+ENABLE_SEMANTICS_JS = """() => {
+  const e = document.querySelector('flt-semantics-placeholder'); if (!e) return false;
+  const r = e.getBoundingClientRect();
+  e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
+                                           clientY: r.top + r.height / 2}));
+  return true; }"""
+SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots"))
+
+
+def pytest_collection_modifyitems(items):
+    if not Path(CHROMIUM).exists():
+        reason = pytest.mark.skip(reason=f"{CHROMIUM} is missing: `make system-deps` installs it")
+        for item in items:
+            if "e2e" in item.keywords:
+                item.add_marker(reason)
+
+
+class AppServer:
+    """`tourpad app --web --no-browser` on a free localhost port with its own data folder."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = data_dir
+        self.proc: subprocess.Popen | None = None
+        self.url = ""
+
+    def start(self) -> str:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        env = {**os.environ, "TOURPAD_DATA_DIR": str(self.data_dir)}
+        for key in ("DISPLAY", "WAYLAND_DISPLAY"):
+            env.pop(key, None)
+        self.log = open(self.data_dir / f"server-{port}.log", "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "scorer.cli", "app", "--web", "--no-browser", "--port", str(port)],
+            env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.url = f"http://127.0.0.1:{port}/"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url, timeout=1)
+                return self.url
+            except OSError:
+                if self.proc.poll() is not None:
+                    break
+                time.sleep(0.2)
+        self.stop()
+        log = (self.data_dir / f"server-{port}.log").read_text()
+        raise RuntimeError(f"the app server did not start: {log}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as when a phone kills the app."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Pad:
+    """One browser page on the app, with helpers named after what a player does."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def ident(self, identifier: str):
+        return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
+
+    def text(self, identifier: str) -> str:
+        return self.ident(identifier).inner_text()
+
+    def wait_text(self, identifier: str, pattern: str, timeout: float = 10000) -> str:
+        """Wait until the identified node's text matches the regex `pattern`; returns the text."""
+        self.page.wait_for_function(
+            "([i, p]) => { const e = document.querySelector(`[flt-semantics-identifier=\"${i}\"]`);"
+            " return !!e && new RegExp(p).test(e.innerText); }", arg=[identifier, pattern], timeout=timeout)
+        return self.text(identifier)
+
+    def button(self, name: str | re.Pattern, exact: bool = True):
+        return self.page.get_by_role("button", name=name, exact=exact if isinstance(name, str) else None)
+
+    def tap(self, name: str | re.Pattern, exact: bool = True) -> None:
+        self.button(name, exact).first.click()
+
+    def tap_ident(self, identifier: str) -> None:
+        node = self.ident(identifier)
+        inner = node.locator("[role=button]")
+        (inner.first if inner.count() else node).click()
+
+    def type_into(self, label: str, text: str) -> None:
+        box = self.page.get_by_role("textbox", name=label)
+        box.click()
+        self.page.wait_for_function("() => document.activeElement?.tagName === 'INPUT'", timeout=5000)
+        box.fill(text)
+
+    def shot(self, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(400)  # a frame right after a change can be half drawn
+        path = SHOTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=False)
+        return path
+
+
+def open_pad(context, url: str) -> Pad:
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function("() => !document.getElementById('loading')", timeout=60000)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30000)
+    page.evaluate(ENABLE_SEMANTICS_JS)
+    page.wait_for_selector("flt-semantics[role], flt-semantics[flt-semantics-identifier]",
+                           state="attached", timeout=30000)
+    return Pad(page)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = AppServer(tmp_path)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def open_app():
+    return open_pad
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call":
+        item.failed_call = report.failed
+
+
+@pytest.fixture
+def phone(browser, request):
+    """A 390×844 phone-sized context (touch, mobile layout); screenshots its pages when the test fails."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                              is_mobile=True, has_touch=True)
+    yield ctx
+    if getattr(request.node, "failed_call", False):
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for i, page in enumerate(ctx.pages):
+            page.screenshot(path=str(SHOTS / f"FAILED-{request.node.name}-{i}.png"))
+    ctx.close()

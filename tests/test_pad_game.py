@@ -1,0 +1,197 @@
+"""The score pad's game model: event log, validation, replay (undo / edit), exports. No Flet client."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.editions import load_edition
+from rules.record import GameRecord, score_record
+from scorer.pad.errors import EntryError
+from scorer.pad.game import CATEGORIES_MODE, GameSession
+from scorer.pad.store import EventStore
+
+AUS = load_edition("australia")
+# Two players, four rounds, cards in draft order; no letter twice in a round.
+ROUNDS = [("ABCDEFG", "Indigenous Culture", "HIJKLMN", "Bushwalking"),
+          ("OPQRSTU", "Sightseeing", "VWXYZ@#", None),
+          ("ABCDIJK", "Bushwalking", "EFGHLMN", "Swimming"),
+          ("UVWXYZ@", "Swimming", "OPQRST#", "Sightseeing")]
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+def play(session, rounds=ROUNDS):
+    for a, ca, b, cb in rounds:
+        session.enter_letters(0, a, ca)
+        session.enter_letters(1, b, cb)
+
+
+def test_full_game_matches_tourpad_score(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session)
+    state = session.state
+    assert state.finished
+    report = score_record(state.record(), AUS)
+    assert state.totals() == report.totals
+    assert state.ranks() == report.ranks
+    assert state.consistency_problems() == []
+    assert store.game(session.game_id).status == "finished"
+
+
+def test_duplicate_letter_refused_and_nothing_written(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    session.enter_letters(0, "ABCDEFG", None)
+    before = len(store.events(session.game_id))
+    with pytest.raises(EntryError, match=r"round 1, Bob: letter C is already in Ann's cards"):
+        session.enter_letters(1, "CHIJKLM", None)
+    with pytest.raises(EntryError, match=r"letter 'H' appears twice"):
+        session.enter_letters(1, "HHIJKLM", None)
+    with pytest.raises(EntryError, match=r"6 cards"):
+        session.enter_letters(1, "HIJKLM", None)
+    assert len(store.events(session.game_id)) == before
+    assert 1 not in session.state.entries[0]
+
+
+def test_choice_used_refused_naming_round(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session, ROUNDS[:1])
+    with pytest.raises(EntryError, match=r"Indigenous Culture was already scored in round 1"):
+        session.enter_letters(0, "VWXYZ@#", "Indigenous Culture")
+    with pytest.raises(EntryError, match=r"needs at least one Swimming icon"):
+        session.enter_letters(0, "AEJQ@VC", "Swimming")
+
+
+def test_restart_resumes_exactly(tmp_path):
+    path = tmp_path / "g.sqlite3"
+    s1 = EventStore(path)
+    session = GameSession.new(s1, "australia", ["Ann", "Bob"])
+    play(session, ROUNDS[:2])
+    session.enter_letters(0, ROUNDS[2][0], ROUNDS[2][1])
+    # no close(): as if the process were killed right after the commit
+    s2 = EventStore(path)
+    again = GameSession(s2, session.game_id)
+    assert again.state.entries == session.state.entries
+    assert again.state.totals() == session.state.totals()
+    assert again.state.current_round == 2
+    assert [g.id for g in s2.games("playing")] == [session.game_id]
+
+
+def test_undo_and_edit_are_replays(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session, ROUNDS[:2])
+    totals = session.state.totals()
+    assert session.undo() == "Bob's round 2: VWXYZ@#"
+    assert session.state.rounds_done == 1
+    session.enter_letters(1, "VWXYZ@#", None)
+    assert session.state.totals() == totals
+    # edit round 1: Ann drops her activity; round 2 still valid, totals recomputed
+    session.enter_letters(0, "ABCDEFG", None, round_index=0)
+    assert session.state.totals()[0] < totals[0]
+    session.undo()
+    assert session.state.totals() == totals
+
+
+def test_edit_cannot_break_a_later_round(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session, ROUNDS[:2])
+    with pytest.raises(EntryError, match=r"round 1, Bob: letter A is already in Ann's"):
+        session.enter_letters(1, "AHIJKLM", "Bushwalking", round_index=0)
+    with pytest.raises(EntryError, match=r"Sightseeing was already scored in round 1"):
+        session.enter_letters(0, "ABCDEFG", "Sightseeing", round_index=0)
+
+
+def test_exports(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session)
+    record = GameRecord.model_validate(json.loads(session.state.record().model_dump_json()))
+    assert record.players == ["Ann", "Bob"] and len(record.rounds) == 4
+    rows = list(csv.reader(io.StringIO(session.state.csv_text())))
+    assert rows[0][0] == "player" and len(rows) == 1 + 8 + 2
+    assert all(len(row) == len(rows[0]) for row in rows)
+    ann_total = next(r for r in rows if r[:2] == ["Ann", "total"])
+    assert int(ann_total[-2]) == session.state.totals()[0]
+
+
+def test_setup_validation(store):
+    with pytest.raises(EntryError, match="2 to 4 players"):
+        GameSession.new(store, "australia", ["Ann"])
+    with pytest.raises(EntryError, match="different"):
+        GameSession.new(store, "australia", ["Ann", "ann"])
+    with pytest.raises(EntryError, match="direction variant is for 3 or 4"):
+        GameSession.new(store, "australia", ["Ann", "Bob"], direction_variant=True)
+    assert store.games() == []
+
+
+def cat_values(**kw):
+    base = {"throw": 3, "catch": 5, "collection": 6, "pairs": 7, "choice": None, "choice_count": 0,
+            "sites": 7, "regions": [], "route": False}
+    return {**base, **kw}
+
+
+def test_category_entry_validates_and_shares_region_bonus(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"], mode=CATEGORIES_MODE)
+    with pytest.raises(EntryError, match="Throw card's number must be 1 to 7, not 9"):
+        session.enter_categories(0, cat_values(throw=9))
+    with pytest.raises(EntryError, match="cannot score 1 with 7 cards"):
+        session.enter_categories(0, cat_values(pairs=1))
+    with pytest.raises(EntryError, match="'x' is not a whole number"):
+        session.enter_categories(0, cat_values(collection="x"))
+    session.enter_categories(0, cat_values(choice="Swimming", choice_count=3, regions=["Tasmania"]))
+    session.enter_categories(1, cat_values(regions=["Tasmania", "Victoria"]))
+    s = session.state
+    assert [r.regions for r in (s.scores[0][0], s.scores[1][0])] == [3, 6]  # Tasmania shared
+    assert s.scores[0][0].throw_catch == 2 and s.scores[0][0].collection == 12 and s.scores[0][0].choice == 4
+    with pytest.raises(EntryError, match="Swimming was already scored in round 1"):
+        session.enter_categories(0, cat_values(choice="Swimming", choice_count=2))
+    with pytest.raises(EntryError, match="Tasmania was already completed"):
+        session.enter_categories(1, cat_values(regions=["Tasmania"]))
+    session.enter_categories(0, cat_values(regions=["Victoria"]))
+    assert s.consistency_problems() == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_random_games_add_up_and_replay(tmp_path_factory, data):
+    """Any legal sequence of entries: state after a restart equals state before, categories add up."""
+    path = tmp_path_factory.mktemp("g") / "g.sqlite3"
+    store = EventStore(path)
+    session = GameSession.new(store, "australia", ["A", "B", "C"])
+    for _ in range(4):
+        deck = data.draw(st.permutations(AUS.letters))
+        for p in range(3):
+            cards = "".join(deck[7 * p:7 * p + 7])
+            try:
+                session.enter_letters(p, cards, data.draw(st.sampled_from([None, *(
+                    i.name for i in AUS.choice.icons)])))
+            except EntryError:
+                session.enter_letters(p, cards, None)
+        if data.draw(st.booleans()):
+            session.undo()
+            session.enter_letters(2, "".join(deck[14:21]), None)
+    assert session.state.consistency_problems() == []
+    assert GameSession(EventStore(path), session.game_id).state.totals() == session.state.totals()
+    assert session.state.totals() == score_record(session.state.record(), AUS).totals
+
+
+def test_chart_layout_is_monotone_in_points():
+    from scorer.pad.chart import layout, nice_top
+
+    assert nice_top(0) == 40 and nice_top(37) == 40 and nice_top(101) == 120
+    chart = layout([[10, 30, 45, 80], [5, 5, 40, 81]], 4)
+    assert chart.top == 100
+    for line in chart.lines:
+        assert len(line) == 5 and line[0][1] == chart.height - chart.margin  # starts at 0 points
+        assert all(b[0] > a[0] and b[1] <= a[1] for a, b in itertools.pairwise(line))
+    assert chart.lines[1][4][1] < chart.lines[0][4][1]  # 81 is drawn higher than 80
