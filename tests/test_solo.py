@@ -183,3 +183,15 @@ def test_hint_values_every_option_and_changes_nothing() -> None:
     assert (game.events, game.screen()) == before
     # the same position gives the same hint
     assert game.hint(samples=6) == hint
+
+
+def test_direction_variant_passes_right_in_rounds_2_and_4() -> None:
+    game = SoloGame.new("europe", ["easy", "easy"], direction_variant=True, seed=13)
+    directions = {}
+    while not game.state.is_terminal():
+        screen = game.screen()
+        directions[screen["round"]] = screen["pass"]
+        game.play(screen["actions"][0]["action"])
+    assert directions == {1: "left", 2: "right", 3: "left", 4: "right"}
+    # the event log says which variant it was, so a resumed game passes the same way
+    assert SoloGame.resume(game.events).screen() == game.screen()
