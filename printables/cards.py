@@ -72,8 +72,8 @@ def draw_card_front(c: Canvas, edition: Edition, card: Card, trim: Rect, bleed: 
     draw_card_qr(c, edition.id, card.letter, 42 * mm, 4 * mm, 16 * mm)
     draw_fitted(c, edition.name, 6 * mm, 13 * mm, 34 * mm, 6 * mm, font=SANS, max_size=6.5, min_size=4,
                 max_lines=2, align="left", colour=MUTED)
-    draw_fitted(c, "scan in tourpad", 6 * mm, 6 * mm, 34 * mm, 4 * mm, font=SANS, max_size=5.5, min_size=4,
-                max_lines=1, align="left", colour=MUTED)
+    draw_fitted(c, edition.provenance_label, 6 * mm, 6 * mm, 34 * mm, 4 * mm, font=SANS, max_size=5.5,
+                min_size=4, max_lines=1, align="left", colour=MUTED)
     c.restoreState()
 
 

@@ -93,3 +93,43 @@ def cards(
     pages = render_cards(ed, output, paper=paper.value, bleed=bleed, backs=backs)
     console.print(f"wrote {output}: {len(ed.cards)} cards of {ed.name} on {pages} {paper.value} "
                   f"page{'s' * (pages != 1)}{' with backs' if backs else ''}", highlight=False)
+
+
+def _race_board(board_id: str):
+    from scorer.commands.race_commands import board_or_fail
+
+    return board_or_fail(board_id)
+
+
+BoardOpt = Annotated[str, typer.Option("--board", help="tourpad or a board pack's id (its colours)")]
+
+
+@app.command("race-tiles")
+def race_tiles(
+    output: OutputOpt = Path("race-tiles.pdf"),
+    paper: PaperOpt = Paper.a4,
+    board: BoardOpt = "tourpad",
+    backs: Annotated[bool, typer.Option("--backs/--no-backs", help="a page of tile backs after each page")] = True,
+) -> None:
+    """Race Around Europe print-and-play tiles: 52 countries, 10 aeroplanes, 9 ships (30 × 40 mm)."""
+    from printables.race import render_tiles
+
+    chosen = _race_board(board)
+    _check_output(output)
+    pages = render_tiles(chosen, output, paper.value, backs)
+    console.print(f"wrote {output}: {len(chosen.tiles)} tiles on {pages} {paper.value} pages", highlight=False)
+
+
+@app.command("race-map")
+def race_map(
+    output: OutputOpt = Path("race-map.pdf"),
+    paper: PaperOpt = Paper.a4,
+    board: BoardOpt = "tourpad",
+) -> None:
+    """Race Around Europe one-page reference map: countries, colours, seas, ferries and the bridge."""
+    from printables.race import render_map
+
+    chosen = _race_board(board)
+    _check_output(output)
+    render_map(chosen, output, paper.value)
+    console.print(f"wrote {output}: reference map of {chosen.name}", highlight=False)

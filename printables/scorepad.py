@@ -168,8 +168,8 @@ class Sheet:
 def draw_header(s: Sheet) -> float:
     e = s.e
     s.text(e.name, 0, 0, 100 * mm, 9 * mm, font=BOLD, max_size=16, max_lines=1, align="left")
-    s.text("Score sheet · 4 rounds · highest total wins", 0, 9 * mm, 100 * mm, 4.5 * mm, font=SANS,
-           max_size=7.5, max_lines=1, align="left", colour=MUTED)
+    s.text(f"Score sheet · 4 rounds · highest total wins · {e.provenance_label}", 0, 9 * mm, 100 * mm, 4.5 * mm,
+           font=SANS, max_size=7.5, max_lines=1, align="left", colour=MUTED)
     s.text("Player", 104 * mm, 1 * mm, 14 * mm, 8 * mm, font=SANS, max_size=8, max_lines=1, align="left")
     s.box(118 * mm, 0, 72 * mm, 9 * mm)
     s.text("Date", 104 * mm, 10 * mm, 14 * mm, 5 * mm, font=SANS, max_size=7, max_lines=1, align="left",

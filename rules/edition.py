@@ -116,6 +116,12 @@ class Edition:
         return "".join(card.letter for card in self.cards if mask >> card.index & 1)
 
     @property
+    def provenance_label(self) -> str:
+        """Whose design the deck and map are, printed on cards and pads (only Australia's list is public)."""
+        return {"publisher": "publisher's card list", "tourpad": "tourpad print-and-play design",
+                "owner": "owner's deck pack"}[self.provenance]
+
+    @property
     def sites_label(self) -> str:
         """The sheet's heading for visited sites: "Tourist sites", "Countries" (Europe), "Towns" (USA)."""
         noun = self.site_noun.capitalize()

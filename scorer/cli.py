@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import typer
 
-from scorer.commands import bench, engine_commands
+from scorer.commands import bench, engine_commands, race_commands
 
 app = typer.Typer(help="tourpad: score pad, printables, rules engine and solo play for Boomerang "
                        "(Australia, Europe, USA) and Race Around Europe.",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 engine_commands.register(app)
+race_commands.register(app)
 app.add_typer(bench.app, name="bench")
 
 

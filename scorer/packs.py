@@ -77,3 +77,52 @@ def export_text(edition: Edition, fmt: str = "toml") -> str:
 
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     return tomli_w.dumps(data)
+
+
+# --- Race Around Europe board packs (an owner's recolouring of tourpad's board) ---------------------------
+
+
+def board_packs_dir() -> Path:
+    path = data_dir() / "boards"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def board_ids() -> tuple[str, ...]:
+    return ("tourpad", *sorted(p.stem for p in board_packs_dir().glob("*.toml")))
+
+
+def resolve_board(board_id: str = "tourpad"):
+    """tourpad's board, or an imported board pack of that id; KeyError lists what is available."""
+    from rules.race.board import board_pack_from_text, load_board
+
+    if board_id == "tourpad":
+        return load_board()
+    path = board_packs_dir() / f"{board_id}.toml"
+    if path.is_file():
+        return board_pack_from_text(path.read_text(encoding="utf-8"))
+    raise KeyError(f"unknown board {board_id!r}; available: {', '.join(board_ids())}")
+
+
+def read_board_pack(path: Path):
+    """Validate a board pack (TOML or JSON, by extension) against tourpad's board, without installing it."""
+    from rules.race.board import BoardDataError, board_pack_from_text
+
+    fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise BoardDataError(f"cannot read the file: {err.strerror}") from None
+    return board_pack_from_text(text, fmt), text, fmt
+
+
+def import_board_pack(path: Path):
+    """Validate, then store the pack (atomically, as TOML) under its id."""
+    from rules.race.board import decode
+
+    board, text, fmt = read_board_pack(path)
+    target = board_packs_dir() / f"{board.id}.toml"
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(tomli_w.dumps(decode(text, fmt)), encoding="utf-8")
+    os.replace(tmp, target)
+    return board

@@ -247,4 +247,10 @@ def print_simulation(result: dict, category_names: dict[str, str] | None = None)
 
 
 def run_other_game(game: str, **options) -> None:
-    raise SimError(f"unknown game {game!r}; choose boomerang")
+    """`tourpad sim --game …` for the games other than Boomerang."""
+    if game in ("race-around-europe", "race"):
+        from scorer.race_simulate import run_race_command
+
+        run_race_command(**options)
+        return
+    raise SimError(f"unknown game {game!r}; choose boomerang or race-around-europe")

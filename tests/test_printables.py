@@ -89,7 +89,7 @@ def test_score_pad_shows_every_letter_and_region(edition_id, tmp_path):
     letters_on_map = set(re.findall(r"(?<![\w@#])([A-Z@#])(?![\w@#])", text))
     assert set(edition.letters) <= letters_on_map, f"letters missing: {set(edition.letters) - letters_on_map}"
     for name in (edition.collection.name, edition.pairs.name, edition.choice.name, "Throw & Catch",
-                 "GRAND TOTAL"):
+                 "GRAND TOTAL", edition.provenance_label):
         assert name in text
     for icon in edition.choice.icons:  # one box per activity / treasure, labelled
         assert icon.name in text or all(w in text for w in icon.name.split())
@@ -190,6 +190,8 @@ def test_card_sheet_shows_every_card(edition_id, tmp_path):
     for card in edition.cards:
         assert card.site in text, f"card {card.letter}: {card.site!r} missing"
     assert page_sizes(out) == [(round(A4[0], 1), round(A4[1], 1))] * 4
+    # only Australia's card list is the publisher's: the others say on every card whose design they are
+    assert text.count(edition.provenance_label) == len(edition.cards)
 
 
 @pytest.mark.parametrize("edition_id", list(EDITIONS))

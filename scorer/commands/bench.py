@@ -62,3 +62,11 @@ def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe",
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)
+
+
+@app.command("race")
+def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> None:
+    """Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy games/s."""
+    from benchmarks import race as bench_race
+
+    report(bench_race.run(checks=checks, games=games), as_json)

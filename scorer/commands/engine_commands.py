@@ -15,7 +15,7 @@ from rich.table import Table
 from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
-from scorer.commands.common import console, fail
+from scorer.commands.common import console, fail, resolve_or_fail
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 
 
@@ -27,12 +27,7 @@ def register(app: typer.Typer) -> None:
 
 
 def edition_or_fail(edition_id: str) -> Edition:
-    try:
-        return resolve_edition(edition_id)
-    except KeyError as err:
-        fail(str(err.args[0]))
-    except EditionDataError as err:
-        fail(f"edition {edition_id!r} is damaged: {err}")
+    return resolve_or_fail("edition", edition_id, resolve_edition, EditionDataError)
 
 
 def deck_document(edition: Edition) -> dict:

@@ -53,6 +53,12 @@ def home(app: PadApp) -> Screen:
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
     items.append(ft.OutlinedButton(f"History ({len(finished)})", icon=ft.Icons.HISTORY, height=52,
                                    on_click=lambda e: app.go("history")))
+    items.append(section(
+        "Race Around Europe",
+        ft.OutlinedButton("Journey checker", icon=ft.Icons.RULE, height=52,
+                          on_click=lambda e: app.go("race_checker")),
+        ft.OutlinedButton("Solo game vs a bot", icon=ft.Icons.SMART_TOY, height=52,
+                          on_click=lambda e: app.go("race_solo"))))
     body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                         padding=PAD)
     return Screen("tourpad", body)

@@ -1,0 +1,1 @@
+"""Race Around Europe: the board data, the journey validator, the game engine and its bots."""

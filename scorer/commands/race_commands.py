@@ -1,0 +1,153 @@
+"""`tourpad board …` and `tourpad journey`: Race Around Europe's board, board packs and journey checker."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import tomli_w
+import typer
+from rich.table import Table
+
+from rules.race.board import COLOURS, SEAS, Board, BoardDataError
+from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
+from scorer.commands.common import console, fail, resolve_or_fail
+from scorer.packs import board_ids, import_board_pack, resolve_board
+
+board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
+                        no_args_is_help=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(board_app, name="board")
+    app.command("journey")(journey)
+
+
+def board_or_fail(board_id: str) -> Board:
+    return resolve_or_fail("board", board_id, resolve_board, BoardDataError)
+
+
+def board_document(board: Board) -> dict:
+    return {
+        "board": board.id, "name": board.name, "provenance": board.provenance,
+        "countries": [{
+            "name": name, "colour": COLOURS[board.colour[i]], "tiles": board.copies[i],
+            "seas": [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1],
+            "borders": [board.countries[j] for j in range(board.n_countries) if board.neighbours[i] >> j & 1],
+        } for i, name in enumerate(board.countries)],
+        "crossings": [{"kind": kind, "between": [board.countries[a], board.countries[b]]}
+                      for kind, a, b in board.crossings],
+    }
+
+
+@board_app.command("show")
+def show(
+    board_id: Annotated[str, typer.Argument(help="tourpad or an imported board pack's id")] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Every country with its colour, seas and neighbours (ferries and the bridge included)."""
+    board = board_or_fail(board_id)
+    doc = board_document(board)
+    if as_json:
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    table = Table(title=f"{board.name} — {board.provenance} colours")
+    for column in ("Country", "Colour", "Tiles", "Seas", "Borders (incl. ferries, bridge)"):
+        table.add_column(column)
+    for c in doc["countries"]:
+        table.add_row(c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
+                      ", ".join(c["borders"]) or "- (ship or aeroplane only)")
+    console.print(table)
+    crossings = "; ".join(f"{c['kind']} {' – '.join(c['between'])}" for c in doc["crossings"])
+    console.print(f"Crossings: {crossings}")
+
+
+@board_app.command("list")
+def list_boards() -> None:
+    """The boards on this device: tourpad's and the imported board packs."""
+    for board_id in board_ids():
+        console.print(board_id)
+
+
+@board_app.command("import")
+def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSON)")]) -> None:
+    """Install an owner's board pack: `colours` maps countries to the colours printed on their board."""
+    try:
+        board = import_board_pack(file)
+    except BoardDataError as err:
+        fail(f"{file}: {err}")
+    base = board_or_fail("tourpad")
+    changed = [n for i, n in enumerate(board.countries) if board.colour[i] != base.colour[i]]
+    noun = "country" if len(changed) == 1 else "countries"
+    console.print(f"imported board {board.name!r} as {board.id!r} "
+                  f"({len(changed)} {noun} recoloured: {', '.join(changed) or 'none'})")
+
+
+@board_app.command("export")
+def export(
+    board_id: Annotated[str, typer.Argument(help="the board to start the pack from")] = "tourpad",
+    pack_id: Annotated[str, typer.Option("--id", help="the new pack's id")] = "my-board",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="write here")] = None,
+) -> None:
+    """A board pack template listing every country's colour: edit the colours, then `tourpad board import`."""
+    board = board_or_fail(board_id)
+    pack = {"id": pack_id, "name": f"{board.name} (my colours)", "base": "tourpad",
+            "colours": {n: COLOURS[board.colour[i]] for i, n in enumerate(board.countries)}}
+    text = tomli_w.dumps(pack)
+    if output is None:
+        console.print(text, end="", markup=False, highlight=False)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def parse_tiles(board: Board, words: list[str]) -> list[int]:
+    """Tile names from the command line: one per argument, or one argument separated by commas."""
+    names = [n.strip() for w in words for n in w.split(",") if n.strip()]
+    if len(names) != JOURNEY_LENGTH:
+        fail(f"a journey has {JOURNEY_LENGTH} tiles (trips 1–10); got {len(names)}: {', '.join(names)}")
+    kinds = []
+    for trip, name in enumerate(names, start=1):
+        try:
+            kinds.append(board.kind_of(name))
+        except KeyError as err:
+            fail(f"trip {trip}: {err.args[0]}")
+    return kinds
+
+
+def journey(
+    tiles: Annotated[list[str], typer.Argument(help="the 10 tiles in trip order, e.g. "
+                                                    "'Spain, France, Atlantic ship, Norway, …'")],
+    board_id: Annotated[str, typer.Option("--board", help="tourpad or a board pack's id")] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Check a Race Around Europe journey: valid, or which links break and why, and the best single fix."""
+    board = board_or_fail(board_id)
+    kinds = parse_tiles(board, tiles)
+    check = check_journey(board, kinds)
+    fixes = best_fixes(board, kinds)
+    if as_json:
+        print(json.dumps({
+            "board": board.id, "tiles": [board.kind_name(k) for k in kinds], "valid": check.valid,
+            "connected_links": check.connected,
+            "breaks": [{"trips": [b.link + 1, b.link + 2], "reason": b.reason} for b in check.breaks],
+            "problems": [{"trips": list(p.trips), "reason": p.reason} for p in check.problems],
+            "best_fixes": [{"trip": f.slot + 1, "tile": board.kind_name(f.kind), "faults_left": f.remaining}
+                           for f in fixes],
+        }, indent=2, ensure_ascii=False))
+        return
+    if check.valid:
+        console.print(f"[green]complete journey[/]: {' → '.join(board.kind_name(k) for k in kinds)}")
+        return
+    console.print(f"[red]not complete[/]: {check.connected} of {JOURNEY_LENGTH - 1} links connect")
+    for item in (*check.breaks, *check.problems):
+        console.print(f"  {item}", highlight=False)
+    if fixes:
+        left = fixes[0].remaining
+        outcome = "completes the journey" if left == 0 else f"leaves {left} fault{'s' if left > 1 else ''}"
+        options = ", ".join(f"trip {f.slot + 1} → {board.kind_name(f.kind)}" for f in fixes[:8])
+        more = f" (and {len(fixes) - 8} more)" if len(fixes) > 8 else ""
+        console.print(f"Best single replacement ({outcome}): {options}{more}", highlight=False)
+    else:
+        console.print("No single replacement improves this journey.")
+

@@ -1,0 +1,99 @@
+"""The journey checker for physical play: enter (or tap) your 10 tiles, see which links break and why,
+and which single replacement would fix the most. The app's screen only draws what this model says."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.race.board import COLOURS, Board
+from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_reason, link_states
+
+
+class CheckerInputError(ValueError):
+    """A tile name or slot the checker cannot take; nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerReport:
+    #: Per slot: the tile's name or None.
+    tiles: tuple[str | None, ...]
+    #: Per link: "ok", "broken" or "open".
+    links: tuple[str, ...]
+    #: Per link: why it is broken (None when it is not), also while tiles are still being entered.
+    reasons: tuple[str | None, ...]
+    complete: bool
+    #: One line per broken link / failed criterion (only once all 10 slots are filled).
+    faults: tuple[str, ...]
+    #: "replace trip 5 with Albania: leaves 1 to fix" for each best single replacement.
+    fixes: tuple[str, ...]
+    headline: str
+
+
+class JourneyChecker:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.slots: list[int | None] = [None] * JOURNEY_LENGTH
+
+    def tile_names(self) -> list[str]:
+        """Every tile kind, for the picker: countries A–Z, then aeroplanes by colour, then ships."""
+        return list(self.board.kind_names())
+
+    def matches(self, prefix: str, limit: int = 8) -> list[str]:
+        """Tile names starting with (then containing) what was typed, for autocompletion."""
+        typed = prefix.strip().lower()
+        names = self.tile_names()
+        first = [n for n in names if n.lower().startswith(typed)]
+        return (first + [n for n in names if typed in n.lower() and n not in first])[:limit]
+
+    def set_tile(self, slot: int, name: str) -> None:
+        if not 0 <= slot < JOURNEY_LENGTH:
+            raise CheckerInputError(f"trip {slot + 1} does not exist; trips are 1–{JOURNEY_LENGTH}")
+        try:
+            kind = self.board.kind_of(name)
+        except KeyError as err:
+            raise CheckerInputError(f"trip {slot + 1}: {err.args[0]}") from None
+        self.slots[slot] = kind
+
+    def clear(self, slot: int | None = None) -> None:
+        if slot is None:
+            self.slots = [None] * JOURNEY_LENGTH
+        else:
+            self.slots[slot] = None
+
+    def colour_of(self, slot: int) -> str | None:
+        """The tile's colour name for drawing it (countries and aeroplanes), or None."""
+        kind = self.slots[slot]
+        if kind is None:
+            return None
+        if self.board.is_country(kind):
+            return COLOURS[self.board.colour[kind]]
+        if self.board.is_plane(kind):
+            return COLOURS[kind - self.board.plane_kind(0)]
+        return None
+
+    def report(self) -> CheckerReport:
+        board = self.board
+        names = tuple(None if k is None else board.kind_name(k) for k in self.slots)
+        links = link_states(board, self.slots)
+        reasons = tuple(link_reason(board, self.slots, i) for i in range(JOURNEY_LENGTH - 1))
+        filled = sum(k is not None for k in self.slots)
+        if filled < JOURNEY_LENGTH:
+            broken = sum(s == "broken" for s in links)
+            headline = (f"{filled} of {JOURNEY_LENGTH} tiles entered"
+                        + (f"; {broken} link{'s' if broken != 1 else ''} already broken" if broken else ""))
+            return CheckerReport(names, links, reasons, False, (), (), headline)
+        kinds = [k for k in self.slots if k is not None]
+        check = check_journey(board, kinds)
+        if check.valid:
+            return CheckerReport(names, links, reasons, True, (), (), "Complete journey: every trip connects!")
+        faults = tuple(str(x) for x in (*check.breaks, *check.problems))
+        fixes = best_fixes(board, kinds)
+        lines = tuple(f"replace trip {f.slot + 1} with {board.kind_name(f.kind)}: "
+                      + ("completes the journey" if f.remaining == 0 else f"leaves {f.remaining} to fix")
+                      for f in fixes)
+        headline = f"Not complete: {check.connected} of {JOURNEY_LENGTH - 1} links connect"
+        return CheckerReport(names, links, reasons, False, faults, lines, headline)
+
+    @property
+    def open_links(self) -> int:
+        return sum(s == OPEN for s in link_states(self.board, self.slots))

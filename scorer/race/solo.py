@@ -1,0 +1,199 @@
+"""Solo Race Around Europe: you (seat 1) against bots, persisted move by move.
+
+A game is its seed, the bots and your actions: the engine and the bots are deterministic, so the saved
+file (`race-solo.json` in the user data folder) replays to exactly the same position. Every accepted
+action is written (atomically) before it is acknowledged, so closing the app loses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from rules.race.board import Board
+from rules.race.bots import RACE_BOTS, make_race_bot
+from rules.race.engine import (
+    DRAW_PILE,
+    IllegalAction,
+    RaceGame,
+    RacePhase,
+    RaceState,
+    decode,
+    discard,
+    place,
+    replace,
+    take_discard,
+)
+from rules.race.journey import link_reason, link_states
+
+HUMAN = 0
+
+
+class SoloError(ValueError):
+    """A move or a saved game tourpad cannot take; the message says why and nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoloView:
+    """What the solo screen shows: only what seat 1 may see, plus the public log of the bots' moves."""
+
+    phase: str
+    your_turn: bool
+    holder: tuple[str | None, ...]
+    links: tuple[str, ...]
+    #: Per link: why it is broken, or None.
+    reasons: tuple[str | None, ...]
+    in_hand: str | None
+    took_from: int
+    discard_tops: tuple[str | None, ...]
+    draw_pile_size: int
+    log: tuple[str, ...]
+    winner: str | None
+    finished: bool
+
+
+class SoloRace:
+    def __init__(self, board: Board, bots: tuple[str, ...] = ("normal",), seed: int = 1,
+                 path: Path | None = None, turn_cap: int = 2000) -> None:
+        for name in bots:
+            if name not in RACE_BOTS:
+                raise SoloError(f"unknown bot {name!r}; choose from {', '.join(RACE_BOTS)}")
+        if not 1 <= len(bots) <= 3:
+            raise SoloError("Race Around Europe is for 2 to 4 players: choose 1 to 3 bots")
+        self.board = board
+        self.bots_names = tuple(bots)
+        self.seed = seed
+        self.path = path
+        self.game = RaceGame(1 + len(bots), seed, board, first_player=0, turn_cap=turn_cap)
+        self.state: RaceState = self.game.new_initial_state()
+        self.bots = [make_race_bot(name, seed * 8 + i + 1) for i, name in enumerate(bots)]
+        self.actions: list[int] = []
+        self.log: list[str] = []
+        self._run_bots()
+
+    # --- persistence ------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {"game": "race-around-europe", "board": self.board.id, "seed": self.seed,
+                "bots": list(self.bots_names), "actions": self.actions, "turn_cap": self.game.turn_cap}
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    @classmethod
+    def load(cls, path: Path, board: Board | None = None) -> SoloRace:
+        """Replay a saved game; without `board`, the board it was played on (tourpad's or a board pack)."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if board is None:
+                from scorer.packs import resolve_board
+
+                board = resolve_board(data.get("board", "tourpad"))
+            solo = cls(board, tuple(data["bots"]), int(data["seed"]), None, int(data.get("turn_cap", 2000)))
+            for action in data["actions"]:
+                solo._apply_human(int(action))
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            raise SoloError(f"cannot resume the solo game in {path}: {err}") from None
+        solo.path = path
+        return solo
+
+    # --- your moves -------------------------------------------------------------------------------------
+
+    def place(self, slot: int) -> None:
+        self.act(place(slot))
+
+    def draw(self) -> None:
+        self.act(DRAW_PILE)
+
+    def take(self, pile: int) -> None:
+        self.act(take_discard(pile))
+
+    def replace(self, slot: int, pile: int) -> None:
+        self.act(replace(slot, pile))
+
+    def discard(self, pile: int) -> None:
+        self.act(discard(pile))
+
+    def act(self, action: int) -> None:
+        """Apply your action (refused with the rule's message if illegal), save, then let the bots play."""
+        if self.state.is_terminal():
+            raise SoloError("the game is over; start a new one")
+        if self.state.current != HUMAN:
+            raise SoloError("it is not your turn")
+        try:
+            self._apply_human(action)
+        except IllegalAction as err:
+            raise SoloError(str(err)) from None
+        self.save()
+
+    def _apply_human(self, action: int) -> None:
+        before = self._describe(HUMAN, action) if self.state.phase != RacePhase.SETUP else None
+        self.state.apply_action(HUMAN, action)
+        self.actions.append(action)
+        if before:
+            self.log.append(before)
+        self._run_bots()
+
+    def _run_bots(self) -> None:
+        state = self.state
+        while not state.is_terminal() and state.current != HUMAN:
+            p = state.current
+            action = self.bots[p - 1].act(state.view(p))
+            if state.phase != RacePhase.SETUP:
+                self.log.append(self._describe(p, action))
+            state.apply_action(p, action)
+        if state.is_terminal():
+            self.log.append(self._result())
+
+    # --- what you see -----------------------------------------------------------------------------------
+
+    def player_name(self, p: int) -> str:
+        return "You" if p == HUMAN else f"Bot {p} ({self.bots_names[p - 1]})"
+
+    def _describe(self, p: int, action: int) -> str:
+        """The public side of a move: what was taken from a discard pile and what was discarded."""
+        s, name = self.state, self.board.kind_name
+        kind, _slot, pile = decode(action)
+        who = self.player_name(p)
+        if kind == "draw":
+            return f"{who}: drew from the draw pile"
+        if kind == "take":
+            return f"{who}: took {name(s.board.tiles[s.discards[pile][-1]])} from discard pile {pile + 1}"
+        if kind == "replace":
+            old = s.holders[p][_slot]
+            return f"{who}: replaced a tile, discarding {name(s.board.tiles[old])} onto pile {pile + 1}"
+        return f"{who}: discarded {name(s.board.tiles[s.in_hand])} onto pile {pile + 1}"
+
+    def _result(self) -> str:
+        winner = self.state.winner
+        if winner is None:
+            return f"No one completed a journey in {self.game.turn_cap} turns: a draw."
+        return "You completed your journey and win!" if winner == HUMAN else \
+            f"{self.player_name(winner)} completed a journey and wins."
+
+    def view(self) -> SoloView:
+        obs = self.state.observation(HUMAN)
+        name = self.board.kind_name
+        return SoloView(
+            phase=obs.phase.name.lower(), your_turn=obs.current_player == HUMAN,
+            holder=tuple(None if k is None else name(k) for k in obs.holder),
+            links=link_states(self.board, obs.holder),
+            reasons=tuple(link_reason(self.board, obs.holder, i) for i in range(len(obs.holder) - 1)),
+            in_hand=None if obs.in_hand is None else name(obs.in_hand),
+            took_from=obs.took_from, discard_tops=tuple(None if k is None else name(k) for k in obs.discard_tops),
+            draw_pile_size=obs.draw_pile_size, log=tuple(self.log[-12:]),
+            winner=None if obs.winner is None else self.player_name(obs.winner),
+            finished=obs.phase == RacePhase.GAME_OVER)
+
+    def hint(self) -> str | None:
+        """What the normal bot would do in your place (for a hint button)."""
+        if self.state.is_terminal() or self.state.current != HUMAN:
+            return None
+        action = make_race_bot("normal", len(self.actions)).act(self.state.view(HUMAN))
+        return self.state.action_to_string(action)

@@ -1,0 +1,335 @@
+"""Race Around Europe screens in the app: the journey checker and solo play against a bot.
+
+The screens only draw what `scorer.race.checker` and `scorer.race.solo` say and forward taps to them.
+Each app window keeps one `RaceScreens` (the entered tiles, the open solo game) across redraws.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+import flet as ft
+
+from rules.race.board import Board
+from rules.race.journey import BROKEN, OK
+from scorer.race.checker import CheckerInputError, JourneyChecker
+from scorer.race.solo import SoloError, SoloRace
+from scorer.ui.app import PadApp, Screen, screen, sem
+
+TILE_COLOURS = {"blue": "#6FA8DC", "green": "#7CC47F", "orange": "#F6A85B", "pink": "#F2A2C0",
+                "yellow": "#F5D95A"}
+SEA_COLOURS = {"Atlantic": "#1F4E79", "Mediterranean": "#138D90", "Baltic": "#6A4C93"}
+LINK_LOOK = {OK: (ft.Icons.CHECK_CIRCLE, "#2E7D32"), BROKEN: (ft.Icons.CANCEL, "#C62828")}
+
+
+def tile_look(board: Board, name: str | None) -> tuple[str, str]:
+    """(background, text colour) for a tile name, as on the printed tiles."""
+    if name is None:
+        return "#ECEFF1", "#546E7A"
+    kind = board.kind_of(name)
+    if board.is_country(kind):
+        return TILE_COLOURS[("blue", "green", "orange", "pink", "yellow")[board.colour[kind]]], "#000000"
+    if board.is_plane(kind):
+        return TILE_COLOURS[name.split()[0]], "#000000"
+    return SEA_COLOURS[name.split()[0]], "#FFFFFF"
+
+
+class RaceScreens:
+    def __init__(self, rerender: Callable[[], None], board: Board, data_dir: Path) -> None:
+        self.rerender = rerender
+        self.board = board
+        self.data_dir = data_dir
+        self.checker = JourneyChecker(board)
+        self.selected = 0
+        self.filter = ""
+        self.solo: SoloRace | None = None
+        self.pile = 0
+        self.message: str | None = None
+        self._palette = ft.Row()
+
+    def render(self) -> None:
+        self.rerender()
+
+    def with_message(self, content: ft.Control) -> ft.Control:
+        items: list[ft.Control] = []
+        if self.message:
+            colour = "#1565C0" if self.message.startswith("Hint") else "#C62828"
+            items.append(sem("race-message", ft.Text(self.message, color=colour)))
+        items.append(content)
+        return ft.Container(ft.Column(items, spacing=12), padding=16)
+
+    def open_solo(self) -> SoloRace:
+        if self.solo is None:
+            self.solo = self._resume_or_new()
+        return self.solo
+
+    # --- journey checker --------------------------------------------------------------------------------
+
+    def tile_chip(self, name: str | None, label: str, on_click=None, selected: bool = False,
+                  identifier: str | None = None) -> ft.Control:
+        bg, fg = tile_look(self.board, name)
+        chip = ft.Container(
+            ft.Text(name or label, color=fg, weight=ft.FontWeight.BOLD, size=14),
+            bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            border=ft.Border.all(3, "#263238") if selected else None, on_click=on_click, expand=True)
+        return sem(identifier, chip) if identifier else chip
+
+    def link_row(self, state: str, reason: str | None) -> ft.Control:
+        icon, colour = LINK_LOOK.get(state, (ft.Icons.MORE_VERT, "#90A4AE"))
+        parts: list[ft.Control] = [ft.Icon(icon, color=colour, size=18)]
+        if reason:
+            parts.append(ft.Text(reason, color=colour, size=12, expand=True))
+        return ft.Row(parts, spacing=6)
+
+    def checker_body(self) -> ft.Control:
+        report = self.checker.report()
+        rows: list[ft.Control] = []
+        for slot in range(10):
+            rows.append(ft.Row([
+                ft.Text(f"Trip {slot + 1}", width=56),
+                self.tile_chip(report.tiles[slot], "tap, then pick a tile", selected=slot == self.selected,
+                               on_click=lambda e, s=slot: self.select(s), identifier=f"trip-{slot + 1}"),
+            ]))
+            if slot < 9:
+                rows.append(ft.Container(self.link_row(report.links[slot], report.reasons[slot]),
+                                         padding=ft.Padding.only(left=56)))
+        headline = sem("race-headline", ft.Text(
+            report.headline, weight=ft.FontWeight.BOLD, size=16,
+            color="#2E7D32" if report.complete else None))
+        boards = self.board_choices()
+        chooser: list[ft.Control] = []
+        if len(boards) > 1:  # an owner imported their board's colours: aeroplanes follow those
+            chooser.append(ft.Dropdown(
+                label="Board colours", value=self.board.id, dense=True,
+                options=[ft.DropdownOption(key=b, text=b) for b in boards],
+                on_select=lambda e: self.use_board(e.control.value)))
+        details: list[ft.Control] = [ft.Text(f, size=13) for f in report.faults if not f.startswith("trips ")
+                                     or "appears" in f]
+        if report.fixes:
+            details.append(ft.Text("Best single replacement:", weight=ft.FontWeight.BOLD))
+            details += [sem(f"fix-{i}", ft.Text(line, size=13)) for i, line in enumerate(report.fixes[:6])]
+            if len(report.fixes) > 6:
+                details.append(ft.Text(f"… and {len(report.fixes) - 6} more", size=12))
+        elif report.faults:
+            details.append(ft.Text("No single replacement improves this journey.", size=13))
+        search = ft.TextField(label="Find a tile", value=self.filter, dense=True,
+                              on_change=lambda e: self.set_filter(e.control.value))
+        self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
+        palette = sem("palette", self._palette)
+        return ft.Column([
+            *chooser, headline, ft.Column(rows, spacing=2), *details,
+            ft.Row([ft.Text(f"Choose trip {self.selected + 1}:", weight=ft.FontWeight.BOLD),
+                    ft.TextButton("Clear all", icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
+            search, palette,
+        ], spacing=8)
+
+    def select(self, slot: int) -> None:
+        self.selected = slot
+        self.render()
+
+    def board_choices(self) -> tuple[str, ...]:
+        from scorer.packs import board_ids
+
+        return board_ids()
+
+    def use_board(self, board_id: str) -> None:
+        """Check (and start solo games) with another board's colours; the entered tiles stay."""
+        from rules.race.board import BoardDataError
+        from scorer.packs import resolve_board
+
+        try:
+            self.board = resolve_board(board_id)
+        except (KeyError, BoardDataError) as err:
+            self.message = str(err.args[0]) if isinstance(err, KeyError) else f"board {board_id!r}: {err}"
+        else:
+            self.checker.board = self.board
+            self.message = None
+        self.render()
+
+    def palette_items(self) -> list[ft.Control]:
+        names = self.checker.matches(self.filter, limit=60) if self.filter else self.checker.tile_names()
+        return [ft.Container(ft.Text(n, size=12, color=tile_look(self.board, n)[1]),
+                             bgcolor=tile_look(self.board, n)[0], border_radius=6,
+                             padding=ft.Padding.symmetric(horizontal=8, vertical=6),
+                             on_click=lambda e, n=n: self.pick(n))
+                for n in names]
+
+    def set_filter(self, text: str) -> None:
+        """Typing narrows the palette in place: a full redraw would take the focus from the search field."""
+        self.filter = text
+        self._palette.controls = self.palette_items()
+        with contextlib.suppress(RuntimeError):  # not on a page: tests build the screens without one
+            self._palette.update()
+
+    def pick(self, name: str) -> None:
+        try:
+            self.checker.set_tile(self.selected, name)
+        except CheckerInputError as err:
+            self.message = str(err)
+        else:
+            self.message = None
+            self.selected = min(self.selected + 1, 9)
+            self.filter = ""
+        self.render()
+
+    def clear(self) -> None:
+        self.checker.clear()
+        self.selected = 0
+        self.render()
+
+    # --- solo -------------------------------------------------------------------------------------------
+
+    @property
+    def solo_path(self) -> Path:
+        return self.data_dir / "race-solo.json"
+
+    def _resume_or_new(self) -> SoloRace:
+        if self.solo_path.is_file():
+            try:
+                return SoloRace.load(self.solo_path)
+            except SoloError as err:
+                self.message = f"{err}; started a new game"
+        return self._new_game(seed=None)
+
+    def _new_game(self, seed: int | None, bot: str = "normal") -> SoloRace:
+        import random
+
+        solo = SoloRace(self.board, (bot,), seed=seed if seed is not None else random.randrange(1 << 30),
+                        path=self.solo_path)
+        solo.save()
+        return solo
+
+    def new_solo(self, bot: str = "normal") -> None:
+        self.solo = self._new_game(seed=None, bot=bot)
+        self.message = None
+        self.render()
+
+    def solo_do(self, move) -> None:
+        try:
+            move()
+        except SoloError as err:
+            self.message = str(err)
+        else:
+            self.message = None
+        self.render()
+
+    def solo_body(self) -> ft.Control:
+        solo = self.solo
+        assert solo is not None
+        view = solo.view()
+        if view.finished:
+            status = view.log[-1] if view.log else "Game over"
+        elif view.phase == "setup":
+            status = f"Setup: place {view.in_hand} in any open trip"
+        elif view.phase == "draw":
+            status = "Your turn: draw from the draw pile or take a discard"
+        else:
+            status = f"You drew {view.in_hand}: replace a trip or discard it"
+        rows: list[ft.Control] = []
+        for slot in range(10):
+            name = view.holder[slot]
+            label = "tap to place here" if view.your_turn and view.phase == "setup" else "empty"
+            chip = self.tile_chip(name, label, on_click=self._slot_handler(solo, view, slot),
+                                  identifier=f"solo-trip-{slot + 1}")
+            rows.append(ft.Row([ft.Text(f"Trip {slot + 1}", width=56), chip]))
+            if slot < 9:
+                rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
+                                         padding=ft.Padding.only(left=56)))
+        piles: list[ft.Control] = []
+        for j, top in enumerate(view.discard_tops):
+            marked = view.phase == "place" and j == self.allowed_pile(view)
+            piles.append(ft.Column([
+                ft.Text(f"Pile {j + 1}" + (" (discard here)" if marked else ""), size=12,
+                        weight=ft.FontWeight.BOLD if marked else None),
+                self.tile_chip(top, "empty", on_click=self._pile_handler(solo, view, j),
+                               identifier=f"pile-{j + 1}")], expand=True,
+                horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+        opponent = solo.player_name(1)
+        controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
+                                      ft.Text(f"You against {opponent}", size=12)]
+        if view.your_turn and view.phase == "draw":
+            controls.append(ft.FilledButton(f"Draw from the draw pile ({view.draw_pile_size})",
+                                            icon=ft.Icons.STYLE, on_click=lambda e: self.solo_do(solo.draw)))
+        if view.your_turn and view.phase == "place":
+            controls.append(ft.Row([
+                self.tile_chip(view.in_hand, "", identifier="in-hand"),
+                ft.FilledButton(f"Discard onto pile {self.allowed_pile(view) + 1}",
+                                icon=ft.Icons.DELETE_OUTLINE,
+                                on_click=lambda e: self.solo_do(lambda: solo.discard(self.allowed_pile(view)))),
+            ]))
+            controls.append(ft.Text("Tap a trip to replace it (the old tile goes onto the marked pile); "
+                                    "tap a pile to discard there instead.", size=12))
+        if view.phase != "setup":
+            controls.append(ft.Row(piles, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
+        controls.append(ft.Column(rows, spacing=2))
+        hint = solo.hint()
+        actions: list[ft.Control] = [ft.Text("New game vs:")]
+        actions += [ft.OutlinedButton(level, on_click=lambda e, level=level: self.new_solo(level))
+                    for level in ("easy", "normal", "search")]
+        if hint:
+            actions.append(ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
+                                         on_click=lambda e, h=hint: self.show_hint(h)))
+        controls.append(ft.Row(actions, wrap=True))
+        controls.append(ft.Text("What happened", weight=ft.FontWeight.BOLD))
+        log = ft.Column([ft.Text(line, size=12) for line in view.log[-8:]], spacing=2)
+        controls.append(sem("solo-log", log))
+        return ft.Column(controls, spacing=8)
+
+    def _slot_handler(self, solo: SoloRace, view, slot: int):
+        if not view.your_turn:
+            return None
+        if view.phase == "setup" and view.holder[slot] is None:
+            return lambda e: self.solo_do(lambda: solo.place(slot))
+        if view.phase == "place":
+            return lambda e: self.solo_do(lambda: solo.replace(slot, self.allowed_pile(view)))
+        return None
+
+    def _pile_handler(self, solo: SoloRace, view, pile: int):
+        if view.your_turn and view.phase == "draw":
+            return lambda e: self.solo_do(lambda: solo.take(pile))
+        if view.your_turn and view.phase == "place":
+            return lambda e: self.choose_pile(pile)
+        return None
+
+    def allowed_pile(self, view) -> int:
+        """An emptied discard pile must take this turn's discard; otherwise the pile the player chose."""
+        if view.took_from >= 0 and view.discard_tops[view.took_from] is None:
+            return view.took_from
+        return self.pile
+
+    def choose_pile(self, pile: int) -> None:
+        self.pile = pile
+        self.render()
+
+    def show_hint(self, hint: str) -> None:
+        self.message = f"Hint (what the normal bot would do): {hint}"
+        self.render()
+
+
+_WINDOWS: WeakKeyDictionary[PadApp, RaceScreens] = WeakKeyDictionary()
+
+
+def race_screens(app: PadApp) -> RaceScreens:
+    """This window's Race Around Europe state (tourpad's board; the solo game in the user data folder)."""
+    if app not in _WINDOWS:
+        from rules.race.board import load_board
+        from scorer.packs import data_dir
+
+        _WINDOWS[app] = RaceScreens(app.render, load_board(), data_dir())
+    return _WINDOWS[app]
+
+
+@screen("race_checker")
+def checker_screen(app: PadApp) -> Screen:
+    screens = race_screens(app)
+    return Screen("Journey checker", screens.with_message(screens.checker_body()), back=("home", {}))
+
+
+@screen("race_solo")
+def solo_screen(app: PadApp) -> Screen:
+    screens = race_screens(app)
+    screens.open_solo()
+    return Screen("Race Around Europe: solo", screens.with_message(screens.solo_body()), back=("home", {}))

@@ -1,0 +1,117 @@
+"""The app's Race Around Europe logic (no Flet): the journey checker model and persisted solo play."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.race.board import load_board
+from rules.race.engine import RacePhase
+from scorer.race.checker import CheckerInputError, JourneyChecker
+from scorer.race.solo import SoloError, SoloRace
+
+BOARD = load_board()
+EXAMPLE = ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece", "Mediterranean ship",
+           "Turkey", "Ukraine"]
+
+
+def test_checker_judges_links_as_tiles_are_entered():
+    checker = JourneyChecker(BOARD)
+    checker.set_tile(0, "spain")
+    checker.set_tile(1, "France")
+    report = checker.report()
+    assert report.links[0] == "ok" and report.links[1] == "open"
+    assert report.headline == "2 of 10 tiles entered" and not report.complete
+    checker.set_tile(2, "Baltic")
+    assert checker.report().links[1] == "broken"
+    assert checker.report().reasons[1] == "France is not on the Baltic, so the Baltic ship cannot reach it"
+    assert checker.report().reasons[0] is None
+    assert "already broken" in checker.report().headline
+
+
+def test_checker_explains_the_rulebook_example_and_suggests_fixes():
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(EXAMPLE):
+        checker.set_tile(slot, name)
+    report = checker.report()
+    assert not report.complete and report.headline == "Not complete: 8 of 9 links connect"
+    assert report.faults == ("trips 4–5: Norway and Greece do not border (no land border, ferry or bridge)",
+                             "trips 5, 7: Greece appears 2 times, but the set has 1 Greece tile")
+    assert report.fixes and all(line.endswith("leaves 1 to fix") for line in report.fixes)
+    checker.set_tile(3, "Bulgaria")  # Atlantic ship to Bulgaria? no: Bulgaria is on no sea of the game
+    assert any("Bulgaria is not on the Atlantic" in f for f in checker.report().faults)
+
+
+def test_checker_refuses_unknown_tiles_and_changes_nothing():
+    checker = JourneyChecker(BOARD)
+    checker.set_tile(4, "Italy")
+    with pytest.raises(CheckerInputError, match="trip 5: 'Itly' is not a tile"):
+        checker.set_tile(4, "Itly")
+    with pytest.raises(CheckerInputError, match="trip 11 does not exist"):
+        checker.set_tile(10, "Italy")
+    assert checker.report().tiles[4] == "Italy"
+    assert checker.matches("ge") == ["Germany", "orange aeroplane"]  # starts with, then contains
+    assert checker.matches("herz") == ["Bosnia and Herzegovina"]
+    assert checker.colour_of(4) == "yellow"
+
+
+def test_checker_complete_journey():
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(["Portugal", "Spain", "France", "England", "Ireland", "Atlantic", "Norway",
+                                 "Sweden", "Denmark", "Germany"]):
+        checker.set_tile(slot, name)
+    assert checker.report().complete and checker.report().links == ("ok",) * 9
+
+
+def play_to_end(solo: SoloRace, limit: int = 3000) -> None:
+    """Play seat 1 with simple legal moves: place left to right, draw, discard onto an allowed pile."""
+    for _ in range(limit):
+        view = solo.view()
+        if view.finished:
+            return
+        if view.phase == "setup":
+            solo.place(view.holder.index(None))
+        elif view.phase == "draw":
+            solo.draw()
+        else:
+            legal = solo.state.legal_actions(0)
+            solo.act(legal[-1])  # a discard onto the last allowed pile
+
+
+def test_solo_game_runs_saves_and_resumes(tmp_path):
+    path = tmp_path / "race-solo.json"
+    solo = SoloRace(BOARD, ("normal",), seed=4, path=path)
+    assert solo.view().phase == "setup" and solo.view().your_turn
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    view = solo.view()
+    assert view.phase == "draw" and None not in view.holder and len(view.discard_tops) == 3
+    solo.draw()
+    saved = json.loads(path.read_text())
+    assert saved["actions"] == solo.actions and saved["seed"] == 4
+    resumed = SoloRace.load(path, BOARD)
+    assert resumed.state.holders == solo.state.holders and resumed.state.draw_pile == solo.state.draw_pile
+    assert resumed.view() == solo.view()
+    with pytest.raises(SoloError, match="cannot draw from the draw pile now"):
+        solo.draw()  # already drawn: place or discard first
+    assert json.loads(path.read_text())["actions"] == saved["actions"]  # the refused move was not saved
+    play_to_end(solo)
+    assert solo.state.phase == RacePhase.GAME_OVER
+    assert solo.view().finished and solo.log[-1].endswith(("wins.", "win!", "a draw."))
+
+
+def test_solo_log_shows_only_public_information():
+    solo = SoloRace(BOARD, ("normal", "easy"), seed=2)
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    solo.draw()
+    solo.discard(0)
+    bot_lines = [line for line in solo.log if line.startswith("Bot")]
+    assert bot_lines
+    for line in bot_lines:
+        assert line.split(": ", 1)[1].startswith(("drew from the draw pile", "took ", "replaced a tile, "
+                                                  "discarding", "discarded "))
+    with pytest.raises(SoloError, match="unknown bot"):
+        SoloRace(BOARD, ("wizard",))
+    assert solo.hint() is not None

@@ -1,0 +1,108 @@
+"""The Race Around Europe screens build from the models and forward taps to them (no browser needed)."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from rules.race.board import load_board
+from scorer.ui.race import RaceScreens
+
+BOARD = load_board()
+
+
+class Window:
+    """Stands in for the app shell: every redraw builds the screen's controls, as the shell does."""
+
+    def __init__(self) -> None:
+        self.controls: list = []
+        self.screens: RaceScreens | None = None
+        self.showing = "checker"
+
+    def rerender(self) -> None:
+        s = self.screens
+        body = s.checker_body() if self.showing == "checker" else s.solo_body()
+        self.controls = [s.with_message(body)]
+
+
+def open_screens(tmp_path, showing: str = "checker") -> tuple[Window, RaceScreens]:
+    window = Window()
+    window.showing = showing
+    window.screens = RaceScreens(window.rerender, BOARD, tmp_path)
+    if showing == "solo":
+        window.screens.open_solo()
+    window.rerender()
+    return window, window.screens
+
+
+def texts(control) -> list[str]:
+    """Every Text value in a control tree."""
+    found = []
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.Text) and isinstance(c.value, str):
+            found.append(c.value)
+        for attr in ("content", "controls"):
+            child = getattr(c, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, str):
+                stack.append(child)
+    return found
+
+
+def test_checker_screen_shows_reasons_and_fixes(tmp_path):
+    page, screens = open_screens(tmp_path)
+    for name in ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece",
+                 "Mediterranean ship", "Turkey", "Ukraine"]:
+        screens.pick(name)
+    shown = texts(page.controls[0])
+    assert "Not complete: 8 of 9 links connect" in shown
+    assert "Norway and Greece do not border (no land border, ferry or bridge)" in shown
+    assert "trips 5, 7: Greece appears 2 times, but the set has 1 Greece tile" in shown
+    assert any(t.startswith("replace trip 5 with ") for t in shown)
+    screens.set_filter("herz")
+    assert texts(screens._palette) == ["Bosnia and Herzegovina"]
+
+
+def test_solo_screen_plays_and_persists(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    assert (tmp_path / "race-solo.json").is_file()
+    solo = screens.solo
+    for _ in range(10):
+        screens.solo_do(lambda: solo.place(solo.view().holder.index(None)))
+    screens.solo_do(solo.draw)
+    shown = texts(page.controls[0])
+    assert any(t.startswith("You drew ") for t in shown)
+    screens.solo_do(solo.draw)  # not allowed now: the message says why and nothing changes
+    assert "cannot draw from the draw pile now" in screens.message
+    _, again = open_screens(tmp_path, "solo")
+    assert again.solo.state.holders == solo.state.holders  # resumed from the saved moves
+
+
+def test_new_solo_game_against_a_chosen_bot(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    screens.new_solo("search")
+    assert screens.solo.bots_names == ("search",)
+    assert "You against Bot 1 (search)" in texts(page.controls[0])
+
+
+def test_checker_follows_an_imported_board_pack(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    pack = tmp_path / "pack.toml"
+    pack.write_text('id = "family"\nname = "Family board"\n[colours]\nMalta = "pink"\nItaly = "pink"\n')
+    from scorer.packs import import_board_pack
+
+    import_board_pack(pack)
+    page, screens = open_screens(tmp_path)
+    for name in ["Spain", "pink aeroplane", "Italy", "Mediterranean ship", "Malta", "pink aeroplane", "Spain",
+                 "France", "Belgium", "Netherlands"]:
+        screens.pick(name)
+    assert "Italy is yellow, not pink" in " ".join(texts(page.controls[0]))
+    screens.use_board("family")
+    shown = " ".join(texts(page.controls[0]))
+    assert "Italy is yellow" not in shown and "Malta is" not in shown
+    screens.new_solo()
+    assert screens.solo.board.id == "family"
+    screens.solo = None
+    assert screens.open_solo().board.id == "family"  # resumed on the board it was played on
