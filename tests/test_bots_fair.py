@@ -24,9 +24,10 @@ from rules.scoring import row_mask
 AUSTRALIA = load_edition("australia")
 
 
-def advance(n_players: int, seed: int, steps: int, direction_variant: bool = False) -> State:
+def advance(n_players: int, seed: int, steps: int, direction_variant: bool = False,
+            edition_id: str = "australia") -> State:
     """A game after `steps` joint decisions of random play (stops early at game end)."""
-    state = Game(AUSTRALIA, n_players, seed, direction_variant).new_initial_state()
+    state = Game(load_edition(edition_id), n_players, seed, direction_variant).new_initial_state()
     rng = random.Random(seed)
     for _ in range(steps):
         if state.is_terminal():
@@ -101,6 +102,21 @@ def test_no_bot_decision_depends_on_hidden_cards(n_players: int, seed: int, step
         a = make_bot(name, 11).act(PlayerView(state, player))
         b = make_bot(name, 11).act(PlayerView(other, player))
         assert a == b, f"{name} picked {a} in one world and {b} in the other"
+    values = HardBot(seed=5, samples=6).action_values(PlayerView(state, player))
+    assert values == HardBot(seed=5, samples=6).action_values(PlayerView(other, player))
+
+
+@pytest.mark.parametrize(("edition_id", "n_players", "seed", "steps"),
+                         [("europe", 3, 31, 9), ("usa", 4, 32, 2), ("usa", 2, 33, 16)])
+def test_no_bot_cheats_in_europe_and_usa(edition_id: str, n_players: int, seed: int, steps: int) -> None:
+    state = advance(n_players, seed, steps, edition_id=edition_id)
+    player = seed % n_players
+    other = rearrange_hidden(state, player, seed)
+    assert [h[:] for h in other.hands] != [h[:] for h in state.hands] or (
+        [r[:1] for r in other.rows] != [r[:1] for r in state.rows])
+    assert other.observation(player) == state.observation(player)
+    for name in bot_names():
+        assert make_bot(name, 3).act(PlayerView(state, player)) == make_bot(name, 3).act(PlayerView(other, player))
     values = HardBot(seed=5, samples=6).action_values(PlayerView(state, player))
     assert values == HardBot(seed=5, samples=6).action_values(PlayerView(other, player))
 
