@@ -65,11 +65,11 @@ def rearrange_hidden(state: State, player: int, seed: int) -> State:
     cards = [other.rows[q][0] if kind == "throw" else other.hands[q][i] for kind, q, i in slots]
     previous = set(other.previous_set_aside)
     swappable = [c for c in other.set_aside if c not in previous]
-    if swappable and cards:
-        k = rng.randrange(len(cards))
-        if cards[k] not in previous:
-            j = other.set_aside.index(rng.choice(swappable))
-            cards[k], other.set_aside[j] = other.set_aside[j], cards[k]
+    movable = [k for k, card in enumerate(cards) if card not in previous]
+    if swappable and movable:
+        k = rng.choice(movable)
+        j = other.set_aside.index(rng.choice(swappable))
+        cards[k], other.set_aside[j] = other.set_aside[j], cards[k]
     rng.shuffle(cards)
     rng.shuffle(other.set_aside)
     for (kind, q, i), card in zip(slots, cards, strict=True):
