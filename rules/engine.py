@@ -389,9 +389,10 @@ class PlayerView:
                 slots.append(("throw", q))
             if not s.has_held(p, q):
                 slots.extend(("hand", q) for _ in s.hands[q])
+        # sorted, so the re-deal depends on which cards are hidden, never on where they really are
         previous = set(s.previous_set_aside)
-        must_be_dealt = [c for c in hidden if c in previous]
-        free = [c for c in hidden if c not in previous]
+        must_be_dealt = sorted(c for c in hidden if c in previous)
+        free = sorted(c for c in hidden if c not in previous)
         rng.shuffle(slots)
         rng.shuffle(free)
         placed = must_be_dealt + free[: len(slots) - len(must_be_dealt)]
@@ -400,6 +401,8 @@ class PlayerView:
         new_hands: dict[int, list[int]] = {}
         for (kind, q), card in zip(slots, placed, strict=True):
             if kind == "throw":
+                # the row's mask must follow the re-dealt Throw card, or the copy would score the real one
+                copy.masks[q] = copy.masks[q] & ~(1 << copy.rows[q][0]) | 1 << card
                 copy.rows[q][0] = card
             else:
                 new_hands.setdefault(q, []).append(card)

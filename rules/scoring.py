@@ -174,9 +174,14 @@ def score_choice(edition: Edition, choice: int, row_mask: int, everyone_count: i
     return points, f"{family.name}: {_choice_rule_text(family, choice, own, everyone_count - own, n_players, points)}"
 
 
-def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player: int) -> list[tuple[int, int]]:
-    """(icon, points) for every choice icon this player holds at least one of, ignoring what is used up."""
-    masks = [row_mask(r) for r in rows]
+def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player: int,
+                         masks: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """(icon, points) for every choice icon this player holds at least one of, ignoring what is used up.
+
+    `masks` (optional) are the rows as bitmasks, if the caller keeps them (the hard bot's rollouts do).
+    """
+    if masks is None:
+        masks = [row_mask(r) for r in rows]
     family = edition.choice
     out = []
     for icon_index, icon in enumerate(family.icons):

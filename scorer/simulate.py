@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
 
 from rich.progress import Progress
 from rich.table import Table
@@ -12,9 +14,6 @@ from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
 from scorer.commands.common import console
-
-#: The app's difficulty names for the engine's bots.
-BOT_ALIASES = {"easy": "random", "normal": "greedy"}
 
 
 class SimError(ValueError):
@@ -32,71 +31,181 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
 
 
 def resolve_bot_names(names: Sequence[str], players: int) -> list[str]:
-    names = [BOT_ALIASES.get(n.strip(), n.strip()) for n in names]
+    names = [n.strip() for n in names]
     if len(names) != players:
         raise SimError(f"--bots names {len(names)} bots for {players} players; give one per seat")
     known = bot_names()
     for n in names:
         if n not in known:
-            raise SimError(f"unknown bot {n!r}; choose from {', '.join(known)} (or easy, normal)")
+            raise SimError(f"unknown bot {n!r}; choose from {', '.join(known)}")
     return names
 
 
+@dataclass(slots=True)
+class Tally:
+    """Sums over games, per line-up entry (the i-th bot of `--bots`, whichever seat it sat in)."""
+
+    entries: int
+    categories: int
+    regions: int
+    games: int = 0
+    wins: list[float] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    points: list[list[int]] = field(default_factory=list)
+    #: ahead[i][j]: games entry i finished ahead of entry j (a tie counts a half).
+    ahead: list[list[float]] = field(default_factory=list)
+    region_won: list[int] = field(default_factory=list)
+    route_awarded: int = 0
+
+    def __post_init__(self) -> None:
+        n = self.entries
+        self.wins = self.wins or [0.0] * n
+        self.totals = self.totals or [0] * n
+        self.points = self.points or [[0] * self.categories for _ in range(n)]
+        self.ahead = self.ahead or [[0.0] * n for _ in range(n)]
+        self.region_won = self.region_won or [0] * self.regions
+
+    def add(self, other: Tally) -> None:
+        self.games += other.games
+        self.route_awarded += other.route_awarded
+        for i in range(self.entries):
+            self.wins[i] += other.wins[i]
+            self.totals[i] += other.totals[i]
+            for c in range(self.categories):
+                self.points[i][c] += other.points[i][c]
+            for j in range(self.entries):
+                self.ahead[i][j] += other.ahead[i][j]
+        for r in range(self.regions):
+            self.region_won[r] += other.region_won[r]
+
+
+def seating(players: int, game_index: int, rotate: bool) -> list[int]:
+    """Which line-up entry sits in each seat: with rotation every entry takes every seat equally often."""
+    shift = game_index % players if rotate else 0
+    return [(seat + shift) % players for seat in range(players)]
+
+
+def play_games(edition_id: str, names: Sequence[str], first: int, last: int, seed: int,
+               direction_variant: bool, rotate: bool) -> Tally:
+    """Games `first`..`last - 1` of a run; each game's deal and bots depend only on `seed` and its index."""
+    from scorer.packs import resolve_edition
+
+    edition = resolve_edition(edition_id)
+    players = len(names)
+    n_categories = len(edition.category_ids())
+    tally = Tally(players, n_categories, len(edition.regions))
+    for g in range(first, last):
+        game_seed = seed * 1_000_003 + g
+        entry_at = seating(players, g, rotate)
+        seat_bots = [make_bot(names[e], game_seed * 8 + e) for e in entry_at]
+        state = play(Game(edition, players, game_seed, direction_variant), seat_bots)
+        ranks = state.ranks()
+        winners = ranks.count(1)
+        tally.games += 1
+        for seat, e in enumerate(entry_at):
+            if ranks[seat] == 1:
+                tally.wins[e] += 1 / winners
+            for score in state.round_scores[seat]:
+                for c in range(n_categories):
+                    tally.points[e][c] += score[c]
+                tally.totals[e] += score.total
+            for other_seat, f in enumerate(entry_at):
+                if other_seat != seat:
+                    if ranks[seat] < ranks[other_seat]:
+                        tally.ahead[e][f] += 1
+                    elif ranks[seat] == ranks[other_seat]:
+                        tally.ahead[e][f] += 0.5
+        for region in edition.regions:
+            tally.region_won[region.index] += state.score.regions_claimed >> region.index & 1
+        tally.route_awarded += state.score.route_done.bit_count()
+    return tally
+
+
 def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: int, seed: int,
-                   direction_variant: bool = False, progress: bool = True) -> dict:
+                   direction_variant: bool = False, progress: bool = True, rotate: bool = False,
+                   workers: int = 1) -> dict:
+    """Play `games` games of the line-up; with `rotate` each entry sits in every seat equally often.
+
+    `workers` > 1 spreads the games over processes; the result is the same as with one.
+    """
     names = resolve_bot_names(bots, players)
     if direction_variant and players < 3:
         raise SimError("the direction variant is for 3 or 4 players")
     categories = edition.category_ids()
-    wins = [0.0] * players
-    points = [[0] * len(categories) for _ in range(players)]
-    totals = [0] * players
-    region_won = [0] * len(edition.regions)
-    route_awarded = 0
+    total = Tally(players, len(categories), len(edition.regions))
+    chunk = max(1, min(50, games // (max(workers, 1) * 8) or 1))
+    bounds = [(a, min(a + chunk, games)) for a in range(0, games, chunk)]
     with Progress(disable=not progress, transient=True, console=console) as bar:
         task = bar.add_task(f"{edition.name}: {games} games", total=games)
-        for g in range(games):
-            game_seed = seed * 1_000_003 + g
-            seat_bots = [make_bot(name, game_seed * 8 + p) for p, name in enumerate(names)]
-            state = play(Game(edition, players, game_seed, direction_variant), seat_bots)
-            ranks = state.ranks()
-            winners = ranks.count(1)
-            for p in range(players):
-                if ranks[p] == 1:
-                    wins[p] += 1 / winners
-                for score in state.round_scores[p]:
-                    for i in range(len(categories)):
-                        points[p][i] += score[i]
-                totals[p] += sum(s.total for s in state.round_scores[p])
-            for region in edition.regions:
-                region_won[region.index] += state.score.regions_claimed >> region.index & 1
-            route_awarded += state.score.route_done.bit_count()
-            bar.advance(task)
+        if workers <= 1:
+            for a, b in bounds:
+                total.add(play_games(edition.id, names, a, b, seed, direction_variant, rotate))
+                bar.advance(task, b - a)
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(play_games, edition.id, names, a, b, seed, direction_variant, rotate)
+                           for a, b in bounds]
+                for future in as_completed(futures):
+                    part = future.result()
+                    total.add(part)
+                    bar.advance(task, part.games)
+    return simulation_report(edition, names, total, seed, direction_variant, rotate)
+
+
+def simulation_report(edition: Edition, names: Sequence[str], tally: Tally, seed: int,
+                      direction_variant: bool, rotate: bool) -> dict:
+    games = tally.games
+    players = len(names)
+    categories = edition.category_ids()
     seats = []
     for p in range(players):
-        low, high = wilson_interval(wins[p], games)
+        low, high = wilson_interval(tally.wins[p], games)
         seats.append({
-            "seat": p + 1, "bot": names[p], "win_rate": round(wins[p] / games, 4),
-            "win_rate_ci95": [round(low, 4), round(high, 4)], "mean_total": round(totals[p] / games, 2),
-            "mean_points": {c: round(points[p][i] / games, 3) for i, c in enumerate(categories)},
+            "seat": p + 1, "bot": names[p], "win_rate": round(tally.wins[p] / games, 4),
+            "win_rate_ci95": [round(low, 4), round(high, 4)], "mean_total": round(tally.totals[p] / games, 2),
+            "mean_points": {c: round(tally.points[p][i] / games, 3) for i, c in enumerate(categories)},
         })
+    head_to_head = []
+    for i in range(players):
+        row = []
+        for j in range(players):
+            if i == j:
+                row.append(None)
+                continue
+            low, high = wilson_interval(tally.ahead[i][j], games)
+            row.append({"ahead": round(tally.ahead[i][j] / games, 4),
+                        "ci95": [round(low, 4), round(high, 4)]})
+        head_to_head.append(row)
+    by_bot = []
+    for name in dict.fromkeys(names):
+        copies = [p for p in range(players) if names[p] == name]
+        won = sum(tally.wins[p] for p in copies)
+        low, high = wilson_interval(won, games)
+        by_bot.append({"bot": name, "copies": len(copies), "win_share": round(won / games, 4),
+                       "win_share_ci95": [round(low, 4), round(high, 4)],
+                       "chance": round(len(copies) / players, 4),
+                       "mean_total": round(sum(tally.totals[p] for p in copies) / (games * len(copies)), 2)})
     result = {
         "edition": edition.id, "players": players, "games": games, "seed": seed,
-        "direction_variant": direction_variant, "seats": seats,
-        "region_bonus_won": {r.name: round(region_won[r.index] / games, 4) for r in edition.regions},
+        "direction_variant": direction_variant, "rotated_seats": rotate, "seats": seats,
+        "bots": by_bot, "head_to_head": head_to_head,
+        "region_bonus_won": {r.name: round(tally.region_won[r.index] / games, 4) for r in edition.regions},
     }
     if edition.route is not None:
-        result["route_bonus_per_game"] = round(route_awarded / games, 3)
+        result["route_bonus_per_game"] = round(tally.route_awarded / games, 3)
     return result
 
 
 def print_simulation(result: dict, category_names: dict[str, str] | None = None) -> None:
-    """Two narrow tables (they fit an 80-column terminal): win rates per seat, then points per category."""
+    """Narrow tables (they fit an 80-column terminal): win rates, points per category, head to head, and
+    each bot against the field."""
     names = category_names or {}
-    wins = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players, "
-                       f"{result['games_per_second']} games/s")
-    for column, justify in (("Seat", "left"), ("Bot", "left"), ("Win rate", "right"), ("95% CI", "right"),
-                            ("Mean total", "right")):
+    rotated = result.get("rotated_seats", False)
+    wins = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players"
+                       f"{', seats rotated' if rotated else ''}, {result['games_per_second']} games/s")
+    # with rotation a row is a line-up entry, which sat in every seat in turn
+    for column, justify in (("Entry" if rotated else "Seat", "left"), ("Bot", "left"), ("Win rate", "right"),
+                            ("95% CI", "right"), ("Mean total", "right")):
         wins.add_column(column, justify=justify)
     for seat in result["seats"]:
         low, high = seat["win_rate_ci95"]
@@ -111,6 +220,26 @@ def print_simulation(result: dict, category_names: dict[str, str] | None = None)
         points.add_row(names.get(category, category),
                        *(f"{seat['mean_points'][category]:.2f}" for seat in result["seats"]))
     console.print(points)
+
+    labels = [f"{s['seat']}: {s['bot']}" for s in result["seats"]]
+    h2h = Table(title="Head to head: share of games the row finished ahead of the column (95% CI)")
+    h2h.add_column("")
+    for label in labels:
+        h2h.add_column(label, justify="right")
+    for label, row in zip(labels, result["head_to_head"], strict=True):
+        h2h.add_row(label, *("—" if cell is None else
+                             f"{cell['ahead']:.0%} ({cell['ci95'][0]:.0%}–{cell['ci95'][1]:.0%})"
+                             for cell in row))
+    console.print(h2h)
+
+    field_table = Table(title="Each bot against the field: share of games won by any copy of it")
+    for column in ("Bot", "Copies", "Wins", "95% CI", "Chance", "Mean total"):
+        field_table.add_column(column, justify="left" if column == "Bot" else "right")
+    for bot in result["bots"]:
+        low, high = bot["win_share_ci95"]
+        field_table.add_row(bot["bot"], str(bot["copies"]), f"{bot['win_share']:.1%}",
+                            f"{low:.1%}–{high:.1%}", f"{bot['chance']:.0%}", f"{bot['mean_total']:.1f}")
+    console.print(field_table)
     console.print("Region bonus won in: " + ", ".join(
         f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()), highlight=False)
     if "route_bonus_per_game" in result:

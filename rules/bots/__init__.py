@@ -38,8 +38,13 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 
 
 def _load_builtin() -> None:
-    if not _REGISTRY:
-        from rules.bots import greedy, random_bot  # noqa: F401  (they register themselves)
+    # keyed on the app's names, not on an empty registry: importing one bot module registers that bot alone
+    if "easy" not in _REGISTRY:
+        from rules.bots import greedy, hard, random_bot  # noqa: F401  (they register themselves)
+
+        # the app's difficulty names
+        register("easy", random_bot.RandomBot)
+        register("normal", greedy.GreedyBot)
 
 
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:

@@ -42,6 +42,16 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
     report(bench_table.run(edition_or_fail(edition), tables, seats, games), as_json)
 
 
+@app.command("bots")
+def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bot: str = "hard",
+         opponents: str = "normal") -> None:
+    """A bot's time per decision (median, p95, max) over whole 4-player games against `opponents`."""
+    from benchmarks import bots as bench_bots
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
+
+
 @app.command("print")
 def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50, paper: str = "a4") -> None:
     """Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) and of a card sheet."""

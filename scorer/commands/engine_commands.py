@@ -160,15 +160,18 @@ def score(
 def sim(
     edition: Annotated[str, typer.Option(help="edition id")] = "australia",
     players: Annotated[int, typer.Option(min=2, max=4)] = 4,
-    bots: Annotated[str, typer.Option(help="comma-separated bot per seat, e.g. greedy,random,random,random; "
-                                           "easy/normal/hard are aliases")] = "greedy,random,random,random",
+    bots: Annotated[str, typer.Option(help="comma-separated bot per seat, e.g. hard,normal,normal,normal "
+                                           "(easy = random, normal = greedy)")] = "normal,easy,easy,easy",
     games: Annotated[int, typer.Option(min=1)] = 1000,
     seed: Annotated[int, typer.Option()] = 1,
     direction_variant: Annotated[bool, typer.Option("--direction-variant")] = False,
+    rotate: Annotated[bool, typer.Option("--rotate", help="seat each bot of the line-up in every seat in "
+                                                           "turn; rows are then line-up entries")] = False,
+    workers: Annotated[int, typer.Option(min=1, max=16, help="processes to play games in")] = 1,
     as_json: Annotated[bool, typer.Option("--json")] = False,
     game: Annotated[str, typer.Option(help="boomerang or race-around-europe")] = "boomerang",
 ) -> None:
-    """Run bot games and report win rates (95% confidence), mean points per category, and games/s."""
+    """Run bot games: win rates (95% confidence), head-to-head and bot-vs-field tables, points, games/s."""
     from scorer.simulate import SimError, run_simulation
 
     if game != "boomerang":
@@ -183,7 +186,7 @@ def sim(
     started = time.perf_counter()
     try:
         result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
-                                progress=not as_json)
+                                progress=not as_json, rotate=rotate, workers=workers)
     except SimError as err:
         fail(str(err))
     result["seconds"] = round(time.perf_counter() - started, 3)

@@ -1,0 +1,361 @@
+"""`hard`: determinized Monte Carlo search over worlds consistent with what the bot has seen.
+
+For every decision the bot samples `samples` worlds with `PlayerView.determinized` (every card it cannot
+see — other Throw cards, hands it has not held, the undealt cards — re-dealt at random), and in each world
+plays every legal action out to the end of the round with a fast heuristic policy for all players (the
+round-end activity / treasure included), then scores the round exactly with `resolve_round`. An action's
+value is its mean, over the worlds, of the bot's *standing*: its total plus the choice icons it still
+holds, minus a blend of the best and the average opponent's. Maximizing the margin over the field (not its
+own round score) makes it deny contested region bonuses and cards the leader needs.
+
+The search is depth-limited to the current round — later rounds enter only through the value of the
+activities / treasures still unused (`ChoiceOutlook`) — which keeps a decision to tens of milliseconds.
+Within a world the other players' picks at the root do not depend on ours (picks are simultaneous) and
+every action is rolled out with the same random stream (common random numbers), so differences between
+actions are not drowned by sampling noise.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from rules.bots import register
+from rules.edition import Edition
+from rules.engine import ROUNDS, Phase, PlayerView, State, action_choice
+from rules.scoring import (
+    COLLECTION_RULES,
+    NO_CHOICE,
+    THROW_CATCH_RULES,
+    choice_option_points,
+    resolve_round,
+    route_achieved,
+)
+
+#: How much the strongest opponent counts against the bot (the rest is the opponents' mean).
+LEADER_WEIGHT = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Per-card numbers the rollout policy reads in its inner loop."""
+
+    collection_value: tuple[int, ...]
+    pair_icon: tuple[int, ...]
+    pair_mask: tuple[int, ...]
+    pair_value: tuple[int, ...]
+    choice_icon: tuple[int, ...]
+    choice_mask: tuple[int, ...]
+    region: tuple[int, ...]
+    region_mask: tuple[int, ...]
+    region_bonus: tuple[int, ...]
+    #: Expected Throw & Catch points of each card as a Throw, the Catch being any other card.
+    throw_expectation: tuple[float, ...]
+    collection_rule: str
+    choice_table: tuple[int, ...]
+
+
+_PER_EDITION: dict[tuple[int, str, int], tuple[Edition, object]] = {}
+
+
+def _per_edition(edition: Edition, kind: str, n_players: int, build):
+    """Cache by edition identity: an `Edition` holds its pydantic spec, which is not hashable."""
+    key = (id(edition), kind, n_players)
+    entry = _PER_EDITION.get(key)
+    if entry is None or entry[0] is not edition:
+        entry = _PER_EDITION[key] = (edition, build())
+    return entry[1]
+
+
+def _tables(edition: Edition) -> _Tables:
+    return _per_edition(edition, "tables", 0, lambda: _build_tables(edition))
+
+
+def _build_tables(edition: Edition) -> _Tables:
+    cards = edition.cards
+    rule = THROW_CATCH_RULES[edition.throw_catch_rule]
+    throw = []
+    for card in cards:
+        others = [rule(card.number, other.number) for other in cards if other is not card]
+        throw.append(sum(others) / len(others))
+    return _Tables(
+        collection_value=edition.collection_values,
+        pair_icon=tuple(c.pairs for c in cards),
+        pair_mask=tuple(i.mask for i in edition.pairs.icons),
+        pair_value=tuple(i.value for i in edition.pairs.icons),
+        choice_icon=tuple(c.choice for c in cards),
+        choice_mask=tuple(i.mask for i in edition.choice.icons),
+        region=tuple(c.region for c in cards),
+        region_mask=tuple(r.mask for r in edition.regions),
+        region_bonus=tuple(r.bonus for r in edition.regions),
+        throw_expectation=tuple(throw),
+        collection_rule=edition.collection.rule,
+        choice_table=edition.choice.table,
+    )
+
+
+class ChoiceOutlook:
+    """What the unused activities / treasures are still worth in the rounds left.
+
+    `best[s]` is the expected best score among the icon subset `s` in a round (estimated once per edition
+    and player count from random rows, scaled up because players draft toward their icons). A player
+    with `k` rounds left and unused icons `s` expects to score the best of `s`, then the best of what is
+    left, and so on; scoring an icon now gives up the option to score it later.
+    """
+
+    #: Drafted rows hold more of the icons a player wants than random rows do.
+    DRAFT_BOOST = 1.3
+
+    def __init__(self, edition: Edition, n_players: int, samples: int = 400, seed: int = 7) -> None:
+        family = edition.choice
+        m = len(family.icons)
+        rng = random.Random(seed)
+        deck = list(range(len(edition.cards)))
+        totals = [0.0] * (1 << m)
+        single = [0.0] * m
+        for _ in range(samples):
+            rng.shuffle(deck)
+            rows = [deck[7 * q: 7 * q + 7] for q in range(n_players)]
+            points = [0] * m
+            for icon, value in choice_option_points(edition, rows, 0):
+                points[icon] = value
+            for i in range(m):
+                single[i] += points[i]
+            for s in range(1, 1 << m):
+                totals[s] += max(points[i] for i in range(m) if s >> i & 1)
+        self.best = tuple(t / samples * self.DRAFT_BOOST for t in totals)
+        self.single = tuple(v / samples for v in single)
+        self.all_icons = (1 << m) - 1
+        #: future(used, k) for every used-icon set and k = 0..ROUNDS - 1, read in the rollouts' inner loop
+        self.table = tuple(tuple(self._future(used, k) for used in range(1 << m)) for k in range(ROUNDS))
+
+    def future(self, used: int, rounds_left: int) -> float:
+        return self.table[rounds_left][used]
+
+    def _future(self, used: int, rounds_left: int) -> float:
+        unused = self.all_icons & ~used
+        value = 0.0
+        for _ in range(rounds_left):
+            if not unused:
+                break
+            value += self.best[unused]
+            # the icon most likely to be the one scored is the one worth most on its own
+            top = max((i for i in range(len(self.single)) if unused >> i & 1), key=self.single.__getitem__)
+            unused &= ~(1 << top)
+        return value
+
+
+def choice_outlook(edition: Edition, n_players: int) -> ChoiceOutlook:
+    return _per_edition(edition, "outlook", n_players, lambda: ChoiceOutlook(edition, n_players))
+
+
+class HardBot:
+    """Determinized Monte Carlo: `samples` worlds per decision, every action rolled out to round end."""
+
+    name = "hard"
+
+    def __init__(self, seed: int = 0, samples: int = 24, epsilon: float = 0.1,
+                 seconds: float | None = None) -> None:
+        """`samples` worlds per decision; with `seconds`, as many worlds as fit in that time instead
+        (at least 4, at most `samples` × 100). A time budget makes decisions depend on the machine's speed,
+        so simulations and tests use the fixed sample count."""
+        self.seed = seed
+        self.samples = samples
+        self.epsilon = epsilon
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+
+    def act(self, view: PlayerView) -> int:
+        values = self.action_values(view)
+        return max(values, key=lambda a: (values[a], -a))
+
+    def action_values(self, view: PlayerView) -> dict[int, float]:
+        """Each legal action's estimated standing (points ahead of the field, with the icons kept).
+
+        The app's Hint shows these. The result depends only on the bot's view and its random stream.
+        """
+        obs = view.observation()
+        edition = view.game.edition
+        outlook = choice_outlook(edition, obs.n_players)
+        if obs.phase == Phase.CHOICE:
+            rounds_left = ROUNDS - 1 - obs.round_index
+            rows = [tuple(r) for r in obs.face_up]
+            points = dict(choice_option_points(edition, rows, obs.player))
+            used = obs.choices_used[obs.player]
+            values = {}
+            for action in obs.legal_actions:
+                icon = action_choice(action)
+                now = 0 if icon == NO_CHOICE else points.get(icon, 0)
+                after = used if icon == NO_CHOICE else used | 1 << icon
+                values[action] = now + outlook.future(after, rounds_left)
+            return values
+        legal = list(obs.legal_actions)
+        sums = dict.fromkeys(legal, 0.0)
+        stream = random.Random()
+        budget = self.samples if self.seconds is None else self.samples * 100
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < budget:
+            if deadline is not None and done >= 4 and time.perf_counter() > deadline:
+                break
+            done += 1
+            world = view.determinized(self.rng)
+            rollout = _Rollout(world, obs.player, outlook, self.epsilon)
+            others_first = rollout.others_first_picks(self.rng)
+            # every action's rollout in this world replays the same random stream (common random numbers)
+            stream.seed(self.rng.getrandbits(32))
+            start = stream.getstate()
+            for action in legal:
+                stream.setstate(start)
+                sums[action] += rollout.standing_after(action, others_first, stream)
+        return {a: s / done for a, s in sums.items()}
+
+
+class _Rollout:
+    """One determinized world, played to the end of the round on plain lists."""
+
+    __slots__ = ("choices_used", "edition", "epsilon", "hands", "n", "outlook", "pass_left", "player",
+                 "rounds_left", "rows", "score", "tables", "totals", "world")
+
+    def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float) -> None:
+        self.world = world
+        self.edition = world.game.edition
+        self.tables = _tables(self.edition)
+        self.n = world.game.n_players
+        self.player = player
+        self.outlook = outlook
+        self.epsilon = epsilon
+        self.pass_left = world.game.pass_left(world.round_index)
+        self.rounds_left = ROUNDS - 1 - world.round_index
+        self.score = world.score
+        self.totals = world.totals()
+
+    def others_first_picks(self, rng: random.Random) -> list[int]:
+        picks = []
+        throw = self.world.phase == Phase.THROW
+        values = self.tables.collection_value
+        for q in range(self.n):
+            if q == self.player:
+                picks.append(-1)
+                continue
+            row = self.world.rows[q]
+            mask = 0
+            for c in row:
+                mask |= 1 << c
+            picks.append(self._pick(q, self.world.hands[q], mask, sum(values[c] for c in row), throw, rng))
+        return picks
+
+    def _pick(self, q: int, hand: list[int], mask: int, collection: int, throw: bool,
+              rng: random.Random) -> int:
+        """The rollout policy: the card adding most to this round's points (a greedy estimate), or with
+        probability `epsilon` a random one. `mask` and `collection` describe the row drafted so far."""
+        if len(hand) == 1:
+            return hand[0]
+        if rng.random() < self.epsilon:
+            return hand[rng.randrange(len(hand))]
+        t = self.tables
+        score = self.score
+        visited = score.visited[q] | mask
+        previous = score.previous_collection[q]
+        collection_rule = COLLECTION_RULES[t.collection_rule]
+        base_collection = collection_rule(collection, previous)
+        used = score.choices_used[q]
+        claimed = score.regions_claimed
+        table = t.choice_table
+        top = len(table) - 1
+        route = self.edition.route
+        best, best_value = hand[0], -1e9
+        for c in hand:
+            bit = 1 << c
+            value = rng.random() * 0.25
+            cv = t.collection_value[c]
+            if cv:
+                value += collection_rule(collection + cv, previous) - base_collection
+            icon = t.pair_icon[c]
+            if icon >= 0 and (mask & t.pair_mask[icon]).bit_count() & 1:
+                value += t.pair_value[icon]
+            icon = t.choice_icon[c]
+            if icon >= 0 and not used >> icon & 1:
+                if table:
+                    k = (mask & t.choice_mask[icon]).bit_count()
+                    value += 0.6 * (table[min(k + 1, top)] - table[min(k, top)]) + 0.4
+                else:
+                    value += 1.0
+            if not visited & bit:
+                value += 1
+                region = t.region[c]
+                region_mask = t.region_mask[region]
+                if not claimed >> region & 1 and (visited | bit) & region_mask == region_mask:
+                    value += t.region_bonus[region]
+                if route is not None and not score.route_done >> q & 1 and route_achieved(
+                        self.edition, visited | bit):
+                    tiers = route.tiers_for(self.n)
+                    value += tiers[min(score.route_next_tier, len(tiers) - 1)]
+            if throw:
+                value += t.throw_expectation[c]
+            if value > best_value:
+                best, best_value = c, value
+        return best
+
+    def standing_after(self, action: int, others_first: list[int], rng: random.Random) -> float:
+        """Play the round out with the bot taking `action` now; its standing at round end."""
+        n, me = self.n, self.player
+        values = self.tables.collection_value
+        hands = [h[:] for h in self.world.hands]
+        rows = [r[:] for r in self.world.rows]
+        masks = [0] * n
+        collections = [0] * n
+        for q, row in enumerate(rows):
+            for c in row:
+                masks[q] |= 1 << c
+                collections[q] += values[c]
+        picks = others_first[:]
+        picks[me] = action
+        pick = self._pick
+        while True:
+            for q in range(n):
+                card = picks[q]
+                hands[q].remove(card)
+                rows[q].append(card)
+                masks[q] |= 1 << card
+                collections[q] += values[card]
+            hands = [hands[-1], *hands[:-1]] if self.pass_left else [*hands[1:], hands[0]]
+            if len(hands[0]) == 1:
+                for q in range(n):
+                    rows[q].append(hands[q][0])
+                break
+            picks = [pick(q, hands[q], masks[q], collections[q], False, rng) for q in range(n)]
+        return self._standing(rows)
+
+    def _standing(self, rows: list[list[int]]) -> float:
+        """Score the round exactly (each player taking their best round-end choice) and compare standings."""
+        future = self.outlook.table[self.rounds_left]
+        score = self.score.copy()
+        masks = []
+        for row in rows:
+            mask = 0
+            for c in row:
+                mask |= 1 << c
+            masks.append(mask)
+        choices = []
+        kept = []
+        for q in range(self.n):
+            used = score.choices_used[q]
+            best_icon, best_value = NO_CHOICE, future[used]
+            for icon, points in choice_option_points(self.edition, rows, q, masks):
+                if used >> icon & 1:
+                    continue
+                value = points + future[used | 1 << icon]
+                if value > best_value:
+                    best_icon, best_value = icon, value
+            choices.append(best_icon)
+            kept.append(future[used if best_icon == NO_CHOICE else used | 1 << best_icon])
+        scores, _ = resolve_round(self.edition, score, rows, choices, masks=masks)
+        standing = [self.totals[q] + scores[q].total + kept[q] for q in range(self.n)]
+        mine = standing[self.player]
+        others = standing[:self.player] + standing[self.player + 1:]
+        return mine - LEADER_WEIGHT * max(others) - (1 - LEADER_WEIGHT) * sum(others) / len(others)
+
+
+register("hard", HardBot)

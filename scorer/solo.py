@@ -1,0 +1,308 @@
+"""Solo play against bots: the controller the app drives, free of any UI and of any storage.
+
+A solo game is an append-only list of events, each `{"kind": …, "payload": {…JSON…}}` (the shape of the
+score pad's SQLite event log): one `solo_started` event with the set-up, then one `solo_act` event per
+decision of any player (the person's and the bots'). The app persists each event before it shows its
+effect; `SoloGame.resume(events)` replays the list to the same position (it also takes objects with
+`.kind` and `.payload`), so a game can be left and resumed. Bot decisions are recorded, not recomputed
+on replay, so a saved game survives changes to the bots.
+
+The person is always seat 0. At every step they decide (`play`), then each bot decides on its own view;
+as Boomerang's picks are simultaneous, no bot ever sees the person's pick before making its own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.bots import make_bot
+from rules.bots.greedy import GreedyBot
+from rules.bots.hard import HardBot
+from rules.edition import Edition
+from rules.engine import ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
+from rules.record import ParsedRound, record_from_rounds
+from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
+
+EVENT_VERSION = 1
+STARTED = "solo_started"
+ACT = "solo_act"
+DIFFICULTIES = ("easy", "normal", "hard")
+HUMAN = 0
+
+
+class SoloError(ValueError):
+    """A set-up, decision or saved event the rules refuse; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoloSetup:
+    edition: str
+    bots: tuple[str, ...]
+    direction_variant: bool
+    seed: int
+    player_name: str
+
+    def to_event(self) -> dict:
+        return {"kind": STARTED, "payload": {
+            "version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
+            "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name}}
+
+    @property
+    def players(self) -> list[str]:
+        return [self.player_name] + [f"Bot {i} ({d})" for i, d in enumerate(self.bots, start=1)]
+
+
+def _kind_payload(event) -> tuple[str, dict]:
+    if isinstance(event, dict):
+        return event.get("kind", ""), event.get("payload") or {}
+    return event.kind, event.payload
+
+
+def _resolve(edition_id: str) -> Edition:
+    from scorer.packs import resolve_edition
+
+    try:
+        return resolve_edition(edition_id)
+    except KeyError as err:
+        raise SoloError(str(err.args[0])) from None
+
+
+class SoloGame:
+    """One solo game in progress: apply the person's decisions, let the bots answer, describe the table."""
+
+    def __init__(self, setup: SoloSetup, edition: Edition) -> None:
+        self.setup = setup
+        self.edition = edition
+        self.game = Game(edition, 1 + len(setup.bots), setup.seed, setup.direction_variant)
+        self.state: State = self.game.new_initial_state()
+        self.events: list[dict] = [setup.to_event()]
+
+    # --- starting and resuming ------------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, edition: str, bots: Sequence[str], direction_variant: bool = False, seed: int | None = None,
+            player_name: str = "You") -> SoloGame:
+        """A new game against 1–3 bots, each `easy`, `normal` or `hard`."""
+        if not 1 <= len(bots) <= 3:
+            raise SoloError(f"a solo game has 1 to 3 bots, not {len(bots)}")
+        for i, difficulty in enumerate(bots, start=1):
+            if difficulty not in DIFFICULTIES:
+                raise SoloError(f"bot {i}: difficulty {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
+        if direction_variant and len(bots) < 2:
+            raise SoloError("the direction variant is for 3 or 4 players: choose at least 2 bots")
+        name = player_name.strip()
+        if not name or len(name) > 40:
+            raise SoloError("the player's name must be 1 to 40 characters")
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        setup = SoloSetup(edition, tuple(bots), direction_variant, seed, name)
+        return cls(setup, _resolve(edition))
+
+    @classmethod
+    def resume(cls, events: Sequence[dict]) -> SoloGame:
+        """Replay saved events; refuses (naming the event) a list that is not a game these rules allow.
+
+        A log cut short after the person's pick gets the bots' answers at once (see `events` for them).
+        """
+        events = [_kind_payload(e) for e in events]
+        if not events or events[0][0] != STARTED:
+            raise SoloError(f"a saved solo game starts with its {STARTED!r} event")
+        first = events[0][1]
+        if first.get("version") != EVENT_VERSION:
+            raise SoloError(f"saved solo game has event version {first.get('version')!r}; "
+                            f"this tourpad reads version {EVENT_VERSION}")
+        try:
+            game = cls.new(first["edition"], first["bots"], bool(first["direction_variant"]), int(first["seed"]),
+                           first.get("player", "You"))
+        except (KeyError, TypeError, ValueError) as err:
+            raise SoloError(f"event 1 ({STARTED}) is damaged: {err}") from None
+        for number, (kind, event) in enumerate(events[1:], start=2):
+            if kind != ACT:
+                raise SoloError(f"event {number}: unknown kind {kind!r}")
+            try:
+                game._apply(int(event["player"]), int(event["action"]), int(event["step"]))
+            except (KeyError, TypeError, ValueError) as err:
+                raise SoloError(f"event {number}: {err}") from None
+        if game.state.pending_players() and HUMAN not in game.state.pending_players():
+            # saved after the person's pick but before every bot's answer: the bots answer now
+            game._bots_answer()
+        return game
+
+    # --- playing --------------------------------------------------------------------------------------------
+
+    def play(self, action: int) -> list[dict]:
+        """The person's decision, then every bot's; returns the new events (persist them all).
+
+        An illegal action raises SoloError and changes nothing.
+        """
+        if self.state.is_terminal():
+            raise SoloError("the game is over")
+        if action not in self.state.legal_actions(HUMAN):
+            raise SoloError(f"you cannot {self._describe(action)} now: "
+                            f"choose one of {', '.join(self._describe(a) for a in self.state.legal_actions(HUMAN))}")
+        step = len(self.state.history)
+        return [self._apply(HUMAN, action, step), *self._bots_answer()]
+
+    def _bots_answer(self) -> list[dict]:
+        """The bots still to decide in this step decide, each on its own view."""
+        step = len(self.state.history)
+        new = []
+        for seat in self.state.pending_players():
+            if seat != HUMAN:
+                bot = make_bot(self.setup.bots[seat - 1], self._bot_seed(seat, step))
+                new.append(self._apply(seat, bot.act(PlayerView(self.state, seat)), step))
+        return new
+
+    def _bot_seed(self, seat: int, step: int) -> int:
+        """Each bot decision has its own seed: a resumed game plays on exactly as it would have."""
+        return (self.setup.seed * 131 + step) * 8 + seat
+
+    def _apply(self, player: int, action: int, step: int) -> dict:
+        if step != len(self.state.history):
+            raise ValueError(f"is for step {step}, but the game is at step {len(self.state.history)}")
+        try:
+            self.state.apply_action(player, action)
+        except IllegalAction as err:
+            raise ValueError(str(err)) from None
+        event = {"kind": ACT, "payload": {"player": player, "action": action, "step": step}}
+        self.events.append(event)
+        return event
+
+    # --- what the person sees -------------------------------------------------------------------------------
+
+    def _describe(self, action: int) -> str:
+        if self.state.phase == Phase.CHOICE:
+            return f"score {self.state.action_to_string(action)}"
+        return f"pick {self.state.action_to_string(action)}"
+
+    def card(self, index: int) -> dict:
+        """A card as the app draws it: letter, number, site, region and its colour, icons."""
+        ed = self.edition
+        c = ed.cards[index]
+        region = ed.regions[c.region]
+        icons = [family.icons[slot].name for family, slot in
+                 ((ed.collection, c.collection), (ed.pairs, c.pairs), (ed.choice, c.choice)) if slot >= 0]
+        return {"index": index, "letter": c.letter, "number": c.number, "site": c.site, "region": region.name,
+                "color": region.color, "icons": icons}
+
+    def screen(self) -> dict:
+        """Everything the person may see now, JSON-able: never another player's Throw card or hand."""
+        s, ed = self.state, self.edition
+        obs = PlayerView(s, HUMAN).observation()
+        players = []
+        totals = s.totals()
+        # once the round is revealed, `face_up` rows start with the Throw card, shown on its own here
+        revealed = s.phase in (Phase.CHOICE, Phase.GAME_OVER)
+        for p, name in enumerate(self.setup.players):
+            throw = obs.throws[p]
+            players.append({
+                "name": name, "difficulty": None if p == HUMAN else self.setup.bots[p - 1],
+                "face_up": [self.card(c) for c in obs.face_up[p][1 if revealed else 0:]],
+                "throw": self.card(throw) if throw is not None else None,
+                "hand_size": obs.hand_sizes[p], "total": totals[p]})
+        out = {
+            "edition": ed.id, "edition_name": ed.name, "round": min(s.round_index + 1, ROUNDS),
+            "rounds": ROUNDS, "phase": s.phase.name.lower(), "pass": "left" if obs.pass_left else "right",
+            "players": players, "hand": [self.card(c) for c in obs.hand],
+            "throw": self.card(obs.throw) if obs.throw is not None else None,
+            "actions": self._actions(obs), "finished_rounds": self.round_summaries(),
+        }
+        if s.phase == Phase.CHOICE:
+            # the last card passed on is the person's Catch card
+            out["catch"] = self.card(s.rows[HUMAN][-1])
+            out["choices"] = self._choice_options(obs)
+        family = ed.choice
+        out["choices_used"] = [family.icons[i].name for i in range(len(family.icons))
+                               if obs.choices_used[HUMAN] >> i & 1]
+        if s.is_terminal():
+            out["ranking"] = self.ranking()
+        return out
+
+    def _actions(self, obs) -> list[dict]:
+        return [{"action": a, "label": self.state.action_to_string(a)} for a in obs.legal_actions]
+
+    def _choice_options(self, obs) -> list[dict]:
+        """The round-end choice with the points each option scores now (the round is revealed)."""
+        points = dict(choice_option_points(self.edition, [tuple(r) for r in obs.face_up], HUMAN))
+        out = []
+        for action in obs.legal_actions:
+            icon = action_choice(action)
+            out.append({"action": action, "label": self.state.action_to_string(action),
+                        "points": 0 if icon == NO_CHOICE else points.get(icon, 0)})
+        return sorted(out, key=lambda o: -o["points"])
+
+    def round_summaries(self) -> list[dict]:
+        """Every finished round: each player's row, choice, points per category, total and the engine's
+        explanations, and the shared bonuses it settled (regions completed first, the route)."""
+        ed = self.edition
+        ids = ed.category_ids()
+        n = self.game.n_players
+        sheets = ScoreState(n)
+        out = []
+        for r, (rows, choices) in enumerate(self.state.round_log):
+            claimed_before, route_before = sheets.regions_claimed, sheets.route_done
+            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True)
+            players = []
+            for p, name in enumerate(self.setup.players):
+                players.append({
+                    "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
+                    "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
+                    "points": dict(zip(ids, scores[p], strict=False)), "total": scores[p].total,
+                    "explanations": [line for line in notes[p] if line],
+                })
+            bonuses = []
+            for region in ed.regions:
+                if (sheets.regions_claimed & ~claimed_before) >> region.index & 1:
+                    winners = [self.setup.players[p] for p in range(n)
+                               if sheets.visited[p] & region.mask == region.mask]
+                    bonuses.append({"bonus": region.name, "points": region.bonus, "players": winners})
+            if ed.route is not None and sheets.route_done & ~route_before:
+                winners = [p for p in range(n) if (sheets.route_done & ~route_before) >> p & 1]
+                bonuses.append({"bonus": ed.route.name, "points": scores[winners[0]].route,
+                                "players": [self.setup.players[p] for p in winners]})
+            out.append({"round": r + 1, "players": players, "bonuses": bonuses})
+        return out
+
+    def record(self):
+        """The game so far as a `GameRecord` (what `tourpad score` reads and the app exports)."""
+        rounds = [ParsedRound(rows, choices) for rows, choices in self.state.round_log]
+        return record_from_rounds(self.edition, self.setup.players, rounds, self.setup.direction_variant)
+
+    def ranking(self) -> list[dict]:
+        ranks, totals = self.state.ranks(), self.state.totals()
+        order = sorted(range(self.game.n_players), key=lambda p: (ranks[p], p))
+        return [{"place": ranks[p], "name": self.setup.players[p], "total": totals[p]} for p in order]
+
+    # --- the Hint -------------------------------------------------------------------------------------------
+
+    def hint(self, samples: int = 48) -> dict:
+        """What the hard bot would do in the person's place, and why: its value of every option.
+
+        Values are the standing the hard bot expects at round end (points ahead of the field, counting
+        the activities / treasures still unused), averaged over `samples` deals of the unseen cards; the
+        greedy estimate of what each card adds to the row right now is given alongside.
+        """
+        if self.state.is_terminal():
+            raise SoloError("the game is over: there is nothing to hint")
+        view = PlayerView(self.state, HUMAN)
+        step = len(self.state.history)
+        values = HardBot(seed=self._bot_seed(HUMAN, step), samples=samples).action_values(view)
+        immediate = GreedyBot().action_values(view) if self.state.phase != Phase.CHOICE else {}
+        best = max(values.values())
+        options = []
+        for action, value in sorted(values.items(), key=lambda kv: -kv[1]):
+            option = {"action": action, "label": self.state.action_to_string(action), "value": round(value, 2),
+                      "behind_best": round(best - value, 2)}
+            if action in immediate:
+                option["adds_now"] = round(immediate[action], 2)
+            options.append(option)
+        if self.state.phase == Phase.CHOICE:
+            why = ("points scored now plus the points the activities / treasures you keep are expected to "
+                   "score in the rounds left")
+        else:
+            why = (f"your expected lead over the other players at the end of this round, playing it out in "
+                   f"{samples} deals of the cards you cannot see")
+        return {"best": options[0]["action"], "best_label": options[0]["label"], "options": options,
+                "why": why}

@@ -1,0 +1,197 @@
+"""The solo-game controller: set-up checks, bots answering, the event log, resuming, what is shown, Hint."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pytest
+
+from rules.engine import CHOICE_NONE, Phase
+from rules.record import score_record
+from scorer.solo import SoloError, SoloGame
+
+
+def play_to_end(game: SoloGame, pick=lambda actions: actions[0]["action"]) -> None:
+    while not game.state.is_terminal():
+        game.play(pick(game.screen()["actions"]))
+
+
+@pytest.mark.parametrize(("bots", "variant", "message"), [
+    ([], False, "1 to 3 bots, not 0"),
+    (["easy"] * 4, False, "1 to 3 bots, not 4"),
+    (["easy", "expert"], False, "bot 2: difficulty 'expert'"),
+    (["hard"], True, "direction variant is for 3 or 4 players"),
+])
+def test_bad_setups_are_refused_with_the_reason(bots, variant, message) -> None:
+    with pytest.raises(SoloError, match=message):
+        SoloGame.new("australia", bots, variant, seed=1)
+
+
+def test_unknown_edition_is_named(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    with pytest.raises(SoloError, match="atlantis"):
+        SoloGame.new("atlantis", ["easy"], seed=1)
+
+
+def test_a_whole_game_against_easy_bots_ends_with_the_ranking() -> None:
+    game = SoloGame.new("australia", ["easy", "easy", "easy"], seed=3)
+    assert game.screen()["phase"] == "throw" and len(game.screen()["hand"]) == 7
+    play_to_end(game)
+    screen = game.screen()
+    assert screen["phase"] == "game_over"
+    assert len(screen["finished_rounds"]) == 4
+    ranking = screen["ranking"]
+    assert [r["place"] for r in ranking] == sorted(r["place"] for r in ranking)
+    assert {r["name"] for r in ranking} == {"You", "Bot 1 (easy)", "Bot 2 (easy)", "Bot 3 (easy)"}
+    # the totals shown add up the round summaries, which are the engine's own scores
+    for p, player in enumerate(screen["players"]):
+        assert player["total"] == sum(r["players"][p]["total"] for r in screen["finished_rounds"])
+        assert player["total"] == game.state.totals()[p]
+    # every decision of every player is in the log: 4 rounds × (6 picks + the choice) × 4 players
+    assert len(game.events) == 1 + 4 * 7 * 4
+    # the record the game exports scores the same as the game
+    assert score_record(game.record(), game.edition).totals == game.state.totals()
+
+
+def test_round_summary_explains_each_category() -> None:
+    game = SoloGame.new("australia", ["normal"], seed=5)
+    for _ in range(7):
+        game.play(game.screen()["actions"][-1]["action"])
+    summary = game.screen()["finished_rounds"][0]
+    you = summary["players"][0]
+    assert len(you["row"]) == 7
+    assert any(line.startswith("Throw & Catch") for line in you["explanations"])
+    assert any("Collections" in line for line in you["explanations"])
+    assert sum(you["points"].values()) == you["total"]
+    # the shared bonuses each round settled, with who took them
+    play_to_end(game)
+    summaries = game.screen()["finished_rounds"]
+    assert any(summary["bonuses"] for summary in summaries)
+    for summary in summaries:
+        for bonus in summary["bonuses"]:
+            takers = [p for p in summary["players"] if p["name"] in bonus["players"]]
+            assert takers and all(p["points"]["regions"] >= bonus["points"] for p in takers)
+        region_points = sum(p["points"]["regions"] for p in summary["players"])
+        assert region_points == sum(b["points"] * len(b["players"]) for b in summary["bonuses"])
+
+
+def test_resumed_game_is_the_same_game_and_plays_on_identically() -> None:
+    whole = SoloGame.new("australia", ["hard", "normal"], seed=11)
+    play_to_end(whole, pick=lambda actions: actions[len(actions) // 2]["action"])
+    for cut in (1, 2, 4, 13, 39, 40, len(whole.events)):
+        # the app stores events as JSON and reads them back
+        saved = json.loads(json.dumps(whole.events[:cut]))
+        resumed = SoloGame.resume(saved)
+        # a log cut after the person's pick (cuts 2 and 39) gets the bots' answers on resuming
+        complete = cut + (-(cut - 1) % 3)
+        assert resumed.events == whole.events[:complete]
+        while not resumed.state.is_terminal():
+            resumed.play((lambda a: a[len(a) // 2]["action"])(resumed.screen()["actions"]))
+        assert resumed.events == whole.events
+        assert resumed.screen() == whole.screen()
+
+
+def test_resume_takes_stored_event_objects() -> None:
+    """The score pad's store hands back objects with `.kind` and `.payload`."""
+
+    @dataclass
+    class Stored:
+        kind: str
+        payload: dict
+
+    game = SoloGame.new("australia", ["easy"], seed=12)
+    game.play(game.screen()["actions"][0]["action"])
+    stored = [Stored(e["kind"], json.loads(json.dumps(e["payload"]))) for e in game.events]
+    assert SoloGame.resume(stored).events == game.events
+
+
+def test_illegal_decision_is_refused_and_changes_nothing() -> None:
+    game = SoloGame.new("australia", ["easy"], seed=2)
+    before = (list(game.events), game.screen())
+    not_in_hand = next(c for c in range(28) if c not in game.state.hands[0])
+    letter = game.edition.cards[not_in_hand].letter
+    with pytest.raises(SoloError, match=f"cannot pick {letter} now"):
+        game.play(not_in_hand)
+    assert (game.events, game.screen()) == before
+
+
+def test_damaged_event_log_names_the_event() -> None:
+    game = SoloGame.new("australia", ["easy"], seed=4)
+    game.play(game.screen()["actions"][0]["action"])
+    events = json.loads(json.dumps(game.events))
+    events[2]["payload"]["step"] = 5
+    with pytest.raises(SoloError, match="event 3: is for step 5"):
+        SoloGame.resume(events)
+    events = json.loads(json.dumps(game.events))
+    events[1]["payload"]["action"] = 99
+    with pytest.raises(SoloError, match="event 2: player 1 cannot take action"):
+        SoloGame.resume(events)
+    with pytest.raises(SoloError, match="starts with its 'solo_started' event"):
+        SoloGame.resume(events[1:])
+
+
+def test_screen_never_shows_hidden_cards() -> None:
+    game = SoloGame.new("australia", ["easy", "easy", "easy"], seed=8)
+    for _step in range(5):
+        state = game.state
+        hidden = set()
+        for q in range(1, 4):
+            if state.rows[q]:
+                hidden.add(state.rows[q][0])
+            if not state.has_held(0, q):
+                hidden.update(state.hands[q])
+        screen = game.screen()
+        shown = {c["index"] for c in screen["hand"]}
+        for player in screen["players"]:
+            shown.update(c["index"] for c in player["face_up"])
+            if player["throw"] is not None:
+                shown.add(player["throw"]["index"])
+        assert not shown & hidden
+        # the person's own Throw card is shown to them once chosen
+        if state.rows[0]:
+            assert screen["throw"]["index"] == state.rows[0][0]
+            assert all(p["throw"] is None for p in screen["players"][1:])
+        game.play(screen["actions"][0]["action"])
+
+
+def test_choice_step_shows_the_points_of_each_option() -> None:
+    game = SoloGame.new("australia", ["easy"], seed=6)
+    while game.state.phase != Phase.CHOICE:
+        game.play(game.screen()["actions"][0]["action"])
+    screen = game.screen()
+    options = screen["choices"]
+    assert options[-1]["points"] <= options[0]["points"]
+    assert any(o["action"] == CHOICE_NONE and o["points"] == 0 for o in options)
+    # in the choice step every Throw card is revealed
+    assert all(p["throw"] is not None for p in screen["players"])
+    assert screen["catch"]["index"] == game.state.rows[0][-1]
+    best = options[0]
+    game.play(best["action"])
+    assert game.state.round_scores[0][0].choice == best["points"]
+
+
+def test_hint_values_every_option_and_changes_nothing() -> None:
+    game = SoloGame.new("australia", ["normal", "normal"], seed=9)
+    before = (list(game.events), game.screen())
+    hint = game.hint(samples=6)
+    assert {o["action"] for o in hint["options"]} == {a["action"] for a in before[1]["actions"]}
+    assert hint["best"] == hint["options"][0]["action"]
+    assert hint["options"][0]["behind_best"] == 0
+    assert all(o["value"] <= hint["options"][0]["value"] for o in hint["options"])
+    assert all("adds_now" in o for o in hint["options"])
+    assert (game.events, game.screen()) == before
+    # the same position gives the same hint
+    assert game.hint(samples=6) == hint
+
+
+def test_direction_variant_passes_right_in_rounds_2_and_4() -> None:
+    game = SoloGame.new("europe", ["easy", "easy"], direction_variant=True, seed=13)
+    directions = {}
+    while not game.state.is_terminal():
+        screen = game.screen()
+        directions[screen["round"]] = screen["pass"]
+        game.play(screen["actions"][0]["action"])
+    assert directions == {1: "left", 2: "right", 3: "left", 4: "right"}
+    # the event log says which variant it was, so a resumed game passes the same way
+    assert SoloGame.resume(game.events).screen() == game.screen()
