@@ -182,10 +182,10 @@ def table_rows(view: dict) -> ft.Control:
     rows: list[ft.Control] = []
     for p, player in enumerate(view["players"]):
         cards = [mini_card(c) for c in player["face_up"]]
-        if p == 0 and view["throw"] is not None and view["phase"] in ("throw", "draft"):
-            cards.insert(0, ft.Container(mini_card(view["throw"]), border=ft.Border.all(2, "#263238"),
-                                         border_radius=8, tooltip="your Throw card, face down"))
-        elif player["throw"] is None and view["phase"] == "draft":
+        if player["throw"] is not None:  # the person's own, or everyone's once the round is revealed
+            cards.insert(0, ft.Container(mini_card(player["throw"]), border=ft.Border.all(2, "#263238"),
+                                         border_radius=8, tooltip="Throw card"))
+        elif view["phase"] == "draft":
             cards.insert(0, hidden_card())
         rows.append(sem(f"row-{p}", ft.Column([
             ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, size=13, expand=True),
