@@ -61,6 +61,9 @@ def test_whole_solo_game_against_easy_bots(server, phone, open_app):
                     pad.tap("Resume solo game")
                     assert pad.wait_text("solo-step", f"^{before}$", timeout=SLOW) == before
                     resumed = True
+                pad.tap_ident("solo-hint-button")
+                pad.wait_text("solo-hint", "^Hint: the hard bot would choose ", timeout=SLOW)
+                pad.shot("solo-hint")
             pad.tap_ident("hand-0")
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
