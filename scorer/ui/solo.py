@@ -28,6 +28,8 @@ class SoloWindow:
         self.hint: dict | None = None
         #: The finished round whose summary is shown (1-based), or None to show the table.
         self.summary_round: int | None = None
+        #: The bots are deciding: the hand is not tappable meanwhile.
+        self.thinking = False
         self.setup = {"edition": "australia", "bots": ["normal", "normal", "normal"], "count": 3,
                       "variant": False}
 
@@ -155,11 +157,16 @@ def decide(app: PadApp, action: int) -> None:
     win = window(app)
     game = win.game
     rounds_before = len(game.state.round_log)
+    if any(level == "hard" for level in game.setup.bots):
+        win.thinking = True  # a hard bot searches for about a second: say so instead of looking frozen
+        app.render()
     try:
         events = game.play(action)
     except SoloError as err:
         app.toast(str(err), error=True)
         return
+    finally:
+        win.thinking = False
     save(app.store, win.game_id, game, events)
     win.hint = None
     if len(game.state.round_log) > rounds_before:
@@ -209,7 +216,8 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     view = game.screen()
     win = window(app)
     items: list[ft.Control] = [
-        sem("solo-status", ft.Text(status_line(view), weight=ft.FontWeight.BOLD, size=16)),
+        sem("solo-status", ft.Text("The bots are choosing…" if win.thinking else status_line(view),
+                                   weight=ft.FontWeight.BOLD, size=16)),
         sem("solo-step", ft.Text(f"Decision {len(game.events) - 1}", size=11,
                                  color=ft.Colors.ON_SURFACE_VARIANT)),
     ]
@@ -222,13 +230,13 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
         for i, option in enumerate(view["choices"]):
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
                 f"{option['label']}: {option['points']} pts", height=44,
-                on_click=lambda e, a=option["action"]: decide(app, a))))
+                on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
         used = ", ".join(view["choices_used"]) or "none yet"
         items += [ft.Text("Score one (each only once per game):", weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                   sem("choices-used", ft.Text(f"Already used: {used}", size=12))]
     else:
-        legal = {a["action"] for a in view["actions"]}
+        legal = set() if win.thinking else {a["action"] for a in view["actions"]}
         hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
                           identifier=f"hand-{i}") for i, c in enumerate(view["hand"])]
         items += [ft.Text("Your hand: tap a card", weight=ft.FontWeight.BOLD),
