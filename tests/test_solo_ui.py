@@ -112,12 +112,16 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
     assert hook(again, "solo-step").value == step
 
 
-def test_a_whole_game_ends_on_the_ranking_and_chart(shell) -> None:
+@pytest.mark.parametrize(("edition", "bots"), [("australia", 1), ("europe", 3), ("usa", 2)])
+def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> None:
     shell.go("solo_setup")
-    tap(shell, "bots-1")
-    tap(shell, "bot-1-easy")
+    solo.window(shell).setup["edition"] = edition
+    tap(shell, f"bots-{bots}")
+    for bot in range(1, bots + 1):
+        tap(shell, f"bot-{bot}-easy")
     tap(shell, "solo-start")
     summaries = 0
+    used_up_seen = False
     while True:
         try:
             hook(shell, "solo-winner")
@@ -128,13 +132,21 @@ def test_a_whole_game_ends_on_the_ranking_and_chart(shell) -> None:
             hook(shell, "solo-summary")
         except AssertionError:
             try:
-                tap(shell, "choice-0")
+                hook(shell, "choice-0")
             except AssertionError:
                 tap(shell, "hand-0")
+                continue
+            labels = [getattr(c, "content", None) for c in walk(shell.current.body)]
+            used = [t for t in labels if isinstance(t, str) and t.endswith(": used up")]
+            chosen_before = [u.removesuffix(": used up") for u in used]
+            shown = hook(shell, "choices-used").value.removeprefix("Already used: ")
+            assert set(shown.split(", ")) == (set(chosen_before) or {"none yet"})
+            used_up_seen = used_up_seen or bool(used)
+            tap(shell, "choice-0")
             continue
         summaries += 1
         click(shell, "Final ranking" if summaries == 4 else "Next round")
-    assert summaries == 4
+    assert summaries == 4 and used_up_seen
     assert hook(shell, "rank-1").value.startswith("#1 ")
     assert unfinished(shell.store) == []
 

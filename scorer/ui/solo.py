@@ -241,6 +241,8 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
                 f"{option['label']}: {option['points']} pts", height=44,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
+        for name in view["choices_used"]:  # scored in an earlier round: shown, not choosable
+            options.append(ft.OutlinedButton(f"{name}: used up", height=40, disabled=True))
         used = ", ".join(view["choices_used"]) or "none yet"
         items += [ft.Text("Score one (each only once per game):", weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
