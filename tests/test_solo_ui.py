@@ -158,3 +158,20 @@ def test_an_impossible_set_up_is_refused_with_the_reason(shell) -> None:
     tap(shell, "solo-start")
     assert "direction variant is for 3 or 4 players" in hook(shell, "solo-setup-message").value
     assert shell.route[0] == "solo_setup" and unfinished(shell.store) == []
+
+
+def test_a_move_the_store_refuses_is_not_shown_as_played(shell, monkeypatch) -> None:
+    shell.go("solo_setup")
+    tap(shell, "bots-1")
+    tap(shell, "bot-1-easy")
+    tap(shell, "solo-start")
+    tap(shell, "hand-0")
+    step = hook(shell, "solo-step").value
+
+    def disk_full(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(shell.store, "append", disk_full)
+    tap(shell, "hand-0")
+    assert shell.toasts and "could not be saved (disk full)" in shell.toasts[-1]
+    assert hook(shell, "solo-step").value == step  # replayed from the store: the move did not happen

@@ -177,7 +177,13 @@ def decide(app: PadApp, action: int) -> None:
         return
     finally:
         win.thinking = False
-    save(app.store, win.game_id, game, events)
+    try:
+        save(app.store, win.game_id, game, events)
+    except Exception as err:  # not saved, so not done: drop the move by replaying what the store holds
+        win.game = None
+        app.toast(f"Your move could not be saved ({err}); the game goes on from what was saved.", error=True)
+        app.render()
+        return
     win.hint = None
     if len(game.state.round_log) > rounds_before:
         win.summary_round = len(game.state.round_log)
