@@ -10,6 +10,7 @@ from scorer.pad.store import EventStore
 from scorer.solo import SoloGame
 from scorer.solo_view import (
     FINISHED,
+    bonus_line,
     hint_lines,
     load,
     new_game,
@@ -106,3 +107,11 @@ def test_hint_lines_mark_the_hard_bots_pick_and_give_each_options_value() -> Non
     assert [line.best for line in lines].count(True) == 1 and lines[0].best
     assert lines[0].label == hint["best_label"]
     assert "adds" in lines[0].value  # a pick: what the card adds to the row now is shown too
+
+
+def test_bonus_lines_say_a_region_was_completed_first() -> None:
+    regions = {"Iberia", "Benelux"}
+    assert bonus_line({"bonus": "Iberia", "points": 3, "players": ["Bot 1 (easy)"]}, regions) == (
+        "Iberia completed first: +3 to Bot 1 (easy)")
+    assert bonus_line({"bonus": "Passport", "points": 3, "players": ["You", "Bot 2 (easy)"]}, regions) == (
+        "Passport: +3 to You, Bot 2 (easy)")

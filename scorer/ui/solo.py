@@ -11,7 +11,7 @@ import flet as ft
 
 from scorer.packs import available_editions
 from scorer.solo import DIFFICULTIES, SoloError, SoloGame
-from scorer.solo_view import hint_lines, load, new_game, running_totals, save, status_line, text_on
+from scorer.solo_view import bonus_line, hint_lines, load, new_game, running_totals, save, status_line, text_on
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, edition_name, section
@@ -276,7 +276,8 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
                          size=12)]
         lines += [ft.Text(readable(line), size=12) for line in player["explanations"]]
         cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
-    bonuses = [note(f"{b['bonus']}: +{b['points']} to {', '.join(b['players'])}") for b in summary["bonuses"]]
+    regions = {r.name for r in game.edition.regions}
+    bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]
     if not bonuses:
         bonuses = [ft.Text("No shared bonus settled this round.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
     over = game.state.is_terminal()
