@@ -127,8 +127,13 @@ def draw_qr(c: Canvas, payload: str, x: float, y: float, size: float, border: in
     c.restoreState()
 
 
-def draw_card_qr(c: Canvas, edition_id: str, letter: str, x: float, y: float, size: float) -> None:
-    draw_qr(c, card_payload(edition_id, letter), x, y, size)
+def draw_card_qr(c: Canvas, edition_id: str, letter: str, x: float, y: float, size: float, border: int = 2) -> None:
+    draw_qr(c, card_payload(edition_id, letter), x, y, size, border)
 
 
-__all__ = ["draw_badge", "draw_card_qr", "draw_fitted", "draw_qr", "hex_colour", "text_width", "tint"]
+def qr_modules(payload: str) -> int:
+    """Modules across the QR code `draw_qr` prints for this text (quiet zone excluded)."""
+    return len(segno.make(payload, error="m", micro=False).matrix)
+
+
+__all__ = ["draw_badge", "draw_card_qr", "draw_fitted", "draw_qr", "hex_colour", "qr_modules", "text_width", "tint"]

@@ -10,15 +10,28 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from printables.badges import INK, MUTED, draw_badge, draw_card_qr, draw_fitted, hex_colour
+from printables.badges import INK, MUTED, draw_badge, draw_card_qr, draw_fitted, hex_colour, qr_modules
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts
 from printables.layout import CARDS_PER_PAGE, CardGrid, Rect, card_grid, pages_needed
 from printables.output import write_pdf
+from printables.payload import card_payload
 from rules.edition import Card, Edition
 
 BACK_COLOUR = colors.HexColor("#1F3A5F")
 BACK_ACCENT = colors.HexColor("#E8A33D")
 FRAME = 3 * mm  # the region-coloured border inside the trim
+#: The QR code's side, quiet zone included, and the quiet zone in modules. 22 mm because the scanner must
+#: read seven cards in one photo taken from arm's length (`tourpad bench scan`); 16 mm read only 84.5%.
+CARD_QR_MM = 22
+CARD_QR_BORDER = 2
+#: Where the code's centre sits, in mm from the card's left and top edges (the layout below).
+CARD_QR_CENTRE_MM = (58 - CARD_QR_MM / 2, 88 - 4 - CARD_QR_MM / 2)
+
+
+def card_code_width_mm(edition_id: str) -> float:
+    """The printed code's width without its quiet zone: what a scanner sees of a card."""
+    modules = qr_modules(card_payload(edition_id, "#"))
+    return CARD_QR_MM * modules / (modules + 2 * CARD_QR_BORDER)
 ROLES = ("collection", "pairs", "choice")
 
 
@@ -62,18 +75,20 @@ def draw_card_front(c: Canvas, edition: Edition, card: Card, trim: Rect, bleed: 
 
     icons = card_icons(edition, card)
     slot = 51 * mm / max(1, len(icons))
-    badge = min(17 * mm, slot - 2 * mm)
+    badge = min(13 * mm, slot - 2 * mm)
     for i, (role, name, value) in enumerate(icons):
         cx = 6 * mm + slot * (i + 0.5)
-        draw_badge(c, role, name, cx, 35.5 * mm, badge, value)
-        draw_fitted(c, name, cx - slot / 2 + 0.5 * mm, 22 * mm, slot - 1 * mm, 4.5 * mm, font=CONDENSED_BOLD,
+        draw_badge(c, role, name, cx, 38.5 * mm, badge, value)
+        draw_fitted(c, name, cx - slot / 2 + 0.5 * mm, 27.5 * mm, slot - 1 * mm, 4 * mm, font=CONDENSED_BOLD,
                     max_size=7, min_size=4, max_lines=1, colour=MUTED)
 
-    draw_card_qr(c, edition.id, card.letter, 42 * mm, 4 * mm, 16 * mm)
-    draw_fitted(c, edition.name, 6 * mm, 13 * mm, 34 * mm, 6 * mm, font=SANS, max_size=6.5, min_size=4,
+    qr = CARD_QR_MM * mm
+    draw_card_qr(c, edition.id, card.letter, 58 * mm - qr, 4 * mm, qr, CARD_QR_BORDER)
+    text_width = 58 * mm - qr - 7 * mm
+    draw_fitted(c, edition.name, 6 * mm, 13 * mm, text_width, 8 * mm, font=SANS, max_size=6.5, min_size=4,
                 max_lines=2, align="left", colour=MUTED)
-    draw_fitted(c, edition.provenance_label, 6 * mm, 6 * mm, 34 * mm, 4 * mm, font=SANS, max_size=5.5,
-                min_size=4, max_lines=1, align="left", colour=MUTED)
+    draw_fitted(c, edition.provenance_label, 6 * mm, 5 * mm, text_width, 7 * mm, font=SANS, max_size=5.5,
+                min_size=4, max_lines=2, align="left", colour=MUTED)
     c.restoreState()
 
 

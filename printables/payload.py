@@ -1,8 +1,9 @@
 """The text a card's QR code carries, shared by the card sheets (issue 4) and the scanner (issue 8).
 
-Format: ``tourpad:<edition id>:<letter>``, e.g. ``tourpad:australia:A`` or ``tourpad:usa:#``.
-Short enough for a version-2 QR code at error level M, readable by any phone, and self-describing so a
-card of one edition scanned during a game of another is refused with a clear message.
+Format: ``tp:<edition id>:<letter>``, e.g. ``tp:australia:A`` or ``tp:usa:#`` (tp = tourpad). Short enough
+for a version-1 QR code (21 × 21 modules) at error level M for every bundled edition: the fewer modules,
+the larger each one prints and the further away a phone reads it (`tourpad bench scan`). It names the
+edition, so a card of one edition scanned during a game of another is refused with a clear message.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 
 from rules.model import LETTERS
 
-PREFIX = "tourpad"
+PREFIX = "tp"
 _EDITION_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 

@@ -195,3 +195,82 @@ def test_chart_layout_is_monotone_in_points():
         assert len(line) == 5 and line[0][1] == chart.height - chart.margin  # starts at 0 points
         assert all(b[0] > a[0] and b[1] <= a[1] for a, b in itertools.pairwise(line))
     assert chart.lines[1][4][1] < chart.lines[0][4][1]  # 81 is drawn higher than 80
+
+
+def test_two_sessions_on_one_game_never_act_on_stale_state(tmp_path):
+    """Two tabs (or a table host and a phone) on the same game: each command sees the other's writes."""
+    path = tmp_path / "g.sqlite3"
+    first = GameSession.new(EventStore(path), "australia", ["Ann", "Bob"])
+    second = GameSession(EventStore(path), first.game_id)
+    first.enter_letters(0, "ABCDEFG", None)
+    with pytest.raises(EntryError, match="letter A is already in Ann's cards"):
+        second.enter_letters(1, "AHIJKLM", None)
+    second.enter_letters(1, "HIJKLMN", None)
+    assert first.reload().rounds_done == 1
+    assert first.undo() == "Bob's round 1: HIJKLMN"
+    assert second.reload().rounds_done == 0
+
+
+def test_tie_breaks_are_explained(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob", "Cy"], mode=CATEGORIES_MODE)
+    session.enter_categories(0, cat_values(throw=1, catch=5, collection=0, pairs=0, sites=4))  # 4 + 4
+    session.enter_categories(1, cat_values(throw=1, catch=3, collection=0, pairs=0, sites=6))  # 2 + 6
+    session.enter_categories(2, cat_values(throw=1, catch=3, collection=0, pairs=0, sites=6))  # 2 + 6
+    state = session.state
+    assert state.totals() == [8, 8, 8]
+    assert state.ranks() == [1, 2, 2]
+    assert state.tie_breaks() == ["Ann, Bob and Cy tie on 8; broken by Throw & Catch points: "
+                                  "Ann #1, Bob #2, Cy #2"]
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_every_edition_matches_tourpad_score(store, edition_id, n_players):
+    """Random deals, keypad preview for each entry (choices picked from what it offers), full game."""
+    import random
+
+    from scorer.pad.entry import draft_for, preview
+
+    edition = load_edition(edition_id)
+    session = GameSession.new(store, edition_id, [f"P{i}" for i in range(n_players)],
+                              direction_variant=n_players > 2)
+    rng = random.Random(n_players)
+    for r in range(4):
+        deck = list(edition.letters)
+        rng.shuffle(deck)
+        for p in range(n_players):
+            cards = "".join(deck[7 * p:7 * p + 7])
+            draft = draft_for(session.state, r, p)
+            for letter in cards:
+                assert draft.tap(letter), draft.message
+            offered = [o.name for o in preview(session.state, r, p, draft).choices if o.available]
+            session.enter_letters(p, cards, rng.choice(offered) if offered else None)
+    report = score_record(session.state.record(), edition)
+    assert session.state.totals() == report.totals
+    assert session.state.ranks() == report.ranks
+    assert session.state.consistency_problems() == []
+    for p in range(n_players):
+        line = session.state.route_status(p)
+        achieved = sum(s.route for s in session.state.scores[p])
+        assert (line is None) == (edition.route is None)
+        if achieved:
+            assert line.startswith(f"{edition.route.name}: achieved in round ") and line.endswith(f"+{achieved}")
+
+
+def test_route_status_line(store):
+    assert GameSession.new(store, "australia", ["A", "B"]).state.route_status(0) is None
+    europe = GameSession.new(store, "europe", ["A", "B"])
+    eu = load_edition("europe")
+    europe.enter_letters(0, eu.letters[:7], None)
+    europe.enter_letters(1, eu.letters[7:14], None)
+    seen = sum(1 for region in eu.regions if region.mask & sum(1 << i for i in range(7)))
+    assert europe.state.route_status(0) == f"Passport: {seen} of {len(eu.regions)} regions visited"
+
+
+def test_category_preview_scores_own_categories_or_names_the_problem(store):
+    from scorer.pad.categories import CategoryState, preview
+
+    total, lines = preview(AUS, CategoryState.new(2), 0, cat_values(choice="Swimming", choice_count=3), 2, 1)
+    assert total == 2 + 12 + 7 + 4 + 7 and lines[0].startswith("Throw & Catch: Throw 3, Catch 5")
+    total, lines = preview(AUS, CategoryState.new(2), 0, cat_values(throw=""), 2, 1)
+    assert total is None and lines == ["Throw card number is missing"]

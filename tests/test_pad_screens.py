@@ -24,17 +24,19 @@ from flet.messaging.protocol import (
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from rules.editions import load_edition
+from rules.record import GameRecord, score_record
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.app import SCREENS, make_main
 
 
 class RecordingConnection(Connection):
-    def __init__(self) -> None:
+    def __init__(self, hub: PubSubHub | None = None) -> None:
         super().__init__()
         self.loop = asyncio.get_running_loop()
         self.executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
-        self.pubsubhub = PubSubHub(loop=self.loop, executor=self.executor)
+        self.pubsubhub = hub or PubSubHub(loop=self.loop, executor=self.executor)
 
     def send_message(self, message) -> None:
         # serialising records the snapshots the next diff is computed against
@@ -42,8 +44,8 @@ class RecordingConnection(Connection):
         msgpack.packb([message.action, message.body], default=encoder)
 
 
-async def start(main):
-    conn = RecordingConnection()
+async def start(main, hub: PubSubHub | None = None):
+    conn = RecordingConnection(hub)
     session = Session(conn)
     session.apply_page_patch({"route": "/", "width": 390, "height": 844, "platform": "android", "web": True})
     conn.send_message(Message(MessageAction.REGISTER_CLIENT, RegisterClientResponseBody(
@@ -54,7 +56,7 @@ async def start(main):
     context.reset_auto_update()
     main(page)
     await session.after_event(page)
-    return session, page
+    return session, page, conn
 
 
 def walk(control):
@@ -92,9 +94,10 @@ def store(tmp_path):
     s.close()
 
 
-def test_every_screen_renders_and_the_keypad_works(store):
+def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
+    data_dir = isolated_data_dir
     async def run():
-        session, page = await start(make_main(lambda: store))
+        session, page, _ = await start(make_main(lambda: store))
         app = page.data
 
         def go(name, **params):
@@ -127,6 +130,16 @@ def test_every_screen_renders_and_the_keypad_works(store):
             game.enter_letters(1, cards[1], None)
         go("end", game_id=game.game_id)
         shown = texts(page)
+        await session.dispatch_event(find_button(page, "Save JSON")._i, "click", None)
+        await session.dispatch_event(find_button(page, "Save CSV")._i, "click", None)
+        exports = data_dir / "exports"
+        for _ in range(100):  # written by a page task before the download is offered
+            if len(list(exports.glob("tourpad-game-*"))) == 2:
+                break
+            await asyncio.sleep(0.02)
+        record = GameRecord.model_validate_json((exports / f"tourpad-game-{game.game_id}.json").read_text())
+        assert score_record(record, load_edition("australia")).totals == game.state.totals()
+        assert (exports / f"tourpad-game-{game.game_id}.csv").read_text() == game.state.csv_text()
         assert any(t.endswith("wins!") or t == "Shared victory!" for t in shown)
         assert "Categories add up to the totals" in shown
         go("round_summary", game_id=game.game_id, round_index=3)
@@ -138,5 +151,28 @@ def test_every_screen_renders_and_the_keypad_works(store):
         assert "Throw card number is missing" in texts(page)
         assert set(SCREENS) >= {"home", "new_game", "history", "sheet", "entry", "entry_categories",
                                 "round_summary", "end"}
+
+    asyncio.run(run())
+
+
+def test_a_second_tab_sees_entries_live(store):
+    """Two sessions (tabs, phones) on one game: a save in one redraws the other's sheet."""
+    async def run():
+        main = make_main(lambda: store)
+        first, page_a, conn = await start(main)
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        page_a.data.go("sheet", game_id=game.game_id)
+        _, page_b, _ = await start(main, hub=conn.pubsubhub)
+        page_b.data.go("sheet", game_id=game.game_id)
+        assert "Waiting for Ann, Bob" in texts(page_b)
+        page_a.data.go("entry", game_id=game.game_id, round_index=0, player=0)
+        for letter in "ABCDEFG":
+            await first.dispatch_event(find_button(page_a, letter)._i, "click", None)
+        await first.dispatch_event(find_button(page_a, "Save round")._i, "click", None)
+        for _ in range(100):  # pubsub handlers run on the hub's executor
+            if "Waiting for Bob" in texts(page_b):
+                break
+            await asyncio.sleep(0.02)
+        assert "Waiting for Bob" in texts(page_b)
 
     asyncio.run(run())

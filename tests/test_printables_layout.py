@@ -186,12 +186,12 @@ edition_ids = st.from_regex(r"[a-z0-9][a-z0-9_-]{0,20}", fullmatch=True)
 @given(edition_ids, st.sampled_from(LETTERS))
 def test_qr_payload_round_trips(edition_id, letter):
     text = card_payload(edition_id, letter)
-    assert text == f"tourpad:{edition_id}:{letter}"
+    assert text == f"tp:{edition_id}:{letter}"
     assert parse_card_payload(text) == (edition_id, letter)
 
 
-@pytest.mark.parametrize("text", ["", "tourpad:australia", "tourpad:australia:AB", "other:australia:A",
-                                  "tourpad:Australia:A", "tourpad:australia:a", "tourpad:aus:tralia:A"])
+@pytest.mark.parametrize("text", ["", "tp:australia", "tp:australia:AB", "other:australia:A", "tourpad:australia:A",
+                                  "tp:Australia:A", "tp:australia:a", "tp:aus:tralia:A"])
 def test_qr_payload_refuses_other_texts(text):
     with pytest.raises(PayloadError):
         parse_card_payload(text)

@@ -1,4 +1,4 @@
-"""`tourpad app` (and later `host`, `scan`): the score pad app."""
+"""`tourpad app` (the score pad) and `tourpad host` (the score pad and a shared table on the LAN)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ from pathlib import Path
 import typer
 
 from scorer.commands.common import fail
+from scorer.commands.scan_command import scan
 
 
 def register(app: typer.Typer) -> None:
     app.command("app")(run_app)
+    app.command("host")(host)
+    app.command("scan")(scan)
 
 
 def has_display() -> bool:
@@ -106,3 +109,59 @@ def run_app(
         ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=assets)
     except OSError as err:
         fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+
+
+def host(port: int = typer.Option(8550, help="port to serve on"),
+         bind: str = typer.Option("0.0.0.0", help="address to listen on (0.0.0.0 = the local network)"),
+         edition: str = typer.Option("australia", help="edition of a new table"),
+         seats: int = typer.Option(4, min=2, max=4, help="players at a new table"),
+         new_table: bool = typer.Option(False, "--new-table", help="open a new table even if one is live"),
+         new_host_token: bool = typer.Option(False, "--new-host-token",
+                                             help="print another host token for the resumed table"),
+         idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted"),
+         api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app"),
+         wait_for_port: bool = typer.Option(False, "--wait-for-port",
+                                            help="start up, then wait until the previous host on this port "
+                                                 "is gone before opening the tables (a quick restart)")) -> None:
+    """Host a table: players join from their phones' browsers (API at /api, schema at /docs)."""
+    from scorer.commands.common import console, fail
+    from scorer.table.host import (
+        build_asgi,
+        db_path,
+        open_table,
+        qr_terminal,
+        serve,
+        start_expiry_sweeper,
+        wait_until_port_free,
+    )
+    from scorer.table.service import TableError, TableService
+
+    if wait_for_port:
+        import uvicorn  # noqa: F401  (the slow imports happen while the previous host still serves)
+
+        from scorer.table import api  # noqa: F401
+
+        wait_until_port_free(bind, port)
+    service = TableService(db_path(), idle_seconds=idle_hours * 3600)
+    try:
+        plan = open_table(service, bind, port, edition, seats, new_table, new_host_token)
+    except TableError as err:
+        fail(err.message)
+    start_expiry_sweeper(service)
+    asgi_app = build_asgi(service, plan.url, api_only)
+
+    def ready() -> None:
+        others = [c for c in plan.resumed if c != plan.code]
+        lines = [f"Join URL:   {plan.url}", f"Join code:  {plan.code}"]
+        if plan.host_token:
+            lines.append(f"Host token: {plan.host_token}  (keep it private: it edits every seat; in the app: "
+                         f"Join, then Open as host)")
+        if others:
+            lines.append(f"Also live:  {', '.join(others)}")
+        lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
+        lines.append(f"Tables:     {service.store.path}")
+        console.print(qr_terminal(plan.url), highlight=False, soft_wrap=True)
+        for line in lines:  # soft_wrap: a URL or token is never broken across lines
+            console.print(line, highlight=False, soft_wrap=True)
+
+    serve(asgi_app, bind, port, on_ready=ready)

@@ -31,6 +31,17 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     report(bench_engine.run(edition_or_fail(edition), games), as_json)
 
 
+@app.command("table")
+def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int = 3,
+          edition: str = "australia") -> None:
+    """Tables × seats on loopback (127.0.0.1 only), full games submitted concurrently: submissions/s and
+    p50/p95 from a submission to its event on the other seats' streams."""
+    from benchmarks import table as bench_table
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_table.run(edition_or_fail(edition), tables, seats, games), as_json)
+
+
 @app.command("bots")
 def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bot: str = "hard",
          opponents: str = "normal") -> None:
@@ -70,3 +81,15 @@ def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> No
     from benchmarks import race as bench_race
 
     report(bench_race.run(checks=checks, games=games), as_json)
+
+
+@app.command("scan")
+def scan(as_json: AsJson = False, photos: int = 200, seed: int = 2026, edition: str = "australia",
+         qr_mm: float | None = typer.Option(None, help="card code size incl. quiet zone, to try another design; "
+                                                        "default: the printed cards' (printed faces)")) -> None:
+    """Synthetic row photos read complete and in order (bar ≥ 98 %) and median decode time (bar ≤ 300 ms)."""
+    from benchmarks import scan as bench_scan
+    from benchmarks.scan_photos import QR_MM
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_scan.run(edition_or_fail(edition), photos, seed, qr_mm=qr_mm or QR_MM), as_json)

@@ -145,6 +145,40 @@ def check_rounds(edition: Edition, players: Sequence[str], entries: list[dict[in
             resolve_round(edition, state, [row_entries[p] for p in range(len(players))], round_number=r + 1)
 
 
+def player_points(edition: Edition, state: CategoryState, p: int, v: dict, n_players: int
+                  ) -> tuple[list[int], list[str]]:
+    """One player's own categories (bonuses excluded: they are settled across the table)."""
+    tc = THROW_CATCH_RULES[edition.throw_catch_rule](v["throw"], v["catch"])
+    tc_how = f"Throw {v['throw']}, Catch {v['catch']} → {tc} ({THROW_CATCH_TEXT[edition.throw_catch_rule]})"
+    previous = state.previous_collection[p]
+    col = COLLECTION_RULES[edition.collection.rule](v["collection"], previous)
+    col_how = f"icons total {v['collection']} → {col}" + (
+        f" (last round scored {previous})" if edition.collection.rule == "must_beat_previous"
+        and previous >= 0 else "")
+    ch, ch_how = 0, "none chosen"
+    if v["choice"] is not None:
+        own, others = ((0, v["choice_count"]) if edition.choice.rule == "treasure_others"
+                       else (v["choice_count"], 0))
+        ch = CHOICE_RULES[edition.choice.rule](edition.choice, own, others, n_players)
+        ch_how = f"{v['choice']} ×{v['choice_count']} → {ch}"
+    return [tc, col, v["pairs"], ch, v["sites"], 0, 0], [
+        f"Throw & Catch: {tc_how}", f"{edition.collection.name}: {col_how}",
+        f"{edition.pairs.name}: {v['pairs']} (typed)", f"{edition.choice.name}: {ch_how}",
+        f"{edition.site_noun.capitalize()}s: +{v['sites']} new (counted at game end)"]
+
+
+def preview(edition: Edition, state: CategoryState, p: int, values: dict, n_players: int,
+            round_number: int) -> tuple[int | None, list[str]]:
+    """Live points for a form being filled in: (own points, lines), or (None, [the problem])."""
+    try:
+        v = normalise(edition, values)
+        check_entry(edition, state, p, v, n_players, f"round {round_number}", round_number)
+    except EntryError as err:
+        return None, [str(err)]
+    points, lines = player_points(edition, state, p, v, n_players)
+    return sum(points), lines
+
+
 def resolve_round(edition: Edition, state: CategoryState, entries: Sequence[dict], round_number: int = 0
                   ) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round entered by category and settle the shared bonuses; updates `state` in place."""
@@ -153,29 +187,17 @@ def resolve_round(edition: Edition, state: CategoryState, entries: Sequence[dict
     scores, notes = [], []
     regions_now: dict[str, list[int]] = {}
     for p, v in enumerate(values):
-        tc = THROW_CATCH_RULES[edition.throw_catch_rule](v["throw"], v["catch"])
-        tc_how = f"Throw {v['throw']}, Catch {v['catch']} → {tc} ({THROW_CATCH_TEXT[edition.throw_catch_rule]})"
-        previous = state.previous_collection[p]
-        col = COLLECTION_RULES[edition.collection.rule](v["collection"], previous)
-        col_how = f"icons total {v['collection']} → {col}" + (
-            f" (last round scored {previous})" if edition.collection.rule == "must_beat_previous"
-            and previous >= 0 else "")
-        ch, ch_how = 0, "none chosen"
+        own_points, own_notes = player_points(edition, state, p, v, n)
         if v["choice"] is not None:
-            own, others = ((0, v["choice_count"]) if edition.choice.rule == "treasure_others"
-                           else (v["choice_count"], 0))
-            ch = CHOICE_RULES[edition.choice.rule](edition.choice, own, others, n)
-            ch_how = f"{v['choice']} ×{v['choice_count']} → {ch}"
             state.choices_used[p][v["choice"]] = round_number
+        col = own_points[1]
         state.previous_collection[p] = col
         state.sites_total[p] += v["sites"]
         for region in v["regions"]:
             regions_now.setdefault(region, []).append(p)
             state.regions_done[p].add(region)
-        scores.append([tc, col, v["pairs"], ch, v["sites"], 0, 0])
-        notes.append([f"Throw & Catch: {tc_how}", f"{edition.collection.name}: {col_how}",
-                      f"{edition.pairs.name}: {v['pairs']} (typed)", f"{edition.choice.name}: {ch_how}",
-                      f"{edition.site_noun.capitalize()}s: +{v['sites']} new (counted at game end)"])
+        scores.append(own_points)
+        notes.append(own_notes)
     for region in edition.regions:
         achievers = regions_now.get(region.name, [])
         if not achievers:

@@ -141,7 +141,7 @@ class PadState:
             tied = [p for p in range(len(names)) if totals[p] == total]
             if len(tied) < 2:
                 continue
-            who = " and ".join(names[p] for p in tied)
+            who = ", ".join(names[p] for p in tied[:-1]) + f" and {names[tied[-1]]}"
             breakers = ", then ".join("route points" if b == "route" else "Throw & Catch points"
                                       for b in self.edition.tie_breakers)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
@@ -169,6 +169,25 @@ class PadState:
                 if achievers:
                     claims[region.name] = (r + 1, achievers)
         return claims
+
+    def route_status(self, player: int) -> str | None:
+        """One line for the sheet about the edition's route bonus (Europe's passport, USA's coast to
+        coast), or None for an edition without one."""
+        route = self.edition.route
+        if route is None:
+            return None
+        for r, score in enumerate(self.scores[player]):
+            if score.route:
+                return f"{route.name}: achieved in round {r + 1}, +{score.route}"
+        if self.setup.mode != LETTERS_MODE:
+            return f"{route.name}: not yet"
+        visited = self.visited(player)
+        if route.kind == "passport":
+            seen = sum(1 for region in self.edition.regions if visited & region.mask)
+            return f"{route.name}: {seen} of {len(self.edition.regions)} regions visited"
+        from rules.scoring import drawn_pathways
+
+        return f"{route.name}: not yet ({len(drawn_pathways(self.edition, visited))} pathways drawn)"
 
     def visited(self, player: int) -> int:
         """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
@@ -359,7 +378,8 @@ class GameSession:
         setup = validate_setup(lookup(edition_id), players, direction_variant, mode)
         payload = {"edition": setup.edition, "players": list(setup.players),
                    "direction_variant": setup.direction_variant, "mode": setup.mode}
-        game_id = store.create_game(setup.edition, list(setup.players), ("started", payload))
+        game_id = store.create_game(setup.edition, list(setup.players), ("started", payload),
+                                    summary=f"round 1 of {ROUNDS}")
         return cls(store, game_id, lookup)
 
     # --- commands --------------------------------------------------------------------------------------
@@ -383,7 +403,7 @@ class GameSession:
 
     def clear(self, player: int, round_index: int) -> PadState:
         with self._lock:
-            state = self.state
+            state = self.reload()
             if player not in state.entries[round_index]:
                 raise EntryError(f"round {round_index + 1}: {state.players[player]} has nothing entered")
             later = any(state.entries[r] for r in range(round_index + 1, ROUNDS))
@@ -395,7 +415,7 @@ class GameSession:
     def undo(self) -> str:
         """Cancel the latest command still in effect; returns what it was."""
         with self._lock:
-            if not self.state.log:
+            if not self.reload().log:
                 raise EntryError("nothing to undo")
             what = self.state.log[-1]
             self._commit("undo", {})
@@ -405,11 +425,17 @@ class GameSession:
     def can_undo(self) -> bool:
         return bool(self.state.log)
 
+    def reload(self) -> PadState:
+        """Re-fold from the store: another tab, phone or process may have written since."""
+        with self._lock:
+            self.state = fold(self.store.events(self.game_id), self._lookup)
+            return self.state
+
     # --- internals -------------------------------------------------------------------------------------
 
     def _enter(self, player: int, payload: dict, round_index: int | None) -> PadState:
         with self._lock:
-            state = self.state
+            state = self.reload()
             r = state.current_round if round_index is None else round_index
             if not 0 <= r < ROUNDS:
                 raise EntryError("the game is over; edit a round from the sheet instead")
@@ -421,10 +447,8 @@ class GameSession:
             return self._commit("entry", {"round": r, "player": player, **payload})
 
     def _commit(self, kind: str, payload: dict) -> PadState:
-        events = [*self.store.events(self.game_id)]
-        from scorer.pad.store import Event as _Event
-
-        candidate = fold([*events, _Event(len(events) + 1, kind, payload, 0.0)], self._lookup)
+        events = self.store.events(self.game_id)
+        candidate = fold([*events, Event(len(events) + 1, kind, payload, 0.0)], self._lookup)
         status = "finished" if candidate.finished else "playing"
         self.store.append(self.game_id, kind, payload, status=status, summary=candidate.summary())
         self.state = candidate

@@ -35,6 +35,9 @@ class Screen:
 
 
 SCREENS: dict[str, Callable[..., Screen]] = {}
+#: Screens that only show a game, so another tab's change can redraw them (entry screens hold a draft).
+LIVE_SCREENS = {"home", "history", "sheet", "round_summary", "end"}
+GAMES_TOPIC = "tourpad-games"
 
 
 def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]]:
@@ -121,13 +124,31 @@ class PadApp:
     def open_game(self, game_id: int) -> GameSession:
         if self.session is None or self.session.game_id != game_id:
             self.session = GameSession(self.store, game_id)
+            self.session.listeners.append(self._announce)
+        else:
+            self.session.reload()  # another tab or phone may have written meanwhile
         return self.session
+
+    # --- other tabs / phones on the same games -----------------------------------------------------------
+
+    def _announce(self, state) -> None:
+        with contextlib.suppress(Exception):
+            self.page.pubsub.send_others_on_topic(GAMES_TOPIC, self.session.game_id)
+
+    def on_game_changed(self, topic: str, game_id: int) -> None:
+        """Another session wrote to a game: redraw if this tab is only looking at it."""
+        name, params = self.route
+        if name in LIVE_SCREENS and params.get("game_id", game_id) == game_id:
+            self.render()
 
     # --- feedback --------------------------------------------------------------------------------------
 
     def toast(self, message: str, error: bool = False) -> None:
         self.page.show_dialog(ft.SnackBar(
-            ft.Text(message), bgcolor=ft.Colors.ERROR if error else None, duration=2500))
+            sem("toast", ft.Text(message)), bgcolor=ft.Colors.ERROR if error else None,
+            duration=4000 if error else 2500))
+        # show_dialog counts as an update, which turns off the handler's auto-update: push the rest too
+        self.page.update()
 
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK
@@ -151,7 +172,8 @@ def build_theme(dark: bool) -> ft.Theme:
 
 
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
-    from scorer.ui import end, entry, home, race, sheet  # noqa: F401  (registers the screens)
+    from scorer.table import screens as table_screens  # noqa: F401  (registers "table")
+    from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
 
     store = store_factory()
 
@@ -165,6 +187,8 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         app = PadApp(page, store)
         page.data = app
         page.on_resize = app.on_resize
+        page.pubsub.subscribe_topic(GAMES_TOPIC, app.on_game_changed)
+        page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
         app.go("home")
 
     return main

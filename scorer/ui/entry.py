@@ -6,13 +6,23 @@ import flet as ft
 
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
+from scorer.pad.categories import preview as category_preview
 from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.ui.scan_entry import ScanPanel
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
-KEY = 50  # keypad tap targets: ≥ 48 px
+KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
+PHONE_ROW = 366  # usable width of a 390 px phone screen
+REGION_LABEL = 92
+
+
+def key_size(edition) -> int:
+    """As wide as the largest region's row allows on a phone (Europe's Nordic Countries has 5 cards)."""
+    most = max(sum(1 for c in edition.cards if c.region == r.index) for r in edition.regions)
+    return max(KEY_MIN, min(KEY_MAX, (PHONE_ROW - REGION_LABEL - 6 * most) // most))
 GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
@@ -52,13 +62,30 @@ class LetterEntry:
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.key = key_size(self.edition)
+        self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
 
     # --- events ----------------------------------------------------------------------------------------
 
     def tap(self, letter: str) -> None:
+        if self.scan.fill(letter):  # completing a scanned row with holes
+            return
         self.draft.tap(letter)
         self.refresh()
+
+    # --- what the Scan panel fills (scorer.ui.scan_entry.ScanTarget) ---------------------------------------
+
+    def taken_letters(self) -> dict[str, str]:
+        return self.draft.taken
+
+    def use_scanned(self, letters: str) -> None:
+        self.draft.letters = list(letters)
+        self.draft.message = ""
+
+    def redraw(self) -> None:
+        self.refresh()
+        self.app.page.update()
 
     def backspace(self, e) -> None:
         self.draft.backspace()
@@ -84,6 +111,7 @@ class LetterEntry:
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
             self.refresh(sync_text=False)
+            self.app.toast(str(err), error=True)
             return
         after_save(self.app, before, after, self.r, self.p)
 
@@ -126,14 +154,14 @@ class LetterEntry:
                     content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD,
                                     style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken
                                     else None),
-                    width=KEY, height=KEY, style=style,
+                    width=self.key, height=self.key, style=style,
                     on_click=lambda e, letter=card.letter: self.tap(letter)))
             rows.append(ft.Row([
                 ft.Container(ft.Text(region.name, size=12, color=ft.Colors.WHITE, max_lines=2,
                                      weight=ft.FontWeight.W_500),
-                             width=92, height=KEY, bgcolor=region.color, border_radius=10,
+                             width=REGION_LABEL, height=self.key, bgcolor=region.color, border_radius=10,
                              padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
-                *keys], spacing=6))
+                *keys], spacing=6, wrap=True, run_spacing=6))
         self.keypad.controls = rows
 
         pv = preview(self.state, self.r, self.p, draft)
@@ -152,11 +180,11 @@ class LetterEntry:
                 vertical_alignment=ft.CrossAxisAlignment.START))
         lines += [note(hint) for hint in pv.bonus_hints]
         self.lines.controls = lines
-        self.subtotal.value = f"{pv.subtotal} points so far (bonuses settle at round close)"
+        with_choice = f" with {draft.choice}" if draft.choice else ""
+        self.subtotal.value = f"{pv.subtotal} points so far{with_choice} (bonuses settle at round close)"
 
-        family = edition.choice
         buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
-            f"No {family.name.lower().rstrip('s')}", height=48, on_click=lambda e: self.choose(None))]
+            "None", height=48, on_click=lambda e: self.choose(None))]
         for option in pv.choices:
             if option.used_in:
                 label, enabled = f"{option.name} · used in R{option.used_in}", False
@@ -174,6 +202,7 @@ class LetterEntry:
         return ft.Container(ft.Column([
             ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
                     "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+            self.scan.view,
             self.slots,
             sem("entry-cards", self.cards_line),
             ft.Row([ft.Container(self.typed, expand=True),
@@ -182,13 +211,13 @@ class LetterEntry:
                     ft.TextButton("Clear", on_click=self.clear)]),
             sem("entry-message", self.message),
             self.keypad,
-            ft.Card(ft.Container(ft.Column([
-                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
-                sem("entry-lines", self.lines),
-                sem("entry-subtotal", self.subtotal)], spacing=6), padding=12)),
             ft.Text(f"{family.name}: pick one to score this round (each once per game)",
                     weight=ft.FontWeight.BOLD),
             self.choices,
+            ft.Card(ft.Container(ft.Column([
+                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
+                sem("entry-subtotal", self.subtotal),
+                sem("entry-lines", self.lines)], spacing=6), padding=12)),
             ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=self.save),
         ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
 
@@ -198,7 +227,9 @@ def letter_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Sc
     app.open_game(game_id)
     view = LetterEntry(app, round_index, player)
     name = app.session.state.players[player]
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), back=("sheet", {"game_id": game_id}))
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
+                  back=("sheet", {"game_id": game_id}))
 
 
 @screen("entry_categories")
@@ -209,7 +240,12 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
     labels = field_labels(edition)
     saved = (state.entries[round_index].get(player) or {}).get("categories", {})
     fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
-                                keyboard_type=ft.KeyboardType.NUMBER, dense=True) for key in NUMBER_FIELDS}
+                                keyboard_type=ft.KeyboardType.NUMBER, dense=True,
+                                on_submit=lambda e: save(e), on_change=lambda e: show_points())
+              for key in NUMBER_FIELDS}
+    points_line = ft.Text("", weight=ft.FontWeight.BOLD)
+    points_notes = ft.Column(spacing=2)
+    carried = state.before_round[min(round_index, len(state.before_round) - 1)]
     chosen = {"choice": saved.get("choice")}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
 
@@ -217,39 +253,57 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         names = [None, *(i.name for i in edition.choice.icons)]
         choice_row.controls = [
             (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                n or "None", height=48, on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices()))
+                n or "None", height=48,
+                on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
             for n in names]
 
     draw_choices()
-    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", [])) for r in edition.regions]
-    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False))
+    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", []),
+                           on_change=lambda e: show_points()) for r in edition.regions]
+    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False),
+                         on_change=lambda e: show_points())
              if edition.route is not None else None)
     message = ft.Text("", color=ft.Colors.ERROR)
 
+    def values() -> dict:
+        out: dict = {key: f.value for key, f in fields.items()}
+        out["choice"] = chosen["choice"]
+        out["regions"] = [c.label for c in regions if c.value]
+        out["route"] = bool(route.value) if route is not None else False
+        return out
+
+    def show_points() -> None:
+        total, lines = category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)
+        points_line.value = (f"{total} points so far (bonuses settle at round close)" if total is not None
+                             else "Not complete yet")
+        points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+                                 for line in lines]
+
     def save(e) -> None:
-        values = {key: f.value for key, f in fields.items()}
-        values["choice"] = chosen["choice"]
-        values["regions"] = [c.label for c in regions if c.value]
-        values["route"] = bool(route.value) if route is not None else False
         before = session.state
         try:
-            after = session.enter_categories(player, values, round_index)
+            after = session.enter_categories(player, values(), round_index)
         except EntryError as err:
-            message.value = str(err)
+            message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
+            app.toast(str(err), error=True)
             return
         after_save(app, before, after, round_index, player)
 
     body = ft.Container(ft.Column([
         ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
                 size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        sem("entry-message", message),
+        ft.Card(ft.Container(ft.Column([sem("entry-subtotal", points_line), points_notes], spacing=4),
+                             padding=12)),
         fields["throw"], fields["catch"],
         fields["collection"], fields["pairs"],
         ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
         fields["sites"],
         ft.Text("Regions completed this round", weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),
-        sem("entry-message", message),
         ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=save),
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body,
+    show_points()
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=save))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action],
                   back=("sheet", {"game_id": game_id}))

@@ -48,6 +48,8 @@ def region_map(state: PadState, player: int) -> ft.Control:
     edition = state.edition
     visited = state.visited(player)
     claims = state.region_claims()
+    most = max(sum(1 for c in edition.cards if c.region == r.index) for r in edition.regions)
+    circle, gap = (34, 4) if most <= 4 else (30, 3)
     rows = []
     for region in edition.regions:
         letters = []
@@ -59,7 +61,7 @@ def region_map(state: PadState, player: int) -> ft.Control:
                 ft.Text(card.letter, size=16, weight=ft.FontWeight.BOLD,
                         color=ft.Colors.WHITE if crossed else region.color,
                         style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if crossed else None),
-                width=34, height=34, alignment=ft.Alignment.CENTER, border_radius=17,
+                width=circle, height=circle, alignment=ft.Alignment.CENTER, border_radius=circle // 2,
                 bgcolor=region.color if crossed else None, border=ft.Border.all(2, region.color),
                 tooltip=card.site))
         claim = claims.get(region.name)
@@ -73,9 +75,13 @@ def region_map(state: PadState, player: int) -> ft.Control:
             border=ft.Border.all(2, ft.Colors.PRIMARY) if scored else None)
         rows.append(ft.Row([
             ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-            ft.Text(region.name, size=13, width=118, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-            ft.Row(letters, spacing=4) if letters else ft.Container(),
+            ft.Text(region.name, size=13, width=118 if most <= 4 else 110, max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS),
+            ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap),
             bonus], spacing=6))
+    status = state.route_status(player)
+    if status is not None:
+        rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
     return ft.Column(rows, spacing=4)
 
 
@@ -157,7 +163,7 @@ def rounds_history(app: PadApp, state: PadState) -> ft.Control:
             items.append(ft.Row([
                 ft.Text(name, width=70, weight=ft.FontWeight.W_500, max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS),
-                sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what, expand=True, font_family="monospace")),
+                ft.Container(sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what)), expand=True),
                 ft.Text(points, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
                 sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
                     "Edit", on_click=lambda e, r=r, p=p: open_entry(app, r, p)))], spacing=6))

@@ -29,7 +29,7 @@ ENABLE_SEMANTICS_JS = """() => {
   e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
                                            clientY: r.top + r.height / 2}));
   return true; }"""
-SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots"))
+SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots/app"))
 
 
 def pytest_collection_modifyitems(items):
@@ -100,7 +100,7 @@ class Pad:
     def text(self, identifier: str) -> str:
         return self.ident(identifier).inner_text()
 
-    def wait_text(self, identifier: str, pattern: str, timeout: float = 10000) -> str:
+    def wait_text(self, identifier: str, pattern: str, timeout: float = 30000) -> str:
         """Wait until the identified node's text matches the regex `pattern`; returns the text."""
         self.page.wait_for_function(
             "([i, p]) => { const e = document.querySelector(`[flt-semantics-identifier=\"${i}\"]`);"
@@ -119,14 +119,39 @@ class Pad:
         (inner.first if inner.count() else node).click()
 
     def type_into(self, label: str, text: str) -> None:
+        """Focus the field first (a bare fill on a fresh page is unreliable), then fill and check it took."""
         box = self.page.get_by_role("textbox", name=label)
-        box.click()
-        self.page.wait_for_function("() => document.activeElement?.tagName === 'INPUT'", timeout=5000)
-        box.fill(text)
+        for _ in range(3):
+            box.click()
+            try:
+                self.page.wait_for_function(
+                    # the accessible name is the label, then the hint on the next line; some focused inputs carry
+                    # none, so a missing name is accepted: the value check below proves the text went in
+                    "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
+                    " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
+                    arg=label, timeout=5000)
+            except Exception:
+                continue
+            box.fill(text)
+            try:
+                # case-insensitive: some fields capitalize what is typed (the table's join code)
+                self.page.wait_for_function(
+                    "([l, t]) => document.activeElement?.value?.toUpperCase() === t.toUpperCase()",
+                    arg=[label, text], timeout=3000)
+                self.page.wait_for_timeout(150)  # let the change event reach the server
+                return
+            except Exception:
+                continue
+        active = self.page.evaluate("() => [document.activeElement?.tagName, "
+                                    "document.activeElement?.getAttribute('aria-label'), "
+                                    "document.activeElement?.value]")
+        raise AssertionError(f"could not type {text!r} into {label!r}; focused element: {active}")
 
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.wait_for_timeout(400)  # a frame right after a change can be half drawn
+        self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        self.page.wait_for_timeout(300)
         path = SHOTS / f"{name}.png"
         self.page.screenshot(path=str(path), full_page=False)
         return path

@@ -42,20 +42,30 @@ def tap_cards(pad, letters: str) -> None:
         pad.wait_text("entry-cards", rf"^Cards: {re.escape(letters[:i + 1])} ")
 
 
+def choose_and_save(pad, choice: str | None) -> None:
+    if choice:
+        for attempt in range(3):  # a tap during a redraw can miss; the subtotal says what is chosen
+            pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click()
+            try:
+                pad.wait_text("entry-subtotal", f"points so far with {re.escape(choice)} ",
+                              timeout=10000 * (attempt + 1))
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
+    pad.tap_ident("save")  # the app bar's Save: always on screen
+
+
 def enter_by_keypad(pad, letters: str, choice: str | None) -> None:
     tap_cards(pad, letters)
     pad.wait_text("entry-subtotal", r"points so far")
-    if choice:
-        pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click()
-    pad.tap("Save round")
+    choose_and_save(pad, choice)
 
 
 def enter_by_typing(pad, letters: str, choice: str | None) -> None:
     pad.type_into("Type the letters", letters)
-    pad.wait_text("entry-lines", "Throw & Catch: .* \\(")  # all 7 in: Throw & Catch explained
-    if choice:
-        pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click()
-    pad.tap("Save round")
+    pad.wait_text("entry-cards", rf"^Cards: {re.escape(letters)} \(7 of 7\)")  # the server has them
+    choose_and_save(pad, choice)
 
 
 def play_round(pad, number: int, shots: bool = False) -> None:
@@ -71,6 +81,11 @@ def play_round(pad, number: int, shots: bool = False) -> None:
         if shots:
             pad.shot("04-entry-refused-duplicate")
         pad.tap("Clear")
+        pad.type_into("Type the letters", b[:6])
+        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
+        pad.tap_ident("save")  # six cards: refused, and the six stay on the keypad to be fixed
+        pad.wait_text("toast", r"6 cards \(" + b[:6] + r"\); a round's row has exactly 7")
+        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
     enter_by_typing(pad, b, cb)
     pad.wait_text("summary-title", rf"Round {number} closed")
     if shots and number == 1:

@@ -1,0 +1,39 @@
+"""`tourpad scan IMAGE --edition australia`: read a player's drafted row from one photo of their cards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from scorer.commands.common import console, err_console, fail
+
+
+def scan(
+    image: Annotated[Path, typer.Argument(help="photo of one player's 7 cards in a row (JPEG, PNG, …)")],
+    edition: Annotated[str, typer.Option(help="edition of the game being scored")] = "australia",
+    taken: Annotated[str, typer.Option(help="letters other players already have this round, e.g. ABC")] = "",
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+) -> None:
+    """Print the row's letters in draft order (Throw card first). Exit 1 with the problems named when the
+    photo does not give a complete, valid row (unread positions show as ?), 2 when the file is no image."""
+    from scorer.commands.engine_commands import edition_or_fail
+    from scorer.scan import ScanImageError, scan_row
+
+    game_edition = edition_or_fail(edition)
+    if not image.is_file():
+        fail(f"{image}: no such file")
+    try:
+        result = scan_row(image, game_edition, taken=taken.strip().upper())
+    except ScanImageError as err:
+        fail(str(err))
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        console.print(result.letters, highlight=False)
+        for message in result.messages():
+            err_console.print(f"[yellow]•[/] {message}", highlight=False)
+    if not result.complete:
+        raise typer.Exit(1)

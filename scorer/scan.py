@@ -1,0 +1,468 @@
+"""Read a player's drafted row from one photo: every card's QR code, ordered along the row.
+
+Pure (no UI, no files): image bytes or a PIL image in, a `ScanResult` out. The result holds what the photo
+shows; the player confirms it before anything is entered (the app and `tourpad scan` show the problems).
+
+Ordering: the cards' reading direction comes from the codes themselves (a QR code knows its top-left
+corner), so a row photographed sideways or from across the table still reads Throw card first. The row's
+line is the principal axis of the code centres; if it runs along the cards' left→right it is a row, if it
+runs along their top→bottom it is a column.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
+
+from printables.cards import card_code_width_mm
+from printables.payload import PayloadError, parse_card_payload
+from rules.edition import Edition
+from rules.engine import HAND_SIZE
+
+#: A player's row: the cards they drafted this round.
+ROW_LENGTH = HAND_SIZE
+#: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
+#: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
+DEFAULT_BUDGET = 0.6
+#: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
+SMALL_MODULE_PX = 2.6
+#: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
+#: about this many code widths apart, which tells one missing card from none.
+CARD_PITCH_IN_CODES = {"row": 63 / card_code_width_mm("australia"), "column": 88 / card_code_width_mm("australia")}
+
+# --- Results ------------------------------------------------------------------------------------------------
+
+class ScanImageError(ValueError):
+    """The file is not an image we can read; the message says so in the user's terms."""
+
+
+@dataclass(frozen=True)
+class FoundCode:
+    """One decoded QR code in photo coordinates; `right` is the unit vector of the code's own left→right."""
+
+    text: str
+    centre: tuple[float, float]
+    right: tuple[float, float]
+    size: float
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """The row as the photo shows it. `slots[i]` is the letter at draft position i+1, or None if unread or
+    not a card of this edition; `problems` name everything the player must look at before confirming."""
+
+    edition_id: str
+    slots: tuple[str | None, ...]
+    problems: tuple[str, ...] = ()
+    layout: str = "row"
+    codes: tuple[FoundCode, ...] = field(default=(), repr=False)
+    seconds: float = 0.0
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """1-based draft positions with no letter."""
+        return tuple(i + 1 for i, letter in enumerate(self.slots) if letter is None)
+
+    @property
+    def complete(self) -> bool:
+        return len(self.slots) == ROW_LENGTH and not self.missing and not self.problems
+
+    @property
+    def letters(self) -> str:
+        """The row as text, `?` where a position is unread: e.g. `AB?DEFG`."""
+        return "".join(letter or "?" for letter in self.slots)
+
+    def messages(self) -> list[str]:
+        """Everything to tell the player, missing positions first."""
+        out = []
+        if self.missing:
+            found = len(self.slots) - len(self.missing)
+            out.append(f"read {found} of {len(self.slots)} cards; position{'s' if len(self.missing) > 1 else ''} "
+                       f"{_join(map(str, self.missing))} not read — type {'them' if len(self.missing) > 1 else 'it'}"
+                       " in or take another photo")
+        return out + list(self.problems)
+
+    def to_dict(self) -> dict:
+        return {"edition": self.edition_id, "letters": self.letters, "slots": list(self.slots),
+                "missing": list(self.missing), "problems": list(self.problems), "complete": self.complete,
+                "layout": self.layout, "codes_found": len(self.codes), "seconds": round(self.seconds, 4)}
+
+
+def _join(items: Iterable[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- Reading the codes --------------------------------------------------------------------------------------
+
+def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Image:
+    """A greyscale image upright as the phone meant it (EXIF rotation applied); ScanImageError otherwise."""
+    if isinstance(source, Image.Image):
+        image = source
+    else:
+        try:
+            data = Path(source).read_bytes() if isinstance(source, str | Path) else bytes(source)
+        except OSError as err:
+            raise ScanImageError(f"cannot read {source}: {err.strerror or err}") from err
+        if not data:
+            raise ScanImageError("the image file is empty")
+        try:
+            image = Image.open(io.BytesIO(data))
+            if image.format == "JPEG":
+                # Decode only the brightness, and a huge photo at half size (its codes stay large enough):
+                # both happen inside the JPEG decoder, far cheaper than converting afterwards.
+                too_big = image.width * image.height > 16_000_000
+                image.draft("L", (image.width // 2, image.height // 2) if too_big else image.size)
+            image.load()
+        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as err:
+            name = f"{source} " if isinstance(source, str | Path) else ""
+            why = "" if isinstance(err, UnidentifiedImageError) else f" ({err})"
+            raise ScanImageError(f"the file {name}is not an image we can read (JPEG, PNG, WebP, …){why}") from err
+    with contextlib.suppress(Exception):  # a damaged EXIF block must not stop the scan; the pixels are fine
+        image = ImageOps.exif_transpose(image)
+    return image.convert("L")
+
+
+def _decode(gray: np.ndarray | Image.Image, binarizer=None) -> list[tuple[str, np.ndarray]]:
+    import zxingcpp
+
+    kwargs = {"formats": zxingcpp.BarcodeFormat.QRCode, "try_invert": False}
+    if binarizer is not None:
+        kwargs["binarizer"] = binarizer
+    out = []
+    for code in zxingcpp.read_barcodes(gray, **kwargs):
+        p = code.position
+        corners = np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)], float)
+        out.append((code.text, corners))
+    return out
+
+
+def _found(text: str, corners: np.ndarray, scale: float, offset: tuple[float, float]) -> FoundCode:
+    corners = corners / scale + np.array(offset)
+    centre = corners.mean(axis=0)
+    right = (corners[1] - corners[0]) + (corners[2] - corners[3])
+    size = float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
+    norm = float(np.linalg.norm(right)) or 1.0
+    return FoundCode(text, (float(centre[0]), float(centre[1])), (float(right[0] / norm), float(right[1] / norm)),
+                     size)
+
+
+def _merge(codes: list[FoundCode], new: Iterable[FoundCode]) -> int:
+    """Add codes not already found (same place = same code, whichever attempt read it); how many were new."""
+    added = 0
+    for code in new:
+        if all(math.dist(code.centre, seen.centre) > 0.5 * max(code.size, seen.size) for seen in codes):
+            codes.append(code)
+            added += 1
+    return added
+
+
+def _sharpened(image: Image.Image, radius: float = 2, percent: int = 300) -> Image.Image:
+    # Undoes some of the camera's blur: a code whose modules ran together gets its edges back.
+    return image.filter(ImageFilter.UnsharpMask(radius=radius, percent=percent, threshold=0))
+
+
+#: Size (px) assumed for a code near a busy spot when no code has been read yet: small codes are the hard ones.
+GUESSED_CODE_SIZE = 80
+
+
+def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0) -> list[FoundCode]:
+    """Look hard at the one spot where a card's code should be: crop, sharpen, enlarge to ~8 px per module,
+    try three binarizers. A crop is small, so this costs a few milliseconds where the whole photo costs 50+."""
+    import zxingcpp
+
+    half = 1.4 * size + doubt
+    box = (max(0, int(centre[0] - half)), max(0, int(centre[1] - half)),
+           min(image.width, int(centre[0] + half)), min(image.height, int(centre[1] + half)))
+    if box[2] - box[0] < size / 2 or box[3] - box[1] < size / 2:
+        return []
+    crop = image.crop(box)
+    factor = min(4.0, max(1.0, 200 / size))
+
+    def enlarged(img: Image.Image) -> Image.Image:
+        if factor < 1.05:
+            return img
+        return img.resize((round(img.width * factor), round(img.height * factor)), Image.BICUBIC)
+
+    # Sharpen before enlarging: the same effect on a ninth of the pixels. Strong sharpening with a fixed
+    # threshold reads the most blurred codes (measured on the bench photos); the others catch the rest.
+    sharp, sharper = enlarged(_sharpened(crop, 1.5)), enlarged(_sharpened(crop, 1.5, 600))
+    for variant, binarizer in ((sharp, zxingcpp.Binarizer.LocalAverage),
+                               (sharper, zxingcpp.Binarizer.FixedThreshold),
+                               (sharper, zxingcpp.Binarizer.LocalAverage),
+                               (enlarged(crop), zxingcpp.Binarizer.LocalAverage),
+                               (sharp, zxingcpp.Binarizer.GlobalHistogram)):
+        found = [_found(t, c, factor, box[:2]) for t, c in _decode(variant, binarizer)]
+        if found:
+            return found
+    return []
+
+
+#: The detail map's pixel is this many photo pixels wide: fine enough that a small code's modules (2–3 px)
+#: still show as contrast, coarse enough to stay cheap.
+MAP_STEP = 2
+
+
+class Detail:
+    """How much fine black-and-white texture the photo has around a point, from a half-size map of local
+    contrast (computed on first use). QR codes are the densest texture on a card table, so unread codes
+    still show up here even when too blurred to decode in one pass over the whole photo."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self._contrast: np.ndarray | None = None
+        self._integral: np.ndarray | None = None
+
+    def _map(self) -> np.ndarray:
+        if self._contrast is None:
+            small = np.asarray(self.image.reduce(MAP_STEP), np.int16)
+            h, w = small.shape
+            padded = np.pad(small, 1, mode="edge")
+            shifted = [padded[dy:dy + h, dx:dx + w] for dy in range(3) for dx in range(3)]
+            self._contrast = (np.max(shifted, axis=0) - np.min(shifted, axis=0)).astype(np.uint8)
+            self._integral = np.pad(self._contrast.astype(np.int64).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+        return self._contrast
+
+    def __call__(self, centre: np.ndarray, size: float) -> float:
+        """Mean local contrast over the code-sized square at `centre`."""
+        contrast = self._map()
+        h, w = contrast.shape
+        r = max(1, int(size / 2 / MAP_STEP))
+        x, y = int(centre[0] / MAP_STEP), int(centre[1] / MAP_STEP)
+        x0, x1, y0, y1 = max(0, x - r), min(w, x + r + 1), max(0, y - r), min(h, y + r + 1)
+        if x0 >= x1 or y0 >= y1:
+            return 0.0
+        table = self._integral
+        total = table[y1, x1] - table[y0, x1] - table[y1, x0] + table[y0, x0]
+        return float(total) / ((x1 - x0) * (y1 - y0))
+
+    def busy_spots(self, limit: int = 24) -> list[np.ndarray]:
+        """Centres of the most detailed code-sized patches, best first."""
+        density = np.asarray(Image.fromarray(self._map()).filter(ImageFilter.BoxBlur(10)), np.float32)
+        spots, floor = [], 0.35 * float(density.max())
+        for _ in range(limit):
+            y, x = np.unravel_index(int(np.argmax(density)), density.shape)
+            if density[y, x] <= floor:
+                break
+            spots.append(np.array([(x + 0.5) * MAP_STEP, (y + 0.5) * MAP_STEP]))
+            density[max(0, y - 24):y + 25, max(0, x - 24):x + 25] = 0
+        return spots
+
+
+def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET,
+               detail: Detail | None = None) -> list[FoundCode]:
+    """Every QR code in the photo (greyscale PIL image). While fewer than `want` are found and the time budget
+    lasts: close looks where the row says a card should be, then at the photo's most detailed patches, then
+    the whole photo with another binarizer."""
+    import zxingcpp
+
+    deadline = time.thread_time() + budget
+    detail = detail or Detail(image)
+    codes: list[FoundCode] = []
+    _merge(codes, (_found(t, c, 1.0, (0, 0)) for t, c in _decode(np.asarray(image))))
+
+    def done() -> bool:
+        return len(codes) >= want or time.thread_time() > deadline
+
+    tried: list[np.ndarray] = []
+
+    def look_where_cards_should_be() -> None:
+        # One spot at a time, re-planned after every find: each new code sharpens where the rest must be.
+        while codes and not done():
+            spots = [(centre, size, doubt) for centre, size, doubt in _expected_spots(codes, image.size, want, detail)
+                     if all(math.dist(centre, seen) > 0.3 * size for seen in tried)]
+            if not spots:
+                return
+            centre, size, doubt = spots[0]
+            if not _merge(codes, _read_around(image, centre, size, doubt)):
+                tried.append(centre)
+
+    look_where_cards_should_be()
+    if not done():
+        for spot in detail.busy_spots():
+            if done():
+                break
+            if any(math.dist(spot, code.centre) < 0.8 * code.size for code in codes):
+                continue
+            size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
+            if _merge(codes, _read_around(image, spot, size)):
+                look_where_cards_should_be()
+    if not done():
+        _merge(codes, (_found(t, c, 1.0, (0, 0))
+                       for t, c in _decode(np.asarray(image), zxingcpp.Binarizer.GlobalHistogram)))
+        look_where_cards_should_be()
+    return codes
+
+
+# --- Ordering and checking ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Row:
+    """The found cards sorted along the row, with their 0-based draft positions."""
+
+    codes: tuple[FoundCode, ...]
+    positions: tuple[int, ...]
+    axis: np.ndarray
+    layout: str
+    pitch: float
+
+
+def _row_axis(codes: list[FoundCode]) -> tuple[np.ndarray, str]:
+    """The unit vector the row runs along, pointing from the Throw card to the Catch card, and the layout."""
+    right = np.sum([c.right for c in codes], axis=0)
+    right = right / (np.linalg.norm(right) or 1.0)
+    down = np.array([-right[1], right[0]])
+    if len(codes) < 2:
+        return right, "row"
+    centres = np.array([c.centre for c in codes])
+    centres = centres - centres.mean(axis=0)
+    _, vectors = np.linalg.eigh(centres.T @ centres)
+    axis = vectors[:, -1]
+    if abs(axis @ right) >= abs(axis @ down):
+        return (axis if axis @ right > 0 else -axis), "row"
+    return (axis if axis @ down > 0 else -axis), "column"
+
+
+def _spot(at: dict[int, tuple[np.ndarray, float]], k: int, pitch: float,
+          axis: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """(centre, code size, how far off that centre may be) for the card at draft position k: interpolated
+    between found neighbours (so perspective — far cards smaller and closer together — is followed) or
+    extrapolated, less surely the farther it reaches (gaps between cards vary)."""
+    left = [p for p in at if p < k]
+    right = [p for p in at if p > k]
+    if left and right:
+        a, b = max(left), min(right)
+        doubt = 0.0
+    elif len(at) >= 2:
+        a, b = sorted(sorted(at, key=lambda p: abs(p - k))[:2])
+        doubt = 0.06 * pitch * min(abs(k - a), abs(k - b))
+    else:
+        ((p, (centre, size)),) = at.items()
+        return centre + (k - p) * pitch * axis, size, 0.12 * pitch * abs(k - p)
+    t = (k - a) / (b - a)
+    return at[a][0] + t * (at[b][0] - at[a][0]), at[a][1] + t * (at[b][1] - at[a][1]), doubt
+
+
+def arrange(codes: list[FoundCode], image_size: tuple[int, int], row_length: int = ROW_LENGTH,
+            detail: Callable[[np.ndarray, float], float] | None = None) -> _Row:
+    """Sort the codes along the row and give each its draft position, leaving gaps where a card's code was
+    not read: the pitch is the smallest spacing, unless the codes' size says that spacing spans several
+    cards. Cards missing at the ends go where there is photo for them, and of those places where the photo
+    is most detailed (`detail(centre, size)`: an unread code is still dense texture; a bare table is not)."""
+    axis, layout = _row_axis(codes)
+    ordered = sorted(codes, key=lambda c: float(np.dot(c.centre, axis)))
+    along = [float(np.dot(c.centre, axis)) for c in ordered]
+    expected = float(np.median([c.size for c in ordered])) * CARD_PITCH_IN_CODES[layout]
+    spare = max(0, row_length - len(ordered))
+    if len(ordered) == 1:
+        pitch = expected
+    else:
+        nearest = float(np.diff(along).min())
+        pitch = nearest / min(max(1, round(nearest / expected)), spare + 1)
+    steps = [0]
+    for gap in np.diff(along):
+        steps.append(steps[-1] + max(1, round(gap / pitch)))
+    if steps[-1] + 1 > row_length:  # more spread than a row: keep the order, drop the guessed gaps
+        steps = list(range(len(ordered)))
+    at = {step: (np.array(code.centre), code.size) for code, step in zip(ordered, steps, strict=True)}
+    leftover = max(0, row_length - (steps[-1] + 1))
+
+    def score(k: int) -> float:
+        centre, size, _ = _spot(at, k, pitch, axis)
+        inside = size / 2 <= centre[0] <= image_size[0] - size / 2 and size / 2 <= centre[1] <= image_size[1] - size / 2
+        if not inside:
+            return -1000.0
+        return detail(centre, size) if detail else 0.0
+
+    splits = [(sum(score(-1 - i) for i in range(before)) +
+               sum(score(steps[-1] + 1 + i) for i in range(leftover - before)), before)
+              for before in range(leftover + 1)]
+    # Ties go to the end of the row: a player short of space lays the row out from the photo's left edge.
+    before = max(splits, key=lambda item: (item[0], -item[1]))[1]
+    return _Row(tuple(ordered), tuple(s + before for s in steps), axis, layout, pitch)
+
+
+def _expected_spots(codes: list[FoundCode], image_size: tuple[int, int], row_length: int,
+                    detail: Callable[[np.ndarray, float], float] | None = None):
+    """(centre, code size, doubt) of every place along the row where an unread card could lie: the gaps
+    between the found codes first, then beyond both ends as far as the row could extend, nearest first."""
+    row = arrange(codes, image_size, row_length, detail)
+    at = {p: (np.array(c.centre), c.size) for c, p in zip(row.codes, row.positions, strict=True)}
+    first, last = row.positions[0], row.positions[-1]
+    spare = row_length - (last - first + 1)
+    gaps = [k for k in range(first, last) if k not in at]
+    ends = sorted([*range(first - spare, first), *range(last + 1, last + spare + 1)],
+                  key=lambda k: min(abs(k - first), abs(k - last)))
+    spots = [_spot(at, k, row.pitch, row.axis) for k in gaps + ends]
+    return [(c, size, doubt) for c, size, doubt in spots
+            if -doubt <= c[0] < image_size[0] + doubt and -doubt <= c[1] < image_size[1] + doubt]
+
+
+def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] = (),
+             row_length: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET) -> ScanResult:
+    """Decode a photo of one player's row for `edition`.
+
+    `taken` holds the letters other players already have this round (a mapping letter → player name lets the
+    message name who). Raises ScanImageError for a file that is not an image; everything else is reported
+    in the result.
+    """
+    started = time.perf_counter()
+    image = load_image(source)
+    detail = Detail(image)
+    codes = read_codes(image, row_length, budget, detail)
+    problems: list[str] = []
+    cards: list[tuple[FoundCode, str, str]] = []
+    for code in codes:
+        try:
+            cards.append((code, *parse_card_payload(code.text)))
+        except PayloadError:
+            shown = code.text if len(code.text) <= 40 else code.text[:37] + "…"
+            problems.append(f"ignored a QR code that is not a tourpad card: {shown!r}")
+    if not cards:
+        problems.insert(0, "no card codes found in the photo: lay the 7 cards face up in a row, codes "
+                           "uncovered, and photograph them from above, close enough that the row fills the picture")
+        return ScanResult(edition.id, (None,) * row_length, tuple(problems), "row", tuple(codes),
+                          time.perf_counter() - started)
+
+    by_code = {id(code): (edition_id, letter) for code, edition_id, letter in cards}
+    row = arrange([code for code, _, _ in cards], image.size, row_length, detail)
+    cards = [(code, *by_code[id(code)]) for code in row.codes]
+    positions, layout = list(row.positions), row.layout
+    slots: list[str | None] = [None] * max(row_length, positions[-1] + 1)
+    if len(cards) > row_length:
+        problems.append(f"found {len(cards)} cards; a row has {row_length}: photograph one player's row only")
+    taken_by = dict(taken) if isinstance(taken, Mapping) else {letter: "" for letter in taken}
+    first_at: dict[str, int] = {}
+    for (_, edition_id, letter), position in zip(cards, positions, strict=True):
+        where = f"position {position + 1}"
+        if edition_id != edition.id:
+            problems.append(f"{where}: card {letter} of edition {edition_id!r} is not a card of this game "
+                            f"({edition.name})")
+            continue
+        if letter not in edition.letters:
+            problems.append(f"{where}: {edition.name} has no card {letter}")
+            continue
+        slots[position] = letter
+        if letter in first_at:
+            problems.append(f"card {letter} appears twice (positions {first_at[letter] + 1} and {position + 1})")
+            continue
+        first_at[letter] = position
+        if letter in taken_by:
+            owner = f"{taken_by[letter]}'s" if taken_by[letter] else "another player's"
+            problems.append(f"{where}: card {letter} is already in {owner} row this round")
+    if None in slots:
+        module = float(np.median([c.size for c, _, _ in cards])) / 25  # the cards' codes are 25 modules wide
+        if module < SMALL_MODULE_PX:
+            problems.append(f"the codes are small in this photo (about {module:.1f} px per module): "
+                            "take it closer, so the row fills the picture")
+    return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
+                      time.perf_counter() - started)
+

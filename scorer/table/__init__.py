@@ -1,0 +1,1 @@
+"""Table mode: the shared table on the host (service + SQLite store), its JSON API, `tourpad host`."""

@@ -1,0 +1,351 @@
+"""The table's JSON API (`/api/…`), mounted beside the app in the same FastAPI server.
+
+Every refusal is a 4xx with `{"detail": "<what is wrong, for which seat and round>"}` and changes
+nothing. Request bodies are bounded (`BodyLimit`), wrong join codes are rate-limited per client
+(`FailedCodes`), and bodies are validated strictly (no "4" for 4, no unknown fields).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.engine import ROUNDS
+from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany
+
+MAX_BODY_BYTES = 16 * 1024
+#: A wrong join code costs an attacker one of these per minute per address; players mistype a few times.
+FAILED_CODES_PER_MINUTE = 20
+#: An event stream whose reader falls this far behind is closed (it reconnects and gets a fresh snapshot).
+STREAM_BACKLOG = 256
+KEEPALIVE_SECONDS = 15.0
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateTable(Strict):
+    edition: str = Field("australia", max_length=64, description="edition or deck pack id")
+    seats: int = Field(ge=MIN_SEATS, le=MAX_SEATS, description="number of players")
+    direction_variant: bool = Field(False, description="pass direction alternates (3 or 4 players)")
+
+
+class JoinRequest(Strict):
+    code: str = Field(min_length=1, max_length=16, description="the join code, e.g. ABCD-EFGH (any case)")
+
+
+class ClaimSeat(Strict):
+    name: str = Field(min_length=1, max_length=40, description="the player's name on the sheet")
+
+
+class Submission(Strict):
+    cards: str = Field(max_length=32, description="the 7 letters in draft order: Throw first, Catch last")
+    choice: str | None = Field(None, max_length=40,
+                               description="the activity / treasure scored this round, or null")
+    replaces_revision: int = Field(ge=0, le=1_000_000,
+                                   description="the entry's current revision (0 for a first entry); "
+                                               "a replayed or overtaken submission is refused")
+
+
+class EditionInfo(BaseModel):
+    id: str
+    name: str
+    letters: str
+    choice_field: str
+    choice_family: str
+    choice_options: list[str]
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    claimed: bool
+
+
+class EntryInfo(BaseModel):
+    cards: str
+    choice: str | None
+    revision: int
+    by_host: bool
+
+
+class RoundInfo(BaseModel):
+    round: int
+    closed: bool
+    entries: list[EntryInfo | None] = Field(description="one per seat, null until that seat submits")
+
+
+class TableView(BaseModel):
+    code: str
+    edition: EditionInfo
+    direction_variant: bool
+    seats: list[SeatInfo]
+    round: int | None = Field(description="the round being entered; null once the game is over")
+    finished: bool
+    waiting_for: list[int] = Field(description="seats that have not submitted the open round")
+    rounds: list[RoundInfo]
+    scores: dict[str, Any] = Field(description="closed rounds scored by the engine (as `tourpad score`)")
+    version: int = Field(description="increases with every change; the event stream's ids")
+
+
+class TableCreated(BaseModel):
+    code: str
+    host_token: str = Field(description="edits every seat and closed rounds; shown once, keep it private")
+    table: TableView
+
+
+class SeatClaimed(BaseModel):
+    seat: int
+    name: str
+    seat_token: str = Field(description="edits this seat only; keep it on the device")
+
+
+class SubmissionAck(BaseModel):
+    round: int
+    seat: int
+    cards: str
+    choice: str | None
+    revision: int
+    round_closed: bool
+    version: int
+
+
+class Problem(BaseModel):
+    detail: str
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)}
+
+bearer = HTTPBearer(auto_error=False, description="a seat token or the table's host token")
+Code = Annotated[str, Path(min_length=1, max_length=16, description="the join code")]
+RoundNo = Annotated[int, Path(ge=1, le=ROUNDS)]
+SeatNo = Annotated[int, Path(ge=1, le=MAX_SEATS)]
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+class FailedCodes:
+    """Per client address, the wrong join codes of the last minute; over the limit → 429."""
+
+    def __init__(self, per_minute: int = FAILED_CODES_PER_MINUTE) -> None:
+        self.per_minute = per_minute
+        self._failures: dict[str, deque[float]] = {}
+
+    def check(self, client: str) -> None:
+        recent = self._failures.get(client)
+        if recent is None:
+            return
+        cutoff = time.monotonic() - 60
+        while recent and recent[0] < cutoff:
+            recent.popleft()
+        if len(recent) >= self.per_minute:
+            raise TooMany("too many wrong join codes from this device; wait a minute and check the code")
+
+    def failed(self, client: str) -> None:
+        self._failures.setdefault(client, deque()).append(time.monotonic())
+
+
+def service_of(request: Request) -> TableService:
+    return request.app.state.table_service
+
+
+Service = Annotated[TableService, Depends(service_of)]
+
+
+def guarded(request: Request, action, *args):
+    """Run a service call, counting unknown join codes against the caller's address."""
+    failed: FailedCodes = request.app.state.table_failed_codes
+    client = request.client.host if request.client else "?"
+    failed.check(client)
+    try:
+        return action(*args)
+    except TableError as err:
+        if err.status == 404 and "join code" in err.message:
+            failed.failed(client)
+        raise
+
+
+def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return credentials.credentials if credentials else None
+
+
+router = APIRouter(prefix="/api", tags=["table"], responses=ERRORS)
+
+
+@router.post("/tables", status_code=201, response_model=TableCreated, summary="Create a table")
+def create_table(body: CreateTable, service: Service) -> dict:
+    code, host_token = service.create_table(body.edition, body.seats, body.direction_variant)
+    return {"code": code, "host_token": host_token, "table": service.view(code)}
+
+
+@router.post("/join", response_model=TableView, summary="Join with the code (read the table)")
+def join(body: JoinRequest, request: Request, service: Service) -> dict:
+    return guarded(request, service.view, body.code)
+
+
+@router.get("/tables/{code}", response_model=TableView, summary="Read the table: all sheets and scores")
+def read_table(code: Code, request: Request, service: Service) -> dict:
+    return guarded(request, service.view, code)
+
+
+@router.post("/tables/{code}/seats/{seat}/claim", response_model=SeatClaimed, summary="Claim a seat")
+def claim_seat(code: Code, seat: SeatNo, body: ClaimSeat, request: Request, service: Service,
+               credentials: Credentials) -> dict:
+    """Without a token: take a free seat. With your seat token: rename yourself. With the host token:
+    seat someone (a taken seat gets a new token; the old one stops working)."""
+    token = guarded(request, service.claim_seat, code, seat, body.name, token_of(credentials))
+    return {"seat": seat, "name": body.name.strip(), "seat_token": token}
+
+
+@router.put("/tables/{code}/rounds/{round_no}/seats/{seat}", response_model=SubmissionAck,
+            summary="Submit or edit a seat's round")
+def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, request: Request,
+           service: Service, credentials: Credentials) -> dict:
+    """A seat token edits its own seat in the open round; the host token edits any seat, closed rounds
+    included (the scores are recomputed). The round closes when every seat has submitted."""
+    return guarded(request, service.submit, code, round_no, seat, body.cards, body.choice,
+                   body.replaces_revision, token_of(credentials))
+
+
+def sse(event: dict) -> str:
+    return f"id: {event['version']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
+
+
+@router.get("/tables/{code}/events", summary="Live event stream (server-sent events)",
+            response_class=StreamingResponse,
+            responses={200: {"content": {"text/event-stream": {}},
+                             "description": "`snapshot` first, then `seat` / `entry` events, each with "
+                                            "the whole table view; `expired` ends the stream"}})
+async def events(code: Code, request: Request, service: Service) -> StreamingResponse:
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[dict | None] = asyncio.Queue(maxsize=STREAM_BACKLOG)
+
+    def enqueue(event: dict | None) -> None:
+        try:
+            queue.put_nowait(event)
+        except asyncio.QueueFull:  # a reader this far behind resyncs from a fresh snapshot
+            queue.get_nowait()
+            queue.put_nowait(None)
+
+    def listener(event: dict) -> None:
+        loop.call_soon_threadsafe(enqueue, event)
+
+    snapshot, unsubscribe = await run_in_threadpool(guarded, request, service.subscribe, code, listener)
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            yield sse({"kind": "snapshot", "version": snapshot["version"], "table": snapshot})
+            while True:
+                try:
+                    event = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if event is None:
+                    return
+                if event["version"] <= snapshot["version"]:  # saved before the snapshot: already in it
+                    continue
+                yield sse(event)
+                if event["kind"] == "expired":
+                    return
+        finally:
+            unsubscribe()
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+class BodyLimit:
+    """ASGI middleware: API request bodies over `max_bytes` get 413 before the app reads them."""
+
+    def __init__(self, app, max_bytes: int = MAX_BODY_BYTES, prefix: str = "/api") -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.prefix = prefix
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(self.prefix):
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._too_large(send)
+            return
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:
+                await self._too_large(send)
+                return
+            if not message.get("more_body"):
+                break
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send) -> None:
+        response = JSONResponse({"detail": f"request body over {self.max_bytes} bytes"}, status_code=413)
+        await response({"type": "http"}, None, send)
+
+
+def _validation_message(err: RequestValidationError) -> tuple[int, str]:
+    problems = []
+    status = 422
+    for error in err.errors():
+        if error.get("type") == "json_invalid":
+            status = 400
+            reason = error.get("ctx", {}).get("error", "parse error")
+            problems.append(f"the body is not valid JSON ({reason})")
+            continue
+        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body") or "body"
+        problems.append(f"{where}: {error.get('msg')}")
+    return status, "; ".join(problems)
+
+
+def install(app: FastAPI, service: TableService, max_body_bytes: int = MAX_BODY_BYTES) -> None:
+    """Mount the table API into an existing FastAPI app (Flet's, or `create_app`'s)."""
+    app.state.table_service = service
+    app.state.table_failed_codes = FailedCodes()
+    app.include_router(router)
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, err: TableError) -> JSONResponse:
+        return JSONResponse({"detail": err.message}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        status, message = _validation_message(err)
+        return JSONResponse({"detail": message}, status_code=status)
+
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+
+
+def create_app(service: TableService) -> FastAPI:
+    """The API on its own (tests, the benchmark, and `tourpad host` before the app's screens exist)."""
+    app = FastAPI(title="tourpad table API", version="1",
+                  description="One shared Boomerang score table on the host; every player edits their own "
+                              "sheet. Read with the join code; write with a seat token or the host token.")
+    install(app, service)
+    return app

@@ -1,0 +1,149 @@
+"""`tourpad host`: serve the table API (and the app, once it has screens) on the local network.
+
+The join URL's QR code is printed in the terminal and offered as a PNG for the app's host screen.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import segno
+
+from scorer.table.service import TableService
+
+DB_NAME = "tables.sqlite3"
+EXPIRY_SWEEP_SECONDS = 60.0
+
+
+def db_path() -> Path:
+    from scorer.packs import data_dir
+
+    return data_dir() / DB_NAME
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (the interface of its default route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))  # UDP connect sends nothing; it only picks the interface
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def wait_until_port_free(bind: str, port: int) -> None:
+    """Block until nothing listens on (bind, port) any more, e.g. the host this one replaces has exited."""
+    while True:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            try:
+                probe.bind((bind, port))
+                return
+            except OSError:
+                time.sleep(0.02)
+
+
+def join_url(bind: str, port: int) -> str:
+    host = lan_address() if bind in ("0.0.0.0", "") else bind
+    return f"http://{host}:{port}/"
+
+
+def qr_terminal(url: str) -> str:
+    out = io.StringIO()
+    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
+def qr_png_base64(url: str, scale: int = 8) -> str:
+    """The QR code as a base64 PNG (for an image control on the host's screen)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=scale, border=2)
+    return base64.b64encode(out.getvalue()).decode()
+
+
+@dataclass
+class HostPlan:
+    """What `tourpad host` shows: the table it opened (new or resumed) and how to reach it."""
+
+    code: str
+    url: str
+    host_token: str | None
+    resumed: list[str]
+
+
+def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
+               new_table: bool, new_host_token: bool) -> HostPlan:
+    """Resume the most recently active table, or create one when there is none (or when asked)."""
+    resumed = service.codes()
+    if new_table or not resumed:
+        code, token = service.create_table(edition, seats)
+    else:
+        code = resumed[0]
+        token = service.issue_host_token(code) if new_host_token else None
+    return HostPlan(code, join_url(bind, port), token, resumed)
+
+
+def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:
+    def sweep() -> None:
+        while True:
+            time.sleep(every)
+            service.expire_idle()
+
+    thread = threading.Thread(target=sweep, name="table-expiry", daemon=True)
+    thread.start()
+    return thread
+
+
+def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
+                            timeout_graceful_shutdown=2, lifespan="on")
+    server = uvicorn.Server(config)
+    if on_ready is not None:
+        original_startup = server.startup
+
+        async def startup(sockets=None) -> None:
+            await original_startup(sockets)
+            on_ready()
+
+        server.startup = startup
+    server.run()
+
+
+def build_asgi(service: TableService, url: str, api_only: bool = False):
+    """One FastAPI server: the JSON API under /api, and (unless api_only) the Flet app everywhere else."""
+    from scorer.table import api
+
+    if api_only:
+        return api.create_app(service)
+    import flet as ft
+    from starlette.routing import Mount
+
+    from scorer.table import screens
+    from scorer.ui.app import make_main
+
+    screens.configure(service, url)
+    pad_main = make_main()
+
+    def main(page: ft.Page) -> None:
+        pad_main(page)
+        page.data.go("table")  # a phone opening the join URL lands on the join form
+
+    assets = str(Path(__file__).resolve().parents[2] / "assets")
+    asgi = ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
+    api.install(asgi, service)
+    # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
+    routes = asgi.router.routes
+    catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
+    for route in catch_all:
+        routes.remove(route)
+        routes.append(route)
+    return asgi

@@ -1,0 +1,483 @@
+"""Table mode: one shared table on the host, every player entering their own sheet from their phone.
+
+One engine, one state: the service holds every table, validates each submission with the rules engine
+(`rules.record.parse_row` / `parse_choice` plus the cross-seat "card already in another row" check),
+commits it to SQLite before acknowledging it, and tells every listener (the API's event streams, the
+app's screens) what changed. A round closes when all seats have submitted; the shared first-come bonuses
+are then resolved by `rules.scoring.resolve_round` over the closed rounds, in order.
+
+Rounds and seats are numbered from 1 in this class's public methods, as players and the API say them.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rules.edition import Edition
+from rules.engine import ROUNDS
+from rules.record import (
+    GameReport,
+    ParsedRound,
+    RecordError,
+    choice_key,
+    parse_choice,
+    parse_row,
+    score_rounds,
+)
+from rules.scoring import rank_players
+from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
+
+log = logging.getLogger(__name__)
+
+#: Unambiguous characters (no 0/O, 1/I): 32 symbols, 8 of them = 40 bits; wrong guesses are rate-limited.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+DEFAULT_IDLE_SECONDS = 12 * 3600
+MAX_TABLES = 256
+MIN_SEATS, MAX_SEATS = 2, 4
+
+
+class TableError(Exception):
+    """A refused request; `status` is the HTTP status the API answers with. Nothing was changed."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class Unauthorized(TableError):
+    status = 401
+
+
+class Forbidden(TableError):
+    status = 403
+
+
+class Conflict(TableError):
+    status = 409
+
+
+class Invalid(TableError):
+    status = 422
+
+
+class TooMany(TableError):
+    status = 429
+
+
+class Unavailable(TableError):
+    """The host could not save a change: it stops taking any until restarted from what is on disk."""
+
+    status = 503
+
+
+def normalize_code(text: str) -> str:
+    """What a person typed ("abcd-efgh", "ABCD EFGH") → the stored code."""
+    return "".join(ch for ch in text.upper() if ch not in " -_")
+
+
+def format_code(code: str) -> str:
+    return f"{code[:4]}-{code[4:]}"
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class Table:
+    stored: StoredTable
+    edition: Edition
+    #: Reads count as activity for expiry (kept in memory only: a restart falls back to the last write).
+    last_seen: float
+    _scores: dict | None = field(default=None, repr=False)
+
+    @property
+    def code(self) -> str:
+        return self.stored.code
+
+    @property
+    def n_seats(self) -> int:
+        return self.stored.seats
+
+    def label(self, seat: int) -> str:
+        claimed = self.stored.claimed.get(seat)
+        return claimed.name if claimed else f"seat {seat + 1}"
+
+    def submitted(self, round_index: int) -> list[int]:
+        return [s for s in range(self.n_seats) if (round_index, s) in self.stored.entries]
+
+    @property
+    def open_round(self) -> int:
+        """The first round not every seat has submitted (0-based); ROUNDS once the game is over."""
+        for r in range(ROUNDS):
+            if len(self.submitted(r)) < self.n_seats:
+                return r
+        return ROUNDS
+
+    def waiting_for(self) -> list[int]:
+        r = self.open_round
+        if r == ROUNDS:
+            return []
+        return [s for s in range(self.n_seats) if (r, s) not in self.stored.entries]
+
+    def scores(self) -> dict:
+        """The closed rounds scored in order through the engine (cached until an entry changes)."""
+        if self._scores is None:
+            closed = []
+            for r in range(self.open_round):
+                entries = [self.stored.entries[r, s] for s in range(self.n_seats)]
+                rows = tuple(parse_row(self.edition, e.cards, "stored") for e in entries)
+                choices = tuple(self._choice_index(e.choice) for e in entries)
+                closed.append(ParsedRound(rows, choices))
+            per_player, notes, _ = score_rounds(self.edition, closed, self.n_seats)
+            labels = [self.label(s) for s in range(self.n_seats)]
+            ranks = rank_players(self.edition, per_player)
+            report = GameReport(self.edition, labels, per_player, notes, ranks)
+            self._scores = report.to_dict()
+        return self._scores
+
+    def _choice_index(self, name: str | None) -> int:
+        return -1 if name is None else self.edition.choice.icon_index(name)
+
+    def view(self) -> dict:
+        """Everything every device may see: all sheets, who is still entering, the scores so far."""
+        open_round = self.open_round
+        rounds = []
+        for r in range(ROUNDS):
+            entries = []
+            for s in range(self.n_seats):
+                e = self.stored.entries.get((r, s))
+                entries.append(None if e is None else
+                               {"cards": e.cards, "choice": e.choice, "revision": e.revision,
+                                "by_host": e.by_host})
+            rounds.append({"round": r + 1, "closed": r < open_round, "entries": entries})
+        family = self.edition.choice
+        return {
+            "code": format_code(self.code),
+            "edition": {"id": self.edition.id, "name": self.edition.name, "letters": self.edition.letters,
+                        "choice_field": choice_key(self.edition), "choice_family": family.name,
+                        "choice_options": [icon.name for icon in family.icons]},
+            "direction_variant": self.stored.direction_variant,
+            "seats": [{"seat": s + 1, "name": self.label(s), "claimed": s in self.stored.claimed}
+                      for s in range(self.n_seats)],
+            "round": open_round + 1 if open_round < ROUNDS else None,
+            "finished": open_round == ROUNDS,
+            "waiting_for": [s + 1 for s in self.waiting_for()],
+            "rounds": rounds,
+            "scores": self.scores(),
+            "version": self.stored.version,
+        }
+
+
+Listener = Callable[[dict], None]
+
+
+class TableService:
+    """Every table on this host. Thread-safe: one lock orders all changes and their events."""
+
+    def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
+                 clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES) -> None:
+        from scorer.packs import resolve_edition
+
+        self._resolve_edition = resolve_edition
+        self.idle_seconds = idle_seconds
+        self.max_tables = max_tables
+        self._clock = clock
+        self._lock = threading.RLock()
+        self.store = TableStore(db_path)
+        self._tables: dict[str, Table] = {}
+        self._listeners: dict[str, list[Listener]] = {}
+        #: Guards only `_listeners`: the store's writer thread publishes under it, never under `_lock`.
+        self._listeners_lock = threading.Lock()
+        self._broken: Exception | None = None
+        now = clock()
+        for stored in self.store.load_all():
+            try:
+                edition = resolve_edition(stored.edition)
+            except KeyError:  # its deck pack was removed: the table cannot be scored any more
+                continue
+            self._tables[stored.code] = Table(stored, edition, now)
+
+    def close(self) -> None:
+        self.store.close()
+
+    # --- tables ---------------------------------------------------------------------------------------------
+
+    def create_table(self, edition_id: str, seats: int, direction_variant: bool = False) -> tuple[str, str]:
+        """A new table; returns (join code, host token). The host token is shown once, never stored."""
+        if not MIN_SEATS <= seats <= MAX_SEATS:
+            raise Invalid(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
+        if direction_variant and seats < 3:
+            raise Invalid("the direction variant is for 3 or 4 players")
+        try:
+            edition = self._resolve_edition(edition_id)
+        except KeyError as err:
+            raise Invalid(err.args[0]) from None
+        with self._lock:
+            self.expire_idle()
+            if len(self._tables) >= self.max_tables:
+                raise TooMany(f"this host already runs {len(self._tables)} tables; let idle ones expire")
+            code = self._unused_code()
+            host_token = new_token()
+            now = self._clock()
+            stored = StoredTable(code, edition.id, seats, direction_variant, now, now, 0,
+                                 {token_hash(host_token)})
+            self.store.create_table(stored)
+            self._tables[code] = Table(stored, edition, now)
+        return format_code(code), host_token
+
+    def _unused_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self._tables:
+                return code
+
+    def issue_host_token(self, code: str) -> str:
+        """Another host token for a table (for the operator of this host, e.g. `tourpad host` on restart)."""
+        with self._lock:
+            table = self._table(code)
+            token = new_token()
+            self.store.add_host_token(table.code, token_hash(token))
+            table.stored.host_token_hashes.add(token_hash(token))
+        return token
+
+    def codes(self) -> list[str]:
+        """Live tables, most recently active first."""
+        with self._lock:
+            tables = sorted(self._tables.values(), key=lambda t: -t.stored.last_active)
+            return [format_code(t.code) for t in tables]
+
+    def _table(self, code: str) -> Table:
+        if self._broken is not None:
+            raise Unavailable(f"the host could not save a change ({self._broken}); restart tourpad host")
+        table = self._tables.get(normalize_code(code))
+        if table is None:
+            raise NotFound(f"no table with join code {code!r} on this host (it may have expired)")
+        return table
+
+    def view(self, code: str) -> dict:
+        with self._lock:
+            table = self._table(code)
+            table.last_seen = self._clock()
+            return table.view()
+
+    def expire_idle(self) -> list[str]:
+        """Drop the tables idle for longer than `idle_seconds`; returns their codes."""
+        with self._lock:
+            now = self._clock()
+            gone = [t for t in self._tables.values()
+                    if max(t.stored.last_active, t.last_seen) + self.idle_seconds < now]
+            for table in gone:
+                self.store.delete_table(table.code)
+                del self._tables[table.code]
+                with self._listeners_lock:
+                    listeners = self._listeners.pop(table.code, [])
+                for listener in listeners:
+                    listener({"kind": "expired", "version": table.stored.version + 1, "table": None})
+            return [format_code(t.code) for t in gone]
+
+    # --- who is asking --------------------------------------------------------------------------------------
+
+    def role(self, code: str, token: str | None) -> int | None:
+        """None for the host, else the seat index (0-based) the token belongs to; 401 for anything else."""
+        with self._lock:
+            return self._role(self._table(code), token)
+
+    def _role(self, table: Table, token: str | None) -> int | None:
+        if not token:
+            raise Unauthorized("this needs your seat token or the host token "
+                               "(header 'Authorization: Bearer …')")
+        hashed = token_hash(token)
+        # Compare every candidate (no early exit): the time taken does not tell which part matched.
+        host = any(secrets.compare_digest(hashed, h) for h in table.stored.host_token_hashes)
+        seats = [s for s, c in table.stored.claimed.items() if secrets.compare_digest(hashed, c.token_hash)]
+        if host:
+            return None
+        if seats:
+            return seats[0]
+        raise Unauthorized(f"that token is not a seat or host token of table {format_code(table.code)}")
+
+    # --- seats ----------------------------------------------------------------------------------------------
+
+    def claim_seat(self, code: str, seat_no: int, name: str, token: str | None = None) -> str:
+        """Take a free seat (no token), rename your own (your seat token), or give a seat (host token; a
+        claimed seat gets a new token, so a player whose phone lost it can be seated again). Returns the
+        seat token."""
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise Invalid("a player name has 1 to 40 characters")
+        with self._lock:
+            table = self._table(code)
+            seat = self._seat_index(table, seat_no)
+            role = self._role(table, token) if token else "anyone"
+            current = table.stored.claimed.get(seat)
+            if role == "anyone" and current is not None:
+                raise Conflict(f"seat {seat_no} is taken by {current.name}; take a free seat or ask the host")
+            if role not in ("anyone", None, seat):
+                raise Forbidden(f"your token is for seat {role + 1} ({table.label(role)}); "
+                                f"it cannot claim seat {seat_no}")
+            for other, claimed in table.stored.claimed.items():
+                if other != seat and claimed.name.casefold() == name.casefold():
+                    raise Conflict(f"{claimed.name} already sits at seat {other + 1}; pick another name")
+            seat_token = token if role == seat else new_token()
+            stored = StoredSeat(name, token_hash(seat_token))
+            version = table.stored.version + 1
+            now = self._clock()
+            table.stored.claimed[seat] = stored
+            table._scores = None  # the score sheet carries the names
+            publish = self._advance(table, version, now, {"kind": "seat", "seat": seat_no})
+            pending = self.store.claim_seat(table.code, seat, stored, version, now, publish)
+        self._saved(pending)
+        return seat_token
+
+    @staticmethod
+    def _seat_index(table: Table, seat_no: int) -> int:
+        if not 1 <= seat_no <= table.n_seats:
+            raise NotFound(f"table {format_code(table.code)} has seats 1 to {table.n_seats}, not {seat_no}")
+        return seat_no - 1
+
+    # --- rounds ---------------------------------------------------------------------------------------------
+
+    def submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
+               replaces_revision: int, token: str | None) -> dict:
+        """Enter or edit one seat's round. `replaces_revision` is the revision being replaced (0 for the
+        first entry), so a replayed or overtaken submission is refused instead of undoing a newer one."""
+        with self._lock:
+            table = self._table(code)
+            seat = self._seat_index(table, seat_no)
+            role = self._role(table, token)
+            if not 1 <= round_no <= ROUNDS:
+                raise NotFound(f"a game has rounds 1 to {ROUNDS}, not {round_no}")
+            r = round_no - 1
+            who = table.label(seat)
+            if role is not None and role != seat:
+                raise Forbidden(f"your token is for seat {role + 1} ({table.label(role)}); "
+                                f"only the host can edit seat {seat_no} ({who})")
+            open_round = table.open_round
+            if r > open_round:
+                waiting = ", ".join(table.label(s) for s in table.waiting_for())
+                raise Conflict(f"round {round_no} is not open yet: round {open_round + 1} is still being "
+                               f"entered (waiting for {waiting})")
+            if r < open_round and role is not None:
+                raise Forbidden(f"round {round_no} is closed (every seat submitted); only the host can "
+                                f"correct {who}'s entry now")
+            current = table.stored.entries.get((r, seat))
+            current_revision = current.revision if current else 0
+            if replaces_revision != current_revision:
+                raise Conflict(f"round {round_no}, {who}: this submission replaces revision "
+                               f"{replaces_revision} but the entry is at revision {current_revision} "
+                               f"(a replayed or overtaken submission); reload the table and edit the "
+                               f"current entry")
+            letters, choice_name = self._validate(table, r, seat, cards, choice)
+            was_open = r == open_round
+            entry = StoredEntry(letters, choice_name, current_revision + 1, role is None)
+            version = table.stored.version + 1
+            now = self._clock()
+            table.stored.entries[r, seat] = entry
+            closed = was_open and table.open_round > r
+            if closed or not was_open:  # the scores cover closed rounds only
+                table._scores = None
+            publish = self._advance(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
+                                                          "revision": entry.revision, "round_closed": closed})
+            pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
+        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
+        # commits share this one's fsync.
+        self._saved(pending)
+        return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
+                "revision": entry.revision, "round_closed": closed, "version": version}
+
+    def _validate(self, table: Table, r: int, seat: int, cards: str,
+                  choice: str | None) -> tuple[str, str | None]:
+        """The engine's own checks, against everything else on the table; returns canonical letters/choice."""
+        edition = table.edition
+        where = f"round {r + 1}, {table.label(seat)}"
+        try:
+            row = parse_row(edition, cards, where)
+        except RecordError as err:
+            raise Invalid(str(err)) from None
+        for other in table.submitted(r):
+            if other == seat:
+                continue
+            taken = set(row) & set(parse_row(edition, table.stored.entries[r, other].cards, "stored"))
+            if taken:
+                letters = ", ".join(edition.cards[c].letter for c in sorted(taken))
+                raise Conflict(f"{where}: {letters} already in {table.label(other)}'s round {r + 1} cards; "
+                               f"each card is drafted once a round")
+        # Each choice scores once per game: compare with this seat's other rounds, earlier and (host
+        # corrections) later ones.
+        used = {}
+        for other_round in range(ROUNDS):
+            entry = table.stored.entries.get((other_round, seat))
+            if other_round != r and entry is not None and entry.choice is not None:
+                used[table._choice_index(entry.choice)] = other_round + 1
+        try:
+            icon = parse_choice(edition, choice, row, used, where)
+        except RecordError as err:
+            raise Invalid(str(err)) from None
+        letters = "".join(edition.cards[c].letter for c in row)
+        return letters, (edition.choice.icons[icon].name if icon >= 0 else None)
+
+    # --- live updates ---------------------------------------------------------------------------------------
+
+    def subscribe(self, code: str, listener: Listener) -> tuple[dict, Callable[[], None]]:
+        """Call `listener(event)` after every committed change of the table, in order. Returns the current
+        view (taken atomically with the subscription: every later change arrives as an event; an event
+        whose version is not above the snapshot's is already in it). Listeners run on the store's writer
+        thread: they must hand the event off, not work on it."""
+        with self._lock:
+            table = self._table(code)
+            snapshot = table.view()
+            with self._listeners_lock:
+                self._listeners.setdefault(table.code, []).append(listener)
+
+        def unsubscribe() -> None:
+            with self._listeners_lock:
+                listeners = self._listeners.get(table.code, [])
+                if listener in listeners:
+                    listeners.remove(listener)
+
+        return snapshot, unsubscribe
+
+    def _advance(self, table: Table, version: int, now: float, event: dict) -> Callable[[], None]:
+        """Move the table to `version` (under the lock); returns what publishes the event once it is saved."""
+        table.stored.version = version
+        table.stored.last_active = now
+        table.last_seen = now
+        code = table.code
+        with self._listeners_lock:
+            watched = bool(self._listeners.get(code))
+        event = {**event, "version": version, "table": table.view() if watched else None}
+
+        def publish() -> None:
+            with self._listeners_lock:
+                listeners = self._listeners.get(code)
+                for listener in list(listeners or ()):
+                    try:
+                        listener(event)
+                    except Exception:  # a vanished viewer must not fail a submission that is saved
+                        log.exception("dropping a table listener that failed")
+                        listeners.remove(listener)
+
+        return publish
+
+    def _saved(self, pending: PendingWrite) -> None:
+        try:
+            pending.wait()
+        except Exception as err:
+            # memory is now ahead of the file: refuse everything until a restart reloads the file
+            self._broken = err
+            raise Unavailable(f"the host could not save this change ({err}); restart tourpad host") from None

@@ -1,0 +1,252 @@
+"""The table's durable memory: one SQLite file in WAL mode on the host.
+
+Every change is committed (synchronous=FULL) before the service acknowledges it, so a host killed at
+any moment restarts with every acknowledged submission. Writes are group-committed: one writer thread
+takes every change queued meanwhile into one transaction, so a burst of submissions from many phones
+costs one fsync, not one each. Changes commit in the order they were queued (the service queues them in
+version order), so the file always holds a prefix of the table's history. Tokens are kept only as
+SHA-256 hashes: whoever copies the file cannot act as a seat or the host.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    code TEXT PRIMARY KEY,
+    edition TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    direction_variant INTEGER NOT NULL,
+    created REAL NOT NULL,
+    last_active REAL NOT NULL,
+    version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS host_tokens (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (code, token_hash)
+);
+CREATE TABLE IF NOT EXISTS seats (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL,
+    PRIMARY KEY (code, seat)
+);
+CREATE TABLE IF NOT EXISTS entries (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    round INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    cards TEXT NOT NULL,
+    choice TEXT,
+    revision INTEGER NOT NULL,
+    by_host INTEGER NOT NULL,
+    PRIMARY KEY (code, round, seat)
+);
+-- Who changed what, in order: the table's audit trail (never read back to rebuild state).
+CREATE TABLE IF NOT EXISTS log (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    at REAL NOT NULL,
+    kind TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    PRIMARY KEY (code, version)
+);
+"""
+
+
+log = logging.getLogger(__name__)
+
+Statements = list[tuple[str, tuple]]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class PendingWrite:
+    """A queued change; `wait()` returns once it is committed to disk (or raises why it was not)."""
+
+    statements: Statements
+    #: Runs on the writer thread right after the commit, in queue order (the service publishes events).
+    after_commit: Callable[[], None] | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    error: BaseException | None = None
+
+    def wait(self) -> None:
+        self.done.wait()
+        if self.error is not None:
+            raise self.error
+
+
+@dataclass
+class StoredEntry:
+    cards: str
+    choice: str | None
+    revision: int
+    by_host: bool
+
+
+@dataclass
+class StoredSeat:
+    name: str
+    token_hash: str
+
+
+@dataclass
+class StoredTable:
+    code: str
+    edition: str
+    seats: int
+    direction_variant: bool
+    created: float
+    last_active: float
+    version: int
+    host_token_hashes: set[str] = field(default_factory=set)
+    #: seat index (0-based) → the claimed seat
+    claimed: dict[int, StoredSeat] = field(default_factory=dict)
+    #: (round index, seat index), 0-based → entry
+    entries: dict[tuple[int, int], StoredEntry] = field(default_factory=dict)
+
+
+class TableStore:
+    """All SQL lives here. One connection: the writer thread writes, `load_all` reads under the same lock."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+        self._queue: list[PendingWrite | None] = []
+        self._queued = threading.Condition()
+        self._writer = threading.Thread(target=self._write_loop, name="table-store-writer", daemon=True)
+        self._writer.start()
+
+    def close(self) -> None:
+        with self._queued:
+            self._queue.append(None)
+            self._queued.notify()
+        self._writer.join()
+        with self._lock:
+            self._db.close()
+
+    def queue(self, statements: Statements, after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        """Queue a change; the caller fixes the commit order by queueing under its own lock."""
+        write = PendingWrite(statements, after_commit)
+        with self._queued:
+            self._queue.append(write)
+            self._queued.notify()
+        return write
+
+    def _transaction(self, statements: Statements) -> None:
+        """Commit the statements atomically; returns only once they are on disk."""
+        self.queue(statements).wait()
+
+    def _write_loop(self) -> None:
+        while True:
+            with self._queued:
+                while not self._queue:
+                    self._queued.wait()
+                batch, self._queue = self._queue, []
+            stop = None in batch
+            writes = [w for w in batch if w is not None]
+            if writes:
+                self._commit(writes)
+            if stop:
+                return
+
+    def _commit(self, writes: list[PendingWrite]) -> None:
+        with self._lock:
+            cur = self._db.cursor()
+            try:
+                cur.execute("BEGIN IMMEDIATE")
+                for write in writes:
+                    for sql, args in write.statements:
+                        cur.execute(sql, args)
+                cur.execute("COMMIT")
+            except BaseException as err:
+                log.exception("table store: a commit failed; nothing of it was saved")
+                if self._db.in_transaction:
+                    cur.execute("ROLLBACK")
+                for write in writes:
+                    write.error = err
+        for write in writes:
+            if write.error is None and write.after_commit is not None:
+                try:
+                    write.after_commit()
+                except Exception:
+                    log.exception("table store: after-commit step failed")
+            write.done.set()
+
+    @staticmethod
+    def _bump(code: str, version: int, at: float, kind: str, detail: dict) -> list[tuple[str, tuple]]:
+        return [("UPDATE tables SET version = ?, last_active = ? WHERE code = ?", (version, at, code)),
+                ("INSERT INTO log (code, version, at, kind, detail) VALUES (?, ?, ?, ?, ?)",
+                 (code, version, at, kind, json.dumps(detail)))]
+
+    def create_table(self, table: StoredTable) -> None:
+        stmts = [("INSERT INTO tables (code, edition, seats, direction_variant, created, last_active, "
+                  "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  (table.code, table.edition, table.seats, int(table.direction_variant), table.created,
+                   table.last_active, table.version))]
+        stmts += [("INSERT INTO host_tokens (code, token_hash) VALUES (?, ?)", (table.code, h))
+                  for h in table.host_token_hashes]
+        stmts.append(("INSERT INTO log (code, version, at, kind, detail) VALUES (?, ?, ?, 'created', ?)",
+                      (table.code, table.version, table.created,
+                       json.dumps({"edition": table.edition, "seats": table.seats}))))
+        self._transaction(stmts)
+
+    def add_host_token(self, code: str, hashed: str) -> None:
+        self._transaction([("INSERT OR IGNORE INTO host_tokens (code, token_hash) VALUES (?, ?)",
+                            (code, hashed))])
+
+    def claim_seat(self, code: str, seat: int, stored: StoredSeat, version: int, at: float,
+                   after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([
+            ("INSERT INTO seats (code, seat, name, token_hash) VALUES (?, ?, ?, ?) "
+             "ON CONFLICT (code, seat) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash",
+             (code, seat, stored.name, stored.token_hash)),
+            *self._bump(code, version, at, "seat", {"seat": seat, "name": stored.name})], after_commit)
+
+    def put_entry(self, code: str, round_index: int, seat: int, entry: StoredEntry, version: int,
+                  at: float, after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([
+            ("INSERT INTO entries (code, round, seat, cards, choice, revision, by_host) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (code, round, seat) DO UPDATE SET "
+             "cards = excluded.cards, choice = excluded.choice, revision = excluded.revision, "
+             "by_host = excluded.by_host",
+             (code, round_index, seat, entry.cards, entry.choice, entry.revision, int(entry.by_host))),
+            *self._bump(code, version, at, "entry",
+                        {"round": round_index, "seat": seat, "cards": entry.cards, "choice": entry.choice,
+                         "revision": entry.revision, "by_host": entry.by_host})], after_commit)
+
+    def delete_table(self, code: str) -> None:
+        self._transaction([("DELETE FROM tables WHERE code = ?", (code,))])
+
+    def load_all(self) -> list[StoredTable]:
+        with self._lock:
+            rows = self._db.execute("SELECT code, edition, seats, direction_variant, created, last_active, "
+                                    "version FROM tables").fetchall()
+            tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows}
+            for code, hashed in self._db.execute("SELECT code, token_hash FROM host_tokens"):
+                tables[code].host_token_hashes.add(hashed)
+            seats = self._db.execute("SELECT code, seat, name, token_hash FROM seats")
+            for code, seat, name, hashed in seats:
+                tables[code].claimed[seat] = StoredSeat(name, hashed)
+            for code, rnd, seat, cards, choice, revision, by_host in self._db.execute(
+                    "SELECT code, round, seat, cards, choice, revision, by_host FROM entries"):
+                tables[code].entries[rnd, seat] = StoredEntry(cards, choice, revision, bool(by_host))
+        return list(tables.values())

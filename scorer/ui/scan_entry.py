@@ -1,0 +1,183 @@
+"""Scan in round entry: one photo of the player's 7 cards fills the keypad's slots for them to confirm.
+
+The photo comes from the device: the live camera (flet-camera, web and phones; browsers allow it only on a
+secure origin: https or localhost), or the image picker, which on a phone also offers the camera (this works
+on plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
+decoding is `scorer.scan`; this panel only shows what it read and lets the player fill the gaps by tapping
+cards on the keypad. The letters reach the draft only when the row is complete, and the round only when
+the player taps Save.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+import flet as ft
+
+from scorer.pad.scan import RowProposal
+from scorer.scan import ScanImageError, scan_row
+from scorer.ui.app import sem
+
+if TYPE_CHECKING:
+    from rules.edition import Edition
+
+
+class ScanTarget(Protocol):
+    """What a panel fills: the keypad of round entry (`scorer.ui.entry.LetterEntry`), or any other entry
+    form (table mode's) that can say which letters are taken and take a complete row."""
+
+    edition: Edition
+
+    def taken_letters(self) -> Mapping[str, str]: ...
+
+    def use_scanned(self, letters: str) -> None: ...
+
+    def redraw(self) -> None: ...
+
+
+class ScanPanel:
+    """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
+    the row has holes, the target passes its keypad taps to `fill`."""
+
+    def __init__(self, target: ScanTarget, page: ft.Page) -> None:
+        self.target = target
+        self.page = page
+        self.proposal: RowProposal | None = None
+        self.status = ft.Text("Or scan them: lay your 7 cards in a row, Throw card on the left, codes showing, "
+                              "and photograph the row filling the picture.", size=12,
+                              color=ft.Colors.ON_SURFACE_VARIANT)
+        self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        self.button = sem("scan-button", ft.OutlinedButton(
+            "Photo file", icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
+            expand=True))
+        buttons = [self.button]
+        if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
+            buttons.insert(0, sem("camera-button", ft.OutlinedButton(
+                "Camera", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
+                expand=True)))
+        self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
+                               sem("scan-row", self.row)],
+                              spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    async def pick(self, e) -> None:
+        try:
+            files = await ft.FilePicker().pick_files(
+                dialog_title="Photo of your 7 cards in a row", file_type=ft.FilePickerFileType.IMAGE,
+                with_data=True)
+        except Exception as err:  # no picker on this platform: say so instead of failing silently
+            self.show(f"Cannot open the photo picker here: {err}", error=True)
+            return
+        if not files:
+            return
+        picked = files[0]
+        self.show(f"Reading the cards in {picked.name}…")
+        try:
+            data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+        except OSError as err:
+            self.show(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
+            return
+        await self.read(data)
+
+    async def open_camera(self, e) -> None:
+        """A live preview and a shutter. Where the browser refuses the camera (plain http on the LAN), the
+        message points to the picker, which still offers the phone's camera app."""
+        import flet_camera as fc
+
+        page = self.page
+        camera = fc.Camera(preview_enabled=True, width=320, height=240)
+        dialog = ft.AlertDialog(title=ft.Text("Your 7 cards, Throw card on the left"), content=camera)
+
+        def close(ev=None) -> None:
+            with contextlib.suppress(Exception):
+                page.pop_dialog()
+
+        async def shoot(ev) -> None:
+            try:
+                data = await camera.take_picture()
+            except Exception as err:
+                close()
+                self.show(f"The camera did not take the picture ({err}); use Photo file instead.", error=True)
+                return
+            close()
+            self.show("Reading the cards…")
+            await self.read(data)
+
+        dialog.actions = [ft.TextButton("Cancel", on_click=close),
+                          sem("camera-shoot", ft.FilledButton("Take photo", icon=ft.Icons.CAMERA, on_click=shoot))]
+        page.show_dialog(dialog)
+        try:
+            cameras = await camera.get_available_cameras()
+            if not cameras:
+                raise RuntimeError("no camera found")
+            back = [c for c in cameras if c.lens_direction == fc.CameraLensDirection.BACK]
+            await camera.initialize((back or cameras)[0], fc.ResolutionPreset.MAX, enable_audio=False)
+        except Exception as err:
+            close()
+            self.show(f"No camera here ({err}): on a phone joined over plain http the browser refuses it; "
+                      "Photo file opens the phone's camera app instead.", error=True)
+
+    async def read(self, data: bytes) -> None:
+        """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
+        target = self.target
+        taken = target.taken_letters()
+        try:
+            result = await asyncio.to_thread(scan_row, data, target.edition, taken)
+        except ScanImageError as err:
+            self.show(str(err), error=True)
+            return
+        self.proposal = RowProposal.from_result(result, taken)
+        if self.proposal.complete:
+            letters = self.adopt()
+            self.show(f"Read {letters} from the photo: check the cards and the points, then save the round.")
+        else:
+            read = sum(letter is not None for letter in result.slots[:len(self.proposal.slots)])
+            lines = [f"Read {read} of {len(self.proposal.slots)} cards.", *result.problems,
+                     f"Tap the card at position {self.proposal.holes[0] + 1} on the keypad, or scan again."]
+            self.show("\n".join(lines), error=True)
+        target.redraw()
+
+    def fill(self, letter: str) -> bool:
+        """A keypad tap while a scan has holes fills the first hole; True when the tap was used here."""
+        if self.proposal is None:
+            return False
+        if self.proposal.fill(letter.upper()) and self.proposal.complete:
+            letters = self.adopt()
+            self.show(f"{letters}: complete. Check the points, then save the round.")
+        else:
+            self.show(self.proposal.message, error=not self.proposal.message.startswith("position"))
+        self.target.redraw()
+        return True
+
+    def adopt(self) -> str:
+        """The completed row goes to the target's entry (not yet saved); the scan is done."""
+        letters = self.proposal.letters
+        self.proposal = None
+        self.target.use_scanned(letters)
+        return letters
+
+    # --- rendering -------------------------------------------------------------------------------------
+
+    def show(self, message: str, error: bool = False) -> None:
+        self.status.value = message
+        self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
+        boxes = []
+        if self.proposal is not None:
+            for i, letter in enumerate(self.proposal.slots):
+                boxes.append(ft.Container(
+                    ft.Text(letter or "?", size=18, weight=ft.FontWeight.BOLD,
+                            color=ft.Colors.ON_SURFACE if letter else ft.Colors.ERROR),
+                    width=40, height=42, border_radius=8, alignment=ft.Alignment.CENTER,
+                    border=ft.Border.all(2, ft.Colors.ERROR if letter is None else ft.Colors.OUTLINE_VARIANT),
+                    tooltip=f"position {i + 1}"))
+        self.row.controls = boxes
+        self.update()
+
+    def update(self) -> None:
+        with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
+            self.view.update()

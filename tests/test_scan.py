@@ -1,0 +1,295 @@
+"""Scanning a drafted row from one photo: ordering, partial reads, wrong cards, bad files, the CLI.
+
+Photos come from the synthetic generator the benchmark uses (benchmarks/scan_photos.py), made here from
+fixed seeds at a framing and blur every phone manages, so each test reads a real JPEG through zxing-cpp.
+The geometry that orders the cards is also checked on its own with hypothesis, at any angle.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image, ImageDraw
+from typer.testing import CliRunner
+
+from benchmarks import scan_photos
+from printables.payload import card_payload
+from scorer.cli import app
+from scorer.scan import CARD_PITCH_IN_CODES, FoundCode, ScanImageError, arrange, load_image, scan_row
+
+ROW = tuple("KSHN@LQ")
+BUDGET = 5.0  # generous: these photos read in the first pass; a loaded CI machine must not change the answer
+
+
+def shot(index: int = 0, letters=ROW, **options) -> bytes:
+    options.setdefault("scale", 1.2)
+    options.setdefault("blur", 0.5)
+    return scan_photos.photo(7, index, "australia", tuple(letters), **options).jpeg
+
+
+def scan(data, australia, **options):
+    return scan_row(data, australia, budget=BUDGET, **options)
+
+
+def unreadable_face(letter: str) -> Image.Image:
+    """A card whose code is spoiled: a sticker over two of its finder patterns (still a card, still texture)."""
+    face = scan_photos.card_face("australia", letter).copy()
+    mm = scan_photos.FACE_PX_PER_MM
+    cx, cy = (c * mm for c in scan_photos.QR_CENTRE_MM)
+    half = scan_photos.QR_MM * mm / 2
+    ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy - half / 3), fill="#FBF7EE")
+    return face
+
+
+# --- Ordering -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("index", [0, 1])
+def test_a_row_reads_left_to_right(australia, index):
+    result = scan(shot(index), australia)
+    assert result.letters == "".join(ROW)
+    assert result.complete and result.layout == "row" and result.messages() == []
+
+
+def test_a_column_reads_top_to_bottom(australia):
+    result = scan(shot(2, column=True, scale=1.15), australia)
+    assert result.layout == "column"
+    assert result.letters == "".join(ROW)
+
+
+@pytest.mark.parametrize("turn", [180, 90, -90])
+def test_a_row_photographed_from_another_side_still_reads_throw_card_first(australia, turn):
+    """From across the table the row appears reversed (180°) or upright in the photo (±90°); the codes'
+    own orientation says which card is the Throw card."""
+    result = scan(shot(3, turn=turn, scale=0.7 if turn != 180 else 1.2), australia)
+    assert result.letters == "".join(ROW)
+    assert result.layout == "row"
+
+
+def test_exif_rotation_is_applied_before_reading(australia):
+    upright = Image.open(io.BytesIO(shot(4)))
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the phone was held sideways: rotate 90° clockwise to view
+    out = io.BytesIO()
+    upright.transpose(Image.Transpose.ROTATE_90).save(out, "JPEG", quality=90, exif=exif.tobytes())
+    loaded = load_image(out.getvalue())
+    assert loaded.size == upright.size
+    assert scan(out.getvalue(), australia).letters == "".join(ROW)
+
+
+def _codes_along(angle: float, layout: str, pitch: float, positions: list[int], wobble: list[float]):
+    right = np.array([math.cos(angle), math.sin(angle)])
+    down = np.array([-right[1], right[0]])
+    axis = right if layout == "row" else down
+    size = pitch / CARD_PITCH_IN_CODES[layout] * 0.95
+    origin = np.array([5000.0, 5000.0])
+    codes = []
+    for position, offset in zip(positions, wobble, strict=False):
+        centre = origin + position * pitch * axis + offset * size * (down if layout == "row" else right)
+        codes.append(FoundCode(card_payload("australia", "ABCDEFG"[position]), tuple(centre), tuple(right), size))
+    return codes
+
+
+@given(angle=st.floats(0, 2 * math.pi), layout=st.sampled_from(["row", "column"]),
+       pitch=st.floats(80, 600), found=st.sets(st.integers(1, 5)),
+       wobble=st.lists(st.floats(-0.15, 0.15), min_size=7, max_size=7), shuffle=st.randoms())
+def test_positions_follow_the_cards_reading_direction_at_any_angle(angle, layout, pitch, found, wobble, shuffle):
+    """First and last card read, any of the middle ones missing, any rotation: each code lands at its
+    draft position (gaps estimated from the spacing)."""
+    positions = sorted({0, 6} | found)
+    codes = _codes_along(angle, layout, pitch, positions, wobble)
+    shuffle.shuffle(codes)
+    row = arrange(codes, (10_000, 10_000))
+    assert row.layout == layout
+    assert [c.text[-1] for c in row.codes] == ["ABCDEFG"[p] for p in positions]
+    assert list(row.positions) == positions
+
+
+@given(angle=st.floats(-0.3, 0.3), found=st.sets(st.integers(0, 6), min_size=1, max_size=6))
+def test_cards_missing_at_an_end_go_where_the_photo_shows_detail(angle, found):
+    positions = sorted(found)
+    codes = _codes_along(angle, "row", 300.0, positions, [0.0] * 7)
+    right = np.array([math.cos(angle), math.sin(angle)])
+    true_spots = [np.array([5000.0, 5000.0]) + k * 300.0 * right for k in range(7)]
+
+    def detail(centre, size):  # the unread cards' codes are texture, fading off them; the bare table is not
+        nearest = min(np.linalg.norm(centre - s) for s in true_spots)
+        return 5.0 + 60.0 * max(0.0, 1 - nearest / 150.0)
+
+    assert list(arrange(codes, (10_000, 10_000), detail=detail).positions) == positions
+
+
+# --- Partial and wrong reads -----------------------------------------------------------------------------------
+
+def test_an_unread_card_in_the_middle_leaves_its_position_open(australia):
+    result = scan(shot(5, extra_faces={3: unreadable_face("N")}), australia)
+    assert result.slots == ("K", "S", "H", None, "@", "L", "Q")
+    assert result.missing == (4,) and not result.complete
+    assert "position 4 not read" in result.messages()[0]
+
+
+def test_an_unread_card_at_the_end_is_placed_last(australia):
+    result = scan(shot(6, extra_faces={6: unreadable_face("Q")}), australia)
+    assert result.letters == "KSHN@L?"
+    assert result.missing == (7,)
+
+
+def test_two_unread_cards_are_both_reported(australia):
+    result = scan(shot(8, extra_faces={0: unreadable_face("K"), 4: unreadable_face("@")}), australia)
+    assert result.letters == "?SHN?LQ"
+    assert "positions 1 and 5 not read" in result.messages()[0]
+
+
+def test_a_far_away_photo_with_gaps_says_to_come_closer(australia):
+    # at scale 0.55 the row spans a third of the photo: about 2 px per module of the printed 22 mm code
+    result = scan(shot(13, scale=0.55, extra_faces={2: unreadable_face("H")}), australia)
+    assert 3 in result.missing
+    assert any("take it closer" in problem for problem in result.problems)
+    near = scan(shot(13, scale=1.3, extra_faces={2: unreadable_face("H")}), australia)
+    assert near.missing == (3,) and near.problems == ()
+
+
+def test_a_card_of_another_edition_is_named_and_not_entered(australia):
+    europe_card = scan_photos.card_face("europe", "Q")
+    result = scan(shot(9, extra_faces={2: europe_card}), australia)
+    assert result.slots[2] is None and result.letters == "KS?N@LQ"
+    assert result.problems == ("position 3: card Q of edition 'europe' is not a card of this game "
+                               "(Boomerang: Australia)",)
+
+
+def test_a_duplicate_letter_is_named(australia):
+    result = scan(shot(10, letters="KSHNKLQ"), australia)
+    assert result.letters == "KSHNKLQ"
+    assert "card K appears twice (positions 1 and 5)" in result.problems
+    assert not result.complete
+
+
+def test_a_letter_another_player_has_is_named_with_the_player(australia):
+    result = scan(shot(11), australia, taken={"H": "Ann", "Z": "Bob"})
+    assert result.problems == ("position 3: card H is already in Ann's row this round",)
+    plain = scan(shot(11), australia, taken="HZ")
+    assert plain.problems == ("position 3: card H is already in another player's row this round",)
+
+
+def test_a_qr_code_that_is_not_a_card_is_ignored_with_a_message(australia):
+    photo = Image.open(io.BytesIO(shot(12, scale=0.8)))
+    poster = scan_photos.qr_image("https://example.org/menu", 8).convert("RGB")
+    photo.paste(poster, (60, 60))
+    out = io.BytesIO()
+    photo.save(out, "JPEG", quality=90)
+    result = scan(out.getvalue(), australia)
+    assert result.letters == "".join(ROW)
+    assert result.problems == ("ignored a QR code that is not a tourpad card: 'https://example.org/menu'",)
+
+
+def test_a_photo_without_cards_says_what_to_do(australia):
+    out = io.BytesIO()
+    Image.new("RGB", (800, 600), "#7a5230").save(out, "PNG")
+    result = scan(out.getvalue(), australia)
+    assert result.slots == (None,) * 7
+    assert result.problems[0].startswith("no card codes found in the photo")
+
+
+# --- Bad files ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b"", "the image file is empty"),
+    (b"round 3: KSHN@LQ\n", "is not an image we can read"),
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "is not an image we can read"),
+])
+def test_a_file_that_is_no_image_is_refused_clearly(australia, data, expected):
+    with pytest.raises(ScanImageError, match=expected):
+        scan_row(data, australia)
+
+
+def test_a_cut_off_jpeg_is_refused_clearly(australia):
+    data = shot(0)
+    with pytest.raises(ScanImageError, match="not an image we can read"):
+        scan_row(data[: len(data) // 3], australia)
+
+
+def test_a_missing_file_is_refused_clearly(australia, tmp_path):
+    with pytest.raises(ScanImageError, match=r"cannot read .*nope\.jpg"):
+        scan_row(tmp_path / "nope.jpg", australia)
+
+
+# --- CLI --------------------------------------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+def one_line(text: str) -> str:
+    """Rich wraps long messages at the terminal width; compare the words."""
+    return " ".join(text.split())
+
+
+def test_cli_prints_the_letters_in_order(tmp_path):
+    path = tmp_path / "row.jpg"
+    path.write_bytes(shot(0))
+    result = runner.invoke(app, ["scan", str(path), "--edition", "australia"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "KSHN@LQ"
+
+
+def test_cli_json_and_partial_rows_exit_1_with_the_problem(tmp_path):
+    path = tmp_path / "row.jpg"
+    path.write_bytes(shot(5, extra_faces={3: unreadable_face("N")}))
+    result = runner.invoke(app, ["scan", str(path), "--json", "--taken", "k"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    assert doc["letters"] == "KSH?@LQ" and doc["missing"] == [4] and not doc["complete"]
+    assert doc["problems"] == ["position 1: card K is already in another player's row this round"]
+
+
+def test_cli_refuses_a_file_that_is_no_image(tmp_path):
+    path = tmp_path / "notes.jpg"
+    path.write_text("not a photo")
+    result = runner.invoke(app, ["scan", str(path)])
+    assert result.exit_code == 2
+    assert "is not an image we can read" in one_line(result.stderr)
+    missing = runner.invoke(app, ["scan", str(tmp_path / "gone.jpg")])
+    assert missing.exit_code == 2 and "no such file" in one_line(missing.stderr)
+    unknown = runner.invoke(app, ["scan", str(path), "--edition", "narnia"])
+    assert unknown.exit_code == 2 and "unknown edition 'narnia'" in one_line(unknown.stderr)
+
+
+def test_bench_scan_measures_a_small_set(tmp_path, australia):
+    from benchmarks import scan as bench_scan
+
+    report = bench_scan.run(australia, photos=2, seed=3, cache_dir=tmp_path)
+    assert report["photos"] == 2
+    share = float(report["complete_and_in_order"].split("%")[0]) / 100
+    assert share == 1 - len(report["failures"]) / 2
+    photos = sorted(tmp_path.rglob("*.jpg"))
+    assert len(photos) == 2
+    truth = json.loads(photos[0].with_suffix(".json").read_text())["letters"]
+    assert len(truth) == 7 and set(truth) <= set(australia.letters)
+    # A second run measures the cached photos instead of drawing them again.
+    before = [p.stat().st_mtime_ns for p in photos]
+    bench_scan.run(australia, photos=2, seed=3, cache_dir=tmp_path)
+    assert [p.stat().st_mtime_ns for p in photos] == before
+
+
+# --- Completing a scanned row in the app ------------------------------------------------------------------------
+
+def test_a_proposal_turns_every_unsettled_position_into_a_hole_the_player_fills():
+    from scorer.pad.scan import RowProposal
+    from scorer.scan import ScanResult
+
+    result = ScanResult("australia", ("K", None, "H", "K", "B", "L", "Q"),
+                        problems=("card K appears twice (positions 1 and 4)",
+                                  "position 5: card B is already in Ann's row this round"))
+    proposal = RowProposal.from_result(result, {"B": "Ann"})
+    assert proposal.letters == "K?H??LQ" and proposal.holes == [1, 3, 4]
+    assert not proposal.fill("B") and proposal.message == "B is already in Ann's cards this round"
+    assert not proposal.fill("H") and proposal.message == "H is already your card at position 3"
+    assert proposal.fill("S") and proposal.message == "position 2: S; now tap the card at position 4"
+    assert proposal.fill("N") and proposal.fill("@")
+    assert proposal.complete and proposal.letters == "KSHN@LQ"
+    assert "complete" in proposal.message
+    assert not proposal.fill("A")  # nothing left to fill
