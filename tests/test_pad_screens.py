@@ -61,7 +61,7 @@ async def start(main, hub: PubSubHub | None = None):
 
 def walk(control):
     yield control
-    for attr in ("controls", "content", "actions", "leading", "title", "appbar"):
+    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon"):
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
@@ -151,6 +151,48 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         assert "Throw card number is missing" in texts(page)
         assert set(SCREENS) >= {"home", "new_game", "history", "sheet", "entry", "entry_categories",
                                 "round_summary", "end"}
+
+    asyncio.run(run())
+
+
+def identifiers(page) -> set[str]:
+    return {c.identifier for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier}
+
+
+def test_usa_sheet_draws_the_town_map_and_buttons_show_pictograms(store):
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        game = GameSession.new(store, "usa", ["Ann", "Bob"])
+        app.session = game
+        app.go("sheet", game_id=game.game_id)
+        assert {"town-map-1", "route-status-1"} <= identifiers(page)
+        town_map = next(c for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier == "town-map-1")
+        assert town_map.label == "Town map: 0 pathways drawn"
+        assert "pictogram-mail-box" in identifiers(page)  # the collection's reference on the sheet
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        edition = game.state.edition
+        assert {f"pictogram-{'-'.join(i.name.casefold().split())}" for i in edition.choice.icons} <= identifiers(page)
+        a, b = edition.route.edges[0]
+        rest = [c.letter for c in edition.cards if c.index not in (a, b)]
+        game.enter_letters(0, edition.cards[a].letter + edition.cards[b].letter + "".join(rest[:5]), None)
+        game.enter_letters(1, "".join(rest[5:12]), None)
+        app.go("sheet", game_id=game.game_id)
+        town_map = next(c for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier == "town-map-1")
+        assert town_map.label != "Town map: 0 pathways drawn"
+        assert "Something went wrong" not in texts(page)
+
+    asyncio.run(run())
+
+
+def test_australia_sheet_has_no_town_map(store):
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        app.session = game
+        app.go("sheet", game_id=game.game_id)
+        assert "town-map-1" not in identifiers(page) and "pictogram-koalas" in identifiers(page)
 
     asyncio.run(run())
 
