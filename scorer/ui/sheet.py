@@ -13,7 +13,7 @@ from scorer.ui.app import PadApp, Screen, note, screen, sem
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
-MAP_W = 346  # a 390 px phone less the page's and the card's padding
+MAP_W = 330  # fits a 390 px phone less the page's and the card's padding and margins
 COAST_BLUE = "#1565C0"
 NAME_W, CELL_W, SUM_W = 112, 46, 52
 
