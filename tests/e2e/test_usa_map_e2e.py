@@ -55,9 +55,9 @@ def test_usa_town_map_and_choice_pictograms(prepared, server, browser, phone, op
     assert "0 pathways drawn" in map_label(pad)
     pad.shot("usa-sheet-start")
     pad.tap("Enter Eve")
-    for letter in "ABCDEFG":
+    for i, letter in enumerate("ABCDEFG"):  # wait for each card: a tap during a redraw can miss
         pad.tap(letter)
-    pad.wait_text("entry-cards", "7 of 7")
+        pad.wait_text("entry-cards", rf"^Cards: {'ABCDEFG'[:i + 1]} ")
     choice = pad.ident("pictogram-sightseeing")
     choice.wait_for(state="attached")
     pad.page.mouse.wheel(0, 1000)  # Flutter scrolls its own canvas: wheel down to the choice buttons
