@@ -13,6 +13,7 @@ from rules.editions import load_edition
 from rules.scoring import drawn_pathways
 from scorer.pad.pictograms import pictogram_svg
 from scorer.pad.townmap import LAYOUT_H, LAYOUT_W, has_town_map, town_map_view
+from scorer.ui.pictogram import FALLBACK, card_icon
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -41,6 +42,14 @@ def test_pictograms_are_recoloured_with_no_current_colour_or_class_left(key):
     for el in shapes:
         assert el.get("fill") in ("#112233", "#FAFAFA", "none")
         assert el.get("stroke") in (None, "none", "#112233", "#FAFAFA")
+
+
+def test_card_icon_shows_our_pictogram_or_falls_back_to_a_material_icon():
+    ours = card_icon("Indigenous Culture", "choice")
+    assert ours.identifier == "pictogram-indigenous-culture"
+    assert ours.content.content.src == pictogram_svg("Indigenous Culture", "#1F5F56", "#FFFFFF")
+    theirs = card_icon("Moon Rocks", "collection", dark=True)
+    assert theirs.identifier == "fallback-moon-rocks" and theirs.content.icon == FALLBACK["collection"]
 
 
 def test_knocked_out_details_take_the_paper_colour():
