@@ -54,6 +54,11 @@ def test_usa_town_map_and_choice_pictograms(prepared, server, browser, phone, op
     pad.wait_text("round-status", "^Round 1 of 4")
     assert "0 pathways drawn" in map_label(pad)
     pad.shot("usa-sheet-start")
+    pad.ident("pictogram-mail-box").wait_for(state="attached")  # the sheet's icon reference
+    pad.page.mouse.move(4, 600)  # off the towns: hovering one shows its name as a tooltip
+    pad.page.mouse.wheel(0, 1500)
+    pad.shot("usa-sheet-reference")
+    pad.page.mouse.wheel(0, -2000)
     pad.tap("Enter Eve")
     for i, letter in enumerate("ABCDEFG"):  # wait for each card: a tap during a redraw can miss
         pad.tap(letter)
