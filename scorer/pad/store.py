@@ -78,15 +78,15 @@ class EventStore:
             self._db.close()
 
     def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict],
-                    summary: str = "") -> int:
+                    summary: str = "", status: str = "playing") -> int:
         """A new game and its first event, in one transaction."""
         now = time.time()
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 cur = self._db.execute(
-                    "INSERT INTO games (created_at, updated_at, edition, players, summary) "
-                    "VALUES (?, ?, ?, ?, ?)", (now, now, edition, json.dumps(players), summary))
+                    "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (now, now, edition, json.dumps(players), summary, status))
                 game_id = int(cur.lastrowid)
                 self._insert(game_id, 1, now, *first_event)
                 self._db.execute("COMMIT")

@@ -173,7 +173,7 @@ def build_theme(dark: bool) -> ft.Theme:
 
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
     from scorer.table import screens as table_screens  # noqa: F401  (registers "table")
-    from scorer.ui import end, entry, home, race, sheet  # noqa: F401  (registers the screens)
+    from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
 
     store = store_factory()
 

@@ -18,8 +18,9 @@ from scorer.ui.sheet import PAD, undo_button
 MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
 
 
-def chart(state: PadState) -> ft.Control:
-    geo = layout(state.running_totals(), ROUNDS)
+def chart(running: list[list[int]], players: list[str] | tuple[str, ...]) -> ft.Control:
+    """The running-totals chart: one line per player over the rounds (the score pad's and solo games')."""
+    geo = layout(running, ROUNDS)
     shapes: list = []
     muted = ft.Paint(color=ft.Colors.OUTLINE_VARIANT, stroke_width=1)
     small = ft.TextStyle(size=10, color=ft.Colors.ON_SURFACE_VARIANT)
@@ -35,9 +36,19 @@ def chart(state: PadState) -> ft.Control:
         for x, y in line:
             shapes.append(cv.Circle(x, y, 4, paint=ft.Paint(color=PLAYER_COLORS[p])))
     legend = ft.Row([ft.Row([ft.Container(width=14, height=14, bgcolor=PLAYER_COLORS[p], border_radius=7),
-                             ft.Text(name, size=12)], spacing=4) for p, name in enumerate(state.players)],
+                             ft.Text(name, size=12)], spacing=4) for p, name in enumerate(players)],
                     wrap=True, spacing=12)
     return ft.Column([cv.Canvas(shapes, width=geo.width, height=geo.height), legend], spacing=6)
+
+
+def podium_card(seat: int, place: int, name: str, total: int) -> ft.Control:
+    """One line of the final ranking (seat counts from 1: the test hooks rank-<seat>, final-total-<seat>)."""
+    return ft.Card(ft.Container(ft.Row([
+        ft.Icon(ft.Icons.EMOJI_EVENTS, size=30, color=MEDALS.get(place, ft.Colors.OUTLINE)),
+        ft.Container(sem(f"rank-{seat}", ft.Text(f"#{place} {name}", size=18, weight=ft.FontWeight.BOLD)),
+                     expand=True),
+        sem(f"final-total-{seat}", ft.Text(str(total), size=22, weight=ft.FontWeight.BOLD,
+                                           color=ft.Colors.PRIMARY))]), padding=12))
 
 
 def breakdown(state: PadState) -> ft.Control:
@@ -95,14 +106,7 @@ def game_end(app: PadApp, game_id: int) -> Screen:
         return sheet(app, game_id)
     ranks, totals = state.ranks(), state.totals()
     order = sorted(range(state.setup.n), key=lambda p: (ranks[p], -totals[p]))
-    podium = []
-    for p in order:
-        podium.append(ft.Card(ft.Container(ft.Row([
-            ft.Icon(ft.Icons.EMOJI_EVENTS, size=30, color=MEDALS.get(ranks[p], ft.Colors.OUTLINE)),
-            ft.Container(sem(f"rank-{p + 1}", ft.Text(f"#{ranks[p]} {state.players[p]}", size=18,
-                                                      weight=ft.FontWeight.BOLD)), expand=True),
-            sem(f"final-total-{p + 1}", ft.Text(str(totals[p]), size=22, weight=ft.FontWeight.BOLD,
-                                                color=ft.Colors.PRIMARY))]), padding=12)))
+    podium = [podium_card(p + 1, ranks[p], state.players[p], totals[p]) for p in order]
     ties = state.tie_breaks()
     problems = state.consistency_problems()
     exports = ft.Row([
@@ -127,7 +131,7 @@ def game_end(app: PadApp, game_id: int) -> Screen:
                         color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
                 ft.Text("; ".join(problems) or "Categories add up to the totals", size=12)]),
         ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-        ft.Card(ft.Container(chart(state), padding=10)),
+        ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),
         ft.Text("Export", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
         ft.Row([ft.OutlinedButton("Score sheet", icon=ft.Icons.GRID_ON, height=48,

@@ -55,6 +55,7 @@ def home(app: PadApp) -> Screen:
                                    on_click=lambda e: app.go("history")))
     items.append(ft.OutlinedButton("Table mode: host or join", icon=ft.Icons.GROUPS, height=52,
                                    on_click=lambda e: app.go("table")))
+    items.append(solo_entries(app))
     items.append(section(
         "Race Around Europe",
         ft.OutlinedButton("Journey checker", icon=ft.Icons.RULE, height=52,
@@ -64,6 +65,22 @@ def home(app: PadApp) -> Screen:
     body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                         padding=PAD)
     return Screen("tourpad", body)
+
+
+def solo_entries(app: PadApp) -> ft.Control:
+    """Play solo against bots, and resume the last unfinished solo game."""
+    from scorer.solo_view import unfinished
+
+    entries: list[ft.Control] = [ft.OutlinedButton("Play solo", icon=ft.Icons.SMART_TOY, height=52,
+                                                   on_click=lambda e: app.go("solo_setup"))]
+    saved = unfinished(app.store)
+    if saved:
+        entries.append(ft.FilledTonalButton(
+            "Resume solo game", icon=ft.Icons.PLAY_ARROW, height=52,
+            on_click=lambda e, gid=saved[0].id: app.go("solo_game", game_id=gid)))
+        entries.append(sem("solo-resume-info", ft.Text(f"{edition_name(saved[0].edition)}, {saved[0].summary}",
+                                                       color=ft.Colors.ON_SURFACE_VARIANT)))
+    return section("Solo against bots", *entries)
 
 
 def resume(app: PadApp, game_id: int) -> None:

@@ -125,19 +125,26 @@ class Pad:
             box.click()
             try:
                 self.page.wait_for_function(
-                    "l => document.activeElement?.tagName === 'INPUT'"
-                    " && document.activeElement.getAttribute('aria-label') === l", arg=label, timeout=5000)
+                    # the accessible name is the label, then the hint on the next line; some focused inputs carry
+                    # none, so a missing name is accepted: the value check below proves the text went in
+                    "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
+                    " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
+                    arg=label, timeout=5000)
             except Exception:
                 continue
             box.fill(text)
             try:
-                self.page.wait_for_function("([l, t]) => document.activeElement?.value === t",
-                                            arg=[label, text], timeout=3000)
+                # case-insensitive: some fields capitalize what is typed (the table's join code)
+                self.page.wait_for_function(
+                    "([l, t]) => document.activeElement?.value?.toUpperCase() === t.toUpperCase()",
+                    arg=[label, text], timeout=3000)
                 self.page.wait_for_timeout(150)  # let the change event reach the server
                 return
             except Exception:
                 continue
-        raise AssertionError(f"could not type {text!r} into {label!r}")
+        active = self.page.evaluate("() => [document.activeElement?.tagName, "
+                                    "document.activeElement?.getAttribute('aria-label'), document.activeElement?.value]")
+        raise AssertionError(f"could not type {text!r} into {label!r}; focused element: {active}")
 
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,117 @@
+"""What the solo screens show, as plain Python (no Flet): saving and resuming a solo game in the score
+pad's event store, the status line, the running totals for the chart, card text colours.
+
+A solo game lives in the same SQLite event log as the score pad's games, under its own statuses
+(`solo` while playing, `solo-finished` after), so the score pad's "Resume" and "History" never list it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.pad.store import EventStore
+from scorer.solo import SoloGame
+
+PLAYING = "solo"
+FINISHED = "solo-finished"
+
+PHASE_PROMPTS = {
+    "throw": "choose your Throw card (it stays face down until the round ends)",
+    "draft": "choose a card to keep; the rest pass {direction}",
+    "choice": "the Catch has arrived: choose what to score",
+}
+
+
+def summary_of(game: SoloGame) -> str:
+    """The short line the home screen shows for a saved game."""
+    if game.state.is_terminal():
+        top = game.ranking()[0]
+        return f"finished: {top['name']} won with {top['total']}"
+    screen = game.screen()
+    return f"round {screen['round']} of {screen['rounds']}, {screen['phase']}"
+
+
+def start(store: EventStore, game: SoloGame) -> int:
+    """Save a new game's first event; returns its id in the store."""
+    first = game.events[0]
+    return store.create_game(game.edition.id, game.setup.players, (first["kind"], first["payload"]),
+                             summary=summary_of(game), status=PLAYING)
+
+
+def new_game(store: EventStore, edition: str, bots: list[str], direction_variant: bool,
+             seed: int | None = None) -> tuple[int, SoloGame]:
+    game = SoloGame.new(edition, bots, direction_variant, seed)
+    return start(store, game), game
+
+
+def load(store: EventStore, game_id: int) -> SoloGame:
+    """Replay a saved game; bot answers a crash left unsaved are computed again and saved now."""
+    game = SoloGame.resume(store.events(game_id))
+    saved = len(store.events(game_id))
+    save(store, game_id, game, game.events[saved:])
+    return game
+
+
+def save(store: EventStore, game_id: int, game: SoloGame, events: list[dict]) -> None:
+    """Persist new events (each commits before the next); the last one carries the game's status."""
+    for i, event in enumerate(events):
+        last = i == len(events) - 1
+        store.append(game_id, event["kind"], event["payload"],
+                     status=(FINISHED if game.state.is_terminal() else PLAYING) if last else None,
+                     summary=summary_of(game) if last else None)
+
+
+def unfinished(store: EventStore) -> list:
+    """Saved solo games not yet over, most recent first."""
+    return store.games(PLAYING)
+
+
+def status_line(screen: dict) -> str:
+    """'Round 2 of 4: choose a card to keep; the rest pass right' and the like."""
+    if screen["phase"] == "game_over":
+        return "Game over"
+    prompt = PHASE_PROMPTS[screen["phase"]].format(direction=screen["pass"])
+    return f"Round {screen['round']} of {screen['rounds']}: {prompt}"
+
+
+def running_totals(summaries: list[dict]) -> list[list[int]]:
+    """Per player, the running total after each finished round (the chart's lines)."""
+    if not summaries:
+        return []
+    n = len(summaries[0]["players"])
+    lines: list[list[int]] = [[] for _ in range(n)]
+    for summary in summaries:
+        for p, player in enumerate(summary["players"]):
+            lines[p].append((lines[p][-1] if lines[p] else 0) + player["total"])
+    return lines
+
+
+def bonus_line(bonus: dict, region_names: set[str]) -> str:
+    """'Iberia completed first: +3 to Bot 1 (easy)', 'Passport: +7 to You, Bot 2 (easy)'."""
+    what = f"{bonus['bonus']} completed first" if bonus["bonus"] in region_names else bonus["bonus"]
+    return f"{what}: +{bonus['points']} to {', '.join(bonus['players'])}"
+
+
+def text_on(background: str) -> str:
+    """Black or white, whichever reads better on a region colour like '#C9A227'."""
+    r, g, b = (int(background.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))
+    luminance = 0.299 * r + 0.587 * g + 0.114 * b
+    return "#000000" if luminance > 150 else "#FFFFFF"
+
+
+@dataclass(frozen=True, slots=True)
+class HintLine:
+    label: str
+    value: str
+    best: bool
+
+
+def hint_lines(hint: dict) -> list[HintLine]:
+    """The Hint as lines: each option, the hard bot's value and (for picks) what the card adds now."""
+    out = []
+    for option in hint["options"]:
+        value = f"{option['value']:+.1f}"
+        if "adds_now" in option:
+            value += f" (adds {option['adds_now']:.1f} now)"
+        out.append(HintLine(option["label"], value, option["action"] == hint["best"]))
+    return out

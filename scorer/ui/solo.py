@@ -1,0 +1,330 @@
+"""Play solo against bots: the set-up form and the game screen (hand, table, round-end choice, round
+summary, final ranking). The rules and bots are `scorer.solo.SoloGame`; saving, resuming and the texts are
+`scorer.solo_view`. Every decision is saved in the event store before its effect is drawn.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+import flet as ft
+
+from scorer.packs import available_editions
+from scorer.solo import DIFFICULTIES, SoloError, SoloGame
+from scorer.solo_view import bonus_line, hint_lines, load, new_game, running_totals, save, status_line, text_on
+from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.ui.end import chart, podium_card
+from scorer.ui.home import PAD, edition_name, section
+
+SOLO_EDITIONS = ("australia", "europe", "usa")
+
+
+class SoloWindow:
+    """One window's open solo game and what it is showing (a hint, a finished round's summary)."""
+
+    def __init__(self) -> None:
+        self.game_id: int | None = None
+        self.game: SoloGame | None = None
+        self.hint: dict | None = None
+        #: The finished round whose summary is shown (1-based), or None to show the table.
+        self.summary_round: int | None = None
+        #: The bots are deciding: the hand is not tappable meanwhile.
+        self.thinking = False
+        self.setup = {"edition": "australia", "bots": ["normal", "normal", "normal"], "count": 3,
+                      "variant": False}
+
+
+_WINDOWS: WeakKeyDictionary[PadApp, SoloWindow] = WeakKeyDictionary()
+
+
+def window(app: PadApp) -> SoloWindow:
+    if app not in _WINDOWS:
+        _WINDOWS[app] = SoloWindow()
+    return _WINDOWS[app]
+
+
+# --- cards ------------------------------------------------------------------------------------------------
+
+def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112) -> ft.Control:
+    """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names."""
+    fg = text_on(card["color"])
+    face = ft.Container(ft.Column([
+        ft.Row([ft.Text(card["letter"], size=26, weight=ft.FontWeight.BOLD, color=fg),
+                ft.Container(ft.Text(str(card["number"]), size=15, weight=ft.FontWeight.BOLD, color="#000000"),
+                             bgcolor="#FFFFFF", border_radius=14, width=28, height=28,
+                             alignment=ft.Alignment.CENTER)],
+               alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+        ft.Text(card["site"], size=12, weight=ft.FontWeight.BOLD, color=fg, max_lines=2,
+                overflow=ft.TextOverflow.ELLIPSIS),
+        ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
+        *(icon_line(icon, fg) for icon in card["icons"]),
+    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=150,
+        border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
+    return sem(identifier, face) if identifier else face
+
+
+def icon_line(name: str, colour: str) -> ft.Control:
+    """An icon's pictogram (the printables' SVG, served from assets/icons) and its name."""
+    from printables.icons import icon_key
+
+    label = ft.Text(name, size=11, color=colour, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+    key = icon_key(name)
+    if not key:
+        return label
+    return ft.Row([ft.Image(src=f"icons/{key}.svg", width=14, height=14, color=colour), label], spacing=4)
+
+
+def mini_card(card: dict) -> ft.Control:
+    """A face-up card in a row on the table: letter and number on the region colour."""
+    fg = text_on(card["color"])
+    return ft.Container(ft.Column([
+        ft.Text(card["letter"], size=15, weight=ft.FontWeight.BOLD, color=fg),
+        ft.Text(str(card["number"]), size=10, color=fg)], spacing=0, tight=True,
+        horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=card["color"], border_radius=6, width=34, height=44, alignment=ft.Alignment.CENTER,
+        tooltip=f"{card['site']} ({card['region']}): {', '.join(card['icons'])}")
+
+
+def hidden_card(label: str = "?") -> ft.Control:
+    return ft.Container(ft.Text(label, size=13, color="#FFFFFF"), bgcolor="#546E7A", border_radius=6,
+                        width=34, height=44, alignment=ft.Alignment.CENTER)
+
+
+# --- set-up -----------------------------------------------------------------------------------------------
+
+@screen("solo_setup")
+def solo_setup(app: PadApp) -> Screen:
+    win = window(app)
+    chosen = win.setup
+    editions = [e for e in SOLO_EDITIONS if e in available_editions()]
+    edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+    count_row = ft.Row(spacing=8)
+    bots_column = ft.Column(spacing=8)
+    variant = ft.Switch(value=chosen["variant"], on_change=lambda e: chosen.update(variant=bool(e.control.value)))
+    message = ft.Text("", color=ft.Colors.ERROR)
+
+    def choice_button(label: str, selected: bool, on_click, identifier: str | None = None) -> ft.Control:
+        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, height=44, on_click=on_click)
+        return sem(identifier, button) if identifier else button
+
+    def redraw() -> None:
+        edition_row.controls = [
+            choice_button(edition_name(e).removeprefix("Boomerang: "), e == chosen["edition"],
+                          lambda ev, e=e: (chosen.update(edition=e), redraw()))
+            for e in editions]
+        count_row.controls = [
+            choice_button(str(n), n == chosen["count"], lambda ev, n=n: (chosen.update(count=n), redraw()),
+                          f"bots-{n}")
+            for n in (1, 2, 3)]
+        bots_column.controls = [
+            ft.Row([ft.Text(f"Bot {i + 1}", width=52),
+                    *(choice_button(level, chosen["bots"][i] == level,
+                                    lambda ev, i=i, level=level: (chosen["bots"].__setitem__(i, level), redraw()),
+                                    f"bot-{i + 1}-{level}")
+                      for level in DIFFICULTIES)], spacing=6)
+            for i in range(chosen["count"])]
+        variant.disabled = chosen["count"] < 2
+        if variant.disabled:
+            variant.value = chosen["variant"] = False
+
+    redraw()
+
+    def start(e) -> None:
+        win_bots = chosen["bots"][:chosen["count"]]
+        try:
+            game_id, game = new_game(app.store, chosen["edition"], win_bots, chosen["variant"])
+        except SoloError as err:
+            message.value = str(err)
+            return
+        win.game_id, win.game, win.hint, win.summary_round = game_id, game, None, None
+        app.go("solo_game", game_id=game_id)
+
+    body = ft.Container(ft.Column([
+        section("Edition", edition_row),
+        section("Bots", count_row, bots_column,
+                ft.Text("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see",
+                        size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
+        ft.Row([variant, ft.Text("Direction variant (3–4 players): pass right in rounds 2 and 4",
+                                 expand=True, size=13)], spacing=8),
+        sem("solo-setup-message", message),
+        sem("solo-start", ft.FilledButton("Start solo game", icon=ft.Icons.PLAY_ARROW, height=52,
+                                          on_click=start)),
+    ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen("Play solo", body, back=("home", {}))
+
+
+# --- the game ---------------------------------------------------------------------------------------------
+
+def open_game(app: PadApp, game_id: int) -> SoloGame:
+    win = window(app)
+    if win.game is None or win.game_id != game_id:
+        win.game_id, win.game, win.hint, win.summary_round = game_id, load(app.store, game_id), None, None
+    return win.game
+
+
+def decide(app: PadApp, action: int) -> None:
+    """The person's pick or choice: the bots answer, everything is saved, then the screen shows it."""
+    win = window(app)
+    game = win.game
+    rounds_before = len(game.state.round_log)
+    if any(level == "hard" for level in game.setup.bots):
+        win.thinking = True  # a hard bot searches for about a second: say so instead of looking frozen
+        app.render()
+    try:
+        events = game.play(action)
+    except SoloError as err:
+        app.toast(str(err), error=True)
+        return
+    finally:
+        win.thinking = False
+    try:
+        save(app.store, win.game_id, game, events)
+    except Exception as err:  # not saved, so not done: drop the move by replaying what the store holds
+        win.game = None
+        app.toast(f"Your move could not be saved ({err}); the game goes on from what was saved.", error=True)
+        app.render()
+        return
+    win.hint = None
+    if len(game.state.round_log) > rounds_before:
+        win.summary_round = len(game.state.round_log)
+    app.render()
+
+
+def show_hint(app: PadApp) -> None:
+    win = window(app)
+    try:
+        win.hint = win.game.hint()
+    except SoloError as err:
+        app.toast(str(err), error=True)
+        return
+    app.render()
+
+
+def table_rows(view: dict) -> ft.Control:
+    """Every player's face-up row (and the person's own Throw card); never another's Throw or hand."""
+    rows: list[ft.Control] = []
+    for p, player in enumerate(view["players"]):
+        cards = [mini_card(c) for c in player["face_up"]]
+        if player["throw"] is not None:  # the person's own, or everyone's once the round is revealed
+            cards.insert(0, ft.Container(mini_card(player["throw"]), border=ft.Border.all(2, "#263238"),
+                                         border_radius=8, tooltip="Throw card"))
+        elif view["phase"] == "draft":
+            cards.insert(0, hidden_card())
+        rows.append(sem(f"row-{p}", ft.Column([
+            ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, size=13, expand=True),
+                    ft.Text(f"{player['total']} pts", size=13)]),
+            ft.Row(cards or [ft.Text("no cards face up yet", size=12, color=ft.Colors.ON_SURFACE_VARIANT)],
+                   spacing=4, wrap=True, run_spacing=4)], spacing=4)))
+    return ft.Card(ft.Container(ft.Column(rows, spacing=10), padding=10))
+
+
+def hint_panel(hint: dict) -> ft.Control:
+    lines = [ft.Text(f"Hint: the hard bot would choose {hint['best_label']}", weight=ft.FontWeight.BOLD)]
+    for line in hint_lines(hint):
+        lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
+                                     size=13),
+                             ft.Text(line.value, size=13, expand=True)]))
+    lines.append(ft.Text(f"Value: {hint['why']}.", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    return sem("solo-hint", ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=10)))
+
+
+def play_body(app: PadApp, game: SoloGame) -> ft.Control:
+    view = game.screen()
+    win = window(app)
+    items: list[ft.Control] = [
+        sem("solo-status", ft.Text("The bots are choosing…" if win.thinking else status_line(view),
+                                   weight=ft.FontWeight.BOLD, size=16)),
+        sem("solo-step", ft.Text(f"Decision {len(game.events) - 1}", size=11,
+                                 color=ft.Colors.ON_SURFACE_VARIANT)),
+    ]
+    if win.hint is not None:
+        items.append(hint_panel(win.hint))
+    if view["phase"] == "choice":
+        items.append(ft.Text("Your Catch card", weight=ft.FontWeight.BOLD))
+        items.append(card_face(view["catch"], identifier="catch"))
+        options = []
+        for i, option in enumerate(view["choices"]):
+            options.append(sem(f"choice-{i}", ft.FilledTonalButton(
+                f"{option['label']}: {option['points']} pts", height=44,
+                on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
+        for name in view["choices_used"]:  # scored in an earlier round: shown, not choosable
+            options.append(ft.OutlinedButton(f"{name}: used up", height=40, disabled=True))
+        used = ", ".join(view["choices_used"]) or "none yet"
+        items += [ft.Text("Score one (each only once per game):", weight=ft.FontWeight.BOLD),
+                  ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                  sem("choices-used", ft.Text(f"Already used: {used}", size=12))]
+    else:
+        legal = set() if win.thinking else {a["action"] for a in view["actions"]}
+        hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
+                          identifier=f"hand-{i}") for i, c in enumerate(view["hand"])]
+        items += [ft.Text("Your hand: tap a card", weight=ft.FontWeight.BOLD),
+                  ft.Row(hand, wrap=True, spacing=6, run_spacing=6)]
+    items.append(ft.Text("The table", weight=ft.FontWeight.BOLD))
+    items.append(table_rows(view))
+    return ft.Column(items, spacing=10)
+
+
+def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
+    summary = game.round_summaries()[round_number - 1]
+    win = window(app)
+    cards: list[ft.Control] = []
+    for p, player in enumerate(summary["players"]):
+        lines = [ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, expand=True),
+                         sem(f"round-total-{p}", ft.Text(f"{player['total']} pts", weight=ft.FontWeight.BOLD,
+                                                         color=ft.Colors.PRIMARY))]),
+                 ft.Text(f"Row {player['row']}" + (f" · scored {player['choice']}" if player["choice"] else ""),
+                         size=12)]
+        lines += [ft.Text(readable(line), size=12) for line in player["explanations"]]
+        cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
+    regions = {r.name for r in game.edition.regions}
+    bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]
+    if not bonuses:
+        bonuses = [ft.Text("No shared bonus settled this round.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    over = game.state.is_terminal()
+
+    def next_step(e) -> None:
+        win.summary_round = None
+        app.render()
+
+    return ft.Column([
+        sem("solo-summary", ft.Text(f"Round {round_number} scored", weight=ft.FontWeight.BOLD, size=18)),
+        ft.Text("Shared bonuses", weight=ft.FontWeight.BOLD), *bonuses, *cards,
+        ft.FilledButton("Final ranking" if over else "Next round", icon=ft.Icons.ARROW_FORWARD, height=52,
+                        on_click=next_step),
+    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def end_body(app: PadApp, game: SoloGame) -> ft.Control:
+    ranking = game.ranking()
+    winners = [r["name"] for r in ranking if r["place"] == 1]
+    win = window(app)
+    return ft.Column([
+        sem("solo-winner", ft.Text(f"{winners[0]} wins!" if len(winners) == 1 else "Shared victory!",
+                                   theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
+        *(podium_card(i + 1, r["place"], r["name"], r["total"]) for i, r in enumerate(ranking)),
+        ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Card(ft.Container(chart(running_totals(game.round_summaries()), game.setup.players), padding=10)),
+        ft.Row([ft.OutlinedButton(f"Round {r}", height=44,
+                                  on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
+                for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
+        ft.Row([ft.FilledTonalButton("New solo game", icon=ft.Icons.SMART_TOY, height=48,
+                                     on_click=lambda e: app.go("solo_setup")),
+                ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+               wrap=True, spacing=8),
+    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+@screen("solo_game")
+def solo_game(app: PadApp, game_id: int) -> Screen:
+    game = open_game(app, game_id)
+    win = window(app)
+    actions: list[ft.Control] = []
+    if win.summary_round is not None:
+        body, title = summary_body(app, game, win.summary_round), "Round summary"
+    elif game.state.is_terminal():
+        body, title = end_body(app, game), "Solo: final ranking"
+    else:
+        body, title = play_body(app, game), f"Solo: {edition_name(game.edition.id).removeprefix('Boomerang: ')}"
+        actions.append(sem("solo-hint-button", ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
+                                                             on_click=lambda e: show_hint(app))))
+    return Screen(title, ft.Container(body, padding=PAD), actions=actions, back=("home", {}))

@@ -1,0 +1,177 @@
+"""The solo screens build from the controller and forward taps to it (no browser: a stand-in app shell)."""
+
+from __future__ import annotations
+
+import flet as ft
+import pytest
+
+from scorer.pad.store import EventStore
+from scorer.solo_view import unfinished
+from scorer.ui import home, solo  # noqa: F401  (registers the screens)
+from scorer.ui.app import SCREENS
+
+
+class Shell:
+    """Stands in for `PadApp`: the store, `go`/`render` building the registered screen, and toasts."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.route: tuple[str, dict] = ("home", {})
+        self.current = None
+        self.toasts: list[str] = []
+        self.renders = 0
+
+    def go(self, name: str, **params) -> None:
+        self.route = (name, params)
+        self.render()
+
+    def render(self) -> None:
+        name, params = self.route
+        self.current = SCREENS[name](self, **params)
+        self.renders += 1
+
+    def toast(self, message: str, error: bool = False) -> None:
+        self.toasts.append(message)
+
+
+def walk(control):
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        yield c
+        for attr in ("content", "controls", "actions"):
+            child = getattr(c, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, str):
+                stack.append(child)
+
+
+def texts(shell: Shell) -> list[str]:
+    return [c.value for c in walk(shell.current.body) if isinstance(c, ft.Text) and isinstance(c.value, str)]
+
+
+def hook(shell: Shell, identifier: str, where=None):
+    for c in walk(where if where is not None else ft.Column([shell.current.body, *shell.current.actions])):
+        if isinstance(c, ft.Semantics) and c.identifier == identifier:
+            return c.content
+    raise AssertionError(f"no {identifier!r} on {shell.route}")
+
+
+def tap(shell: Shell, identifier: str) -> None:
+    hook(shell, identifier).on_click(None)
+
+
+def click(shell: Shell, label: str) -> None:
+    for c in walk(shell.current.body):
+        if isinstance(c, ft.Button | ft.FilledButton | ft.FilledTonalButton | ft.OutlinedButton) \
+                and c.content == label:
+            c.on_click(None)
+            return
+    raise AssertionError(f"no button {label!r} on {shell.route}")
+
+
+@pytest.fixture
+def shell(tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    store = EventStore(tmp_path / "games.sqlite3")
+    yield Shell(store)
+    store.close()
+
+
+def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
+    shell.go("solo_setup")
+    tap(shell, "bots-2")
+    tap(shell, "bot-1-easy")
+    tap(shell, "bot-2-easy")
+    tap(shell, "solo-start")
+    assert shell.route[0] == "solo_game"
+    assert hook(shell, "solo-status").value.startswith("Round 1 of 4: choose your Throw card")
+    tap(shell, "hand-0")
+    assert hook(shell, "solo-step").value == "Decision 3"  # the person's Throw and both bots'
+    # the table shows the person's own Throw card and a face-down card for each bot
+    assert "?" in texts(shell)
+    tap(shell, "solo-hint-button")
+    assert hook(shell, "solo-hint").content.content.controls[0].value.startswith("Hint: the hard bot would choose")
+    while hook(shell, "solo-status").value.startswith("Round 1 of 4: choose a card"):
+        tap(shell, "hand-0")
+    assert "the Catch has arrived" in hook(shell, "solo-status").value
+    assert hook(shell, "choice-0").content.endswith(" pts")
+    tap(shell, "choice-0")
+    assert hook(shell, "solo-summary").value == "Round 1 scored"
+    assert any(t.startswith("Throw & Catch: ") for t in texts(shell))  # the engine's explanations
+    click(shell, "Next round")
+    assert hook(shell, "solo-status").value.startswith("Round 2 of 4")
+    # leave; a new window (after a restart) resumes from home at the same decision
+    step = hook(shell, "solo-step").value
+    game_id = unfinished(shell.store)[0].id
+    again = Shell(shell.store)
+    again.go("home")
+    assert "Resume solo game" in [getattr(c, "content", None) for c in walk(again.current.body)]
+    again.go("solo_game", game_id=game_id)
+    assert hook(again, "solo-step").value == step
+
+
+@pytest.mark.parametrize(("edition", "bots"), [("australia", 1), ("europe", 3), ("usa", 2)])
+def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> None:
+    shell.go("solo_setup")
+    solo.window(shell).setup["edition"] = edition
+    tap(shell, f"bots-{bots}")
+    for bot in range(1, bots + 1):
+        tap(shell, f"bot-{bot}-easy")
+    tap(shell, "solo-start")
+    summaries = 0
+    used_up_seen = False
+    while True:
+        try:
+            hook(shell, "solo-winner")
+            break
+        except AssertionError:
+            pass
+        try:
+            hook(shell, "solo-summary")
+        except AssertionError:
+            try:
+                hook(shell, "choice-0")
+            except AssertionError:
+                tap(shell, "hand-0")
+                continue
+            labels = [getattr(c, "content", None) for c in walk(shell.current.body)]
+            used = [t for t in labels if isinstance(t, str) and t.endswith(": used up")]
+            chosen_before = [u.removesuffix(": used up") for u in used]
+            shown = hook(shell, "choices-used").value.removeprefix("Already used: ")
+            assert set(shown.split(", ")) == (set(chosen_before) or {"none yet"})
+            used_up_seen = used_up_seen or bool(used)
+            tap(shell, "choice-0")
+            continue
+        summaries += 1
+        click(shell, "Final ranking" if summaries == 4 else "Next round")
+    assert summaries == 4 and used_up_seen
+    assert hook(shell, "rank-1").value.startswith("#1 ")
+    assert unfinished(shell.store) == []
+
+
+def test_an_impossible_set_up_is_refused_with_the_reason(shell) -> None:
+    shell.go("solo_setup")
+    tap(shell, "bots-1")
+    solo.window(shell).setup["variant"] = True  # the switch is disabled for 1 bot; force it anyway
+    tap(shell, "solo-start")
+    assert "direction variant is for 3 or 4 players" in hook(shell, "solo-setup-message").value
+    assert shell.route[0] == "solo_setup" and unfinished(shell.store) == []
+
+
+def test_a_move_the_store_refuses_is_not_shown_as_played(shell, monkeypatch) -> None:
+    shell.go("solo_setup")
+    tap(shell, "bots-1")
+    tap(shell, "bot-1-easy")
+    tap(shell, "solo-start")
+    tap(shell, "hand-0")
+    step = hook(shell, "solo-step").value
+
+    def disk_full(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(shell.store, "append", disk_full)
+    tap(shell, "hand-0")
+    assert shell.toasts and "could not be saved (disk full)" in shell.toasts[-1]
+    assert hook(shell, "solo-step").value == step  # replayed from the store: the move did not happen

@@ -1,0 +1,117 @@
+"""The solo screens' plain-Python side: saving in the event store, resuming, the texts and the chart data."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from scorer.pad.store import EventStore
+from scorer.solo import SoloGame
+from scorer.solo_view import (
+    FINISHED,
+    bonus_line,
+    hint_lines,
+    load,
+    new_game,
+    running_totals,
+    save,
+    status_line,
+    text_on,
+    unfinished,
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+def first_action(game: SoloGame) -> int:
+    return game.screen()["actions"][0]["action"]
+
+
+def test_a_solo_game_is_saved_apart_from_the_score_pads_games(store) -> None:
+    game_id, _game = new_game(store, "australia", ["easy", "normal"], False, seed=5)
+    assert [g.id for g in unfinished(store)] == [game_id]
+    assert store.games("playing") == [] and store.games("finished") == []  # the pad's Resume/History
+    assert store.game(game_id).players == ("You", "Bot 1 (easy)", "Bot 2 (normal)")
+
+
+def test_every_decision_is_saved_and_a_reload_continues_where_it_was(store) -> None:
+    game_id, game = new_game(store, "australia", ["easy", "easy"], False, seed=7)
+    for _ in range(5):
+        save(store, game_id, game, game.play(first_action(game)))
+    again = load(store, game_id)
+    assert again.screen() == game.screen()
+    assert len(store.events(game_id)) == len(game.events) == 1 + 5 * 3
+
+
+def test_a_log_cut_after_the_persons_pick_gets_the_bots_answers_saved_on_load(store) -> None:
+    game_id, game = new_game(store, "australia", ["easy", "easy"], False, seed=9)
+    events = game.play(first_action(game))
+    save(store, game_id, game, events[:1])  # the process died before the bots' answers were written
+    again = load(store, game_id)
+    assert len(store.events(game_id)) == 4
+    assert again.screen() == game.screen()
+
+
+def test_the_finished_game_leaves_the_resume_list_and_says_who_won(store) -> None:
+    game_id, game = new_game(store, "australia", ["easy"], False, seed=11)
+    while not game.state.is_terminal():
+        save(store, game_id, game, game.play(first_action(game)))
+    row = store.game(game_id)
+    assert row.status == FINISHED and unfinished(store) == []
+    top = game.ranking()[0]
+    assert row.summary == f"finished: {top['name']} won with {top['total']}"
+    assert status_line(game.screen()) == "Game over"
+    lines = running_totals(game.round_summaries())
+    assert [len(line) for line in lines] == [4, 4]
+    assert [line[-1] for line in lines] == [sum(s["players"][p]["total"] for s in game.round_summaries())
+                                            for p in range(2)]
+    assert all(a <= b for line in lines for a, b in itertools.pairwise(line))
+
+
+def test_status_line_names_round_and_what_to_do() -> None:
+    game = SoloGame.new("australia", ["easy", "easy"], True, seed=2)
+    assert status_line(game.screen()).startswith("Round 1 of 4: choose your Throw card")
+    game.play(first_action(game))
+    assert status_line(game.screen()) == "Round 1 of 4: choose a card to keep; the rest pass left"
+    while game.screen()["phase"] != "choice":
+        game.play(first_action(game))
+    assert status_line(game.screen()) == "Round 1 of 4: the Catch has arrived: choose what to score"
+    game.play(first_action(game))
+    game.play(first_action(game))  # round 2's Throw: the direction variant passes right
+    assert status_line(game.screen()).endswith("the rest pass right")
+
+
+def test_running_totals_add_up_round_by_round() -> None:
+    summaries = [{"players": [{"total": 10}, {"total": 4}]}, {"players": [{"total": 5}, {"total": 20}]}]
+    assert running_totals(summaries) == [[10, 15], [4, 24]]
+    assert running_totals([]) == []
+
+
+@pytest.mark.parametrize(("colour", "text"), [("#C9A227", "#000000"), ("#2F6DB5", "#FFFFFF"),
+                                              ("#FFFFFF", "#000000"), ("#000000", "#FFFFFF")])
+def test_card_text_reads_on_its_region_colour(colour, text) -> None:
+    assert text_on(colour) == text
+
+
+def test_hint_lines_mark_the_hard_bots_pick_and_give_each_options_value() -> None:
+    game = SoloGame.new("australia", ["easy"], seed=4)
+    hint = game.hint(samples=4)
+    lines = hint_lines(hint)
+    assert len(lines) == len(game.screen()["actions"])
+    assert [line.best for line in lines].count(True) == 1 and lines[0].best
+    assert lines[0].label == hint["best_label"]
+    assert "adds" in lines[0].value  # a pick: what the card adds to the row now is shown too
+
+
+def test_bonus_lines_say_a_region_was_completed_first() -> None:
+    regions = {"Iberia", "Benelux"}
+    assert bonus_line({"bonus": "Iberia", "points": 3, "players": ["Bot 1 (easy)"]}, regions) == (
+        "Iberia completed first: +3 to Bot 1 (easy)")
+    assert bonus_line({"bonus": "Passport", "points": 3, "players": ["You", "Bot 2 (easy)"]}, regions) == (
+        "Passport: +3 to You, Bot 2 (easy)")
