@@ -143,7 +143,8 @@ class Pad:
             except Exception:
                 continue
         active = self.page.evaluate("() => [document.activeElement?.tagName, "
-                                    "document.activeElement?.getAttribute('aria-label'), document.activeElement?.value]")
+                                    "document.activeElement?.getAttribute('aria-label'), "
+                                    "document.activeElement?.value]")
         raise AssertionError(f"could not type {text!r} into {label!r}; focused element: {active}")
 
     def shot(self, name: str) -> Path:
