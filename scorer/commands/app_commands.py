@@ -120,6 +120,10 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
                                              help="print another host token for the resumed table"),
          idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted"),
          api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app"),
+         https: bool = typer.Option(False, "--https",
+                                    help="serve over HTTPS with a self-signed certificate (made once, kept in the "
+                                         "data folder): phones then get a secure origin, so the camera works for "
+                                         "scanning; each phone accepts the certificate warning once"),
          wait_for_port: bool = typer.Option(False, "--wait-for-port",
                                             help="start up, then wait until the previous host on this port "
                                                  "is gone before opening the tables (a quick restart)")) -> None:
@@ -144,7 +148,7 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         wait_until_port_free(bind, port)
     service = TableService(db_path(), idle_seconds=idle_hours * 3600)
     try:
-        plan = open_table(service, bind, port, edition, seats, new_table, new_host_token)
+        plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
     except TableError as err:
         fail(err.message)
     start_expiry_sweeper(service)
@@ -164,4 +168,11 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         for line in lines:  # soft_wrap: a URL or token is never broken across lines
             console.print(line, highlight=False, soft_wrap=True)
 
-    serve(asgi_app, bind, port, on_ready=ready)
+    tls = None
+    if https:
+        from scorer.packs import data_dir
+        from scorer.table.host import reachable_address
+        from scorer.table.tls import ensure_certificate
+
+        tls = ensure_certificate(data_dir() / "tls", reachable_address(bind))
+    serve(asgi_app, bind, port, on_ready=ready, tls=tls)

@@ -17,6 +17,7 @@ from pathlib import Path
 import segno
 
 from scorer.table.service import TableService
+from scorer.table.tls import CertificateFiles
 
 DB_NAME = "tables.sqlite3"
 EXPIRY_SWEEP_SECONDS = 60.0
@@ -50,9 +51,13 @@ def wait_until_port_free(bind: str, port: int) -> None:
                 time.sleep(0.02)
 
 
-def join_url(bind: str, port: int) -> str:
-    host = lan_address() if bind in ("0.0.0.0", "") else bind
-    return f"http://{host}:{port}/"
+def reachable_address(bind: str) -> str:
+    """The address phones use: the LAN address when listening on every interface, else the one bound."""
+    return lan_address() if bind in ("0.0.0.0", "") else bind
+
+
+def join_url(bind: str, port: int, https: bool = False) -> str:
+    return f"{'https' if https else 'http'}://{reachable_address(bind)}:{port}/"
 
 
 def qr_terminal(url: str) -> str:
@@ -79,7 +84,7 @@ class HostPlan:
 
 
 def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
-               new_table: bool, new_host_token: bool) -> HostPlan:
+               new_table: bool, new_host_token: bool, https: bool = False) -> HostPlan:
     """Resume the most recently active table, or create one when there is none (or when asked)."""
     resumed = service.codes()
     if new_table or not resumed:
@@ -87,7 +92,7 @@ def open_table(service: TableService, bind: str, port: int, edition: str, seats:
     else:
         code = resumed[0]
         token = service.issue_host_token(code) if new_host_token else None
-    return HostPlan(code, join_url(bind, port), token, resumed)
+    return HostPlan(code, join_url(bind, port, https), token, resumed)
 
 
 def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:
@@ -101,11 +106,13 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
     return thread
 
 
-def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None) -> None:
+def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
+          tls: CertificateFiles | None = None) -> None:
     import uvicorn
 
+    ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
     config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2, lifespan="on")
+                            timeout_graceful_shutdown=2, lifespan="on", **ssl)
     server = uvicorn.Server(config)
     if on_ready is not None:
         original_startup = server.startup
