@@ -68,9 +68,14 @@ def has_icon(name: str) -> bool:
 
 
 @cache
+def icon_svg_text(key: str) -> str:
+    """The SVG file of a pictogram (a key from ``icon_key``), as text."""
+    return _icons_folder().joinpath(f"{key}.svg").read_text(encoding="utf-8")
+
+
+@cache
 def load_icon(key: str) -> tuple[Shape, ...]:
-    text = _icons_folder().joinpath(f"{key}.svg").read_text(encoding="utf-8")
-    return parse_svg(text, key)
+    return parse_svg(icon_svg_text(key), key)
 
 
 def parse_svg(text: str, where: str = "icon") -> tuple[Shape, ...]:

@@ -26,6 +26,7 @@ from flet.pubsub.pubsub_hub import PubSubHub
 
 from rules.editions import load_edition
 from rules.record import GameRecord, score_record
+from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.app import SCREENS, make_main
@@ -61,7 +62,7 @@ async def start(main, hub: PubSubHub | None = None):
 
 def walk(control):
     yield control
-    for attr in ("controls", "content", "actions", "leading", "title", "appbar"):
+    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon"):
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
@@ -151,6 +152,53 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         assert "Throw card number is missing" in texts(page)
         assert set(SCREENS) >= {"home", "new_game", "history", "sheet", "entry", "entry_categories",
                                 "round_summary", "end"}
+
+    asyncio.run(run())
+
+
+def identifiers(page) -> set[str]:
+    return {c.identifier for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier}
+
+
+async def sheet_of_a_new_game(store, edition_id: str):
+    _session, page, _ = await start(make_main(lambda: store))
+    app = page.data
+    game = GameSession.new(store, edition_id, ["Ann", "Bob"])
+    app.session = game
+    app.go("sheet", game_id=game.game_id)
+    return page, app, game
+
+
+def town_map_label(page) -> str:
+    return next(c for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier == "town-map-1").label
+
+
+def test_usa_sheet_draws_the_town_map_and_buttons_show_pictograms(store):
+    async def run():
+        page, app, game = await sheet_of_a_new_game(store, "usa")
+        assert {"town-map-1", "route-status-1"} <= identifiers(page)
+        assert town_map_label(page) == "Town map: 0 pathways drawn"
+        assert "pictogram-mail-box" in identifiers(page)  # the collection's reference on the sheet
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        edition = game.state.edition
+        assert {f"pictogram-{'-'.join(i.name.casefold().split())}" for i in edition.choice.icons} <= identifiers(page)
+        a, b = edition.route.edges[0]
+        rest = [c.letter for c in edition.cards if c.index not in (a, b)]
+        game.enter_letters(0, edition.cards[a].letter + edition.cards[b].letter + "".join(rest[:5]), None)
+        game.enter_letters(1, "".join(rest[5:12]), None)
+        app.go("sheet", game_id=game.game_id)
+        drawn = drawn_pathways(edition, game.state.visited(0))
+        assert (a, b) in drawn
+        assert town_map_label(page) == f"Town map: {len(drawn)} pathways drawn"
+        assert "Something went wrong" not in texts(page)
+
+    asyncio.run(run())
+
+
+def test_australia_sheet_has_no_town_map(store):
+    async def run():
+        page, _app, _game = await sheet_of_a_new_game(store, "australia")
+        assert "town-map-1" not in identifiers(page) and "pictogram-koalas" in identifiers(page)
 
     asyncio.run(run())
 

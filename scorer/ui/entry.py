@@ -11,6 +11,7 @@ from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
 from scorer.pad.game import PadState
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -194,6 +195,7 @@ class LetterEntry:
                 label, enabled = f"{option.name} · {option.points} pts", True
             cls = ft.FilledButton if draft.choice == option.name else ft.OutlinedButton
             buttons.append(cls(label, height=48, disabled=not enabled,
+                               icon=card_icon(option.name, "choice", dark=is_dark(self.app.page)),
                                on_click=lambda e, n=option.name: self.choose(n)))
         self.choices.controls = buttons
 
@@ -248,12 +250,13 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
     carried = state.before_round[min(round_index, len(state.before_round) - 1)]
     chosen = {"choice": saved.get("choice")}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
+    dark = is_dark(app.page)
 
     def draw_choices() -> None:
         names = [None, *(i.name for i in edition.choice.icons)]
         choice_row.controls = [
             (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                n or "None", height=48,
+                n or "None", height=48, icon=card_icon(n, "choice", dark=dark) if n else None,
                 on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
             for n in names]
 
@@ -296,7 +299,8 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
         ft.Card(ft.Container(ft.Column([sem("entry-subtotal", points_line), points_notes], spacing=4),
                              padding=12)),
         fields["throw"], fields["catch"],
-        fields["collection"], fields["pairs"],
+        icon_reference(edition.collection, "collection", dark), fields["collection"],
+        icon_reference(edition.pairs, "pairs", dark), fields["pairs"],
         ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
         fields["sites"],
         ft.Text("Regions completed this round", weight=ft.FontWeight.BOLD), *regions,

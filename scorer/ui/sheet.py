@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import flet as ft
+import flet.canvas as cv
 
 from rules.engine import ROUNDS
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.pad.townmap import has_town_map, town_map_view
 from scorer.ui.app import PadApp, Screen, note, screen, sem
+from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
+MAP_W = 330  # fits a 390 px phone less the page's and the card's padding and margins
+COAST_BLUE = "#1565C0"
 NAME_W, CELL_W, SUM_W = 112, 46, 52
 
 
@@ -83,6 +88,52 @@ def region_map(state: PadState, player: int) -> ft.Control:
     if status is not None:
         rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
     return ft.Column(rows, spacing=4)
+
+
+def town_map(state: PadState, player: int) -> ft.Control:
+    """USA: the town graph as on the paper pad (same layout): visited towns filled in their region's
+    colour, the pathways this player has drawn solid, the others faint; coast towns ringed in blue."""
+    view = town_map_view(state.edition, state.visited(player), MAP_W)
+    faint = ft.Colors.with_opacity(0.28, ft.Colors.ON_SURFACE)
+    shapes: list[cv.Shape] = []
+    for line in sorted(view.pathways, key=lambda p: p.drawn):  # drawn ones on top
+        paint = ft.Paint(color=ft.Colors.PRIMARY if line.drawn else faint, stroke_width=3.5 if line.drawn else 1.5,
+                         style=ft.PaintingStyle.STROKE, stroke_cap=ft.StrokeCap.ROUND)
+        elements = [cv.Path.MoveTo(*line.start),
+                    cv.Path.QuadraticTo(*line.control, *line.end) if line.control is not None
+                    else cv.Path.LineTo(*line.end)]
+        shapes.append(cv.Path(elements, paint=paint))
+    r = view.radius
+    towns = []
+    for town in view.towns:
+        ring = ft.Border.all(2.5, COAST_BLUE) if town.coast else ft.Border.all(1.5, town.color)
+        towns.append(ft.Container(
+            ft.Text(town.letter, size=12, weight=ft.FontWeight.BOLD,
+                    color=ft.Colors.WHITE if town.visited else town.color),
+            left=town.x - r, top=town.y - r, width=2 * r, height=2 * r, border_radius=r, border=ring,
+            bgcolor=town.color if town.visited else ft.Colors.SURFACE, alignment=ft.Alignment.CENTER,
+            tooltip=town.site))
+    legend = ft.Row([ft.Container(width=14, height=14, border_radius=7, border=ft.Border.all(2.5, COAST_BLUE)),
+                     ft.Text("coast town", size=11, color=ft.Colors.ON_SURFACE_VARIANT),
+                     ft.Container(width=18, height=3.5, bgcolor=ft.Colors.PRIMARY, border_radius=2),
+                     ft.Text("pathway drawn", size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=5)
+    drawn = sum(1 for line in view.pathways if line.drawn)
+    return ft.Column([
+        ft.Row([ft.Text("WEST", size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE, expand=True),
+                ft.Text("EAST", size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE)]),
+        ft.Semantics(identifier=f"town-map-{player + 1}", label=f"Town map: {drawn} pathways drawn",
+                     content=ft.Stack([cv.Canvas(shapes, width=view.width, height=view.height), *towns],
+                                      width=view.width, height=view.height)),
+        legend], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+def family_references(state: PadState, dark: bool) -> ft.Control:
+    """The icons behind the collection, pairs and choice rows, as on the pad's reference strip."""
+    edition = state.edition
+    rows = []
+    for family, kind in ((edition.collection, "collection"), (edition.pairs, "pairs"), (edition.choice, "choice")):
+        rows += [ft.Text(family.name, size=12, weight=ft.FontWeight.BOLD), icon_reference(family, kind, dark)]
+    return ft.Column(rows, spacing=3)
 
 
 def category_table(state: PadState, player: int) -> ft.Control:
@@ -184,8 +235,13 @@ def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
         for p, name in enumerate(state.players)], wrap=True, spacing=6, run_spacing=6)
     parts: list[ft.Control] = [round_status(app, state), tabs]
     if state.setup.mode == LETTERS_MODE:
-        parts.append(ft.Card(ft.Container(region_map(state, player), padding=10)))
-    parts += [ft.Card(ft.Container(category_table(state, player), padding=10)),
+        places = [region_map(state, player)]
+        if has_town_map(state.edition):
+            places.insert(0, town_map(state, player))
+        parts.append(ft.Card(ft.Container(ft.Column(places, spacing=8), padding=10)))
+    parts += [ft.Card(ft.Container(ft.Column([category_table(state, player),
+                                              family_references(state, is_dark(app.page))], spacing=8),
+                                   padding=10)),
               ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
               rounds_history(app, state)]
     title = state.edition.name.removeprefix("Boomerang: ")
