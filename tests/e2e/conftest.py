@@ -118,19 +118,28 @@ class Pad:
         inner = node.locator("[role=button]")
         (inner.first if inner.count() else node).click()
 
-    def type_into(self, label: str, text: str) -> None:
-        """Focus the field first (a bare fill on a fresh page is unreliable), then fill and check it took."""
+    def focus_field(self, label: str, attempts: int = 3) -> bool:
+        """Click a text field until the browser's focus is in it (a click right after a redraw can miss)."""
         box = self.page.get_by_role("textbox", name=label)
-        for _ in range(3):
+        for _ in range(attempts):
             box.click()
             try:
                 self.page.wait_for_function(
                     # the accessible name is the label, then the hint on the next line; some focused inputs carry
-                    # none, so a missing name is accepted: the value check below proves the text went in
+                    # none, so a missing name is accepted (type_into's value check proves the text went in)
                     "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000)
+                return True
             except Exception:
+                self.page.wait_for_timeout(300)
+        return False
+
+    def type_into(self, label: str, text: str) -> None:
+        """Focus the field first (a bare fill on a fresh page is unreliable), then fill and check it took."""
+        box = self.page.get_by_role("textbox", name=label)
+        for _ in range(3):
+            if not self.focus_field(label, attempts=1):
                 continue
             box.fill(text)
             try:
