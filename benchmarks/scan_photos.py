@@ -23,9 +23,9 @@ from functools import cache
 from pathlib import Path
 
 import numpy as np
-import segno
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
+from printables.badges import card_qr
 from printables.cards import CARD_QR_BORDER, CARD_QR_CENTRE_MM, CARD_QR_MM
 from printables.payload import card_payload
 
@@ -53,7 +53,7 @@ class Photo:
 
 def qr_image(payload: str, px_per_module: int, border: int = 4) -> Image.Image:
     """The QR code as a greyscale image with a quiet zone of `border` modules."""
-    code = segno.make(payload, error="m", micro=False)
+    code = card_qr(payload)  # the printed cards' parameters
     matrix = np.pad(np.array([list(row) for row in code.matrix], dtype=np.uint8), border)
     pixels = np.where(matrix.repeat(px_per_module, 0).repeat(px_per_module, 1) > 0, 0, 255).astype(np.uint8)
     return Image.fromarray(pixels, "L")

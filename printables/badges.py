@@ -104,8 +104,7 @@ def draw_fitted(c: Canvas, text: str, x: float, y: float, width: float, height: 
 def draw_qr(c: Canvas, payload: str, x: float, y: float, size: float, border: int = 2) -> None:
     """A QR code (error level M) filling the square (x, y, size) including a quiet zone of ``border``
     modules, drawn as vector rectangles (one per horizontal run of dark modules)."""
-    qr = segno.make(payload, error="m", micro=False)
-    matrix = qr.matrix
+    matrix = card_qr(payload).matrix
     n = len(matrix) + 2 * border
     module = size / n
     c.saveState()
@@ -131,9 +130,14 @@ def draw_card_qr(c: Canvas, edition_id: str, letter: str, x: float, y: float, si
     draw_qr(c, card_payload(edition_id, letter), x, y, size, border)
 
 
+def card_qr(payload: str) -> segno.QRCode:
+    """The QR code printed for a text: error level M, never a micro code (phones read those poorly)."""
+    return segno.make(payload, error="m", micro=False)
+
+
 def qr_modules(payload: str) -> int:
     """Modules across the QR code `draw_qr` prints for this text (quiet zone excluded)."""
-    return len(segno.make(payload, error="m", micro=False).matrix)
+    return len(card_qr(payload).matrix)
 
 
 __all__ = ["draw_badge", "draw_card_qr", "draw_fitted", "draw_qr", "hex_colour", "qr_modules", "text_width", "tint"]

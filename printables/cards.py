@@ -24,8 +24,10 @@ FRAME = 3 * mm  # the region-coloured border inside the trim
 #: read seven cards in one photo taken from arm's length (`tourpad bench scan`); 16 mm read only 84.5%.
 CARD_QR_MM = 22
 CARD_QR_BORDER = 2
-#: Where the code's centre sits, in mm from the card's left and top edges (the layout below).
-CARD_QR_CENTRE_MM = (58 - CARD_QR_MM / 2, 88 - 4 - CARD_QR_MM / 2)
+#: The code's right and bottom edges on the card, in mm from its left and bottom edges.
+CARD_QR_RIGHT_MM, CARD_QR_BOTTOM_MM = 58, 4
+#: Where the code's centre sits, in mm from the card's left and top edges (for the scan benchmark's faces).
+CARD_QR_CENTRE_MM = (CARD_QR_RIGHT_MM - CARD_QR_MM / 2, 88 - CARD_QR_BOTTOM_MM - CARD_QR_MM / 2)
 
 
 def card_code_width_mm(edition_id: str) -> float:
@@ -83,8 +85,9 @@ def draw_card_front(c: Canvas, edition: Edition, card: Card, trim: Rect, bleed: 
                     max_size=7, min_size=4, max_lines=1, colour=MUTED)
 
     qr = CARD_QR_MM * mm
-    draw_card_qr(c, edition.id, card.letter, 58 * mm - qr, 4 * mm, qr, CARD_QR_BORDER)
-    text_width = 58 * mm - qr - 7 * mm
+    qr_left = CARD_QR_RIGHT_MM * mm - qr
+    draw_card_qr(c, edition.id, card.letter, qr_left, CARD_QR_BOTTOM_MM * mm, qr, CARD_QR_BORDER)
+    text_width = qr_left - 7 * mm
     draw_fitted(c, edition.name, 6 * mm, 13 * mm, text_width, 8 * mm, font=SANS, max_size=6.5, min_size=4,
                 max_lines=2, align="left", colour=MUTED)
     draw_fitted(c, edition.provenance_label, 6 * mm, 5 * mm, text_width, 7 * mm, font=SANS, max_size=5.5,

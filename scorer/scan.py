@@ -36,7 +36,8 @@ DEFAULT_BUDGET = 0.6
 SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
 #: about this many code widths apart, which tells one missing card from none.
-CARD_PITCH_IN_CODES = {"row": 63 / card_code_width_mm("australia"), "column": 88 / card_code_width_mm("australia")}
+_CODE_MM = card_code_width_mm("australia")  # a bundled edition's code; a long pack id may print a larger one
+CARD_PITCH_IN_CODES = {"row": 63 / _CODE_MM, "column": 88 / _CODE_MM}
 
 # --- Results ------------------------------------------------------------------------------------------------
 

@@ -118,6 +118,18 @@ class Pad:
         inner = node.locator("[role=button]")
         (inner.first if inner.count() else node).click()
 
+    def tap_until(self, tap, landed, timeout: float = 10000, attempts: int = 3) -> None:
+        """`tap()`, then `landed(timeout_ms)` waits for the sign the tap worked; tap again, with more patience,
+        if it times out: a tap during a redraw can miss. The last attempt's timeout error propagates."""
+        for attempt in range(attempts):
+            tap()
+            try:
+                landed(timeout * (attempt + 1))
+                return
+            except Exception:
+                if attempt == attempts - 1:
+                    raise
+
     def focus_field(self, label: str, attempts: int = 3) -> bool:
         """Click a text field until the browser's focus is in it (a click right after a redraw can miss)."""
         box = self.page.get_by_role("textbox", name=label)

@@ -44,15 +44,9 @@ def tap_cards(pad, letters: str) -> None:
 
 def choose_and_save(pad, choice: str | None) -> None:
     if choice:
-        for attempt in range(3):  # a tap during a redraw can miss; the subtotal says what is chosen
-            pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click()
-            try:
-                pad.wait_text("entry-subtotal", f"points so far with {re.escape(choice)} ",
-                              timeout=10000 * (attempt + 1))
-                break
-            except Exception:
-                if attempt == 2:
-                    raise
+        pad.tap_until(  # the subtotal says what is chosen
+            lambda: pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click(),
+            lambda ms: pad.wait_text("entry-subtotal", f"points so far with {re.escape(choice)} ", timeout=ms))
     pad.tap_ident("save")  # the app bar's Save: always on screen
 
 

@@ -26,7 +26,8 @@ def host(tmp_path):
 
 def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.type_into("Join code", code.lower())
-    pad.tap("Join")
+    pad.tap_until(lambda: pad.tap("Join"),  # a tap while the field redraws can miss: tap until the seat form shows
+                  lambda ms: pad.page.get_by_role("textbox", name=f"Your name (seat {seat})").wait_for(timeout=ms))
     pad.type_into(f"Your name (seat {seat})", name)
     pad.tap(f"Take seat {seat}")
     pad.wait_text("status", "Round 1", timeout=40000)

@@ -53,14 +53,8 @@ def test_usa_town_map_and_choice_pictograms(prepared, server, browser, phone, op
     pad.ident("town-map-1").wait_for(state="attached")
     pad.shot("usa-sheet-dark")
     pad.tap_ident("theme")
-    for attempt in range(3):  # a tap while the theme redraws can miss: go back until home lists the games
-        pad.tap_ident("back")
-        try:
-            pad.button(re.compile("Eve · Fay")).first.wait_for(timeout=10000 * (attempt + 1))
-            break
-        except Exception:
-            if attempt == 2:
-                raise
+    pad.tap_until(lambda: pad.tap_ident("back"),  # the theme redraws: go back until home lists the games
+                  lambda ms: pad.button(re.compile("Eve · Fay")).first.wait_for(timeout=ms))
     pad.button(re.compile("Eve · Fay")).first.click()
     pad.wait_text("round-status", "^Round 1 of 4")
     assert "0 pathways drawn" in map_label(pad)
