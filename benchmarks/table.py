@@ -44,25 +44,36 @@ def scripted_rounds(edition: Edition, n_players: int, seed: int) -> tuple[list[l
 
 
 def spawn_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
-    """`tourpad host` on loopback with its own data folder (not yet answering)."""
+    """`tourpad host` on loopback with its own data folder (not yet answering). Its output goes to a log
+    file (`proc.log_path`): a pipe nobody reads fills up and then freezes the host mid-game."""
     env = {**os.environ, "TOURPAD_DATA_DIR": str(data_dir)}
-    return subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
-                             "--port", str(port), *extra],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir / f"host-{port}.log"
+    with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
+        proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
+                                 "--port", str(port), *extra],
+                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log_path = log_path
+    return proc
+
+
+def log_tail(proc: subprocess.Popen, chars: int = 3000) -> str:
+    """The end of what the host printed (for failure messages)."""
+    return proc.log_path.read_text(errors="replace")[-chars:]
 
 
 def wait_until_up(proc: subprocess.Popen, port: int, timeout: float = 60) -> subprocess.Popen:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"tourpad host exited: {proc.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"tourpad host exited: {log_tail(proc)}")
         try:
             httpx.get(f"http://127.0.0.1:{port}/openapi.json", timeout=1)
             return proc
         except httpx.TransportError:
             time.sleep(0.02)
     proc.kill()
-    raise RuntimeError(f"tourpad host did not start within {timeout} s")
+    raise RuntimeError(f"tourpad host did not start within {timeout} s: {log_tail(proc)}")
 
 
 def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:

@@ -108,7 +108,7 @@ class TableScreens:
         from scorer.packs import available_editions
 
         self.stop_listening()
-        code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH", autofocus=True,
+        code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
         feedback = ft.Text(message, color=ft.Colors.RED)
         edition = ft.Dropdown(label="Edition", value="australia", width=220,
