@@ -230,6 +230,7 @@ class SoloGame:
         for action in obs.legal_actions:
             icon = action_choice(action)
             out.append({"action": action, "label": self.state.action_to_string(action),
+                        "icon": None if icon == NO_CHOICE else self.edition.choice.icons[icon].name,
                         "points": 0 if icon == NO_CHOICE else points.get(icon, 0)})
         return sorted(out, key=lambda o: -o["points"])
 

@@ -18,6 +18,7 @@ class Shell:
         self.store = store
         self.route: tuple[str, dict] = ("home", {})
         self.current = None
+        self.page = None  # no page: the light theme
         self.toasts: list[str] = []
         self.renders = 0
 
@@ -97,6 +98,10 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
         tap(shell, "hand-0")
     assert "the Catch has arrived" in hook(shell, "solo-status").value
     assert hook(shell, "choice-0").content.endswith(" pts")
+    # each activity's button carries its pictogram, the same one the printed cards use
+    pictograms = [c.icon.identifier for c in walk(shell.current.body)
+                  if isinstance(c, ft.FilledTonalButton) and isinstance(c.icon, ft.Semantics)]
+    assert pictograms and all(p.startswith("pictogram-") for p in pictograms)
     tap(shell, "choice-0")
     assert hook(shell, "solo-summary").value == "Round 1 scored"
     assert any(t.startswith("Throw & Catch: ") for t in texts(shell))  # the engine's explanations

@@ -135,6 +135,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
                                       bool(variant.value), chosen["mode"])
         except EntryError as err:
             message.value = str(err)
+            app.toast(str(err), error=True)  # the message line may be scrolled out of sight
             return
         app.session = session
         app.go("sheet", game_id=session.game_id)
@@ -150,4 +151,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
         sem("new-game-message", message),
         ft.FilledButton("Start game", icon=ft.Icons.PLAY_ARROW, height=52, on_click=start),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("New game", body, back=("home", {}))
+    # also in the app bar: on a phone the button at the foot of the form is below the fold
+    start_action = sem("start", ft.TextButton("Start", icon=ft.Icons.PLAY_ARROW, tooltip="Start game",
+                                              on_click=start))
+    return Screen("New game", body, actions=[start_action], back=("home", {}))

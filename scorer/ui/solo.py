@@ -15,6 +15,7 @@ from scorer.solo_view import bonus_line, hint_lines, load, new_game, running_tot
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, edition_name, section
+from scorer.ui.pictogram import card_icon, is_dark
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
 
@@ -243,12 +244,15 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
         items.append(ft.Text("Your Catch card", weight=ft.FontWeight.BOLD))
         items.append(card_face(view["catch"], identifier="catch"))
         options = []
+        dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
                 f"{option['label']}: {option['points']} pts", height=44,
+                icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
         for name in view["choices_used"]:  # scored in an earlier round: shown, not choosable
-            options.append(ft.OutlinedButton(f"{name}: used up", height=40, disabled=True))
+            options.append(ft.OutlinedButton(f"{name}: used up", height=40, disabled=True,
+                                             icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
         used = ", ".join(view["choices_used"]) or "none yet"
         items += [ft.Text("Score one (each only once per game):", weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),

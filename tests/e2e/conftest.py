@@ -29,6 +29,15 @@ ENABLE_SEMANTICS_JS = """() => {
   e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
                                            clientY: r.top + r.height / 2}));
   return true; }"""
+# Resolves once the page's DOM (where the semantics tree lives) has been quiet for `quiet` ms, or after 5 s
+# of constant change: a tap on a node Flutter is about to replace goes to a stale node and is lost.
+SETTLE_JS = """(quiet) => new Promise(resolve => {
+  let timer;
+  const done = () => { observer.disconnect(); clearTimeout(timer); resolve(true); };
+  const observer = new MutationObserver(() => { clearTimeout(timer); timer = setTimeout(done, quiet); });
+  observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+  timer = setTimeout(done, quiet);
+  setTimeout(done, 5000); })"""
 SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots/app"))
 
 
@@ -110,19 +119,30 @@ class Pad:
     def button(self, name: str | re.Pattern, exact: bool = True):
         return self.page.get_by_role("button", name=name, exact=exact if isinstance(name, str) else None)
 
+    def settle(self, quiet_ms: int = 150) -> None:
+        """Wait until the semantics tree stops changing (see SETTLE_JS)."""
+        self.page.evaluate(SETTLE_JS, quiet_ms)
+
     def tap(self, name: str | re.Pattern, exact: bool = True) -> None:
+        self.settle()
         self.button(name, exact).first.click()
 
     def tap_ident(self, identifier: str) -> None:
+        self.settle()
         node = self.ident(identifier)
         inner = node.locator("[role=button]")
         (inner.first if inner.count() else node).click()
 
     def tap_until(self, tap, landed, timeout: float = 10000, attempts: int = 3) -> None:
         """`tap()`, then `landed(timeout_ms)` waits for the sign the tap worked; tap again, with more patience,
-        if it times out: a tap during a redraw can miss. The last attempt's timeout error propagates."""
+        if it times out: a tap during a redraw can miss. The last attempt's timeout error propagates.
+        A repeated tap that finds no button is fine: the earlier tap may have landed late and moved on."""
         for attempt in range(attempts):
-            tap()
+            try:
+                tap()
+            except Exception:
+                if attempt == 0:
+                    raise
             try:
                 landed(timeout * (attempt + 1))
                 return
@@ -134,6 +154,7 @@ class Pad:
         """Click a text field until the browser's focus is in it (a click right after a redraw can miss)."""
         box = self.page.get_by_role("textbox", name=label)
         for _ in range(attempts):
+            self.settle()
             box.click()
             try:
                 self.page.wait_for_function(

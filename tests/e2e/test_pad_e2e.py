@@ -31,8 +31,8 @@ def start_game(pad) -> None:
     pad.tap("New game")
     pad.type_into("Player 1", "Ann")
     pad.type_into("Player 2", "Bob")
-    pad.tap("Start game")
-    pad.wait_text("round-status", r"^Round 1 of 4")
+    pad.tap_until(lambda: pad.tap_ident("start"),  # the app bar's Start: always on screen
+                  lambda ms: pad.wait_text("round-status", r"^Round 1 of 4", timeout=ms))
 
 
 def tap_cards(pad, letters: str) -> None:
@@ -95,8 +95,8 @@ def test_full_australia_game_by_letters(server, phone, open_app):
     pad.type_into("Player 1", "Ann")
     pad.type_into("Player 2", "Bob")
     pad.shot("02-new-game")
-    pad.tap("Start game")
-    pad.wait_text("round-status", r"^Round 1 of 4")
+    pad.tap_until(lambda: pad.tap_ident("start"),  # the app bar's Start: always on screen
+                  lambda ms: pad.wait_text("round-status", r"^Round 1 of 4", timeout=ms))
     pad.shot("03-sheet-start")
     pad.tap("Enter Ann")
     tap_cards(pad, GAME[0][0][:5])
