@@ -159,7 +159,7 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         lines = [f"Join URL:   {plan.url}", f"Join code:  {plan.code}"]
         if plan.host_token:
             lines.append(f"Host token: {plan.host_token}  (keep it private: it edits every seat; in the app: "
-                         f"Join, then Open as host)")
+                         f"Join, then Use token)")
         if others:
             lines.append(f"Also live:  {', '.join(others)}")
         lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")

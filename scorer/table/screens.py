@@ -181,26 +181,26 @@ class TableScreens:
 
             name.on_submit = take
             rows.append(ft.Row([name, ft.FilledButton(f"Take seat {seat['seat']}", on_click=take)], wrap=True))
-        host_token = ft.TextField(label="Host token", password=True, can_reveal_password=True, width=220)
+        token_field = ft.TextField(label="Token", password=True, can_reveal_password=True, width=220)
 
-        async def open_as_host(e) -> None:
+        async def use_token(e) -> None:
+            """The host token opens the host's view; a seat token (the host seated you) takes that seat."""
+            token = token_field.value or ""
             try:
-                role = self.service.role(self.code, host_token.value or "")
+                role = self.service.role(self.code, token)
             except TableError as err:
                 feedback.value = err.message
                 return
-            if role is not None:
-                feedback.value = "That is a seat token, not the host token"
-                return
-            self.token, self.seat = host_token.value, None
+            self.token, self.seat = token, role
             await self._remember()
             self.show_sheet()
 
         self._screen(f"Table {view['code']}: pick your seat", *rows, sem("message", feedback),
                      ft.TextButton("Another table", on_click=lambda e: self.show_start()),
                      ft.Divider(),
-                     ft.Text("Hosting this table? Enter the host token `tourpad host` printed."),
-                     ft.Row([host_token, ft.OutlinedButton("Open as host", on_click=open_as_host)], wrap=True))
+                     ft.Text("Have a token? The host token `tourpad host` printed, or the seat token the host "
+                             "gave you when seating you."),
+                     ft.Row([token_field, ft.OutlinedButton("Use token", on_click=use_token)], wrap=True))
 
     def show_sheet(self) -> None:
         """Your own entry form (host: any seat, any round so far) and every sheet, kept live."""
@@ -222,9 +222,13 @@ class TableScreens:
         self.seat_pick = ft.Dropdown(label="Seat", width=180, on_select=lambda e: self._load_entry())
         self.round_pick = ft.Dropdown(label="Round", width=150, on_select=lambda e: self._load_entry())
         if self.seat is None:
-            self.host_panel.controls = [self._join_card(),
-                                        ft.Text("Correct any seat", weight=ft.FontWeight.W_600),
-                                        ft.Row([self.seat_pick, self.round_pick], wrap=True)]
+            self.seat_name = ft.TextField(label="Player's name", width=220)
+            self.host_panel.controls = [
+                self._join_card(),
+                ft.Text("Any seat", weight=ft.FontWeight.W_600),
+                ft.Row([sem("seat-pick", self.seat_pick), sem("round-pick", self.round_pick)], wrap=True),
+                # a player without a phone, or one whose phone lost its seat: the host seats them by name
+                ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True)]
         who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
         self._screen(f"Table {self.view['code']} · {who}",
                      sem("status", self.status),
@@ -339,6 +343,24 @@ class TableScreens:
         self.message.value = (f"Round {ack['round']} saved" +
                               (" · round closed" if ack["round_closed"] else ""))
         self.message.color = ft.Colors.GREEN
+        self.view = self.service.view(self.code)
+        self._render(reload_entry=True)
+
+    async def _seat_player(self, e) -> None:
+        seat_no = int(self.seat_pick.value or "1")
+        name = (self.seat_name.value or "").strip()
+        was = self.view["seats"][seat_no - 1]
+        try:
+            token = self.service.claim_seat(self.code, seat_no, name, self.token)
+        except TableError as err:
+            self.message.value = err.message
+            self.message.color = ft.Colors.RED
+            return
+        replaced = (f" {was['name']}'s old seat token no longer works." if was["claimed"] else "")
+        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds here, or on their "
+                              f"phone: Join, then this seat token under 'Have a token?': {token}")
+        self.message.color = ft.Colors.GREEN
+        self.seat_name.value = ""
         self.view = self.service.view(self.code)
         self._render(reload_entry=True)
 

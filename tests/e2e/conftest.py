@@ -247,13 +247,26 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def phone(browser, request):
-    """A 390×844 phone-sized context (touch, mobile layout); screenshots its pages when the test fails."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
-    yield ctx
+def new_context(browser, request):
+    """Makes browser contexts that close after the test; when the test fails, each of their pages is
+    screenshotted first (FAILED-<test>-<n>.png)."""
+    made = []
+
+    def make(**options):
+        made.append(browser.new_context(**options))
+        return made[-1]
+
+    yield make
     if getattr(request.node, "failed_call", False):
         SHOTS.mkdir(parents=True, exist_ok=True)
-        for i, page in enumerate(ctx.pages):
+        for i, page in enumerate(page for ctx in made for page in ctx.pages):
             page.screenshot(path=str(SHOTS / f"FAILED-{request.node.name}-{i}.png"))
-    ctx.close()
+    for ctx in made:
+        ctx.close()
+
+
+@pytest.fixture
+def phone(new_context):
+    """A 390×844 phone-sized context (touch, mobile layout)."""
+    return new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                       has_touch=True)

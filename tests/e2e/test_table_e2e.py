@@ -6,6 +6,8 @@ device's storage; the engine's refusal reaches the phone that made the mistake.
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 
@@ -33,59 +35,69 @@ def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.wait_text("status", "Round 1", timeout=40000)
 
 
-def test_a_submission_on_one_phone_appears_on_the_other(host, browser, open_app):
+def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_app):
     code = httpx.post(f"{host}/api/tables", json={"seats": 2}).json()["code"]
-    ann_phone, bob_phone = (browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
-    try:
-        ann, bob = open_app(ann_phone, host), open_app(bob_phone, host)
-        take_seat(ann, code, 1, "Ann")
-        take_seat(bob, code, 2, "Bob")
-        ann.wait_text("status", "waiting for Ann, Bob", timeout=40000)
+    ann_phone, bob_phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
+    ann, bob = open_app(ann_phone, host), open_app(bob_phone, host)
+    take_seat(ann, code, 1, "Ann")
+    take_seat(bob, code, 2, "Bob")
+    ann.wait_text("status", "waiting for Ann, Bob", timeout=40000)
 
-        ann.type_into("Your 7 cards", "abcdefg")
-        ann.tap("Submit round 1")
-        ann.wait_text("message", "Round 1 saved", timeout=40000)
-        bob.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
-        bob.wait_text("status", "waiting for Bob$", timeout=40000)
-        bob.shot("table-bob-sees-ann")
+    ann.type_into("Your 7 cards", "abcdefg")
+    ann.tap("Submit round 1")
+    ann.wait_text("message", "Round 1 saved", timeout=40000)
+    bob.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
+    bob.wait_text("status", "waiting for Bob$", timeout=40000)
+    bob.shot("table-bob-sees-ann")
 
-        # Bob's phone reloads (dropped off Wi-Fi): its seat comes back from the device's storage
-        bob.page.close()
-        bob = open_app(bob_phone, host)
-        bob.wait_text("sheet-2", r"Bob \(you\)", timeout=40000)
-        bob.type_into("Your 7 cards", "GHIJKLM")
-        bob.tap("Submit round 1")
-        bob.wait_text("message", "already in Ann's round 1 cards", timeout=40000)
-        assert "R1" not in bob.text("sheet-2")
-        bob.type_into("Your 7 cards", "HIJKLMN")
-        bob.tap("Submit round 1")
-        ann.wait_text("status", "Round 2", timeout=40000)
-        ann.wait_text("sheet-2", "R1: HIJKLMN", timeout=40000)
-        ann.shot("table-round-closed")
-        view = httpx.get(f"{host}/api/tables/{code}").json()
-        assert [e["cards"] for e in view["rounds"][0]["entries"]] == ["ABCDEFG", "HIJKLMN"]
-    finally:
-        ann_phone.close()
-        bob_phone.close()
+    # Bob's phone reloads (dropped off Wi-Fi): its seat comes back from the device's storage
+    bob.page.close()
+    bob = open_app(bob_phone, host)
+    bob.wait_text("sheet-2", r"Bob \(you\)", timeout=40000)
+    bob.type_into("Your 7 cards", "GHIJKLM")
+    bob.tap("Submit round 1")
+    bob.wait_text("message", "already in Ann's round 1 cards", timeout=40000)
+    assert "R1" not in bob.text("sheet-2")
+    bob.type_into("Your 7 cards", "HIJKLMN")
+    bob.tap("Submit round 1")
+    ann.wait_text("status", "Round 2", timeout=40000)
+    ann.wait_text("sheet-2", "R1: HIJKLMN", timeout=40000)
+    ann.shot("table-round-closed")
+    view = httpx.get(f"{host}/api/tables/{code}").json()
+    assert [e["cards"] for e in view["rounds"][0]["entries"]] == ["ABCDEFG", "HIJKLMN"]
 
 
-def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, browser, open_app):
-    host_device, phone = (browser.new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
-    try:
-        table = open_app(host_device, host)
-        table.tap("Host a table")
-        code = table.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=40000)
-        zoe = open_app(phone, host)
-        take_seat(zoe, code, 1, "Zoë")
-        zoe.type_into("Your 7 cards", "ABCDEFG")
-        zoe.tap("Submit round 1")
-        table.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
-        table.type_into("7 cards", "ABCDEFH")
-        table.tap("Update round 1")
-        zoe.wait_text("sheet-1", "R1: ABCDEFH", timeout=40000)
-        zoe.wait_text("message", "The host corrected your round 1", timeout=40000)
-        zoe.shot("table-player-corrected")
-        table.shot("table-host")
-    finally:
-        host_device.close()
-        phone.close()
+def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open_app):
+    host_device, phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
+    table = open_app(host_device, host)
+    table.tap("Host a table")
+    code = table.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=40000)
+    zoe = open_app(phone, host)
+    take_seat(zoe, code, 1, "Zoë")
+    zoe.type_into("Your 7 cards", "ABCDEFG")
+    zoe.tap("Submit round 1")
+    table.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
+    table.type_into("7 cards", "ABCDEFH")
+    table.tap("Update round 1")
+    zoe.wait_text("sheet-1", "R1: ABCDEFH", timeout=40000)
+    zoe.wait_text("message", "The host corrected your round 1", timeout=40000)
+    zoe.shot("table-player-corrected")
+    table.shot("table-host")
+
+    # the host seats Max (no phone yet) at seat 2; Max's phone later takes the seat with the token shown
+    table.tap_ident("seat-pick")
+    table.tap("2: seat 2")
+    table.button("Submit round 1").wait_for(timeout=40000)  # the form now edits seat 2's empty round 1
+    table.type_into("Player's name", "Max")
+    table.tap("Seat player")
+    token = re.search(r"token under 'Have a token\?': (\S+)$",
+                      table.wait_text("message", "^Seat 2 is Max's", timeout=40000)).group(1)
+    table.shot("table-host-seats-max")
+    zoe.wait_text("sheet-2", "^Max", timeout=40000)
+    max_phone = open_app(new_context(viewport={"width": 390, "height": 844}), host)
+    max_phone.type_into("Join code", code)
+    max_phone.tap_until(lambda: max_phone.tap("Join"), lambda ms: max_phone.page.get_by_role(
+        "textbox", name="Token").wait_for(timeout=ms))
+    max_phone.type_into("Token", token)
+    max_phone.tap("Use token")
+    max_phone.wait_text("sheet-2", r"^Max \(you\)", timeout=40000)
