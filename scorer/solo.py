@@ -21,7 +21,7 @@ from rules.bots import make_bot
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
-from rules.engine import ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
+from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
 
@@ -174,8 +174,14 @@ class SoloGame:
 
     def _describe(self, action: int) -> str:
         if self.state.phase == Phase.CHOICE:
-            return f"score {self.state.action_to_string(action)}"
+            return f"score {self._label(action)}"
         return f"pick {self.state.action_to_string(action)}"
+
+    def _label(self, action: int) -> str:
+        """How an option reads on a button: a card's letter, a choice's name, or "None this round"."""
+        if action == CHOICE_NONE:
+            return "None this round"
+        return self.state.action_to_string(action)
 
     def card(self, index: int) -> dict:
         """A card as the app draws it: letter, number, site, region and its colour, icons."""
@@ -221,7 +227,7 @@ class SoloGame:
         return out
 
     def _actions(self, obs) -> list[dict]:
-        return [{"action": a, "label": self.state.action_to_string(a)} for a in obs.legal_actions]
+        return [{"action": a, "label": self._label(a)} for a in obs.legal_actions]
 
     def _choice_options(self, obs) -> list[dict]:
         """The round-end choice with the points each option scores now (the round is revealed)."""
@@ -229,7 +235,7 @@ class SoloGame:
         out = []
         for action in obs.legal_actions:
             icon = action_choice(action)
-            out.append({"action": action, "label": self.state.action_to_string(action),
+            out.append({"action": action, "label": self._label(action),
                         "icon": None if icon == NO_CHOICE else self.edition.choice.icons[icon].name,
                         "points": 0 if icon == NO_CHOICE else points.get(icon, 0)})
         return sorted(out, key=lambda o: -o["points"])
@@ -294,7 +300,7 @@ class SoloGame:
         best = max(values.values())
         options = []
         for action, value in sorted(values.items(), key=lambda kv: -kv[1]):
-            option = {"action": action, "label": self.state.action_to_string(action), "value": round(value, 2),
+            option = {"action": action, "label": self._label(action), "value": round(value, 2),
                       "behind_best": round(best - value, 2)}
             if action in immediate:
                 option["adds_now"] = round(immediate[action], 2)
