@@ -132,6 +132,7 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
     from scorer.table.host import (
         build_asgi,
         db_path,
+        join_link,
         open_table,
         qr_terminal,
         serve,
@@ -164,7 +165,9 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
             lines.append(f"Also live:  {', '.join(others)}")
         lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
         lines.append(f"Tables:     {service.store.path}")
-        console.print(qr_terminal(plan.url), highlight=False, soft_wrap=True)
+        # the QR code opens the table's seat picker directly (the API-only host has no app to open)
+        console.print(qr_terminal(plan.url if api_only else join_link(plan.url, plan.code)), highlight=False,
+                      soft_wrap=True)
         for line in lines:  # soft_wrap: a URL or token is never broken across lines
             console.print(line, highlight=False, soft_wrap=True)
 

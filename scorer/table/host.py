@@ -106,6 +106,17 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
     return thread
 
 
+# Links a QR code carries, so a scan replaces typing: the join link opens one table's seat picker; the seat
+# link (shown by the host after seating someone) opens that seat with its token. The app reads them from the
+# page's route (scorer/table/screens.py).
+def join_link(url: str, code: str) -> str:
+    return f"{url.rstrip('/')}/join/{code}"
+
+
+def seat_link(url: str, code: str, token: str) -> str:
+    return f"{url.rstrip('/')}/seat/{code}/{token}"
+
+
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
           tls: CertificateFiles | None = None) -> None:
     import uvicorn

@@ -14,18 +14,23 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.table.host import qr_png_base64
+from scorer.table.host import join_link, qr_png_base64, seat_link
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import PadApp, Screen, screen, sem
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+
+
+JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # see join_link
+SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # see seat_link
 
 
 @dataclass
@@ -76,7 +81,15 @@ class TableScreens:
             return None
 
     async def start(self) -> None:
-        """Resume this device's last table if its token still works, else the start screen."""
+        """Follow the link the page was opened with (a scanned QR code); else resume this device's last table
+        if its token still works; else the start screen."""
+        route = self.page.route or ""
+        if (link := JOIN_LINK.match(route)) is not None:
+            await self._enter_or_explain(link.group(1))
+            return
+        if (link := SEAT_LINK.match(route)) is not None:
+            await self._enter_or_explain(link.group(1), link.group(2))
+            return
         last = await self.prefs.get(LAST_TABLE_KEY)
         if isinstance(last, str):
             saved = await self._recall(last)
@@ -118,22 +131,9 @@ class TableScreens:
 
         async def join(e) -> None:
             try:
-                self.view = self.service.view(code_field.value or "")
+                await self._enter(code_field.value or "")
             except TableError as err:
                 feedback.value = err.message
-                return
-            self.code = self.view["code"]
-            saved = await self._recall(self.code)
-            if saved and saved.get("token"):
-                try:
-                    self.seat = self.service.role(self.code, saved["token"])
-                    self.token = saved["token"]
-                    await self._remember()
-                    self.show_sheet()
-                    return
-                except TableError:
-                    pass
-            self.show_seats()
 
         async def host(e) -> None:
             try:
@@ -156,6 +156,34 @@ class TableScreens:
             ft.Row([edition, seats, ft.FilledButton("Host a table", on_click=host)], wrap=True),
             sem("message", feedback),
         )
+
+    async def _enter(self, code: str, token: str | None = None) -> None:
+        """Open table `code`: with a token, as its holder (the host token: the host's view; a seat token: that
+        seat); without, this device's remembered seat there, else the seat picker. Raises TableError."""
+        self.view = self.service.view(code)
+        self.code = self.view["code"]
+        if not token:
+            saved = await self._recall(self.code)
+            token = saved.get("token") if saved else None
+            if token:
+                with contextlib.suppress(TableError):  # a seat the host has since given to someone else
+                    self.seat = self.service.role(self.code, token)
+                    self.token = token
+                    await self._remember()
+                    self.show_sheet()
+                    return
+            self.show_seats()
+            return
+        self.seat = self.service.role(self.code, token)
+        self.token = token
+        await self._remember()
+        self.show_sheet()
+
+    async def _enter_or_explain(self, code: str, token: str | None = None) -> None:
+        try:
+            await self._enter(code, token)
+        except TableError as err:
+            self.show_start(err.message)
 
     def show_seats(self, message: str = "") -> None:
         view = self.view
@@ -184,16 +212,10 @@ class TableScreens:
         token_field = ft.TextField(label="Token", password=True, can_reveal_password=True, width=220)
 
         async def use_token(e) -> None:
-            """The host token opens the host's view; a seat token (the host seated you) takes that seat."""
-            token = token_field.value or ""
             try:
-                role = self.service.role(self.code, token)
+                await self._enter(self.code, token_field.value or "")
             except TableError as err:
                 feedback.value = err.message
-                return
-            self.token, self.seat = token, role
-            await self._remember()
-            self.show_sheet()
 
         self._screen(f"Table {view['code']}: pick your seat", *rows, sem("message", feedback),
                      ft.TextButton("Another table", on_click=lambda e: self.show_start()),
@@ -229,6 +251,7 @@ class TableScreens:
                 ft.Row([sem("seat-pick", self.seat_pick), sem("round-pick", self.round_pick)], wrap=True),
                 # a player without a phone, or one whose phone lost its seat: the host seats them by name
                 ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True)]
+        self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
         who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
         self._screen(f"Table {self.view['code']} · {who}",
                      sem("status", self.status),
@@ -236,17 +259,19 @@ class TableScreens:
                      ft.Row([self.cards, self.choice], wrap=True),
                      ft.Row([self.submit_button, ft.TextButton("Leave", on_click=lambda e: self.show_start())]),
                      sem("message", self.message),
+                     self.seat_qr,
                      ft.Divider(),
                      ft.Text("All sheets", size=18, weight=ft.FontWeight.W_600),
                      self.sheets)
         self._render(reload_entry=True)
 
     def _join_card(self) -> ft.Control:
-        png = base64.b64decode(qr_png_base64(self.url, scale=6))
-        return ft.Row([ft.Image(src=png, width=150, height=150),
-                       ft.Column([ft.Text("Players join at"), ft.Text(self.url, selectable=True,
+        link = join_link(self.url, self.view["code"])
+        png = base64.b64decode(qr_png_base64(link, scale=6))
+        return ft.Row([sem("join-qr", ft.Image(src=png, width=150, height=150, semantics_label=link)),
+                       ft.Column([ft.Text("Scan to join, or open"), ft.Text(self.url, selectable=True,
                                                                       weight=ft.FontWeight.BOLD),
-                                  ft.Text("with the code"),
+                                  ft.Text("and enter the code"),
                                   sem("join-code", ft.Text(self.view["code"], size=24,
                                                               weight=ft.FontWeight.BOLD))])],
                       wrap=True)
@@ -357,9 +382,13 @@ class TableScreens:
             self.message.color = ft.Colors.RED
             return
         replaced = (f" {was['name']}'s old seat token no longer works." if was["claimed"] else "")
-        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds here, or on their "
-                              f"phone: Join, then this seat token under 'Have a token?': {token}")
+        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds here, or let their "
+                              f"phone scan this code (or type the seat token under 'Have a token?'): {token}")
         self.message.color = ft.Colors.GREEN
+        link = seat_link(self.url, self.code, token)
+        png = base64.b64decode(qr_png_base64(link, scale=5))
+        self.seat_qr.content = sem("seat-link", ft.Image(src=png, width=150, height=150, semantics_label=link))
+        self.seat_qr.visible = True
         self.seat_name.value = ""
         self.view = self.service.view(self.code)
         self._render(reload_entry=True)

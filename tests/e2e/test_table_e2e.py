@@ -90,14 +90,17 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     table.button("Submit round 1").wait_for(timeout=40000)  # the form now edits seat 2's empty round 1
     table.type_into("Player's name", "Max")
     table.tap("Seat player")
-    token = re.search(r"token under 'Have a token\?': (\S+)$",
-                      table.wait_text("message", "^Seat 2 is Max's", timeout=40000)).group(1)
+    table.wait_text("message", "^Seat 2 is Max's", timeout=40000)
+    link = table.ident("seat-link").locator("[aria-label]").first.get_attribute("aria-label")
+    assert re.fullmatch(rf"{host}/seat/{code}/[\w-]{{22}}", link), link
+    assert table.text("message").endswith(link.rsplit("/", 1)[1])  # the token, for typing instead
     table.shot("table-host-seats-max")
     zoe.wait_text("sheet-2", "^Max", timeout=40000)
-    max_phone = open_app(new_context(viewport={"width": 390, "height": 844}), host)
-    max_phone.type_into("Join code", code)
-    max_phone.tap_until(lambda: max_phone.tap("Join"), lambda ms: max_phone.page.get_by_role(
-        "textbox", name="Token").wait_for(timeout=ms))
-    max_phone.type_into("Token", token)
-    max_phone.tap("Use token")
+    # Max's phone scans the seat code: it opens straight on seat 2
+    max_phone = open_app(new_context(viewport={"width": 390, "height": 844}), link)
     max_phone.wait_text("sheet-2", r"^Max \(you\)", timeout=40000)
+    # another phone scans the table's join code: it opens on the seat picker of this table
+    join_url = table.ident("join-qr").locator("[aria-label]").first.get_attribute("aria-label")
+    assert join_url == f"{host}/join/{code}"
+    guest = open_app(new_context(viewport={"width": 390, "height": 844}), join_url)
+    guest.page.get_by_role("textbox", name="Your name (seat 3)").wait_for(timeout=40000)
