@@ -10,6 +10,7 @@ from weakref import WeakKeyDictionary
 import flet as ft
 
 from scorer.packs import available_editions
+from scorer.pad.pictograms import pictogram_svg
 from scorer.solo import DIFFICULTIES, SoloError, SoloGame
 from scorer.solo_view import bonus_line, hint_lines, load, new_game, running_totals, save, status_line, text_on
 from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
@@ -58,21 +59,20 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["site"], size=12, weight=ft.FontWeight.BOLD, color=fg, max_lines=2,
                 overflow=ft.TextOverflow.ELLIPSIS),
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-        *(icon_line(icon, fg) for icon in card["icons"]),
+        *(icon_line(icon, fg, card["color"]) for icon in card["icons"]),
     ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=150,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
 
-def icon_line(name: str, colour: str) -> ft.Control:
-    """An icon's pictogram (the printables' SVG, served from assets/icons) and its name."""
-    from printables.icons import icon_key
-
+def icon_line(name: str, colour: str, background: str) -> ft.Control:
+    """An icon's pictogram (the printables' SVG) and its name, in the card's text colour; the pictogram's
+    knocked-out details (a camera's lens, a koala's face) in the card's colour, as printed."""
     label = ft.Text(name, size=11, color=colour, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
-    key = icon_key(name)
-    if not key:
+    svg = pictogram_svg(name, colour, background)
+    if svg is None:
         return label
-    return ft.Row([ft.Image(src=f"icons/{key}.svg", width=14, height=14, color=colour), label], spacing=4)
+    return ft.Row([ft.Image(src=svg, width=14, height=14), label], spacing=4)
 
 
 def mini_card(card: dict) -> ft.Control:
