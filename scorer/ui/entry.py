@@ -32,6 +32,8 @@ def after_save(app: PadApp, before: PadState, after: PadState, round_index: int,
     name = after.players[player]
     game_id = app.session.game_id
     if after.rounds_done > before.rounds_done and round_index == after.rounds_done - 1:
+        # a toast in any case: it also replaces an error toast from a refused try that is now fixed
+        app.toast(f"Saved {name}'s round {round_index + 1}: the round is complete")
         app.go("round_summary", game_id=game_id, round_index=round_index)
         return
     edited = round_index < before.rounds_done
