@@ -60,7 +60,7 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
                 overflow=ft.TextOverflow.ELLIPSIS),
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
         *(icon_line(icon, fg, card["color"]) for icon in card["icons"]),
-    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=150,
+    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=164,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
@@ -68,7 +68,8 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
 def icon_line(name: str, colour: str, background: str) -> ft.Control:
     """An icon's pictogram (the printables' SVG) and its name, in the card's text colour; the pictogram's
     knocked-out details (a camera's lens, a koala's face) in the card's colour, as printed."""
-    label = ft.Text(name, size=11, color=colour, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+    # two lines: a long name ("Indigenous Culture") is cut off on one line at phone width
+    label = ft.Text(name, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
