@@ -196,8 +196,9 @@ class LetterEntry:
             else:
                 label, enabled = f"{option.name} · {option.points} pts", True
             cls = ft.FilledButton if draft.choice == option.name else ft.OutlinedButton
+            icon = card_icon(option.name, "choice", dark=is_dark(self.app.page))
             buttons.append(cls(label, height=48, disabled=not enabled,
-                               icon=card_icon(option.name, "choice", dark=is_dark(self.app.page)),
+                               icon=icon if enabled else ft.Container(icon, opacity=0.4),  # dimmed like the label
                                on_click=lambda e, n=option.name: self.choose(n)))
         self.choices.controls = buttons
 
