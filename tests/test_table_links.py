@@ -12,8 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from scorer.table.host import join_link, qr_png_base64, seat_link
-from scorer.table.screens import JOIN_LINK, SEAT_LINK
+from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png_base64, seat_link
 from scorer.table.service import format_code, new_token
 
 URL = "http://192.168.1.23:8550/"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import socket
 import threading
 import time
@@ -109,6 +110,10 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
 # Links a QR code carries, so a scan replaces typing: the join link opens one table's seat picker; the seat
 # link (shown by the host after seating someone) opens that seat with its token. The app reads them from the
 # page's route (scorer/table/screens.py).
+JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # the page route of a join link: its code
+SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # a seat link: code, token
+
+
 def join_link(url: str, code: str) -> str:
     return f"{url.rstrip('/')}/join/{code}"
 

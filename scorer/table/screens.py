@@ -14,23 +14,18 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.table.host import join_link, qr_png_base64, seat_link
+from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png_base64, seat_link
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import PadApp, Screen, screen, sem
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
-
-
-JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # see join_link
-SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # see seat_link
 
 
 @dataclass
