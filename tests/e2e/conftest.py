@@ -243,7 +243,7 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     if report.when == "call":
-        item.failed_call = report.failed
+        item.failed_call = report.failed or report.outcome == "rerun"  # a first try that failed, too
 
 
 @pytest.fixture

@@ -88,6 +88,7 @@ def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
         f"--use-file-for-fake-video-capture={video}"])
+    pad = None
     try:
         ctx = camera_browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
                                          is_mobile=True, has_touch=True, permissions=["camera"])
@@ -100,5 +101,9 @@ def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
         pad.tap_ident("camera-shoot")
         pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=60000)
         pad.shot("scan-05-camera-filled")
+    except Exception:
+        if pad is not None:  # a browser of its own, so the fixtures' failure screenshots miss it
+            pad.shot("FAILED-test_the_live_camera_fills_in_the_row")
+        raise
     finally:
         camera_browser.close()
