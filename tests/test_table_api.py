@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import base64
 import io
 import json
 import threading
@@ -18,8 +17,8 @@ from benchmarks.table import scripted_rounds
 from rules.record import GameRecord, PlayerRound, score_record
 from scorer.commands.app_commands import free_port
 from scorer.table import api
-from scorer.table.host import join_url, qr_png_base64
-from scorer.table.service import TableService
+from scorer.table.host import join_link, join_url, qr_png, seat_link
+from scorer.table.service import TableService, new_token
 
 
 @pytest.fixture
@@ -414,8 +413,10 @@ def test_the_join_qr_code_reads_back_as_the_join_url():
 
     url = join_url("127.0.0.1", 8550)
     assert url == "http://127.0.0.1:8550/"
-    image = Image.open(io.BytesIO(base64.b64decode(qr_png_base64(url))))
-    assert [r.text for r in zxingcpp.read_barcodes(image)] == [url]
+    # the bare URL, and the links the host's screen shows (a table's seat picker, a seat given by the host)
+    for link in (url, join_link(url, "ABCD-EFGH"), seat_link(url, "ABCD-EFGH", new_token())):
+        image = Image.open(io.BytesIO(qr_png(link, scale=5)))
+        assert [r.text for r in zxingcpp.read_barcodes(image)] == [link]
 
 
 def test_tourpad_host_resumes_the_last_table_or_opens_a_new_one(service):

@@ -1,18 +1,14 @@
-"""The links the host's QR codes carry: what the host prints and shows is what the app recognises, and the
-QR images decode to exactly those links."""
+"""The links the host's QR codes carry: what the host prints and shows is what the app recognises (that the
+QR images decode to these links: tests/test_table_api.py)."""
 
 from __future__ import annotations
 
-import base64
-import io
 from urllib.parse import urlsplit
 
-import zxingcpp
 from hypothesis import given
 from hypothesis import strategies as st
-from PIL import Image
 
-from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png_base64, seat_link
+from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, seat_link
 from scorer.table.service import format_code, new_token
 
 URL = "http://192.168.1.23:8550/"
@@ -31,8 +27,3 @@ def test_a_seat_link_is_recognised_with_its_code_and_token(code, token):
     match = SEAT_LINK.match(urlsplit(seat_link(URL, code, token)).path)
     assert match is not None and match.groups() == (code, token)
 
-
-def test_the_qr_images_decode_to_the_links():
-    for link in (join_link(URL, "ABCD-EFGH"), seat_link(URL, "ABCD-EFGH", new_token())):
-        image = Image.open(io.BytesIO(base64.b64decode(qr_png_base64(link, scale=5))))
-        assert [r.text for r in zxingcpp.read_barcodes(image)] == [link]

@@ -5,7 +5,6 @@ The join URL's QR code is printed in the terminal and offered as a PNG for the a
 
 from __future__ import annotations
 
-import base64
 import io
 import re
 import socket
@@ -67,11 +66,11 @@ def qr_terminal(url: str) -> str:
     return out.getvalue()
 
 
-def qr_png_base64(url: str, scale: int = 8) -> str:
-    """The QR code as a base64 PNG (for an image control on the host's screen)."""
+def qr_png(url: str, scale: int = 8) -> bytes:
+    """The QR code as PNG bytes (for an image control on the host's screen)."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="png", scale=scale, border=2)
-    return base64.b64encode(out.getvalue()).decode()
+    return out.getvalue()
 
 
 @dataclass

@@ -11,7 +11,6 @@ The service exists only under `tourpad host` (`configure`); plain `tourpad app` 
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import json
 from collections.abc import Callable
@@ -19,7 +18,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png_base64, seat_link
+from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png, seat_link
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import PadApp, Screen, screen, sem
 
@@ -41,6 +40,11 @@ def configure(service: TableService, url: str) -> None:
     """Called by `tourpad host`: this process holds the tables, players reach it at `url`."""
     global HOSTING
     HOSTING = Hosting(service, url)
+
+
+def qr_image(identifier: str, link: str, scale: int) -> ft.Control:
+    """A QR code of `link` on screen; its accessible name is the link itself (screen readers, tests)."""
+    return sem(identifier, ft.Image(src=qr_png(link, scale=scale), width=150, height=150, semantics_label=link))
 
 
 class TableScreens:
@@ -157,18 +161,18 @@ class TableScreens:
         seat); without, this device's remembered seat there, else the seat picker. Raises TableError."""
         self.view = self.service.view(code)
         self.code = self.view["code"]
-        if not token:
-            saved = await self._recall(self.code)
-            token = saved.get("token") if saved else None
-            if token:
-                with contextlib.suppress(TableError):  # a seat the host has since given to someone else
-                    self.seat = self.service.role(self.code, token)
-                    self.token = token
-                    await self._remember()
-                    self.show_sheet()
-                    return
-            self.show_seats()
+        if token:
+            await self._open_with(token)  # a token that is no good here: the caller says so
             return
+        saved = await self._recall(self.code)
+        if saved and saved.get("token"):
+            with contextlib.suppress(TableError):  # a seat the host has since given to someone else
+                await self._open_with(saved["token"])
+                return
+        self.show_seats()
+
+    async def _open_with(self, token: str) -> None:
+        """This table as the token's holder sees it; raises TableError (changing nothing) for a bad token."""
         self.seat = self.service.role(self.code, token)
         self.token = token
         await self._remember()
@@ -261,9 +265,7 @@ class TableScreens:
         self._render(reload_entry=True)
 
     def _join_card(self) -> ft.Control:
-        link = join_link(self.url, self.view["code"])
-        png = base64.b64decode(qr_png_base64(link, scale=6))
-        return ft.Row([sem("join-qr", ft.Image(src=png, width=150, height=150, semantics_label=link)),
+        return ft.Row([qr_image("join-qr", join_link(self.url, self.view["code"]), scale=6),
                        ft.Column([ft.Text("Scan to join, or open"), ft.Text(self.url, selectable=True,
                                                                       weight=ft.FontWeight.BOLD),
                                   ft.Text("and enter the code"),
@@ -380,9 +382,7 @@ class TableScreens:
         self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds here, or let their "
                               f"phone scan this code (or type the seat token under 'Have a token?'): {token}")
         self.message.color = ft.Colors.GREEN
-        link = seat_link(self.url, self.code, token)
-        png = base64.b64decode(qr_png_base64(link, scale=5))
-        self.seat_qr.content = sem("seat-link", ft.Image(src=png, width=150, height=150, semantics_label=link))
+        self.seat_qr.content = qr_image("seat-link", seat_link(self.url, self.code, token), scale=5)
         self.seat_qr.visible = True
         self.seat_name.value = ""
         self.view = self.service.view(self.code)
