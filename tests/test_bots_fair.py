@@ -85,11 +85,13 @@ def in_play(state: State) -> list[int]:
     return [c for hand in state.hands for c in hand] + [c for row in state.rows for c in row]
 
 
-@pytest.mark.parametrize(("n_players", "seed", "steps"),
-                         [(4, 1, 0), (4, 2, 3), (4, 3, 9), (3, 4, 2), (3, 5, 12), (2, 6, 5), (4, 7, 8),
-                          (4, 8, 5), (3, 9, 22)])
-def test_no_bot_decision_depends_on_hidden_cards(n_players: int, seed: int, steps: int) -> None:
-    state = advance(n_players, seed, steps)
+@pytest.mark.parametrize(("edition_id", "n_players", "seed", "steps"),
+                         [("australia", 4, 1, 0), ("australia", 4, 2, 3), ("australia", 4, 3, 9),
+                          ("australia", 3, 4, 2), ("australia", 3, 5, 12), ("australia", 2, 6, 5),
+                          ("australia", 4, 7, 8), ("australia", 4, 8, 5), ("australia", 3, 9, 22),
+                          ("europe", 3, 31, 9), ("usa", 4, 32, 2), ("usa", 2, 33, 14), ("europe", 2, 34, 3)])
+def test_no_bot_decision_depends_on_hidden_cards(edition_id: str, n_players: int, seed: int, steps: int) -> None:
+    state = advance(n_players, seed, steps, edition_id=edition_id)
     assert state.phase in (Phase.THROW, Phase.DRAFT)
     player = seed % n_players
     other = rearrange_hidden(state, player, seed)
@@ -102,21 +104,6 @@ def test_no_bot_decision_depends_on_hidden_cards(n_players: int, seed: int, step
         a = make_bot(name, 11).act(PlayerView(state, player))
         b = make_bot(name, 11).act(PlayerView(other, player))
         assert a == b, f"{name} picked {a} in one world and {b} in the other"
-    values = HardBot(seed=5, samples=6).action_values(PlayerView(state, player))
-    assert values == HardBot(seed=5, samples=6).action_values(PlayerView(other, player))
-
-
-@pytest.mark.parametrize(("edition_id", "n_players", "seed", "steps"),
-                         [("europe", 3, 31, 9), ("usa", 4, 32, 2), ("usa", 2, 33, 14), ("europe", 2, 34, 3)])
-def test_no_bot_cheats_in_europe_and_usa(edition_id: str, n_players: int, seed: int, steps: int) -> None:
-    state = advance(n_players, seed, steps, edition_id=edition_id)
-    player = seed % n_players
-    other = rearrange_hidden(state, player, seed)
-    assert [h[:] for h in other.hands] != [h[:] for h in state.hands] or (
-        [r[:1] for r in other.rows] != [r[:1] for r in state.rows])
-    assert other.observation(player) == state.observation(player)
-    for name in bot_names():
-        assert make_bot(name, 3).act(PlayerView(state, player)) == make_bot(name, 3).act(PlayerView(other, player))
     values = HardBot(seed=5, samples=6).action_values(PlayerView(state, player))
     assert values == HardBot(seed=5, samples=6).action_values(PlayerView(other, player))
 
