@@ -15,7 +15,7 @@ from rich.table import Table
 from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
-from scorer.commands.common import console, fail, resolve_or_fail
+from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 
 
@@ -89,15 +89,12 @@ def deck(
         return
     edition = edition_or_fail(target)
     doc = deck_document(edition)
+    show_document(doc, as_json, f"{edition.name} — {edition.provenance} deck",
+                  ("Letter", "Site", "Region", "No.", "Icons"),
+                  ((card["letter"], card["site"], card["region"], str(card["number"]), ", ".join(card["icons"]))
+                   for card in doc["cards"]))
     if as_json:
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"{edition.name} — {edition.provenance} deck")
-    for column in ("Letter", "Site", "Region", "No.", "Icons"):
-        table.add_column(column)
-    for card in doc["cards"]:
-        table.add_row(card["letter"], card["site"], card["region"], str(card["number"]), ", ".join(card["icons"]))
-    console.print(table)
     for region in doc["regions"]:
         console.print(f"  {region['name']}: {region['letters']} (+{region['bonus']})")
     if "map" in doc:

@@ -8,11 +8,10 @@ from typing import Annotated
 
 import tomli_w
 import typer
-from rich.table import Table
 
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
-from scorer.commands.common import console, fail, resolve_or_fail
+from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import board_ids, import_board_pack, resolve_board
 
 board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
@@ -49,16 +48,12 @@ def show(
     """Every country with its colour, seas and neighbours (ferries and the bridge included)."""
     board = board_or_fail(board_id)
     doc = board_document(board)
+    show_document(doc, as_json, f"{board.name} — {board.provenance} colours",
+                  ("Country", "Colour", "Tiles", "Seas", "Borders (incl. ferries, bridge)"),
+                  ((c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
+                    ", ".join(c["borders"]) or "- (ship or aeroplane only)") for c in doc["countries"]))
     if as_json:
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
         return
-    table = Table(title=f"{board.name} — {board.provenance} colours")
-    for column in ("Country", "Colour", "Tiles", "Seas", "Borders (incl. ferries, bridge)"):
-        table.add_column(column)
-    for c in doc["countries"]:
-        table.add_row(c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
-                      ", ".join(c["borders"]) or "- (ship or aeroplane only)")
-    console.print(table)
     crossings = "; ".join(f"{c['kind']} {' – '.join(c['between'])}" for c in doc["crossings"])
     console.print(f"Crossings: {crossings}")
 
