@@ -167,6 +167,10 @@ class Pad:
                     "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000)
+                # The browser focuses the input at once, but Flutter takes it over for editing a moment later
+                # (it rewrites the input's attributes then); text filled in before that never reaches the app,
+                # though the input shows it. Wait for that rewrite to be over.
+                self.settle()
                 return True
             except Exception:
                 self.page.wait_for_timeout(300)
