@@ -1,7 +1,7 @@
 """Table mode: one shared table on the host, every player entering their own sheet from their phone.
 
 One engine, one state: the service holds every table, validates each submission with the rules engine
-(`rules.record.parse_row` / `parse_choice` plus the cross-seat "card already in another row" check),
+(`rules.validation.validate_round`, the same check as every other way a round comes in),
 commits it to SQLite before acknowledging it, and tells every listener (the API's event streams, the
 app's screens) what changed. A round closes when all seats have submitted; the shared first-come bonuses
 are then resolved by `rules.scoring.resolve_round` over the closed rounds, in order.
@@ -21,16 +21,9 @@ from pathlib import Path
 
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import (
-    GameReport,
-    ParsedRound,
-    RecordError,
-    choice_key,
-    parse_choice,
-    parse_row,
-    score_rounds,
-)
-from rules.scoring import rank_players
+from rules.record import GameReport, ParsedRound, choice_key, score_rounds
+from rules.scoring import NO_CHOICE, rank_players
+from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
@@ -221,8 +214,10 @@ class TableService:
         """A new table; returns (join code, host token). The host token is shown once, never stored."""
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise Invalid(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
-        if direction_variant and seats < 3:
-            raise Invalid("the direction variant is for 3 or 4 players")
+        try:
+            check_direction_variant(seats, direction_variant)
+        except RuleError as err:
+            raise Invalid(str(err)) from None
         try:
             edition = self._resolve_edition(edition_id)
         except KeyError as err:
@@ -402,34 +397,28 @@ class TableService:
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:
-        """The engine's own checks, against everything else on the table; returns canonical letters/choice."""
+        """The rules' own round check, against everything else on the table; returns canonical letters/choice.
+
+        Each choice scores once per game: every seat's choices in the *other* rounds count, earlier ones and
+        (host corrections) later ones. A card in two rows is a conflict (409), any other problem invalid.
+        """
         edition = table.edition
-        where = f"round {r + 1}, {table.label(seat)}"
+        entries = {s: Entered(table.stored.entries[r, s].cards, table.stored.entries[r, s].choice)
+                   for s in table.submitted(r) if s != seat}
+        entries[seat] = Entered(cards, choice)
+        used: list[dict[int, int]] = [{} for _ in range(table.n_seats)]
+        for (other_round, s), entry in table.stored.entries.items():
+            if other_round != r and entry.choice is not None:
+                used[s][table._choice_index(entry.choice)] = other_round + 1
+        labels = [table.label(s) for s in range(table.n_seats)]
         try:
-            row = parse_row(edition, cards, where)
-        except RecordError as err:
+            checked = validate_round(edition, r + 1, labels, entries, used, focus=seat)[seat]
+        except CardClash as err:
+            raise Conflict(str(err)) from None
+        except RuleError as err:
             raise Invalid(str(err)) from None
-        for other in table.submitted(r):
-            if other == seat:
-                continue
-            taken = set(row) & set(parse_row(edition, table.stored.entries[r, other].cards, "stored"))
-            if taken:
-                letters = ", ".join(edition.cards[c].letter for c in sorted(taken))
-                raise Conflict(f"{where}: {letters} already in {table.label(other)}'s round {r + 1} cards; "
-                               f"each card is drafted once a round")
-        # Each choice scores once per game: compare with this seat's other rounds, earlier and (host
-        # corrections) later ones.
-        used = {}
-        for other_round in range(ROUNDS):
-            entry = table.stored.entries.get((other_round, seat))
-            if other_round != r and entry is not None and entry.choice is not None:
-                used[table._choice_index(entry.choice)] = other_round + 1
-        try:
-            icon = parse_choice(edition, choice, row, used, where)
-        except RecordError as err:
-            raise Invalid(str(err)) from None
-        letters = "".join(edition.cards[c].letter for c in row)
-        return letters, (edition.choice.icons[icon].name if icon >= 0 else None)
+        letters = "".join(edition.cards[c].letter for c in checked.row)
+        return letters, (edition.choice.icons[checked.choice].name if checked.choice != NO_CHOICE else None)
 
     # --- live updates ---------------------------------------------------------------------------------------
 
