@@ -103,6 +103,10 @@ def choice_others(family_name: str, icon: str, others: int, per_icon: int, n_pla
             f"→ {points}")
 
 
+def choice_typed(family_name: str, icon: str, count: int, points: int) -> str:
+    return f"{family_name}: {icon} ×{count} → {points}"
+
+
 def choice_used(where: str, icon: str, family_name: str, round_number: int) -> str:
     return (f"{where}: {icon} was already scored in round {round_number}; each of the {family_name} scores "
             f"once per game")

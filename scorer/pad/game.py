@@ -7,7 +7,7 @@ state re-folded. The one-phone pad and a table host drive the same `GameSession`
 Events (payloads are plain JSON):
 - ``started``   {edition, players, direction_variant, mode}
 - ``entry``     {round, player, cards, choice}                letters mode (cards in draft order)
-- ``entry``     {round, player, categories: {...}}            categories mode (see `scorer.pad.categories`)
+- ``entry``     {round, player, categories: {...}}            categories mode (see `rules.categories`)
 - ``cleared``   {round, player}
 - ``undo``      {}                                            cancels the latest event still in effect
 """
@@ -21,11 +21,12 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
+from rules import categories as cat
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import GameRecord, ParsedRound, RecordError, parse_choice, parse_row, record_from_rounds
+from rules.record import GameRecord, ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
-from scorer.pad import categories as cat
+from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.pad.errors import EntryError
 from scorer.pad.store import Event, EventStore
 
@@ -54,8 +55,10 @@ def validate_setup(edition: Edition, players: list[str], direction_variant: bool
         GameRecord(edition=edition.id, players=names)
     except ValidationError as err:
         raise EntryError(err.errors()[0]["msg"].removeprefix("Value error, ")) from None
-    if direction_variant and len(names) < 3:
-        raise EntryError("the direction variant is for 3 or 4 players")
+    try:
+        check_direction_variant(len(names), direction_variant)
+    except RuleError as err:
+        raise EntryError(str(err)) from None
     if mode not in MODES:
         raise EntryError(f"unknown entry mode {mode!r}")
     return Setup(edition.id, tuple(names), bool(direction_variant), mode)
@@ -254,33 +257,16 @@ def check_entries(edition: Edition, setup: Setup, entries: list[dict[int, dict]]
 
     `focus` is the player being entered: checked last in each round, so a clash is reported against them.
     """
-    complete = True
-    for r, row_entries in enumerate(entries):
-        if row_entries and not complete:
-            raise EntryError(f"round {r + 1} cannot be entered before round {r} is complete")
-        complete = len(row_entries) == setup.n
-    if setup.mode == CATEGORIES_MODE:
-        cat.check_rounds(edition, setup.players, entries, focus)
-        return
-    used: list[dict[int, int]] = [{} for _ in setup.players]
-    for r, row_entries in enumerate(entries):
-        owner: dict[int, int] = {}
-        for p in sorted(row_entries, key=lambda q: q == focus):
-            name = setup.players[p]
-            where = f"round {r + 1}, {name}"
-            try:
-                row = parse_row(edition, row_entries[p]["cards"], where)
-                for card in row:
-                    if card in owner:
-                        raise EntryError(f"{where}: letter {edition.cards[card].letter} is already in "
-                                         f"{setup.players[owner[card]]}'s cards this round; each card is "
-                                         f"drafted by one player")
-                    owner[card] = p
-                choice = parse_choice(edition, row_entries[p].get("choice"), row, used[p], where)
-            except RecordError as err:
-                raise EntryError(str(err)) from None
-            if choice != NO_CHOICE:
-                used[p][choice] = r + 1
+    try:
+        if setup.mode == CATEGORIES_MODE:
+            cat.check_rounds(edition, setup.players,
+                             [{p: e["categories"] for p, e in row.items()} for row in entries], focus)
+        else:
+            validate_rounds(edition, setup.players,
+                            [{p: Entered(e["cards"], e.get("choice")) for p, e in row.items()} for row in entries],
+                            focus)
+    except RuleError as err:
+        raise EntryError(str(err)) from None
 
 
 def fold(events: list[Event], edition_lookup: Callable[[str], Edition]) -> PadState:
@@ -344,7 +330,8 @@ def score(state: PadState) -> None:
                                   for p in range(n)), strict=True)
             scores, notes = resolve_round(edition, carried, rows, choices, explain=True)
         else:
-            scores, notes = cat.resolve_round(edition, carried, [state.entries[r][p] for p in range(n)])
+            scores, notes = cat.resolve_round(edition, carried,
+                                              [state.entries[r][p]["categories"] for p in range(n)], r + 1)
         for p in range(n):
             state.scores[p].append(scores[p])
             state.notes[p].append(notes[p])
@@ -399,7 +386,11 @@ class GameSession:
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
         if self.state.setup.mode != CATEGORIES_MODE:
             raise EntryError("this game is entered by letters; tap the player's 7 cards")
-        return self._enter(player, {"categories": cat.normalise(self.state.edition, values)}, round_index)
+        try:
+            normalised = cat.normalise(self.state.edition, values)
+        except RuleError as err:
+            raise EntryError(str(err)) from None
+        return self._enter(player, {"categories": normalised}, round_index)
 
     def clear(self, player: int, round_index: int) -> PadState:
         with self._lock:
