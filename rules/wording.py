@@ -143,6 +143,17 @@ def route_bonus(route: str, points: int, shared: bool) -> str:
     return f"{route}: achieved{' (shared tier)' if shared else ''} → +{points}"
 
 
+def region_hint(region: str, bonus: int, claimed: bool) -> str:
+    """The letters preview's note on a region the cards so far complete (settled at round close)."""
+    if claimed:
+        return f"{region} complete, but already claimed (struck out)"
+    return f"{region} complete: +{bonus} at round close unless claimed first"
+
+
+def route_hint(route: str) -> str:
+    return f"{route} achieved: scored at round close"
+
+
 def route_tier_labels(route: Route) -> list[tuple[int, str]]:
     """(points, caption) per bonus tier as printed: 1st, 2nd, and the last one's player-count condition."""
     labels = []
@@ -156,7 +167,7 @@ def route_tier_labels(route: Route) -> list[tuple[int, str]]:
 
 
 def sites_sheet(edition: Edition) -> str:
-    if edition.route is not None and edition.route.kind == "coast":
+    if edition.route is not None and edition.route.edges:  # the pad draws the town map
         return (f"Cross out each {edition.site_noun} you visit; draw each pathway once both its "
                 f"{edition.sites_noun} are visited.")
     return "Cross out each letter you visit. First to complete a region: circle its star (others scribble it out)."
@@ -171,6 +182,20 @@ def route_sheet(edition: Edition) -> str:
 
 def sites_end_sheet(edition: Edition) -> tuple[str, str]:
     return f"{edition.sites_label} visited", "1 point per letter crossed out"
+
+
+# --- game end ----------------------------------------------------------------------------------------------
+
+def tie_breakers(edition: Edition) -> str:
+    """The tie-breakers in order, as the end screen explains a tie: "route points, then Throw & Catch points"."""
+    return ", then ".join("route points" if b == "route" else f"{THROW_CATCH} points" for b in edition.tie_breakers)
+
+
+def tie_sheet(edition: Edition) -> str:
+    """The printed pad's tie rule, naming the edition's route ("" when the edition has no tie-breaker)."""
+    names = {"route": edition.route.name if edition.route else "", "throw_catch": THROW_CATCH}
+    breakers = ", then ".join(names[b] for b in edition.tie_breakers if names.get(b))
+    return f"Tie: most points for {breakers} wins." if breakers else ""
 
 
 # --- the rounds' own rules -------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from rules.edition import Edition
 from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
+from rules.validation import RuleError, check_direction_variant
 
 EVENT_VERSION = 1
 STARTED = "solo_started"
@@ -90,8 +91,10 @@ class SoloGame:
         for i, difficulty in enumerate(bots, start=1):
             if difficulty not in DIFFICULTIES:
                 raise SoloError(f"bot {i}: difficulty {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if direction_variant and len(bots) < 2:
-            raise SoloError("the direction variant is for 3 or 4 players: choose at least 2 bots")
+        try:
+            check_direction_variant(1 + len(bots), direction_variant)
+        except RuleError as err:
+            raise SoloError(f"{err}: choose at least 2 bots") from None
         name = player_name.strip()
         if not name or len(name) > 40:
             raise SoloError("the player's name must be 1 to 40 characters")

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from rules import categories as cat
+from rules import wording
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
@@ -145,8 +146,7 @@ class PadState:
             if len(tied) < 2:
                 continue
             who = ", ".join(names[p] for p in tied[:-1]) + f" and {names[tied[-1]]}"
-            breakers = ", then ".join("route points" if b == "route" else "Throw & Catch points"
-                                      for b in self.edition.tie_breakers)
+            breakers = wording.tie_breakers(self.edition)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
             if len({ranks[p] for p in tied}) == 1:
                 lines.append(f"{who} tie on {total}; still tied after {breakers}: "
