@@ -13,7 +13,7 @@ the explanation lines are built only when asked for.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from rules import wording
 from rules.edition import Edition, Route
@@ -28,6 +28,15 @@ class BonusSheets(Protocol):
     route_done: int
     #: Index of the route tier on offer next (the tiers before it are crossed out).
     route_next_tier: int
+
+
+class Award(NamedTuple):
+    """One bonus settled in a round: a region's (by index) or the route's (`region` = -1), and who scored it."""
+
+    name: str
+    points: int
+    players: tuple[int, ...]
+    region: int = -1
 
 
 def route_tier_points(route: Route, n_players: int, next_tier: int) -> int:
@@ -52,13 +61,14 @@ def route_tier_after(route: Route, n_players: int, next_tier: int) -> int:
 
 def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, regions_completed: Sequence[int],
                    route_achieved_now: int, notes: list[list[str]] | None = None,
-                   ) -> tuple[list[int], list[int]]:
+                   awards: list[Award] | None = None) -> tuple[list[int], list[int]]:
     """Settle one round's shared bonuses; updates `sheets` in place and returns (region, route) points.
 
     `regions_completed[p]` is the bitmask of regions player p completed this round; `route_achieved_now`
     the bitmask of players who achieved the route this round (a player who scored it before is ignored:
     each scores it once). With `notes` (one list per player), each award is explained there, and a region
-    completed after someone else took it is noted as struck out.
+    completed after someone else took it is noted as struck out; with `awards`, each bonus settled is
+    listed there (regions in the edition's order, then the route).
     """
     region_points = [0] * n_players
     route_points = [0] * n_players
@@ -78,6 +88,8 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
                         notes[p].append(wording.region_struck_out(region.name))
                 continue
             sheets.regions_claimed |= bit
+            if awards is not None:
+                awards.append(Award(region.name, region.bonus, tuple(achievers), region.index))
             for p in achievers:
                 region_points[p] += region.bonus
                 if notes is not None:
@@ -89,6 +101,8 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
         sheets.route_next_tier = route_tier_after(route, n_players, sheets.route_next_tier)
         sheets.route_done |= achievers_mask
         shared = achievers_mask.bit_count() > 1
+        if awards is not None:
+            awards.append(Award(route.name, points, tuple(p for p in range(n_players) if achievers_mask >> p & 1)))
         for p in range(n_players):
             if achievers_mask >> p & 1:
                 route_points[p] = points

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rules import wording
-from rules.bonuses import settle_bonuses
+from rules.bonuses import Award, settle_bonuses
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 from rules.scoring import CHOICE_RULES, COLLECTION_RULES, THROW_CATCH_RULES, RoundScore
@@ -197,9 +197,10 @@ def preview(edition: Edition, state: CategoryState, p: int, values: Mapping, n_p
 
 
 def resolve_round(edition: Edition, state: CategoryState, values: Sequence[Mapping], round_number: int,
-                  explain: bool = True) -> tuple[list[RoundScore], list[list[str]]]:
+                  explain: bool = True, awards: list[Award] | None = None,
+                  ) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round entered by category and settle the shared bonuses; updates `state` in place.
-    `values[p]` is player p's normalised values (validated by `check_entry`)."""
+    `values[p]` is player p's normalised values (validated by `check_entry`); `awards` as in letters mode."""
     n = len(values)
     own: list[tuple[int, int, int, int, int]] = []
     notes: list[list[str]] = []
@@ -218,5 +219,5 @@ def resolve_round(edition: Edition, state: CategoryState, values: Sequence[Mappi
         if v["route"]:
             route_now |= 1 << p
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
-                                                 notes if explain else None)
+                                                 notes if explain else None, awards)
     return [RoundScore(*own[p], region_points[p], route_points[p]) for p in range(n)], notes

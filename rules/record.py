@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
 from rules.validation import Entered, RuleError, check_direction_variant, validate_round
 
 #: A record that breaks a rule; the message names the round, the player and the problem.
@@ -125,8 +125,7 @@ class GameReport:
         return [sum(r.total for r in rounds) for rounds in self.rounds]
 
     def category_points(self, score: RoundScore) -> dict[str, int]:
-        ids = self.edition.category_ids()
-        return dict(zip(ids, score, strict=False))
+        return category_points(self.edition, score)
 
     def to_dict(self) -> dict:
         return {

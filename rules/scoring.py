@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rules import wording
-from rules.bonuses import settle_bonuses
+from rules.bonuses import Award, settle_bonuses
 from rules.edition import Edition, Family
 
 NO_CHOICE = -1
@@ -34,6 +34,16 @@ class RoundScore(NamedTuple):
     def total(self) -> int:
         return (self.throw_catch + self.collection + self.pairs + self.choice + self.sites
                 + self.regions + self.route)
+
+
+def category_points(edition: Edition, score: RoundScore) -> dict[str, int]:
+    """A round's points by the edition's category ids (`Edition.category_ids()` order), by field name."""
+    points = {"throw_catch": score.throw_catch, edition.collection.id: score.collection,
+              edition.pairs.id: score.pairs, edition.choice.id: score.choice, "sites": score.sites,
+              "regions": score.regions}
+    if edition.route is not None:
+        points[edition.route.id] = score.route
+    return points
 
 
 Scored = tuple[int, str | None]
@@ -252,14 +262,15 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
-                  explain: bool = False, masks: Sequence[int] | None = None,
+                  explain: bool = False, masks: Sequence[int] | None = None, awards: list[Award] | None = None,
                   ) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round for every player and settle the shared bonuses; updates `state` in place.
 
     `rows[p]` is player p's 7 cards in draft order (Throw first, Catch last); `choices[p]` is the choice
     icon index or NO_CHOICE; `masks` (optional) are the rows as bitmasks, if the caller keeps them. Inputs
     are trusted: they were validated at the edge (engine legality, record validation). Returns the scores
-    and, when `explain`, each player's explanation lines.
+    and, when `explain`, each player's explanation lines; `awards` (optional) receives the shared bonuses
+    settled (`rules.bonuses.settle_bonuses`).
     """
     n = state.n_players
     if masks is None:
@@ -286,7 +297,7 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
             if not state.route_done >> p & 1 and route_achieved(edition, visited_after[p]):
                 route_now |= 1 << p
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
-                                                 notes if explain else None)
+                                                 notes if explain else None, awards)
 
     for p in range(n):
         mask = masks[p]

@@ -17,13 +17,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.bonuses import Award
 from rules.bots import make_bot
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
 from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
+from rules.scoring import NO_CHOICE, ScoreState, category_points, choice_option_points, resolve_round
 from rules.validation import RuleError, check_direction_variant
 
 EVENT_VERSION = 1
@@ -247,31 +248,22 @@ class SoloGame:
         """Every finished round: each player's row, choice, points per category, total and the engine's
         explanations, and the shared bonuses it settled (regions completed first, the route)."""
         ed = self.edition
-        ids = ed.category_ids()
         n = self.game.n_players
         sheets = ScoreState(n)
         out = []
         for r, (rows, choices) in enumerate(self.state.round_log):
-            claimed_before, route_before = sheets.regions_claimed, sheets.route_done
-            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True)
+            awards: list[Award] = []
+            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True, awards=awards)
             players = []
             for p, name in enumerate(self.setup.players):
                 players.append({
                     "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
                     "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
-                    "points": dict(zip(ids, scores[p], strict=False)), "total": scores[p].total,
+                    "points": category_points(ed, scores[p]), "total": scores[p].total,
                     "explanations": [line for line in notes[p] if line],
                 })
-            bonuses = []
-            for region in ed.regions:
-                if (sheets.regions_claimed & ~claimed_before) >> region.index & 1:
-                    winners = [self.setup.players[p] for p in range(n)
-                               if sheets.visited[p] & region.mask == region.mask]
-                    bonuses.append({"bonus": region.name, "points": region.bonus, "players": winners})
-            if ed.route is not None and sheets.route_done & ~route_before:
-                winners = [p for p in range(n) if (sheets.route_done & ~route_before) >> p & 1]
-                bonuses.append({"bonus": ed.route.name, "points": scores[winners[0]].route,
-                                "players": [self.setup.players[p] for p in winners]})
+            bonuses = [{"bonus": a.name, "points": a.points, "players": [self.setup.players[p] for p in a.players]}
+                       for a in awards]
             out.append({"round": r + 1, "players": players, "bonuses": bonuses})
         return out
 

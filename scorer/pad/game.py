@@ -23,10 +23,11 @@ from pydantic import ValidationError
 
 from rules import categories as cat
 from rules import wording
+from rules.bonuses import Award
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
 from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.pad.errors import EntryError
 from scorer.pad.store import Event, EventStore
@@ -78,6 +79,8 @@ class PadState:
     notes: list[list[list[str]]] = field(default_factory=list)
     #: The sheets' carried state before each round (index r) and after the last complete one (index -1).
     before_round: list = field(default_factory=list)
+    #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`).
+    awards: list[list[Award]] = field(default_factory=list)
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
 
@@ -119,12 +122,11 @@ class PadState:
         return out
 
     def category_totals(self, player: int) -> dict[str, int]:
-        ids = self.edition.category_ids()
-        sums = [0] * len(ids)
-        for s in self.scores[player]:
-            for i in range(len(ids)):
-                sums[i] += s[i]
-        return dict(zip(ids, sums, strict=True))
+        sums = dict.fromkeys(self.edition.category_ids(), 0)
+        for score in self.scores[player]:
+            for cid, points in category_points(self.edition, score).items():
+                sums[cid] += points
+        return sums
 
     def consistency_problems(self) -> list[str]:
         """The pad's promise: category points always add up to the totals shown. Empty when they do."""
@@ -157,21 +159,8 @@ class PadState:
 
     def region_claims(self) -> dict[str, tuple[int, list[int]]]:
         """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
-        claims: dict[str, tuple[int, list[int]]] = {}
-        n = self.setup.n
-        for r in range(self.rounds_done):
-            for region in self.edition.regions:
-                if region.name in claims:
-                    continue
-                if self.setup.mode == LETTERS_MODE:
-                    after = self.before_round[r + 1].visited
-                    achievers = [p for p in range(n) if after[p] & region.mask == region.mask]
-                else:
-                    achievers = [p for p in range(n)
-                                 if region.name in self.entries[r][p]["categories"]["regions"]]
-                if achievers:
-                    claims[region.name] = (r + 1, achievers)
-        return claims
+        return {award.name: (r + 1, list(award.players))
+                for r, awards in enumerate(self.awards) for award in awards if award.region >= 0}
 
     def route_status(self, player: int) -> str | None:
         """One line for the sheet about the edition's route bonus (Europe's passport, USA's coast to
@@ -225,7 +214,8 @@ class PadState:
         running = self.running_totals()
         for p, name in enumerate(self.players):
             for r, s in enumerate(self.scores[p]):
-                writer.writerow([name, r + 1, *s[:len(ids)], s.total, running[p][r]])
+                writer.writerow([name, r + 1, *category_points(self.edition, s).values(), s.total,
+                                 running[p][r]])
         if self.finished:
             for p, name in enumerate(self.players):
                 writer.writerow([name, "total", *self.category_totals(p).values(), self.totals()[p],
@@ -321,17 +311,21 @@ def score(state: PadState) -> None:
     state.notes = [[] for _ in range(n)]
     carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
     state.before_round = []
+    state.awards = []
     for r in range(ROUNDS):
         state.before_round.append(carried.copy())
         if len(state.entries[r]) < n:
             break
+        awards: list[Award] = []
         if setup.mode == LETTERS_MODE:
             rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
                                   for p in range(n)), strict=True)
-            scores, notes = resolve_round(edition, carried, rows, choices, explain=True)
+            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards)
         else:
             scores, notes = cat.resolve_round(edition, carried,
-                                              [state.entries[r][p]["categories"] for p in range(n)], r + 1)
+                                              [state.entries[r][p]["categories"] for p in range(n)], r + 1,
+                                              awards=awards)
+        state.awards.append(awards)
         for p in range(n):
             state.scores[p].append(scores[p])
             state.notes[p].append(notes[p])
