@@ -75,6 +75,8 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
     completed_any = 0
     for mask in regions_completed:
         completed_any |= mask
+    if not completed_any and not route_achieved_now:  # most rounds: nothing to settle
+        return region_points, route_points
     if completed_any:
         claimed = sheets.regions_claimed
         for region in edition.regions:

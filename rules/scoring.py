@@ -284,17 +284,20 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
     # Who completed what this round: a region still unclaimed that a sheet now covers was completed this
     # round (had it been complete before, it would be claimed), so only those need looking at.
     regions_completed = [0] * n
-    unclaimed = [region for region in edition.regions if not state.regions_claimed >> region.index & 1]
-    if unclaimed:
+    claimed = state.regions_claimed
+    for region in edition.regions:
+        bit = 1 << region.index
+        if claimed & bit:
+            continue
+        rmask = region.mask
         for p in range(n):
-            after = visited_after[p]
-            for region in unclaimed:
-                if after & region.mask == region.mask:
-                    regions_completed[p] |= 1 << region.index
+            if visited_after[p] & rmask == rmask:
+                regions_completed[p] |= bit
     route_now = 0
     if edition.route is not None:
+        done = state.route_done
         for p in range(n):
-            if not state.route_done >> p & 1 and route_achieved(edition, visited_after[p]):
+            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
                 route_now |= 1 << p
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
                                                  notes if explain else None, awards)
