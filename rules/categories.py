@@ -12,7 +12,7 @@ however it is entered (`tests/test_categories.py` proves it).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rules import wording
 from rules.bonuses import Award, settle_bonuses
@@ -44,8 +44,7 @@ def normalise(edition: Edition, values: Mapping) -> dict:
         try:
             choice = edition.choice.icons[edition.choice.icon_index(str(choice).strip())].name
         except KeyError:
-            options = ", ".join(i.name for i in edition.choice.icons)
-            raise RuleError(f"{choice!r} is not one of the {edition.choice.name} ({options})") from None
+            raise RuleError(wording.choice_unknown("", choice, edition)) from None
     out["choice"] = choice
     regions = []
     for name in values.get("regions") or []:
@@ -93,10 +92,6 @@ class CategoryState:
     regions_claimed: int = 0
     route_done: int = 0
     route_next_tier: int = 0
-    n_players: int = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.n_players = len(self.previous_collection)
 
     @classmethod
     def new(cls, n: int) -> CategoryState:

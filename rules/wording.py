@@ -117,8 +117,9 @@ def choice_needs_icon(where: str, icon: str) -> str:
 
 
 def choice_unknown(where: str, name: str, edition: Edition) -> str:
+    """`where` ("round 2, Ann") may be empty, for a form that names no round yet."""
     options = ", ".join(i.name for i in edition.choice.icons)
-    return f"{where}: {name!r} is not one of the {edition.choice.name} ({options})"
+    return f"{where + ': ' if where else ''}{name!r} is not one of the {edition.choice.name} ({options})"
 
 
 # --- Sites, regions, the route --------------------------------------------------------------------------------
