@@ -46,8 +46,10 @@ def test_back_reload_and_a_pasted_link(game_id, server, phone, new_context, open
 
     pad.page.go_forward()
     pad.wait_text("entry-subtotal", r"^0 points so far")
-    pad.reload()  # the same screen, its game intact (Ann's round is taken: C is hers)
-    pad.wait_text("entry-subtotal", r"points so far", timeout=30000)
+    pad.tap("I")
+    pad.wait_text("entry-cards", r"^Cards: I ")
+    pad.reload()  # the same screen, its game intact (Ann's round is taken: C is hers), the tapped card too
+    pad.wait_text("entry-cards", r"^Cards: I ", timeout=30000)
     wait_url(pad, f"/game/{game_id}/round/1/player/2")
     pad.tap("C")
     pad.wait_text("entry-message", "C is already in Ann's cards this round")
