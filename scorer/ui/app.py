@@ -135,9 +135,10 @@ class PadApp:
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
         """The browser's Back / Forward, or a URL typed or pasted into this tab (and our own pushes, echoed)."""
         path = normalise(e.route)
-        if path in self._pushed:  # the browser confirming a route this tab pushed
-            del self._pushed[:self._pushed.index(path) + 1]
+        if self._pushed and path == self._pushed[0]:  # the browser confirming this tab's oldest push
+            self._pushed.pop(0)
             return
+        self._pushed.clear()  # the browser moved elsewhere: confirmations still due are moot
         self._browser_path = path
         if path != self.path:
             self.open(path, push=False)
