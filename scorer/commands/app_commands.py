@@ -153,7 +153,12 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
     except TableError as err:
         fail(err.message)
     start_expiry_sweeper(service)
-    asgi_app = build_asgi(service, plan.url, api_only)
+    web_app = None
+    if not api_only:  # the app's screens (Flet) beside the API
+        from scorer.ui.hosting import table_web_app
+
+        web_app = table_web_app(service, plan.url)
+    asgi_app = build_asgi(service, web_app)
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]

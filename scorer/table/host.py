@@ -1,4 +1,4 @@
-"""`tourpad host`: serve the table API (and the app, once it has screens) on the local network.
+"""`tourpad host`: serve the table API (and the app) on the local network.
 
 The join URL's QR code is printed in the terminal and offered as a PNG for the app's host screen.
 """
@@ -6,7 +6,6 @@ The join URL's QR code is printed in the terminal and offered as a PNG for the a
 from __future__ import annotations
 
 import io
-import re
 import socket
 import threading
 import time
@@ -16,6 +15,9 @@ from pathlib import Path
 
 import segno
 
+# The links a QR code carries (the join link opens one table's seat picker; the seat link, shown by the host
+# after seating someone, opens that seat with its token) are routes of the app.
+from scorer.routes import join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -106,21 +108,6 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
     return thread
 
 
-# Links a QR code carries, so a scan replaces typing: the join link opens one table's seat picker; the seat
-# link (shown by the host after seating someone) opens that seat with its token. The app reads them from the
-# page's route (scorer/table/screens.py).
-JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # the page route of a join link: its code
-SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # a seat link: code, token
-
-
-def join_link(url: str, code: str) -> str:
-    return f"{url.rstrip('/')}/join/{code}"
-
-
-def seat_link(url: str, code: str, token: str) -> str:
-    return f"{url.rstrip('/')}/seat/{code}/{token}"
-
-
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
           tls: CertificateFiles | None = None) -> None:
     import uvicorn
@@ -140,32 +127,20 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
     server.run()
 
 
-def build_asgi(service: TableService, url: str, api_only: bool = False):
-    """One FastAPI server: the JSON API under /api, and (unless api_only) the Flet app everywhere else."""
+def build_asgi(service: TableService, web_app=None):
+    """One FastAPI server: the JSON API under /api, and the app's web client (`web_app`, the Flet ASGI app
+    from scorer.ui.hosting) everywhere else; without one, the API alone."""
     from scorer.table import api
 
-    if api_only:
+    if web_app is None:
         return api.create_app(service)
-    import flet as ft
     from starlette.routing import Mount
 
-    from scorer.table import screens
-    from scorer.ui.app import make_main
-
-    screens.configure(service, url)
-    pad_main = make_main()
-
-    def main(page: ft.Page) -> None:
-        pad_main(page)
-        page.data.go("table")  # a phone opening the join URL lands on the join form
-
-    assets = str(Path(__file__).resolve().parents[2] / "assets")
-    asgi = ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
-    api.install(asgi, service)
+    api.install(web_app, service)
     # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
-    routes = asgi.router.routes
+    routes = web_app.router.routes
     catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
     for route in catch_all:
         routes.remove(route)
         routes.append(route)
-    return asgi
+    return web_app

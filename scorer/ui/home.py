@@ -100,7 +100,7 @@ def history(app: PadApp) -> Screen:
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
-    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD), back=("home", {}))
+    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD))
 
 
 @screen("new_game")
@@ -154,4 +154,4 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     # also in the app bar: on a phone the button at the foot of the form is below the fold
     start_action = sem("start", ft.TextButton("Start", icon=ft.Icons.PLAY_ARROW, tooltip="Start game",
                                               on_click=start))
-    return Screen("New game", body, actions=[start_action], back=("home", {}))
+    return Screen("New game", body, actions=[start_action])

@@ -9,7 +9,7 @@ from rules.engine import ROUNDS
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.townmap import has_town_map, town_map_view
-from scorer.ui.app import PadApp, Screen, note, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -190,8 +190,7 @@ def round_status(app: PadApp, state: PadState) -> ft.Control:
 
 
 def open_entry(app: PadApp, round_index: int, player: int) -> None:
-    name = "entry" if app.session.state.setup.mode == LETTERS_MODE else "entry_categories"
-    app.go(name, game_id=app.session.game_id, round_index=round_index, player=player)
+    app.go("entry", game_id=app.session.game_id, round_index=round_index, player=player)
 
 
 def rounds_history(app: PadApp, state: PadState) -> ft.Control:
@@ -227,6 +226,7 @@ def rounds_history(app: PadApp, state: PadState) -> ft.Control:
 def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
     session = app.open_game(game_id)
     state = session.state
+    player = player if player < state.setup.n else 0
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
@@ -247,14 +247,16 @@ def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
     title = state.edition.name.removeprefix("Boomerang: ")
     column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return Screen(title, ft.Container(column, padding=PAD),
-                  actions=[undo_button(app)], back=("home", {}), on_leave=lambda: app.keep_awake(False))
+                  actions=[undo_button(app)], on_leave=lambda: app.keep_awake(False))
 
 
 @screen("round_summary")
 def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
     session = app.open_game(game_id)
     state = session.state
-    if round_index >= state.rounds_done:  # undone meanwhile
+    if round_index >= ROUNDS:
+        raise NotFound(f"A game has {ROUNDS} rounds, not {round_index + 1}.")
+    if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
         return sheet(app, game_id)
     edition = state.edition
     names = edition.category_names()
@@ -286,5 +288,4 @@ def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
         ft.Text("Shared bonuses were settled together: simultaneous achievers share.", size=12,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)],
-                  back=("sheet", {"game_id": game_id}))
+    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)])

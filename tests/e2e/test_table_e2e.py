@@ -40,6 +40,13 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_
     ann_phone, bob_phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
     ann, bob = open_app(ann_phone, host), open_app(bob_phone, host)
     take_seat(ann, code, 1, "Ann")
+    ann.page.wait_for_url(f"{host}/table/{code}/seat/1", timeout=40000)  # the seat's own URL
+    # Back: the table's seat picker (seat 1 now taken); Forward: the seat again, its token on this phone
+    ann.page.go_back()
+    ann.page.get_by_role("textbox", name="Your name (seat 2)").wait_for(timeout=40000)
+    ann.shot("table-back-to-seats")
+    ann.page.go_forward()
+    ann.wait_text("sheet-1", r"^Ann \(you\)", timeout=40000)
     take_seat(bob, code, 2, "Bob")
     ann.wait_text("status", "waiting for Ann, Bob", timeout=40000)
 
@@ -54,6 +61,9 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_
     bob.page.close()
     bob = open_app(bob_phone, host)
     bob.wait_text("sheet-2", r"Bob \(you\)", timeout=40000)
+    # a phone that is not seat 2 opening seat 2's URL gets the seat picker, not Bob's sheet
+    stranger = open_app(new_context(viewport={"width": 390, "height": 844}), f"{host}/table/{code}/seat/2")
+    stranger.wait_text("message", "This device does not hold seat 2", timeout=40000)
     bob.type_into("Your 7 cards", "GHIJKLM")
     bob.tap("Submit round 1")
     bob.wait_text("message", "already in Ann's round 1 cards", timeout=40000)
