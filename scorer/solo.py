@@ -21,7 +21,7 @@ from rules.bots import make_bot
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
-from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
+from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
 
@@ -152,7 +152,7 @@ class SoloGame:
         for seat in self.state.pending_players():
             if seat != HUMAN:
                 bot = make_bot(self.setup.bots[seat - 1], self._bot_seed(seat, step))
-                new.append(self._apply(seat, bot.act(PlayerView(self.state, seat)), step))
+                new.append(self._apply(seat, bot.act(self.state.view(seat)), step))
         return new
 
     def _bot_seed(self, seat: int, step: int) -> int:
@@ -196,7 +196,7 @@ class SoloGame:
     def screen(self) -> dict:
         """Everything the person may see now, JSON-able: never another player's Throw card or hand."""
         s, ed = self.state, self.edition
-        obs = PlayerView(s, HUMAN).observation()
+        obs = s.observation(HUMAN)
         players = []
         totals = s.totals()
         # once the round is revealed, `face_up` rows start with the Throw card, shown on its own here
@@ -293,7 +293,7 @@ class SoloGame:
         """
         if self.state.is_terminal():
             raise SoloError("the game is over: there is nothing to hint")
-        view = PlayerView(self.state, HUMAN)
+        view = self.state.view(HUMAN)
         step = len(self.state.history)
         values = HardBot(seed=self._bot_seed(HUMAN, step), samples=samples).action_values(view)
         immediate = GreedyBot().action_values(view) if self.state.phase != Phase.CHOICE else {}

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from rules.bots import bot_names, make_bot
 from rules.bots.hard import HardBot
 from rules.editions import load_edition
-from rules.engine import Game, Phase, PlayerView, State
+from rules.engine import Game, Phase, State
 from rules.scoring import row_mask
 
 AUSTRALIA = load_edition("australia")
@@ -101,11 +101,11 @@ def test_no_bot_decision_depends_on_hidden_cards(edition_id: str, n_players: int
     # …but shows the player exactly the same thing
     assert other.observation(player) == state.observation(player)
     for name in bot_names():
-        a = make_bot(name, 11).act(PlayerView(state, player))
-        b = make_bot(name, 11).act(PlayerView(other, player))
+        a = make_bot(name, 11).act(state.view(player))
+        b = make_bot(name, 11).act(other.view(player))
         assert a == b, f"{name} picked {a} in one world and {b} in the other"
-    values = HardBot(seed=5, samples=6).action_values(PlayerView(state, player))
-    assert values == HardBot(seed=5, samples=6).action_values(PlayerView(other, player))
+    values = HardBot(seed=5, samples=6).action_values(state.view(player))
+    assert values == HardBot(seed=5, samples=6).action_values(other.view(player))
 
 
 def test_hard_bot_values_change_with_what_it_sees() -> None:
@@ -113,8 +113,8 @@ def test_hard_bot_values_change_with_what_it_sees() -> None:
     a = advance(4, 21, 2)
     b = advance(4, 22, 2)
     assert a.observation(0) != b.observation(0)
-    va = HardBot(seed=1, samples=4).action_values(PlayerView(a, 0))
-    vb = HardBot(seed=1, samples=4).action_values(PlayerView(b, 0))
+    va = HardBot(seed=1, samples=4).action_values(a.view(0))
+    vb = HardBot(seed=1, samples=4).action_values(b.view(0))
     assert va != vb
 
 
@@ -125,7 +125,7 @@ def test_determinized_copy_agrees_with_observation_and_deals_each_card_once(
         n_players: int, seed: int, steps: int, variant: bool, world_seed: int) -> None:
     state = advance(n_players, seed, steps, variant and n_players >= 3)
     player = seed % n_players
-    view = PlayerView(state, player)
+    view = state.view(player)
     world = view.determinized(random.Random(world_seed))
     assert world.observation(player) == state.observation(player)
     every = in_play(world) + world.set_aside
@@ -147,7 +147,7 @@ def test_determinized_copy_agrees_with_observation_and_deals_each_card_once(
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 5))
 def test_determinized_worlds_vary_the_hidden_cards(seed: int, steps: int) -> None:
     state = advance(4, seed, steps)
-    view = PlayerView(state, 0)
+    view = state.view(0)
     worlds = {tuple(map(tuple, world.hands + world.rows))
               for world in (view.determinized(random.Random(s)) for s in range(8))}
     assert len(worlds) > 1

@@ -1,7 +1,8 @@
 """Bots: every bot answers the same decision interface a person does — given its `PlayerView`, an action.
 
-A bot reads only its view (the observation, its legal actions, and — for search — a determinized copy in
-which everything it cannot see is re-dealt), so no bot can cheat.
+A bot is given only its view, a frozen snapshot the engine makes at each decision: the observation, its
+legal actions, and — for search — determinized copies in which everything it cannot see is re-dealt from
+the bot's own random generator. The view holds no `Game`, seed or state, so no bot can cheat.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _load_builtin() -> None:
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
-    deciders = [(bot.act, PlayerView(state, p)) for p, bot in enumerate(bots)]
+    acts = [bot.act for bot in bots]
     while not state.is_terminal():
-        state.apply_joint([act(view) for act, view in deciders])
+        state.apply_joint([act(view) for act, view in zip(acts, state.views(), strict=True)])
     return state

@@ -16,7 +16,7 @@ class RandomBot:
         self._random = self.rng.random
 
     def act(self, view: PlayerView) -> int:
-        actions = view.legal_actions()
+        actions = view.actions
         # random() is C-level; uniform over at most 8 options (float bias is far below 1e-15)
         return actions[int(self._random() * len(actions))]
 
