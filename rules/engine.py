@@ -10,8 +10,9 @@ Actions are small ints: 0..27 pick the card with that index; `choice_action(i)` 
 
 Hidden information: a player sees their own hand and Throw card, every face-up drafted card, the hands
 they have held earlier this round (minus the public picks since), and all sheets. Other Throw cards, hands
-they have not held, the undealt cards and the shuffle are hidden; `PlayerView.determinized` re-deals
-exactly those for search bots.
+they have not held, the undealt cards and the shuffle are hidden. A bot is given only its `PlayerView`
+(`State.view`), a frozen snapshot of what it may see; `PlayerView.determinized` deals exactly the hidden
+cards anew for search bots.
 """
 
 from __future__ import annotations
