@@ -17,10 +17,12 @@ cards anew for search bots.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import repeat
 from typing import NamedTuple
 
 from rules.edition import Edition
@@ -69,6 +71,22 @@ class Game:
     def pass_left(self, round_index: int) -> bool:
         """Standard play passes left; the direction variant passes right in rounds 2 and 4 (3–4 players)."""
         return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
+
+
+_AFTER_THROW = operator.itemgetter(slice(1, None))
+#: Phase.DRAFT as a module constant: an enum class's attribute lookup costs more in a hot path.
+_DRAFT = Phase.DRAFT
+_FIRST = operator.itemgetter(0)
+_NO_ROWS = {n: ((),) * n for n in range(2, 5)}
+_NO_THROWS = {n: (None,) * n for n in range(2, 5)}
+#: (players, passes made up to players - 1, pass direction) → per observer, the slice of every hand twice
+#: over that picks the hands they have held this round: own, then the one that reached the next player in
+#: the pass direction, and so on (see `State.has_held`).
+_HELD = {(n, passes, d): tuple(slice(p, p + passes + 1) if d == 1 else slice(p + n, p + n - passes - 1, -1)
+                               for p in range(n))
+         for n in range(2, 5) for passes in range(n) for d in (1, -1)}
+#: Builds a NamedTuple from a tuple of its fields in order, without its keyword-taking __new__ (hot path).
+_new_view = tuple.__new__
 
 
 class State:
@@ -256,46 +274,46 @@ class State:
         return self.views()[player]
 
     def views(self) -> list[PlayerView]:
-        """Every player's view of this decision point (the shared parts are built once)."""
+        """Every player's view of this decision point (the shared parts are built once).
+
+        On the simulator's hot path, so every copy is made by C-level `map`s, slices and `zip`.
+        """
         public = self._public
         if public is None or public.round_index != self.round_index:
             public = self._public = self._public_record()
-        phase, passes, hands = self.phase, self.passes, self.hands
+        phase, passes, hands, rows = self.phase, self.passes, self.hands, self.rows
         n = len(hands)
         hands_now = tuple(map(tuple, hands))
-        sizes = tuple(map(len, hands))
-        rows = self.rows
+        sizes = (len(hands[0]),) * n  # every hand holds as many cards (the engine deals and passes them so)
         if phase >= Phase.CHOICE:
             face_up = tuple(map(tuple, rows))
             actions = [tuple(self.legal_actions(p)) for p in range(n)]
         else:
-            face_up = tuple(tuple(row[1:]) for row in rows)
+            face_up = tuple(map(tuple, map(_AFTER_THROW, rows))) if passes else _NO_ROWS[n]
             actions = hands_now
-        direction = self._direction
-        views = []
-        for p in range(n):
-            if passes >= n - 1:
-                known = hands_now
-            else:
-                # p has held q's hand when it reached q from p within the passes made (see `has_held`)
-                known = tuple(hands_now[q] if ((p - q) * direction + passes) % n <= passes else None
-                              for q in range(n))
-            row = rows[p]
-            views.append(PlayerView(p, public, phase, passes, face_up, sizes, hands_now[p],
-                                    row[0] if row else None, known, actions[p]))
-        return views
+        throws = map(_FIRST, rows) if rows[0] else _NO_THROWS[n]
+        held_hands = map((hands_now + hands_now).__getitem__, _HELD[n, min(passes, n - 1), self._direction])
+        return list(map(_new_view, repeat(PlayerView, n), zip(
+            range(n), repeat(public), repeat(phase), repeat(passes), repeat(face_up), repeat(sizes), hands_now,
+            throws, held_hands, actions)))
+
+    def all_legal_actions(self) -> list[tuple[int, ...]]:
+        """Every player's legal actions and nothing else: all a bot that reads nothing else is given
+        (like OpenSpiel's observation types, no more than it reads; on the simulator's hot path)."""
+        if self.phase <= _DRAFT:
+            return list(map(tuple, self.hands))
+        return [tuple(self.legal_actions(p)) for p in range(self.game.n_players)]
 
     def _public_record(self) -> PublicRecord:
         game, score = self.game, self.score
         finished = self.history if self.phase == Phase.GAME_OVER else self.history[:len(self.history) - self.passes]
-        return PublicRecord(
-            edition=game.edition, n_players=game.n_players, direction_variant=game.direction_variant,
-            round_index=self.round_index, pass_left=game.pass_left(self.round_index),
-            visited=tuple(score.visited), choices_used=tuple(score.choices_used),
-            previous_collection=tuple(score.previous_collection), regions_claimed=score.regions_claimed,
-            route_done=score.route_done, route_next_tier=score.route_next_tier,
-            round_scores=tuple(map(tuple, self.round_scores)), round_log=tuple(self.round_log),
-            history=tuple(finished), previous_set_aside=row_mask(self.previous_set_aside))
+        # positional, in the fields' order: keyword arguments cost more than the copies (once a round)
+        return _new_view(PublicRecord, (
+            game.edition, game.n_players, game.direction_variant, self.round_index,
+            game.pass_left(self.round_index), tuple(score.visited), tuple(score.choices_used),
+            tuple(score.previous_collection), score.regions_claimed, score.route_done, score.route_next_tier,
+            tuple(map(tuple, self.round_scores)), tuple(self.round_log), tuple(finished),
+            row_mask(self.previous_set_aside)))
 
     def observation(self, player: int) -> Observation:
         return self.view(player).observation()
@@ -405,8 +423,9 @@ class PlayerView(NamedTuple):
     hand_sizes: tuple[int, ...]
     hand: tuple[int, ...]
     throw: int | None
-    #: Per player, their current hand where this player held it earlier this round, else None.
-    known_hands: tuple[tuple[int, ...] | None, ...]
+    #: The hands this player has held this round, as they are now: own first, then the one held a pass
+    #: earlier (now with the next player in the pass direction), and so on.
+    held_hands: tuple[tuple[int, ...], ...]
     actions: tuple[int, ...]
 
     @property
@@ -420,6 +439,15 @@ class PlayerView(NamedTuple):
     def legal_actions(self) -> list[int]:
         return list(self.actions)
 
+    def known_hands(self) -> tuple[tuple[int, ...] | None, ...]:
+        """Per player, their current hand where this player held it earlier this round, else None."""
+        n, p = self.public.n_players, self.player
+        step = 1 if self.public.pass_left else -1
+        known: list[tuple[int, ...] | None] = [None] * n
+        for m, hand in enumerate(self.held_hands):
+            known[(p + m * step) % n] = hand
+        return tuple(known)
+
     def observation(self) -> Observation:
         p, pub = self.player, self.public
         revealed = self.phase >= Phase.CHOICE
@@ -430,7 +458,7 @@ class PlayerView(NamedTuple):
         return Observation(
             player=p, n_players=pub.n_players, round_index=pub.round_index, phase=self.phase,
             pass_left=pub.pass_left, hand=() if revealed else self.hand, throw=self.throw,
-            face_up=self.face_up, throws=throws, known_hands=self.known_hands, hand_sizes=self.hand_sizes,
+            face_up=self.face_up, throws=throws, known_hands=self.known_hands(), hand_sizes=self.hand_sizes,
             visited=pub.visited, choices_used=pub.choices_used, previous_collection=pub.previous_collection,
             regions_claimed=pub.regions_claimed, route_done=pub.route_done,
             route_next_tier=pub.route_next_tier, round_scores=pub.round_scores, legal_actions=self.actions)
@@ -444,10 +472,9 @@ class PlayerView(NamedTuple):
             return mask
         if self.throw is not None:
             mask |= 1 << self.throw
-        for hand in self.known_hands:
-            if hand:
-                for card in hand:
-                    mask |= 1 << card
+        for hand in self.held_hands:
+            for card in hand:
+                mask |= 1 << card
         return mask
 
     def hidden_cards(self) -> list[int]:
@@ -468,7 +495,8 @@ class PlayerView(NamedTuple):
         world.rng = random.Random(rng.random())
         hidden = self.hidden_cards()
         rows = [list(row) for row in self.face_up]
-        hands = [list(hand) if hand is not None else [] for hand in self.known_hands]
+        known = self.known_hands()
+        hands = [list(hand) if hand is not None else [] for hand in known]
         if self.phase < Phase.CHOICE:
             if self.throw is not None:
                 rows[p].insert(0, self.throw)
@@ -479,7 +507,7 @@ class PlayerView(NamedTuple):
                     continue
                 if self.passes:
                     slots.append(("throw", q))
-                if self.known_hands[q] is None:
+                if known[q] is None:
                     slots.extend(("hand", q) for _ in range(self.hand_sizes[q]))
             # `hidden` is in card order, so the re-deal depends on which cards are unseen, never on where
             previous = pub.previous_set_aside

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reachable import Canonical, canonical, leaks
 
-from rules.bots import bot_names, make_bot
+from rules.bots import bot_names, make_bot, play
 from rules.bots.hard import HardBot
 from rules.editions import load_edition
 from rules.engine import Game, Phase, State
@@ -230,6 +230,7 @@ def test_nothing_reachable_from_any_view_is_a_game_state_generator_or_seed(
         views = state.views()
         for view in views:
             assert leaks(view, forbidden, seen) == []
+        assert leaks(state.all_legal_actions(), forbidden, seen) == []  # what a random bot is given
         world = views[0].determinized(random.Random(len(state.history)))
         assert world.game.seed is None and world.rng.getstate() != state.rng.getstate()
         assert leaks(world, not_the_real_game(state), seen_in_worlds) == []
@@ -248,6 +249,16 @@ def test_views_of_states_differing_only_in_what_is_hidden_are_equal(
     other = rearrange_hidden(state, player, seed)
     assert other.game.seed != state.game.seed and other.rng.getstate() != state.rng.getstate()
     assert_same_view(state, other, player)
+
+
+def test_a_bot_given_only_its_legal_actions_decides_as_it_does_on_its_view() -> None:
+    """`play` hands bots that read nothing but their legal actions just those (`Bot.choose`)."""
+    game = Game(AUSTRALIA, 4, 5)
+    given_actions = play(game, [make_bot("easy", p) for p in range(4)])
+    state, bots = game.new_initial_state(), [make_bot("easy", p) for p in range(4)]
+    while not state.is_terminal():
+        state.apply_joint([bot.act(view) for bot, view in zip(bots, state.views(), strict=True)])
+    assert state.round_log == given_actions.round_log
 
 
 def test_the_walk_finds_every_way_a_view_could_leak() -> None:
@@ -294,7 +305,7 @@ def test_the_walk_finds_every_way_a_view_could_leak() -> None:
     assert canonical(state.view(0)) == canonical(other.view(0))
 
     def peeking(s: State):
-        return s.view(0)._replace(known_hands=tuple(map(tuple, s.hands)))
+        return s.view(0)._replace(held_hands=tuple(map(tuple, s.hands)))
 
     assert canonical(peeking(state)) != canonical(peeking(other))
     assert canonical(state.view(0)) != canonical(state.view(1))
