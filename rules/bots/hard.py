@@ -177,7 +177,7 @@ class HardBot:
         The app's Hint shows these. The result depends only on the bot's view and its random stream.
         """
         obs = view.observation()
-        edition = view.game.edition
+        edition = view.edition
         outlook = choice_outlook(edition, obs.n_players)
         if obs.phase == Phase.CHOICE:
             rounds_left = ROUNDS - 1 - obs.round_index
