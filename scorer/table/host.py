@@ -6,6 +6,8 @@ The join URL's QR code is printed in the terminal and offered as a PNG for the a
 from __future__ import annotations
 
 import io
+import ipaddress
+import logging
 import re
 import socket
 import threading
@@ -16,6 +18,8 @@ from pathlib import Path
 
 import segno
 
+from rules.text import for_terminal
+from scorer.table.connections import Limits, guarded_protocols
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -85,14 +89,30 @@ class HostPlan:
 
 def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
                new_table: bool, new_host_token: bool, https: bool = False) -> HostPlan:
-    """Resume the most recently active table, or create one when there is none (or when asked)."""
-    resumed = service.codes()
+    """Resume the host's most recently active table (one it opened with its credential, never a table
+    someone else made), or open one when there is none (or when asked)."""
+    resumed = service.host_codes()
+    credential = service.host_credential
     if new_table or not resumed:
-        code, token = service.create_table(edition, seats)
+        code, token = service.create_table(edition, seats, credential=credential)
     else:
         code = resumed[0]
-        token = service.issue_host_token(code) if new_host_token else None
+        token = service.issue_host_token(code, credential) if new_host_token else None
     return HostPlan(code, join_url(bind, port, https), token, resumed)
+
+
+def is_local_client(address: str | None) -> bool:
+    """A session from this machine itself (loopback): the host's own device, given the credential
+    server-side. Phones on the network never have a loopback address."""
+    try:
+        return address is not None and ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
+
+
+def session_credential(service: TableService, client_address: str | None) -> str | None:
+    """The host credential for a session of the host's own device (the app's "Host a table"), else None."""
+    return service.host_credential if is_local_client(client_address) else None
 
 
 def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:
@@ -111,6 +131,8 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
 # page's route (scorer/table/screens.py).
 JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # the page route of a join link: its code
 SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # a seat link: code, token
+#: The host link: a second host device opens it once and keeps the credential (printed by `tourpad host`).
+HOST_LINK = re.compile(r"^/host/([A-Za-z0-9_-]{32})/?$")
 
 
 def join_link(url: str, code: str) -> str:
@@ -121,13 +143,45 @@ def seat_link(url: str, code: str, token: str) -> str:
     return f"{url.rstrip('/')}/seat/{code}/{token}"
 
 
+def host_link(url: str, credential: str) -> str:
+    return f"{url.rstrip('/')}/host/{credential}"
+
+
+class EscapedFormatter(logging.Formatter):
+    """Log lines with control and format characters escaped: a player's name cannot forge a line or send
+    escape sequences to the host's terminal, whatever reaches a log message."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return for_terminal(super().formatMessage(record))
+
+    def formatException(self, ei) -> str:
+        return "\n".join(for_terminal(line) for line in super().formatException(ei).split("\n"))
+
+
+def escape_logs() -> None:
+    """Every handler of the root logger and uvicorn's loggers formats through `EscapedFormatter`."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.WARNING)
+    for logger in (root, logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error"),
+                   logging.getLogger("uvicorn.access")):
+        for handler in logger.handlers:
+            fmt = handler.formatter
+            handler.setFormatter(EscapedFormatter(fmt._fmt if fmt else None, fmt.datefmt if fmt else None))
+
+
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
-          tls: CertificateFiles | None = None) -> None:
+          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
     import uvicorn
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
+    http, ws = guarded_protocols(HttpToolsProtocol, AutoWebSocketsProtocol, limits)
     config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2, lifespan="on", **ssl)
+                            timeout_graceful_shutdown=2, lifespan="on", http=http, ws=ws,
+                            timeout_keep_alive=limits.idle_seconds, **ssl)
+    escape_logs()  # after uvicorn's Config has set up its log handlers
     server = uvicorn.Server(config)
     if on_ready is not None:
         original_startup = server.startup

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png, seat_link
+from scorer.table.host import HOST_LINK, JOIN_LINK, SEAT_LINK, join_link, qr_png, seat_link, session_credential
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import PadApp, Screen, screen, sem
 
@@ -83,6 +83,8 @@ class TableScreens:
         """Follow the link the page was opened with (a scanned QR code); else resume this device's last table
         if its token still works; else the start screen."""
         route = self.page.route or ""
+        if (link := HOST_LINK.match(route)) is not None and self.service.is_host(link.group(1)):
+            await self.prefs.set(PREFS_PREFIX + "host", link.group(1))  # a second host device, from now on
         if (link := JOIN_LINK.match(route)) is not None:
             await self._enter_or_explain(link.group(1))
             return
@@ -136,7 +138,10 @@ class TableScreens:
 
         async def host(e) -> None:
             try:
-                self.code, self.token = self.service.create_table(edition.value, int(seats.value))
+                credential = (session_credential(self.service, self.page.client_ip)
+                              or await self.prefs.get(PREFS_PREFIX + "host"))
+                self.code, self.token = self.service.create_table(edition.value, int(seats.value),
+                                                                  credential=credential)
             except TableError as err:
                 feedback.value = err.message
                 return

@@ -11,7 +11,7 @@ import re
 import httpx
 import pytest
 
-from benchmarks.table import start_host
+from benchmarks.table import host_auth, start_host
 from scorer.commands.app_commands import free_port
 
 pytestmark = pytest.mark.e2e
@@ -35,8 +35,10 @@ def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.wait_text("status", "Round 1", timeout=40000)
 
 
-def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_app):
-    code = httpx.post(f"{host}/api/tables", json={"seats": 2}).json()["code"]
+def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_context, open_app):
+    # the host credential opens tables; a stranger's request is refused
+    assert httpx.post(f"{host}/api/tables", json={"seats": 2}).status_code == 401
+    code = httpx.post(f"{host}/api/tables", json={"seats": 2}, headers=host_auth(tmp_path)).json()["code"]
     ann_phone, bob_phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
     ann, bob = open_app(ann_phone, host), open_app(bob_phone, host)
     take_seat(ann, code, 1, "Ann")
