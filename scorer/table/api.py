@@ -357,23 +357,26 @@ class BodyLimit:
 #: images as data:/blob: URLs (QR codes, pictures), inline styles Flutter injects, and its websocket to
 #: this host. The inline scripts of the page are allowed by their hashes (`SecurityHeaders`).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}; worker-src 'self' blob:; "
-    "img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; font-src 'self' data:; "
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}{docs}; worker-src 'self' blob:; "
+    "img-src 'self' data: blob:{docs}; style-src 'self' 'unsafe-inline'{docs}; font-src 'self' data:; "
     "connect-src 'self'{websocket}; media-src 'self' blob:; object-src 'none'; base-uri 'self'; "
     "form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+#: FastAPI's /docs page loads Swagger UI from this CDN (when the host is online); only that page may.
+DOCS_PAGES, DOCS_CDN = ("/docs", "/redoc"), " https://cdn.jsdelivr.net https://fastapi.tiangolo.com"
 HOST_HEADER = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 
 
-def content_security_policy(html: bytes = b"", host: str = "") -> bytes:
+def content_security_policy(html: bytes = b"", host: str = "", path: str = "") -> bytes:
     """The policy for one response: an HTML page's own inline scripts by hash, the websocket to `host`."""
     hashes = "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'"
                      for script in INLINE_SCRIPT.findall(html))
     # 'self' covers same-origin websockets in current browsers; older Safari needs the address spelled out
     websocket = f" ws://{host} wss://{host}" if host and HOST_HEADER.match(host) else ""
-    return CONTENT_SECURITY_POLICY.format(inline=hashes, websocket=websocket).encode()
+    docs = DOCS_CDN if path in DOCS_PAGES else ""
+    return CONTENT_SECURITY_POLICY.format(inline=hashes, websocket=websocket, docs=docs).encode()
 
 
 class SecurityHeaders:
@@ -404,14 +407,15 @@ class SecurityHeaders:
                         and b"content-encoding" not in names):
                     start = message  # sent with the finished page
                     return
-                message["headers"].append((b"content-security-policy", content_security_policy(b"", host)))
+                policy = content_security_policy(b"", host, scope["path"])
+                message["headers"].append((b"content-security-policy", policy))
             elif message["type"] == "http.response.body" and start is not None:
                 html.extend(message.get("body", b""))
                 if message.get("more_body"):
                     return
                 headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
                 headers += [(b"content-length", str(len(html)).encode()),
-                            (b"content-security-policy", content_security_policy(bytes(html), host))]
+                            (b"content-security-policy", content_security_policy(bytes(html), host, scope["path"]))]
                 await send({**start, "headers": headers})
                 message = {"type": "http.response.body", "body": bytes(html), "more_body": False}
                 start = None
