@@ -352,15 +352,19 @@ class BodyLimit:
         await response({"type": "http"}, None, send)
 
 
+#: The Rive animation runtime Flet's web client (1.0.5) always asks for, from this CDN address compiled
+#: into it: allowed at exactly this pinned package version so the client loads as it does without a policy
+#: (offline the request fails, as it always did); no other third-party script may run.
+FLET_RIVE_RUNTIME = " https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
 #: What the Flet web client needs and nothing more: its own scripts, wasm compiled from its own files
 #: ('wasm-unsafe-eval' allows WebAssembly only, not JavaScript eval), workers (skwasm's from blob: URLs),
 #: images as data:/blob: URLs (QR codes, pictures), inline styles Flutter injects, and its websocket to
 #: this host. The inline scripts of the page are allowed by their hashes (`SecurityHeaders`).
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}{docs}; worker-src 'self' blob:; "
-    "img-src 'self' data: blob:{docs}; style-src 'self' 'unsafe-inline'{docs}; font-src 'self' data:; "
-    "connect-src 'self'{websocket}; media-src 'self' blob:; object-src 'none'; base-uri 'self'; "
-    "form-action 'self'; frame-ancestors 'none'")
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}" + FLET_RIVE_RUNTIME + "{docs}; "
+    "worker-src 'self' blob:; img-src 'self' data: blob:{docs}; style-src 'self' 'unsafe-inline'{docs}; "
+    "font-src 'self' data:; connect-src 'self'{websocket}" + FLET_RIVE_RUNTIME + "; media-src 'self' blob:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
 INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
