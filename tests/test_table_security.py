@@ -409,3 +409,73 @@ def test_the_credential_file_is_private_even_when_copied_in_loosely(tmp_path):
     assert load_or_create(tmp_path) == first
     assert stat.S_IMODE(credential_path(tmp_path).stat().st_mode) == 0o600
     assert load_or_create(tmp_path, renew=True) != first
+
+
+# --- event streams: heartbeat, and a vanished reader is dropped (the host's server, in this process) -------
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """The host's own server (guarded protocols) in a thread, with a 0.2 s event-stream heartbeat."""
+    from scorer.table import api
+    from scorer.table.host import make_server
+    from scorer.table.service import TableService
+
+    monkeypatch.setattr(api, "KEEPALIVE_SECONDS", 0.2)
+    service = TableService(tmp_path / "tables.sqlite3")
+    port = free_port("127.0.0.1")
+    server = make_server(api.create_app(service), "127.0.0.1", port)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield service, port
+    server.should_exit = True
+    thread.join(10)
+    service.close()
+
+
+def listeners(service, code: str) -> int:
+    with service._listeners_lock:
+        return len(service._listeners.get(code.replace("-", ""), []))
+
+
+def test_event_streams_send_a_heartbeat_and_a_vanished_reader_is_dropped(served):
+    service, port = served
+    code, _ = service.create_table("australia", 2, credential=service.host_credential)
+    sock = connect(port, "127.0.0.1", f"GET /api/tables/{code}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    sock.settimeout(10)
+    received = b""
+    while b": keep-alive" not in received:  # comment lines keep the stream (and its connection) alive
+        chunk = sock.recv(65536)
+        assert chunk, "the host closed a live event stream"
+        received += chunk
+    assert listeners(service, code) == 1
+    # the phone vanishes (connection reset): its subscription goes with it
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    sock.close()
+    deadline = time.monotonic() + 10
+    while listeners(service, code) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert listeners(service, code) == 0
+
+
+def test_the_connection_caps_count_per_address_and_in_total():
+    from scorer.table.connections import Registry
+
+    class Transport:
+        def __init__(self, address: str) -> None:
+            self.address = address
+
+        def get_extra_info(self, name: str):
+            return (self.address, 40000) if name == "peername" else None
+
+    registry = Registry(Limits(per_address=2, total=3))
+    a1, a2, a3, b1, c1 = (Transport(x) for x in ("10.0.0.1",) * 3 + ("10.0.0.2", "10.0.0.3"))
+    assert [registry.admit(t) for t in (a1, a2, a3, b1, c1)] == [True, True, False, True, False]
+    registry.release(a3)  # never admitted: nothing to give back
+    assert registry.count == 3
+    registry.release(a1)
+    assert registry.admit(c1) and registry.count == 3 and not registry.admit(a3)
+    registry.release(a1)  # twice: counted once
+    assert registry.count == 3

@@ -170,8 +170,8 @@ def escape_logs() -> None:
             handler.setFormatter(EscapedFormatter(fmt._fmt if fmt else None, fmt.datefmt if fmt else None))
 
 
-def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
-          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = None, limits: Limits = Limits()):
+    """The host's uvicorn server: its HTTP and WebSocket protocols enforce `limits`, its logs are escaped."""
     import uvicorn
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
@@ -182,7 +182,12 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
                             timeout_graceful_shutdown=2, lifespan="on", http=http, ws=ws,
                             timeout_keep_alive=limits.idle_seconds, **ssl)
     escape_logs()  # after uvicorn's Config has set up its log handlers
-    server = uvicorn.Server(config)
+    return uvicorn.Server(config)
+
+
+def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
+          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+    server = make_server(asgi_app, bind, port, tls, limits)
     if on_ready is not None:
         original_startup = server.startup
 
