@@ -479,3 +479,18 @@ def test_the_connection_caps_count_per_address_and_in_total():
     assert registry.admit(c1) and registry.count == 3 and not registry.admit(a3)
     registry.release(a1)  # twice: counted once
     assert registry.count == 3
+
+
+def test_the_hosts_own_device_gets_the_credential_and_a_phone_does_not(tmp_path):
+    from scorer.table.host import lan_address, session_credential
+    from scorer.table.service import TableService
+
+    service = TableService(tmp_path / "tables.sqlite3")
+    try:
+        for own in ("127.0.0.1", "::1", lan_address()):
+            assert session_credential(service, own) == service.host_credential
+        for other in ("192.0.2.7", "10.1.2.3", "", None, "not an address"):
+            if other != lan_address():
+                assert session_credential(service, other) is None
+    finally:
+        service.close()

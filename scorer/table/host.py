@@ -102,10 +102,11 @@ def open_table(service: TableService, bind: str, port: int, edition: str, seats:
 
 
 def is_local_client(address: str | None) -> bool:
-    """A session from this machine itself (loopback): the host's own device, given the credential
-    server-side. Phones on the network never have a loopback address."""
+    """A session from this machine itself (loopback, or its own network address: the kernel refuses
+    packets from the network that claim to come from it): the host's own device, given the credential
+    server-side. Phones on the network never have these addresses."""
     try:
-        return address is not None and ipaddress.ip_address(address).is_loopback
+        return address is not None and (ipaddress.ip_address(address).is_loopback or address == lan_address())
     except ValueError:
         return False
 
