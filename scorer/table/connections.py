@@ -94,8 +94,6 @@ def guarded_protocols(http_base: type, ws_base: type | None, limits: Limits) -> 
     registry = Registry(limits)
 
     class GuardedHTTP(http_base):
-        registry_of_server = registry
-
         def connection_made(self, transport) -> None:
             self._deadline: asyncio.TimerHandle | None = None
             self._refused = not registry.admit(transport)
@@ -131,8 +129,9 @@ def guarded_protocols(http_base: type, ws_base: type | None, limits: Limits) -> 
             super().on_message_complete()
 
         def on_response_complete(self) -> None:
+            pipelined = bool(self.pipeline)  # a request already read starts now: no head to wait for
             super().on_response_complete()
-            if not self.transport.is_closing():
+            if not pipelined and not self.transport.is_closing():
                 self._arm(limits.head_seconds)  # the next request's head, or close when idle
 
         def handle_websocket_upgrade(self) -> None:

@@ -231,7 +231,8 @@ class TableService:
 
     def is_host(self, credential: str | None) -> bool:
         """Whether `credential` is this host's credential (compared in constant time)."""
-        return bool(credential) and secrets.compare_digest(token_hash(credential), self._host_hash)
+        return (isinstance(credential, str) and bool(credential)
+                and secrets.compare_digest(token_hash(credential), self._host_hash))
 
     def check_host(self, credential: str | None, doing: str) -> None:
         """401 without a credential, 403 with a wrong one: `doing` is the host's alone."""
