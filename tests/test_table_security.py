@@ -498,3 +498,30 @@ def test_the_hosts_own_device_gets_the_credential_and_a_phone_does_not(tmp_path)
                 assert session_credential(service, other) is None
     finally:
         service.close()
+
+
+def test_a_page_may_run_its_own_inline_scripts_and_no_others():
+    import base64
+    import hashlib
+
+    from fastapi import FastAPI
+    from fastapi.responses import HTMLResponse
+    from fastapi.testclient import TestClient
+
+    from scorer.table.api import SecurityHeaders
+
+    page = b"<html><script>var flet = {};</script><p>hi</p><script>start()</script></html>"
+    app = FastAPI()
+    app.get("/", response_class=HTMLResponse)(lambda: HTMLResponse(page, headers={"X-Frame-Options": "ALLOW"}))
+    app.add_middleware(SecurityHeaders)
+    response = TestClient(app).get("/", headers={"Host": "192.168.1.5:8550"})
+    assert response.content == page and response.headers["x-frame-options"] == "DENY"
+    policy = response.headers["content-security-policy"]
+    script_src = next(part for part in policy.split("; ") if part.startswith("script-src"))
+    hashes = re.findall(r"'sha256-([^']+)'", script_src)
+    assert hashes == [base64.b64encode(hashlib.sha256(s).digest()).decode()
+                      for s in (b"var flet = {};", b"start()")]
+    assert "'unsafe-inline'" not in script_src and "ws://192.168.1.5:8550" in policy
+    # a Host header cannot write into the policy
+    forged = TestClient(app).get("/", headers={"Host": "x; script-src *"}).headers["content-security-policy"]
+    assert "script-src *" not in forged

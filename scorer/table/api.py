@@ -367,6 +367,7 @@ CONTENT_SECURITY_POLICY = (
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
                     (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+OURS = {name for name, _ in SECURITY_HEADERS} | {b"content-security-policy"}  # an app's own are replaced
 INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
 #: FastAPI's /docs page loads Swagger UI from this CDN (when the host is online); only that page may.
 DOCS_PAGES, DOCS_CDN = ("/docs", "/redoc"), " https://cdn.jsdelivr.net https://fastapi.tiangolo.com"
@@ -403,8 +404,7 @@ class SecurityHeaders:
         async def secured(message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", [])
-                           if k.lower() not in (b"content-security-policy", b"x-frame-options")]
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in OURS]
                 message = {**message, "headers": headers + SECURITY_HEADERS}
                 names = {k.lower(): v for k, v in headers}
                 if (message["status"] == 200 and names.get(b"content-type", b"").startswith(b"text/html")
