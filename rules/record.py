@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, validate_round
 
 #: A record that breaks a rule; the message names the round, the player and the problem.
@@ -49,8 +50,13 @@ class GameRecord(BaseModel):
     @classmethod
     def _names(cls, players: list[str]) -> list[str]:
         for name in players:
-            if not name.strip() or len(name) > 40:
-                raise ValueError(f"player name {name!r} must be 1 to 40 characters")
+            # The one check of typed names (rules.text), at the 40 characters records always allowed, so
+            # games saved before names were limited to 24 still load. Checked, not rewritten: the rounds
+            # are keyed by the names as written.
+            try:
+                clean_name(name, f"player name {name!r}", longest=RECORDED_NAME_LENGTH)
+            except TextError as err:
+                raise ValueError(str(err)) from None
         if len({n.casefold() for n in players}) != len(players):
             raise ValueError("player names must be different")
         return players

@@ -14,6 +14,7 @@ from platformdirs import user_data_dir
 from rules.edition import Edition
 from rules.editions import bundled_ids, edition_from_text, load_edition
 from rules.model import EditionDataError
+from rules.text import PACK_NAME_LENGTH, TextError, clean_name
 
 
 def data_dir() -> Path:
@@ -54,7 +55,17 @@ def read_pack(path: Path) -> Edition:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise EditionDataError(f"cannot read {path}: {err.strerror}") from None
-    return edition_from_text(text, fmt)
+    edition = edition_from_text(text, fmt)
+    check_pack_name(edition.name, path, EditionDataError)
+    return edition
+
+
+def check_pack_name(name: str, path: Path, error: type[Exception]) -> None:
+    """A pack's name, typed by its owner, goes through the one name check (rules.text)."""
+    try:
+        clean_name(name, "the pack's name", longest=PACK_NAME_LENGTH)
+    except TextError as err:
+        raise error(f"{path.name}: name: {err}") from None
 
 
 def import_pack(path: Path) -> Edition:
@@ -113,7 +124,9 @@ def read_board_pack(path: Path):
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise BoardDataError(f"cannot read the file: {err.strerror}") from None
-    return board_pack_from_text(text, fmt), text, fmt
+    board = board_pack_from_text(text, fmt)
+    check_pack_name(board.name, path, BoardDataError)
+    return board, text, fmt
 
 
 def import_board_pack(path: Path):

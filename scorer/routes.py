@@ -42,6 +42,7 @@ PARAMS: MappingProxyType[str, Param] = MappingProxyType({
     "seat": Param(r"[1-9][0-9]{0,2}", "seat", int, str),  # the table's seats are numbered from 1 everywhere
     "code": Param(r"[A-Za-z0-9-]{4,16}", "code", str, str),
     "token": Param(r"[A-Za-z0-9_-]{16,64}", "token", str, str),
+    "credential": Param(r"[A-Za-z0-9_-]{32}", "credential", str, str),  # the host credential (192 bits)
 })
 
 
@@ -89,6 +90,7 @@ ROUTES: tuple[Route, ...] = (
     Route("table_host", "/table/{code}/host", "table"),
     Route("join", "/join/{code}", "table"),  # the join QR code: that table's seat picker
     Route("seat_link", "/seat/{code}/{token}", "table"),  # a seat's QR code: that seat, with its token
+    Route("host_link", "/host/{credential}", "table"),  # the host link: a second device becomes a host
 )
 BY_SCREEN: MappingProxyType[str, Route] = MappingProxyType({r.screen: r for r in ROUTES})
 _MATCHERS = tuple((route, route.regex()) for route in ROUTES)
@@ -159,3 +161,8 @@ def join_link(url: str, code: str) -> str:
 def seat_link(url: str, code: str, token: str) -> str:
     """The full URL of a seat link (the host shows it after seating someone; it opens that seat)."""
     return url.rstrip("/") + format_route("seat_link", code=code, token=token)
+
+
+def host_link(url: str, credential: str) -> str:
+    """The full URL of the host link (`tourpad host` prints it): a second device opens it once to host."""
+    return url.rstrip("/") + format_route("host_link", credential=credential)

@@ -18,12 +18,14 @@ from scorer.routes import (
     RouteError,
     chain,
     format_route,
+    host_link,
     join_link,
     normalise,
     parent,
     parse,
     seat_link,
 )
+from scorer.table.credential import new_credential
 from scorer.table.service import format_code, new_token
 
 URL = "http://192.168.1.23:8550/"
@@ -35,6 +37,7 @@ SCREEN_VALUES = {  # what a screen receives for each URL param
     "seat": st.integers(1, 4),
     "code": CODES,
     "token": st.builds(new_token),
+    "credential": st.builds(new_credential),
 }
 
 
@@ -121,6 +124,11 @@ def test_a_join_link_is_recognised_with_its_code(code):
 @given(CODES, st.builds(new_token))
 def test_a_seat_link_is_recognised_with_its_code_and_token(code, token):
     assert parse(urlsplit(seat_link(URL, code, token)).path) == ("seat_link", {"code": code, "token": token})
+
+
+@given(st.builds(new_credential))
+def test_a_host_link_is_recognised_with_its_credential(credential):
+    assert parse(urlsplit(host_link(URL, credential)).path) == ("host_link", {"credential": credential})
 
 
 def test_the_route_table_needs_no_flet():

@@ -28,6 +28,7 @@ from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.text import TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.pad.errors import EntryError
 from scorer.pad.store import Event, EventStore
@@ -50,7 +51,13 @@ class Setup:
 
 
 def validate_setup(edition: Edition, players: list[str], direction_variant: bool, mode: str) -> Setup:
-    names = [p.strip() for p in players if p.strip()]
+    names = []
+    for number, typed in enumerate(players, start=1):
+        if typed.strip():  # an empty field: fewer players
+            try:
+                names.append(clean_name(typed, f"player {number}'s name"))
+            except TextError as err:
+                raise EntryError(str(err)) from None
     if not 2 <= len(names) <= 4:
         raise EntryError(f"Boomerang is for 2 to 4 players; {len(names)} named")
     try:

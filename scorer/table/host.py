@@ -6,6 +6,8 @@ The join URL's QR code is printed in the terminal and offered as a PNG for the a
 from __future__ import annotations
 
 import io
+import ipaddress
+import logging
 import socket
 import threading
 import time
@@ -15,9 +17,13 @@ from pathlib import Path
 
 import segno
 
+from rules.text import for_terminal
+
 # The links a QR code carries (the join link opens one table's seat picker; the seat link, shown by the host
-# after seating someone, opens that seat with its token) are routes of the app.
-from scorer.routes import join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
+# after seating someone, opens that seat with its token; the host link makes a second device a host) are
+# routes of the app.
+from scorer.routes import host_link, join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
+from scorer.table.connections import Limits, guarded_protocols
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -87,14 +93,31 @@ class HostPlan:
 
 def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
                new_table: bool, new_host_token: bool, https: bool = False) -> HostPlan:
-    """Resume the most recently active table, or create one when there is none (or when asked)."""
-    resumed = service.codes()
+    """Resume the host's most recently active table (one it opened with its credential, never a table
+    someone else made), or open one when there is none (or when asked)."""
+    resumed = service.host_codes()
+    credential = service.host_credential
     if new_table or not resumed:
-        code, token = service.create_table(edition, seats)
+        code, token = service.create_table(edition, seats, credential=credential)
     else:
         code = resumed[0]
-        token = service.issue_host_token(code) if new_host_token else None
+        token = service.issue_host_token(code, credential) if new_host_token else None
     return HostPlan(code, join_url(bind, port, https), token, resumed)
+
+
+def is_local_client(address: str | None) -> bool:
+    """A session from this machine itself (loopback, or its own network address: the kernel refuses
+    packets from the network that claim to come from it): the host's own device, given the credential
+    server-side. Phones on the network never have these addresses."""
+    try:
+        return address is not None and (ipaddress.ip_address(address).is_loopback or address == lan_address())
+    except ValueError:
+        return False
+
+
+def session_credential(service: TableService, client_address: str | None) -> str | None:
+    """The host credential for a session of the host's own device (the app's "Host a table"), else None."""
+    return service.host_credential if is_local_client(client_address) else None
 
 
 def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:
@@ -108,14 +131,47 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
     return thread
 
 
-def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
-          tls: CertificateFiles | None = None) -> None:
+class EscapedFormatter(logging.Formatter):
+    """Log lines with control and format characters escaped: a player's name cannot forge a line or send
+    escape sequences to the host's terminal, whatever reaches a log message."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return for_terminal(super().formatMessage(record))
+
+    def formatException(self, ei) -> str:
+        return "\n".join(for_terminal(line) for line in super().formatException(ei).split("\n"))
+
+
+def escape_logs() -> None:
+    """Every handler of the root logger and uvicorn's loggers formats through `EscapedFormatter`."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.WARNING)
+    for logger in (root, logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error"),
+                   logging.getLogger("uvicorn.access")):
+        for handler in logger.handlers:
+            fmt = handler.formatter
+            handler.setFormatter(EscapedFormatter(fmt._fmt if fmt else None, fmt.datefmt if fmt else None))
+
+
+def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = None, limits: Limits = Limits()):
+    """The host's uvicorn server: its HTTP and WebSocket protocols enforce `limits`, its logs are escaped."""
     import uvicorn
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
+    http, ws = guarded_protocols(HttpToolsProtocol, AutoWebSocketsProtocol, limits)
     config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2, lifespan="on", **ssl)
-    server = uvicorn.Server(config)
+                            timeout_graceful_shutdown=2, lifespan="on", http=http, ws=ws,
+                            timeout_keep_alive=limits.idle_seconds, **ssl)
+    escape_logs()  # after uvicorn's Config has set up its log handlers
+    return uvicorn.Server(config)
+
+
+def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
+          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+    server = make_server(asgi_app, bind, port, tls, limits)
     if on_ready is not None:
         original_startup = server.startup
 

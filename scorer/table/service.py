@@ -15,6 +15,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameReport, ParsedRound, choice_key, score_rounds
 from rules.scoring import NO_CHOICE, rank_players
+from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
@@ -33,6 +35,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 DEFAULT_IDLE_SECONDS = 12 * 3600
 MAX_TABLES = 256
+#: Even the host's credential opens at most this many tables a minute (a leaked link, a runaway script).
+TABLES_PER_MINUTE = 30
 MIN_SEATS, MAX_SEATS = 2, 4
 
 
@@ -183,12 +187,20 @@ class TableService:
     """Every table on this host. Thread-safe: one lock orders all changes and their events."""
 
     def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
-                 clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES) -> None:
+                 clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES,
+                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE) -> None:
+        """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
+        `scorer.table.credential`); without one the service makes its own for this process."""
         from scorer.packs import resolve_edition
 
         self._resolve_edition = resolve_edition
         self.idle_seconds = idle_seconds
         self.max_tables = max_tables
+        #: Held by this process only: whoever runs the service is the host (its own screens use it).
+        self.host_credential = host_credential or new_token()
+        self._host_hash = token_hash(self.host_credential)
+        self.tables_per_minute = tables_per_minute
+        self._recent_creations: deque[float] = deque()
         self._clock = clock
         self._lock = threading.RLock()
         self.store = TableStore(db_path)
@@ -210,8 +222,25 @@ class TableService:
 
     # --- tables ---------------------------------------------------------------------------------------------
 
-    def create_table(self, edition_id: str, seats: int, direction_variant: bool = False) -> tuple[str, str]:
-        """A new table; returns (join code, host token). The host token is shown once, never stored."""
+    def is_host(self, credential: str | None) -> bool:
+        """Whether `credential` is this host's credential (compared in constant time)."""
+        return (isinstance(credential, str) and bool(credential)
+                and secrets.compare_digest(token_hash(credential), self._host_hash))
+
+    def check_host(self, credential: str | None, doing: str) -> None:
+        """401 without a credential, 403 with a wrong one: `doing` is the host's alone."""
+        if not credential:
+            raise Unauthorized(f"only the host can {doing}: this needs the host credential (the host link "
+                               f"`tourpad host` printed; header 'Authorization: Bearer …'); players join "
+                               f"with the join code")
+        if not self.is_host(credential):
+            raise Forbidden(f"only the host can {doing}, and that is not this host's credential")
+
+    def create_table(self, edition_id: str, seats: int, direction_variant: bool = False, *,
+                     credential: str | None) -> tuple[str, str]:
+        """A new table, for the holder of the host credential only; returns (join code, host token). The
+        host token is shown once, never stored."""
+        self.check_host(credential, "open a table")
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise Invalid(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
         try:
@@ -226,14 +255,25 @@ class TableService:
             self.expire_idle()
             if len(self._tables) >= self.max_tables:
                 raise TooMany(f"this host already runs {len(self._tables)} tables; let idle ones expire")
+            self._count_creation()
             code = self._unused_code()
             host_token = new_token()
             now = self._clock()
             stored = StoredTable(code, edition.id, seats, direction_variant, now, now, 0,
-                                 {token_hash(host_token)})
+                                 {token_hash(host_token)}, created_by=self._host_hash)
             self.store.create_table(stored)
             self._tables[code] = Table(stored, edition, now)
         return format_code(code), host_token
+
+    def _count_creation(self) -> None:
+        """Refuse a table over `tables_per_minute` (under the lock); otherwise count this one."""
+        now = time.monotonic()
+        recent = self._recent_creations
+        while recent and recent[0] < now - 60:
+            recent.popleft()
+        if len(recent) >= self.tables_per_minute:
+            raise TooMany(f"this host opened {len(recent)} tables in the last minute; wait a minute")
+        recent.append(now)
 
     def _unused_code(self) -> str:
         while True:
@@ -241,10 +281,14 @@ class TableService:
             if code not in self._tables:
                 return code
 
-    def issue_host_token(self, code: str) -> str:
-        """Another host token for a table (for the operator of this host, e.g. `tourpad host` on restart)."""
+    def issue_host_token(self, code: str, credential: str | None) -> str:
+        """Another host token for one of the host's own tables (`tourpad host --new-host-token`, a second
+        host device with the host link)."""
+        self.check_host(credential, "get a host token")
         with self._lock:
             table = self._table(code)
+            if table.stored.created_by != self._host_hash:
+                raise Forbidden(f"table {format_code(table.code)} was not opened with this host's credential")
             token = new_token()
             self.store.add_host_token(table.code, token_hash(token))
             table.stored.host_token_hashes.add(token_hash(token))
@@ -255,6 +299,14 @@ class TableService:
         with self._lock:
             tables = sorted(self._tables.values(), key=lambda t: -t.stored.last_active)
             return [format_code(t.code) for t in tables]
+
+    def host_codes(self) -> list[str]:
+        """The live tables opened with this host's credential, most recently active first: the only ones
+        the host's screen resumes (a table whose credential was replaced, or made before tables recorded
+        it, is reachable by its code but never the host's own)."""
+        with self._lock:
+            own = [t for t in self._tables.values() if t.stored.created_by == self._host_hash]
+            return [format_code(t.code) for t in sorted(own, key=lambda t: -t.stored.last_active)]
 
     def _table(self, code: str) -> Table:
         if self._broken is not None:
@@ -312,9 +364,10 @@ class TableService:
         """Take a free seat (no token), rename your own (your seat token), or give a seat (host token; a
         claimed seat gets a new token, so a player whose phone lost it can be seated again). Returns the
         seat token."""
-        name = name.strip()
-        if not 1 <= len(name) <= 40:
-            raise Invalid("a player name has 1 to 40 characters")
+        try:
+            name = clean_name(name, "a player name")
+        except TextError as err:
+            raise Invalid(f"seat {seat_no}: {err}") from None
         with self._lock:
             table = self._table(code)
             seat = self._seat_index(table, seat_no)

@@ -27,12 +27,13 @@ from dataclasses import dataclass
 import flet as ft
 
 from scorer.routes import format_route, join_link, seat_link
-from scorer.table.host import qr_png
+from scorer.table.host import qr_png, session_credential
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
+HOST_CREDENTIAL_KEY = PREFS_PREFIX + "host"
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
 
@@ -177,7 +178,10 @@ class TableScreens:
 
         async def host(e) -> None:
             try:
-                code, token = self.service.create_table(edition.value, int(seats.value))
+                # The host's own device is known server-side; a second host device opened the host link once.
+                credential = (session_credential(self.service, self.page.client_ip)
+                              or await self.prefs.get(HOST_CREDENTIAL_KEY))
+                code, token = self.service.create_table(edition.value, int(seats.value), credential=credential)
             except TableError as err:
                 feedback.value = err.message
                 return
@@ -547,5 +551,21 @@ def seat_by_link(app: PadApp, code: str, token: str) -> Screen:
     """A seat's QR code (the host seated this player): that seat, its token kept on this device."""
     def fill(screens: TableScreens, root: ft.Column) -> None:
         follow_once(app, screens, root, format_route("seat_link", code=code, token=token), code, token)
+
+    return table_screen("Table mode", fill, app)
+
+
+@screen("host_link")
+def host_by_link(app: PadApp, credential: str) -> Screen:
+    """The host link `tourpad host` printed: this device keeps the host credential and may open tables."""
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        async def keep() -> None:
+            if not screens.service.is_host(credential):
+                screens.fill_start(root, "that host link is not this host's (it may have been renewed)")
+                return
+            await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
+            screens.fill_start(root, "This device can now host tables.")
+
+        app.page.run_task(keep)
 
     return table_screen("Table mode", fill, app)
