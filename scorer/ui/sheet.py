@@ -6,6 +6,7 @@ import flet as ft
 import flet.canvas as cv
 
 from rules.engine import ROUNDS
+from rules.scoring import category_points
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.townmap import has_town_map, town_map_view
@@ -143,8 +144,9 @@ def category_table(state: PadState, player: int) -> ft.Control:
                      cell("Σ", SUM_W, bold=True)], spacing=0)
     rows: list[ft.Control] = [header, ft.Divider(height=1)]
     scores = state.scores[player]
-    for i, cid in enumerate(edition.category_ids()):
-        values = [s[i] for s in scores]
+    by_category = [category_points(edition, s) for s in scores]
+    for cid in edition.category_ids():
+        values = [points[cid] for points in by_category]
         rows.append(ft.Row([cell(names[cid], NAME_W, align=ft.TextAlign.LEFT),
                             *(cell(str(values[r]) if r < len(values) else "·", CELL_W)
                               for r in range(ROUNDS)),
