@@ -169,21 +169,30 @@ def sim(
     game: Annotated[str, typer.Option(help="boomerang or race-around-europe")] = "boomerang",
 ) -> None:
     """Run bot games: win rates (95% confidence), head-to-head and bot-vs-field tables, points, games/s."""
+    from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
     from scorer.simulate import SimError, run_simulation
 
-    if game != "boomerang":
-        from scorer.simulate import run_other_game
+    if game in ("race-around-europe", "race"):
+        from scorer.race_simulate import run_race_simulation
 
         try:
-            run_other_game(game, players=players, bots=bots, games=games, seed=seed, as_json=as_json)
+            with games_progress(f"Race Around Europe: {games} games", games, shown=not as_json) as advance:
+                race = run_race_simulation(players, bots.split(","), games, seed, on_games_done=advance)
         except SimError as err:
             fail(str(err))
+        if as_json:
+            print(json.dumps(race, indent=2))
+        else:
+            print_race_simulation(race)
         return
+    if game != "boomerang":
+        fail(f"unknown game {game!r}; choose boomerang or race-around-europe")
     ed = edition_or_fail(edition)
     started = time.perf_counter()
     try:
-        result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
-                                progress=not as_json, rotate=rotate, workers=workers)
+        with games_progress(f"{ed.name}: {games} games", games, shown=not as_json) as advance:
+            result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
+                                    rotate=rotate, workers=workers, on_games_done=advance)
     except SimError as err:
         fail(str(err))
     result["seconds"] = round(time.perf_counter() - started, 3)
@@ -191,8 +200,6 @@ def sim(
     if as_json:
         print(json.dumps(result, indent=2))
         return
-    from scorer.simulate import print_simulation
-
     print_simulation(result, ed.category_names())
 
 
