@@ -17,6 +17,7 @@ from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
+from scorer.userfile import UserFileError, read_user_text
 
 
 def register(app: typer.Typer) -> None:
@@ -53,6 +54,8 @@ def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]
         fail(f"deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml")
     try:
         return load(file)
+    except UserFileError as err:
+        fail(str(err))
     except EditionDataError as err:
         fail(f"{file}: {err}")
 
@@ -105,11 +108,13 @@ def deck(
 
 def load_record(path: Path) -> GameRecord:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror}")
+        data = json.loads(read_user_text(path, "a game record (JSON)"))
+    except UserFileError as err:
+        fail(str(err))
     except json.JSONDecodeError as err:
         fail(f"{path} is not valid JSON: {err}")
+    except RecursionError:
+        fail(f"{path} is not a game record: its JSON is nested too deeply")
     try:
         return GameRecord.model_validate(data)
     except ValidationError as err:
