@@ -26,7 +26,7 @@ class GraphWithExtraImport:
 
 
 def broken_contracts(extra: tuple[str, str] | None = None) -> set[str]:
-    configure()
+    configure()  # import-linter's settings, as lint-imports sets them
     options = use_cases.read_user_options(PYPROJECT)
     use_cases._register_contract_types(options)  # as lint-imports does before its report
     builder = settings.GRAPH_BUILDER
@@ -41,6 +41,7 @@ def broken_contracts(extra: tuple[str, str] | None = None) -> set[str]:
 
 
 def contract_names() -> dict[str, str]:
+    configure()
     options = use_cases.read_user_options(PYPROJECT)
     return {c["id"]: c["name"] for c in options.contracts_options}
 
