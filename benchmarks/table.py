@@ -26,7 +26,7 @@ from rules.bots import make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
 from rules.scoring import NO_CHOICE
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
 from scorer.table.credential import read_credential
 
 

@@ -2,7 +2,8 @@
 coordinates): towns run west → east by how far they are from each coast, columns are ordered to keep
 pathways short, and a pathway that would pass over another town is bent around it.
 
-Pure geometry in a box of the caller's units with y growing downwards; tested on its own.
+Pure geometry in a box of the caller's units with y growing downwards; tested on its own. No reportlab
+here: the app draws the same map on screen (``scorer.pad.townmap``).
 """
 
 from __future__ import annotations
@@ -12,8 +13,20 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.edition import Edition
 
 Point = tuple[float, float]
+
+#: One millimetre in PDF points (reportlab's ``mm``, without importing reportlab).
+MM = 72.0 / 2.54 * 0.1
+#: The score pad sheet's drawing width, which the map spans.
+DESIGN_W = 190 * MM
+#: Town circle radius, and how far a pathway keeps from any other town's centre (clear of the circle, its
+#: blue coast ring and a little air).
+TOWN_RADIUS = 4.3 * MM
+PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * MM
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,3 +195,29 @@ def route_pathways(edges: Sequence[tuple[int, int]], centres: Sequence[Point], k
                     break
         result.append(Pathway(a, b, best[1]))
     return result
+
+
+def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:
+    return list(_town_map(e, width, height)[0])
+
+
+def town_map(e: Edition, width: float, height: float) -> tuple[tuple[tuple[float, float], ...], tuple[Pathway, ...]]:
+    """Town centres and drawable pathways in a box of that size (computed once per edition and size)."""
+    return _town_map(e, width, height)
+
+
+def _town_map(e: Edition, width: float, height: float):
+    route = e.route
+    assert route is not None
+    n = len(e.cards)
+    west = tuple(i for i in range(n) if route.west_mask >> i & 1)
+    east = tuple(i for i in range(n) if route.east_mask >> i & 1)
+    return _layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height)
+
+
+@lru_cache(maxsize=32)
+def _layout(n, edges, west, east, groups, width, height):
+    """The map is the slowest part of a sheet; a pad (measured, then drawn) lays it out once."""
+    centres = tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * MM,
+                                 min_gap=3 * TOWN_RADIUS))
+    return centres, tuple(route_pathways(edges, centres, keep_clear=PATHWAY_CLEARANCE))

@@ -15,6 +15,7 @@ from rules.edition import Edition
 from rules.editions import bundled_ids, edition_from_text, load_edition
 from rules.model import EditionDataError
 from rules.text import PACK_NAME_LENGTH, TextError, clean_name
+from scorer.userfile import read_user_text
 
 
 def data_dir() -> Path:
@@ -49,13 +50,10 @@ def resolve_edition(edition_id: str) -> Edition:
 
 
 def read_pack(path: Path) -> Edition:
-    """Validate a pack file (TOML or JSON, by extension) without installing it."""
+    """Validate a pack file (TOML or JSON, by extension) without installing it. A file that is no text
+    raises UserFileError, a pack that is not valid EditionDataError."""
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise EditionDataError(f"cannot read {path}: {err.strerror}") from None
-    edition = edition_from_text(text, fmt)
+    edition = edition_from_text(read_user_text(path, "a deck pack"), fmt)
     check_pack_name(edition.name, path, EditionDataError)
     return edition
 
@@ -116,14 +114,12 @@ def resolve_board(board_id: str = "tourpad"):
 
 
 def read_board_pack(path: Path):
-    """Validate a board pack (TOML or JSON, by extension) against tourpad's board, without installing it."""
+    """Validate a board pack (TOML or JSON, by extension) against tourpad's board, without installing it. A
+    file that is no text raises UserFileError, a pack that is not valid BoardDataError."""
     from rules.race.board import BoardDataError, board_pack_from_text
 
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BoardDataError(f"cannot read the file: {err.strerror}") from None
+    text = read_user_text(path, "a board pack")
     board = board_pack_from_text(text, fmt)
     check_pack_name(board.name, path, BoardDataError)
     return board, text, fmt

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import sys
 import threading
 import time
@@ -16,6 +15,7 @@ import typer
 
 from scorer.commands.common import fail
 from scorer.commands.scan_command import scan
+from scorer.ports import free_port, port_free
 
 
 def register(app: typer.Typer) -> None:
@@ -41,21 +41,6 @@ def desktop_client_available() -> bool:
 
     client_root = Path.home() / ".flet" / "client"
     return client_root.is_dir() and any(flet.__version__ in p.name for p in client_root.iterdir())
-
-
-def port_free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def free_port(host: str) -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 def open_when_ready(url: str) -> None:

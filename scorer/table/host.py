@@ -5,8 +5,6 @@ The join URL's QR code is printed in the terminal and offered as a PNG for the a
 
 from __future__ import annotations
 
-import io
-import ipaddress
 import logging
 import socket
 import threading
@@ -15,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import segno
-
 from rules.text import for_terminal
 
 # The links a QR code carries (the join link opens one table's seat picker; the seat link, shown by the host
@@ -24,6 +20,15 @@ from rules.text import for_terminal
 # routes of the app.
 from scorer.routes import host_link, join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
 from scorer.table.connections import Limits, guarded_protocols
+from scorer.table.lan import (  # noqa: F401  (re-exported: what `tourpad host` prints and tests use)
+    is_local_client,
+    join_url,
+    lan_address,
+    qr_png,
+    qr_terminal,
+    reachable_address,
+    session_credential,
+)
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -37,16 +42,6 @@ def db_path() -> Path:
     return data_dir() / DB_NAME
 
 
-def lan_address() -> str:
-    """This machine's address on the local network (the interface of its default route)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))  # UDP connect sends nothing; it only picks the interface
-            return probe.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
-
-
 def wait_until_port_free(bind: str, port: int) -> None:
     """Block until nothing listens on (bind, port) any more, e.g. the host this one replaces has exited."""
     while True:
@@ -57,28 +52,6 @@ def wait_until_port_free(bind: str, port: int) -> None:
                 return
             except OSError:
                 time.sleep(0.02)
-
-
-def reachable_address(bind: str) -> str:
-    """The address phones use: the LAN address when listening on every interface, else the one bound."""
-    return lan_address() if bind in ("0.0.0.0", "") else bind
-
-
-def join_url(bind: str, port: int, https: bool = False) -> str:
-    return f"{'https' if https else 'http'}://{reachable_address(bind)}:{port}/"
-
-
-def qr_terminal(url: str) -> str:
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
-
-
-def qr_png(url: str, scale: int = 8) -> bytes:
-    """The QR code as PNG bytes (for an image control on the host's screen)."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="png", scale=scale, border=2)
-    return out.getvalue()
 
 
 @dataclass
@@ -103,21 +76,6 @@ def open_table(service: TableService, bind: str, port: int, edition: str, seats:
         code = resumed[0]
         token = service.issue_host_token(code, credential) if new_host_token else None
     return HostPlan(code, join_url(bind, port, https), token, resumed)
-
-
-def is_local_client(address: str | None) -> bool:
-    """A session from this machine itself (loopback, or its own network address: the kernel refuses
-    packets from the network that claim to come from it): the host's own device, given the credential
-    server-side. Phones on the network never have these addresses."""
-    try:
-        return address is not None and (ipaddress.ip_address(address).is_loopback or address == lan_address())
-    except ValueError:
-        return False
-
-
-def session_credential(service: TableService, client_address: str | None) -> str | None:
-    """The host credential for a session of the host's own device (the app's "Host a table"), else None."""
-    return service.host_credential if is_local_client(client_address) else None
 
 
 def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from scorer.routes import format_route, join_link, seat_link
-from scorer.table.host import qr_png, session_credential
+from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 
