@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
+from rules.validation import RuleError, check_direction_variant
 
 
 class SimError(ValueError):
@@ -128,8 +129,10 @@ def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: i
     hears of every n games finished (a progress bar).
     """
     names = resolve_bot_names(bots, players)
-    if direction_variant and players < 3:
-        raise SimError("the direction variant is for 3 or 4 players")
+    try:
+        check_direction_variant(players, direction_variant)
+    except RuleError as err:
+        raise SimError(str(err)) from None
     categories = edition.category_ids()
     total = Tally(players, len(categories), len(edition.regions))
     chunk = max(1, min(50, games // (max(workers, 1) * 8) or 1))

@@ -15,6 +15,7 @@ from rich.table import Table
 from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
+from rules.scoring import category_points
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 from scorer.userfile import UserFileError, read_user_text
@@ -145,8 +146,9 @@ def score(
         for r in range(len(report.rounds[p])):
             table.add_column(f"R{r + 1}", justify="right")
         table.add_column("Total", justify="right", style="bold")
-        for i, cid in enumerate(ids):
-            values = [s[i] for s in report.rounds[p]]
+        by_category = [category_points(edition, s) for s in report.rounds[p]]
+        for cid in ids:
+            values = [points[cid] for points in by_category]
             table.add_row(names[cid], *map(str, values), str(sum(values)))
         table.add_row("Round total", *(str(s.total) for s in report.rounds[p]), str(report.totals[p]))
         console.print(table)
