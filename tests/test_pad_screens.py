@@ -30,7 +30,8 @@ from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN
-from scorer.ui.app import SCREENS, make_main
+from scorer.ui.app import SCREENS
+from scorer.ui.main import make_main
 
 
 class RecordingConnection(Connection):

@@ -68,7 +68,7 @@ def run_app(
     """Start the score pad: a desktop window if possible, else the web view served locally (offline)."""
     import flet as ft
 
-    from scorer.ui.app import make_main
+    from scorer.ui.main import make_main
 
     main = make_main()
     assets = str(Path(__file__).resolve().parents[2] / "assets")

@@ -277,25 +277,3 @@ def not_found(app: PadApp, message: str) -> Screen:
 
 def build_theme(dark: bool) -> ft.Theme:
     return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True)
-
-
-def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
-    from scorer.ui import end, entry, home, race, sheet, solo, table  # noqa: F401  (registers the screens)
-
-    store = store_factory()
-
-    def main(page: ft.Page) -> None:
-        page.title = "tourpad score pad"
-        page.theme = build_theme(False)
-        page.dark_theme = build_theme(True)
-        page.theme_mode = ft.ThemeMode.LIGHT
-        app = PadApp(page, store)
-        page.data = app
-        page.on_resize = app.on_resize
-        page.on_route_change = app.on_route_change
-        page.on_view_pop = app.on_view_pop
-        page.pubsub.subscribe_topic(GAMES_TOPIC, app.on_game_changed)
-        page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
-        app.start(page.route or "/")
-
-    return main

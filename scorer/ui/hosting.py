@@ -12,7 +12,7 @@ import flet as ft
 
 from scorer.table.service import TableService
 from scorer.ui import table
-from scorer.ui.app import make_main
+from scorer.ui.main import make_main
 
 
 def table_web_app(service: TableService, url: str):

@@ -1,0 +1,35 @@
+"""The app's entry point: every screen registered, then `main(page)` for Flet.
+
+Kept apart from `scorer.ui.app` so the shell never imports its screens (each screen imports the shell to
+register itself): the screens and the shell form no import cycle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.pad.store import EventStore
+from scorer.ui import end, entry, home, race, sheet, solo, table  # noqa: F401  (registers the screens)
+from scorer.ui.app import GAMES_TOPIC, PadApp, build_theme
+
+
+def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
+    store = store_factory()
+
+    def main(page: ft.Page) -> None:
+        page.title = "tourpad score pad"
+        page.theme = build_theme(False)
+        page.dark_theme = build_theme(True)
+        page.theme_mode = ft.ThemeMode.LIGHT
+        app = PadApp(page, store)
+        page.data = app
+        page.on_resize = app.on_resize
+        page.on_route_change = app.on_route_change
+        page.on_view_pop = app.on_view_pop
+        page.pubsub.subscribe_topic(GAMES_TOPIC, app.on_game_changed)
+        page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
+        app.start(page.route or "/")
+
+    return main
