@@ -1,4 +1,4 @@
-"""The score pad's Flet shell: theme, the route-driven view stack, and `main(page)`.
+"""The score pad's Flet shell: theme and the route-driven view stack (`main(page)` is in scorer.ui.main).
 
 Every screen has a URL (`scorer/routes.py`). Screens are plain functions registered by name (`@screen("sheet")`)
 that build a `Screen` from the app's state; the logic they show lives in `scorer.pad` (no Flet there).
