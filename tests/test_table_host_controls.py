@@ -181,3 +181,23 @@ def test_the_record_scores_as_the_table_does(restartable, australia):
     record = restartable.client.get(f"/api/tables/{table.code}/record").json()
     assert record["players"] == table.names and len(record["rounds"]) == 1
     assert score_record(GameRecord(**record), australia).to_dict() == table.view()["scores"]
+
+
+def test_a_finished_table_game_goes_to_history_with_the_same_scores(restartable, australia, tmp_path):
+    from scorer.pad.game import GameSession
+    from scorer.pad.store import EventStore
+
+    rounds, engine_totals = scripted_rounds(australia, 3, seed=11)
+    table = Seated(restartable.client, seats=3)
+    for r, entries in enumerate(rounds, start=1):
+        for seat, entry in enumerate(entries, start=1):
+            assert table.put(r, seat, *entry).status_code == 200
+    record = GameRecord(**restartable.client.get(f"/api/tables/{table.code}/record").json())
+    store = EventStore(tmp_path / "games.sqlite3")
+    try:
+        session = GameSession.from_record(store, record)
+        assert session.state.finished and session.state.totals() == engine_totals
+        assert store.game(session.game_id).status == "finished"
+        assert session.state.record() == record  # the pad exports the same record
+    finally:
+        store.close()

@@ -309,7 +309,8 @@ class TableScreens:
                         lambda: self.service.end_game(self.code, self.token), "The game is ended")),
                     ft.OutlinedButton("Play again", on_click=lambda e: self._host_action(
                         lambda: self.service.play_again(self.code, self.token), "A new game has started")),
-                    ft.OutlinedButton("Export record", on_click=self._export_record)], wrap=True),
+                    ft.OutlinedButton("Export record", on_click=self._export_record),
+                    ft.OutlinedButton("Save to History", on_click=self._save_to_history)], wrap=True),
             sem("record", self.record_link), self.record_text])
 
     def _host_action(self, action: Callable[[], dict], done: str) -> None:
@@ -344,6 +345,21 @@ class TableScreens:
                                   f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
         self.record_text.value = json.dumps(record, ensure_ascii=False, indent=1)
         self.record_text.visible = True
+        self._refresh()
+
+    def _save_to_history(self, e) -> None:
+        """This game (its closed rounds) as a game of this device's History, with the pad's own export."""
+        from rules.record import GameRecord
+        from scorer.pad.game import EntryError, GameSession
+
+        try:
+            session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
+        except (EntryError, ValueError) as err:
+            self.message.value = f"could not save this game to History: {err}"
+            self.message.color = ft.Colors.RED
+        else:
+            self.message.value = f"Saved to History as game {session.game_id} ({session.state.summary()})"
+            self.message.color = ft.Colors.GREEN
         self._refresh()
 
     def _join_card(self) -> ft.Control:

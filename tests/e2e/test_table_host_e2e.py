@@ -73,3 +73,5 @@ def test_the_host_closes_joining_and_plays_again_with_the_same_seats(host, new_c
     ann.wait_text("sheet-2", "R1: HIJKLMN", timeout=40000)
     table.tap("Export record")
     table.wait_text("record", f"/api/tables/{code}/record", timeout=40000)
+    table.tap("Save to History")
+    table.wait_text("message", "^Saved to History as game", timeout=40000)
