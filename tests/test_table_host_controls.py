@@ -201,3 +201,14 @@ def test_a_finished_table_game_goes_to_history_with_the_same_scores(restartable,
         assert session.state.record() == record  # the pad exports the same record
     finally:
         store.close()
+
+
+def test_a_record_needs_distinct_names_and_says_so(restartable):
+    client = restartable.client
+    created = client.post("/api/tables", json={"seats": 3}, headers=bearer(restartable.service.host_credential))
+    code, host = created.json()["code"], created.json()["host_token"]
+    assert client.post(f"/api/tables/{code}/seats/2/claim", json={"name": "Seat 3"}).status_code == 200
+    refused(client.get(f"/api/tables/{code}/record"), 409, "must differ", "seat 1, Seat 3, seat 3")
+    assert client.post(f"/api/tables/{code}/end", headers=bearer(host)).status_code == 200
+    refused(client.post(f"/api/tables/{code}/play-again", headers=bearer(host)), 409, "must differ")
+    assert client.get(f"/api/tables/{code}").json()["game"] == 1  # nothing changed

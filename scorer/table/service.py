@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds, score_rounds
@@ -143,7 +145,11 @@ class Table:
     def record(self) -> dict:
         """The current game's closed rounds as the JSON record `tourpad score` reads."""
         labels = [self.label(s) for s in range(self.n_seats)]
-        record = record_from_rounds(self.edition, labels, self.closed_rounds(), self.stored.direction_variant)
+        try:
+            record = record_from_rounds(self.edition, labels, self.closed_rounds(), self.stored.direction_variant)
+        except ValidationError:  # a player named like an empty seat ("seat 2"): the record needs distinct names
+            raise Conflict(f"the players' names at table {format_code(self.code)} must differ for a record "
+                           f"({', '.join(labels)}); seat the empty seats or rename a player") from None
         return record.model_dump(mode="json", exclude_none=True)
 
     def scores(self) -> dict:

@@ -340,7 +340,12 @@ class TableScreens:
 
     def _export_record(self, e) -> None:
         """The game as the JSON record `tourpad score` reads (also at /api/tables/<code>/record)."""
-        record = self.service.record(self.code)
+        try:
+            record = self.service.record(self.code)
+        except TableError as err:
+            self.message.value, self.message.color = err.message, ft.Colors.RED
+            self._refresh()
+            return
         self.record_link.value = (f"The record `tourpad score` reads (game {self.view['game']}), also at "
                                   f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
         self.record_text.value = json.dumps(record, ensure_ascii=False, indent=1)
@@ -354,6 +359,9 @@ class TableScreens:
 
         try:
             session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
+        except TableError as err:
+            self.message.value = f"could not save this game to History: {err.message}"
+            self.message.color = ft.Colors.RED
         except (EntryError, ValueError) as err:
             self.message.value = f"could not save this game to History: {err}"
             self.message.color = ft.Colors.RED
