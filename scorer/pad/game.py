@@ -370,6 +370,19 @@ class GameSession:
                                     summary=f"round 1 of {ROUNDS}")
         return cls(store, game_id, lookup)
 
+    @classmethod
+    def from_record(cls, store: EventStore, record: GameRecord,
+                    edition_lookup: Callable[[str], Edition] | None = None) -> GameSession:
+        """A game on this device (History, export) from a JSON record, e.g. a table's game: entered round by
+        round through the same checks as typed entries."""
+        session = cls.new(store, record.edition, list(record.players), record.direction_variant,
+                          edition_lookup=edition_lookup)
+        for r, row in enumerate(record.rounds):
+            for p, name in enumerate(record.players):
+                entry = row[name]
+                session.enter_letters(p, entry.cards, entry.choice, round_index=r)
+        return session
+
     # --- commands --------------------------------------------------------------------------------------
 
     def enter_letters(self, player: int, cards: str, choice: str | None, round_index: int | None = None

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -105,6 +105,10 @@ class TableView(BaseModel):
     rounds: list[RoundInfo]
     scores: dict[str, Any] = Field(description="closed rounds scored by the engine (as `tourpad score`)")
     version: int = Field(description="increases with every change; the event stream's ids")
+    game: int = Field(description="the game being played at this table: 1, then one more per 'play again'")
+    past_games: list[int] = Field(description="earlier games at this table, their records at /record?game=")
+    locked: bool = Field(description="the host closed the table to new players")
+    ended: bool = Field(description="the host ended this game: no more entries")
 
 
 class TableCreated(BaseModel):
@@ -139,6 +143,42 @@ class SubmissionAck(BaseModel):
     revision: int
     round_closed: bool
     version: int
+
+
+class Joining(Strict):
+    open: bool = Field(description="false: a seat can no longer be claimed with the join code alone")
+
+
+class JoiningSet(BaseModel):
+    code: str
+    locked: bool
+    version: int
+
+
+class SeatRemoved(BaseModel):
+    code: str
+    removed: int
+    seats: int = Field(description="the table's seats now (the later seats moved down one)")
+    version: int
+
+
+class GameChanged(BaseModel):
+    code: str
+    game: int
+    version: int
+
+
+class RecordRound(BaseModel):
+    cards: str
+    activity: str | None = None
+    treasure: str | None = None
+
+
+class GameRecordOut(BaseModel):
+    edition: str
+    players: list[str]
+    direction_variant: bool
+    rounds: list[dict[str, RecordRound]]
 
 
 class Problem(BaseModel):
@@ -261,6 +301,45 @@ def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, reques
                    body.replaces_revision, token_of(credentials))
 
 
+@router.put("/tables/{code}/joining", response_model=JoiningSet,
+            summary="Close or open the table to new players (host only)")
+def set_joining(code: Code, body: Joining, request: Request, service: Service, credentials: Credentials) -> dict:
+    """With the table's host token (or the host credential). Closed: claiming a seat with the join code is
+    refused; seated players and the host carry on."""
+    return guarded(request, service.set_joining, code, body.open, token_of(credentials))
+
+
+@router.delete("/tables/{code}/seats/{seat}", response_model=SeatRemoved,
+               summary="Remove a seat that never played (host only)")
+def remove_seat(code: Code, seat: SeatNo, request: Request, service: Service, credentials: Credentials) -> dict:
+    """Only before round 1 closes, only a seat with no entry, never below 2 seats; the later seats move
+    down one and the removed seat's token stops working."""
+    return guarded(request, service.remove_seat, code, seat, token_of(credentials))
+
+
+@router.post("/tables/{code}/end", response_model=GameChanged, summary="End the game (host only)")
+def end_game(code: Code, request: Request, service: Service, credentials: Credentials) -> dict:
+    """No more entries; the sheets and the standings stay readable. The event stream sends `ended`."""
+    return guarded(request, service.end_game, code, token_of(credentials))
+
+
+@router.post("/tables/{code}/play-again", response_model=GameChanged,
+             summary="A new game with the same seats (host only)")
+def play_again(code: Code, request: Request, service: Service, credentials: Credentials) -> dict:
+    """Once the game is finished or ended: the same code and seat tokens, the next game number, empty
+    sheets. The finished game's record stays at `/record?game=`. The event stream sends `new_game`."""
+    return guarded(request, service.play_again, code, token_of(credentials))
+
+
+@router.get("/tables/{code}/record", response_model=GameRecordOut,
+            summary="The game as the JSON record `tourpad score` reads")
+def game_record(code: Code, request: Request, service: Service,
+                game: Annotated[int | None, Query(ge=1, le=1_000_000, description="an earlier game")] = None
+                ) -> dict:
+    """The closed rounds of the current game, or of an earlier game at this table."""
+    return guarded(request, service.record, code, game)
+
+
 def sse(event: dict) -> str:
     return f"id: {event['version']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
 
@@ -268,8 +347,9 @@ def sse(event: dict) -> str:
 @router.get("/tables/{code}/events", summary="Live event stream (server-sent events)",
             response_class=StreamingResponse,
             responses={200: {"content": {"text/event-stream": {}},
-                             "description": "`snapshot` first, then `seat` / `entry` events, each with "
-                                            "the whole table view; `expired` ends the stream"}})
+                             "description": "`snapshot` first, then `seat` / `entry` / `locked` / "
+                                            "`unlocked` / `seat_removed` / `ended` / `new_game` events, each "
+                                            "with the whole table view; `expired` ends the stream"}})
 async def events(code: Code, request: Request, service: Service) -> StreamingResponse:
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[dict | None] = asyncio.Queue(maxsize=STREAM_BACKLOG)

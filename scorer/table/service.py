@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import GameReport, ParsedRound, choice_key, score_rounds
+from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds, score_rounds
 from rules.scoring import NO_CHOICE, rank_players
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
@@ -131,15 +133,29 @@ class Table:
             return []
         return [s for s in range(self.n_seats) if (r, s) not in self.stored.entries]
 
+    def closed_rounds(self) -> list[ParsedRound]:
+        closed = []
+        for r in range(self.open_round):
+            entries = [self.stored.entries[r, s] for s in range(self.n_seats)]
+            rows = tuple(parse_row(self.edition, e.cards, "stored") for e in entries)
+            choices = tuple(self._choice_index(e.choice) for e in entries)
+            closed.append(ParsedRound(rows, choices))
+        return closed
+
+    def record(self) -> dict:
+        """The current game's closed rounds as the JSON record `tourpad score` reads."""
+        labels = [self.label(s) for s in range(self.n_seats)]
+        try:
+            record = record_from_rounds(self.edition, labels, self.closed_rounds(), self.stored.direction_variant)
+        except ValidationError:  # a player named like an empty seat ("seat 2"): the record needs distinct names
+            raise Conflict(f"the players' names at table {format_code(self.code)} must differ for a record "
+                           f"({', '.join(labels)}); seat the empty seats or rename a player") from None
+        return record.model_dump(mode="json", exclude_none=True)
+
     def scores(self) -> dict:
         """The closed rounds scored in order through the engine (cached until an entry changes)."""
         if self._scores is None:
-            closed = []
-            for r in range(self.open_round):
-                entries = [self.stored.entries[r, s] for s in range(self.n_seats)]
-                rows = tuple(parse_row(self.edition, e.cards, "stored") for e in entries)
-                choices = tuple(self._choice_index(e.choice) for e in entries)
-                closed.append(ParsedRound(rows, choices))
+            closed = self.closed_rounds()
             per_player, notes, _ = score_rounds(self.edition, closed, self.n_seats)
             labels = [self.label(s) for s in range(self.n_seats)]
             ranks = rank_players(self.edition, per_player)
@@ -177,6 +193,10 @@ class Table:
             "rounds": rounds,
             "scores": self.scores(),
             "version": self.stored.version,
+            "game": self.stored.game,
+            "past_games": sorted(self.stored.past_games),
+            "locked": self.stored.locked,
+            "ended": self.stored.ended is not None,
         }
 
 
@@ -373,6 +393,11 @@ class TableService:
             seat = self._seat_index(table, seat_no)
             role = self._role(table, token) if token else "anyone"
             current = table.stored.claimed.get(seat)
+            if role == "anyone" and table.stored.locked:
+                raise Forbidden(f"the host has closed this table to new players (table "
+                                f"{format_code(table.code)}); ask the host to open it")
+            if role is not None and table.stored.ended is not None:  # the host may still rename seats
+                raise Conflict(self._ended_message(table))
             if role == "anyone" and current is not None:
                 raise Conflict(f"seat {seat_no} is taken by {current.name}; take a free seat or ask the host")
             if role not in ("anyone", None, seat):
@@ -398,6 +423,122 @@ class TableService:
             raise NotFound(f"table {format_code(table.code)} has seats 1 to {table.n_seats}, not {seat_no}")
         return seat_no - 1
 
+    # --- the host runs the table --------------------------------------------------------------------------
+
+    def _as_host(self, code: str, token: str | None, doing: str) -> Table:
+        """The table, if `token` is its host token or the credential it was opened with (under the lock)."""
+        table = self._table(code)
+        if token and table.stored.created_by is not None and self.is_host(token) \
+                and table.stored.created_by == self._host_hash:
+            return table
+        if self._role(table, token) is not None:
+            raise Forbidden(f"only the host can {doing}; a seat token cannot")
+        return table
+
+    @staticmethod
+    def _ended_message(table: Table) -> str:
+        return (f"the host ended table {format_code(table.code)} (game {table.stored.game}): no more entries; "
+                f"the game and its standings stay readable")
+
+    def set_joining(self, code: str, open_to_new_players: bool, token: str | None) -> dict:
+        """Close the table to new players (a seat claimed by code is refused) or open it again."""
+        with self._lock:
+            table = self._as_host(code, token, "close or open the table to new players")
+            locked = not open_to_new_players
+            if table.stored.locked == locked:
+                state = "closed to" if locked else "open to"
+                raise Conflict(f"table {format_code(table.code)} is already {state} new players")
+            version = table.stored.version + 1
+            now = self._clock()
+            table.stored.locked = locked
+            publish = self._advance(table, version, now, {"kind": "locked" if locked else "unlocked"})
+            pending = self.store.set_locked(table.code, locked, version, now, publish)
+        self._saved(pending)
+        return {"code": format_code(table.code), "locked": locked, "version": version}
+
+    def remove_seat(self, code: str, seat_no: int, token: str | None) -> dict:
+        """Remove a seat that never played, before round 1 closes: the table shrinks by one seat (never below
+        MIN_SEATS), the later seats move down one, and the removed seat's token stops working."""
+        with self._lock:
+            table = self._as_host(code, token, "remove a seat")
+            seat = self._seat_index(table, seat_no)
+            who = table.label(seat)
+            if table.stored.ended is not None:
+                raise Conflict(self._ended_message(table))
+            if table.n_seats <= MIN_SEATS:
+                raise Conflict(f"table {format_code(table.code)} has {table.n_seats} seats, the fewest a game "
+                               f"has; {who}'s seat cannot be removed")
+            if table.open_round > 0:
+                raise Conflict(f"round 1 is closed: the seats are fixed for this game; {who}'s seat cannot be "
+                               f"removed")
+            if any(s == seat for (_, s) in table.stored.entries):
+                raise Conflict(f"seat {seat_no} ({who}) has an entry in round 1; only a seat that never "
+                               f"played can be removed")
+            try:
+                check_direction_variant(table.n_seats - 1, table.stored.direction_variant)
+            except RuleError as err:
+                raise Conflict(f"seat {seat_no} ({who}) cannot be removed: {err}") from None
+            stored = table.stored
+            stored.claimed = {s - (s > seat): c for s, c in stored.claimed.items() if s != seat}
+            stored.entries = {(r, s - (s > seat)): e for (r, s), e in stored.entries.items()}
+            stored.seats -= 1
+            table._scores = None
+            version = stored.version + 1
+            now = self._clock()
+            publish = self._advance(table, version, now, {"kind": "seat_removed", "seat": seat_no})
+            pending = self.store.remove_seat(stored, seat, now, publish)
+        self._saved(pending)
+        return {"code": format_code(table.code), "removed": seat_no, "seats": table.n_seats,
+                "version": version}
+
+    def end_game(self, code: str, token: str | None) -> dict:
+        """End the current game: no more entries or seat claims; the sheets and standings stay readable."""
+        with self._lock:
+            table = self._as_host(code, token, "end the table")
+            if table.stored.ended is not None:
+                raise Conflict(f"table {format_code(table.code)} (game {table.stored.game}) is already ended")
+            version = table.stored.version + 1
+            now = self._clock()
+            table.stored.ended = now
+            publish = self._advance(table, version, now, {"kind": "ended", "game": table.stored.game})
+            pending = self.store.end_game(table.code, now, version, publish)
+        self._saved(pending)
+        return {"code": format_code(table.code), "game": table.stored.game, "version": version}
+
+    def play_again(self, code: str, token: str | None) -> dict:
+        """A new game at the same table with the same seats: the same code and seat tokens (the phones stay
+        seated), the next game number; the finished game's record is kept for export."""
+        with self._lock:
+            table = self._as_host(code, token, "start another game")
+            stored = table.stored
+            if stored.ended is None and table.open_round < ROUNDS:
+                raise Conflict(f"game {stored.game} at table {format_code(table.code)} is still being played "
+                               f"(round {table.open_round + 1}); end it first, then play again")
+            finished, record = stored.game, table.record()
+            version = stored.version + 1
+            now = self._clock()
+            stored.past_games[finished] = record
+            stored.entries = {}
+            stored.game = finished + 1
+            stored.ended = None
+            table._scores = None
+            publish = self._advance(table, version, now, {"kind": "new_game", "game": stored.game})
+            pending = self.store.new_game(table.code, finished, record, stored.game, version, now, publish)
+        self._saved(pending)
+        return {"code": format_code(table.code), "game": stored.game, "version": version}
+
+    def record(self, code: str, game: int | None = None) -> dict:
+        """The JSON record (`tourpad score` reads it) of the current game's closed rounds, or of an earlier
+        game at this table. Readable by anyone with the join code, as the table itself is."""
+        with self._lock:
+            table = self._table(code)
+            if game is None or game == table.stored.game:
+                return table.record()
+            if game not in table.stored.past_games:
+                games = ", ".join(str(g) for g in [*sorted(table.stored.past_games), table.stored.game])
+                raise NotFound(f"table {format_code(table.code)} has games {games}, not {game}")
+            return table.stored.past_games[game]
+
     # --- rounds ---------------------------------------------------------------------------------------------
 
     def submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
@@ -410,6 +551,8 @@ class TableService:
             role = self._role(table, token)
             if not 1 <= round_no <= ROUNDS:
                 raise NotFound(f"a game has rounds 1 to {ROUNDS}, not {round_no}")
+            if table.stored.ended is not None:
+                raise Conflict(self._ended_message(table))
             r = round_no - 1
             who = table.label(seat)
             if role is not None and role != seat:

@@ -28,7 +28,18 @@ CREATE TABLE IF NOT EXISTS tables (
     created REAL NOT NULL,
     last_active REAL NOT NULL,
     version INTEGER NOT NULL,
-    created_by TEXT
+    created_by TEXT,
+    locked INTEGER NOT NULL DEFAULT 0,
+    ended REAL,
+    game INTEGER NOT NULL DEFAULT 1
+);
+-- The games played before the current one at the same table (play again): their records, as `tourpad score`
+-- reads them, kept for export after the seats moved on to a new game.
+CREATE TABLE IF NOT EXISTS past_games (
+    code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
+    game INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (code, game)
 );
 CREATE TABLE IF NOT EXISTS host_tokens (
     code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
@@ -115,6 +126,14 @@ class StoredTable:
     host_token_hashes: set[str] = field(default_factory=set)
     #: SHA-256 of the host credential the table was opened with (None: opened before tables recorded it)
     created_by: str | None = None
+    #: the host closed the table to new players (seated players and the host still work)
+    locked: bool = False
+    #: when the host ended the current game (None: still open for entries)
+    ended: float | None = None
+    #: the number of the current game at this table (play again starts the next one)
+    game: int = 1
+    #: earlier games at this table → their records (`rules.record.GameRecord` as JSON data)
+    past_games: dict[int, dict] = field(default_factory=dict)
     #: seat index (0-based) → the claimed seat
     claimed: dict[int, StoredSeat] = field(default_factory=dict)
     #: (round index, seat index), 0-based → entry
@@ -136,6 +155,10 @@ class TableStore:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
         if "created_by" not in columns:  # a file from before tables recorded their creator
             self._db.execute("ALTER TABLE tables ADD COLUMN created_by TEXT")
+        for column, declaration in (("locked", "INTEGER NOT NULL DEFAULT 0"), ("ended", "REAL"),
+                                    ("game", "INTEGER NOT NULL DEFAULT 1")):
+            if column not in columns:  # a file from before the host's controls
+                self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {declaration}")
         self._queue: list[PendingWrite | None] = []
         self._queued = threading.Condition()
         self._writer = threading.Thread(target=self._write_loop, name="table-store-writer", daemon=True)
@@ -239,15 +262,60 @@ class TableStore:
                         {"round": round_index, "seat": seat, "cards": entry.cards, "choice": entry.choice,
                          "revision": entry.revision, "by_host": entry.by_host})], after_commit)
 
+    def set_locked(self, code: str, locked: bool, version: int, at: float,
+                   after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([("UPDATE tables SET locked = ? WHERE code = ?", (int(locked), code)),
+                           *self._bump(code, version, at, "locked" if locked else "unlocked", {})],
+                          after_commit)
+
+    def remove_seat(self, table: StoredTable, removed: int, at: float,
+                    after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        """Save `table` after seat `removed` (0-based) left: its seats and entries as they are now (the later
+        seats moved down one), all in one transaction."""
+        code = table.code
+        stmts: Statements = [("UPDATE tables SET seats = ? WHERE code = ?", (table.seats, code)),
+                             ("DELETE FROM seats WHERE code = ?", (code,)),
+                             ("DELETE FROM entries WHERE code = ?", (code,))]
+        stmts += [("INSERT INTO seats (code, seat, name, token_hash) VALUES (?, ?, ?, ?)",
+                   (code, seat, s.name, s.token_hash)) for seat, s in table.claimed.items()]
+        stmts += self._entry_rows(table)
+        stmts += self._bump(code, table.version, at, "seat_removed", {"seat": removed})
+        return self.queue(stmts, after_commit)
+
+    @staticmethod
+    def _entry_rows(table: StoredTable) -> Statements:
+        return [("INSERT INTO entries (code, round, seat, cards, choice, revision, by_host) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (table.code, r, seat, e.cards, e.choice, e.revision, int(e.by_host)))
+                for (r, seat), e in table.entries.items()]
+
+    def end_game(self, code: str, ended: float, version: int,
+                 after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        return self.queue([("UPDATE tables SET ended = ? WHERE code = ?", (ended, code)),
+                           *self._bump(code, version, ended, "ended", {})], after_commit)
+
+    def new_game(self, code: str, finished_game: int, record: dict, game: int, version: int, at: float,
+                 after_commit: Callable[[], None] | None = None) -> PendingWrite:
+        """Keep the finished game's record, clear the sheets and open game number `game`."""
+        return self.queue([
+            ("INSERT INTO past_games (code, game, record) VALUES (?, ?, ?)",
+             (code, finished_game, json.dumps(record))),
+            ("DELETE FROM entries WHERE code = ?", (code,)),
+            ("UPDATE tables SET game = ?, ended = NULL WHERE code = ?", (game, code)),
+            *self._bump(code, version, at, "new_game", {"game": game})], after_commit)
+
     def delete_table(self, code: str) -> None:
         self._transaction([("DELETE FROM tables WHERE code = ?", (code,))])
 
     def load_all(self) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute("SELECT code, edition, seats, direction_variant, created, last_active, "
-                                    "version, created_by FROM tables").fetchall()
-            tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], created_by=r[7])
+                                    "version, created_by, locked, ended, game FROM tables").fetchall()
+            tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], created_by=r[7],
+                                        locked=bool(r[8]), ended=r[9], game=r[10])
                       for r in rows}
+            for code, game, record in self._db.execute("SELECT code, game, record FROM past_games"):
+                tables[code].past_games[game] = json.loads(record)
             for code, hashed in self._db.execute("SELECT code, token_hash FROM host_tokens"):
                 tables[code].host_token_hashes.add(hashed)
             seats = self._db.execute("SELECT code, seat, name, token_hash FROM seats")

@@ -280,7 +280,8 @@ class TableScreens:
                 ft.Text("Any seat", weight=ft.FontWeight.W_600),
                 ft.Row([sem("seat-pick", self.seat_pick), sem("round-pick", self.round_pick)], wrap=True),
                 # a player without a phone, or one whose phone lost its seat: the host seats them by name
-                ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True)]
+                ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True),
+                self._host_controls()]
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
         who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
         self._fill(root, f"Table {self.view['code']} · {who}",
@@ -294,6 +295,80 @@ class TableScreens:
                      ft.Text("All sheets", size=18, weight=ft.FontWeight.W_600),
                      self.sheets)
         self._render(reload_entry=True)
+
+    def _host_controls(self) -> ft.Control:
+        """The host runs the table: joining, a seat that never played, the end of the game, the next one."""
+        self.joining_button = ft.OutlinedButton("Close joining", on_click=self._toggle_joining)
+        self.record_link = ft.Text()
+        self.record_text = ft.Text(selectable=True, size=12, visible=False)
+        return ft.Column([
+            ft.Text("Run the table", weight=ft.FontWeight.W_600),
+            ft.Row([self.joining_button,
+                    ft.OutlinedButton("Remove seat", on_click=self._remove_seat),
+                    ft.OutlinedButton("End game", on_click=lambda e: self._host_action(
+                        lambda: self.service.end_game(self.code, self.token), "The game is ended")),
+                    ft.OutlinedButton("Play again", on_click=lambda e: self._host_action(
+                        lambda: self.service.play_again(self.code, self.token), "A new game has started")),
+                    ft.OutlinedButton("Export record", on_click=self._export_record),
+                    ft.OutlinedButton("Save to History", on_click=self._save_to_history)], wrap=True),
+            sem("record", self.record_link), self.record_text])
+
+    def _host_action(self, action: Callable[[], dict], done: str) -> None:
+        try:
+            action()
+        except TableError as err:
+            self.message.value = err.message
+            self.message.color = ft.Colors.RED
+            self._refresh()
+            return
+        self.message.value = done
+        self.message.color = ft.Colors.GREEN
+        self.view = self.service.view(self.code)
+        self._render(reload_entry=True)
+
+    def _toggle_joining(self, e) -> None:
+        reopen = self.view["locked"]
+        self._host_action(lambda: self.service.set_joining(self.code, reopen, self.token),
+                          "New players can join again" if reopen else "The table is closed to new players")
+
+    def _remove_seat(self, e) -> None:
+        seat_no = int(self.seat_pick.value or "1")
+        name = self.view["seats"][seat_no - 1]["name"]
+        self.seat_pick.value = "1"
+        self._host_action(lambda: self.service.remove_seat(self.code, seat_no, self.token),
+                          f"Seat {seat_no} ({name}) is removed")
+
+    def _export_record(self, e) -> None:
+        """The game as the JSON record `tourpad score` reads (also at /api/tables/<code>/record)."""
+        try:
+            record = self.service.record(self.code)
+        except TableError as err:
+            self.message.value, self.message.color = err.message, ft.Colors.RED
+            self._refresh()
+            return
+        self.record_link.value = (f"The record `tourpad score` reads (game {self.view['game']}), also at "
+                                  f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
+        self.record_text.value = json.dumps(record, ensure_ascii=False, indent=1)
+        self.record_text.visible = True
+        self._refresh()
+
+    def _save_to_history(self, e) -> None:
+        """This game (its closed rounds) as a game of this device's History, with the pad's own export."""
+        from rules.record import GameRecord
+        from scorer.pad.game import EntryError, GameSession
+
+        try:
+            session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
+        except TableError as err:
+            self.message.value = f"could not save this game to History: {err.message}"
+            self.message.color = ft.Colors.RED
+        except (EntryError, ValueError) as err:
+            self.message.value = f"could not save this game to History: {err}"
+            self.message.color = ft.Colors.RED
+        else:
+            self.message.value = f"Saved to History as game {session.game_id} ({session.state.summary()})"
+            self.message.color = ft.Colors.GREEN
+        self._refresh()
 
     def _join_card(self) -> ft.Control:
         return ft.Row([qr_image("join-qr", join_link(self.url, self.view["code"]), scale=6),
@@ -313,20 +388,25 @@ class TableScreens:
             if not self.seat_pick.value or not self.round_pick.value:
                 return None
             return int(self.round_pick.value), int(self.seat_pick.value)
-        if view["finished"]:
+        if view["finished"] or view["ended"]:
             return None
         return view["round"], self.seat + 1
 
     def _render(self, reload_entry: bool = False) -> None:
         view = self.view
         names = {s["seat"]: s["name"] for s in view["seats"]}
-        if view["finished"]:
+        if view["ended"]:
+            status = "The host ended the game"
+        elif view["finished"]:
             status = "Game over"
         else:
             waiting = ", ".join(names[s] for s in view["waiting_for"])
             status = f"Round {view['round']} · waiting for {waiting}"
+        if view["game"] > 1:
+            status = f"Game {view['game']} · {status}"
         self.status.value = status
         if self.seat is None:
+            self.joining_button.content = "Open joining" if view["locked"] else "Close joining"
             last_round = 4 if view["finished"] else view["round"]
             self.seat_pick.options = [ft.DropdownOption(key=str(s), text=f"{s}: {n}") for s, n in names.items()]
             self.round_pick.options = [ft.DropdownOption(key=str(r), text=f"Round {r}")
@@ -431,6 +511,8 @@ class TableScreens:
             return
         if event["version"] <= self.view["version"]:
             return
+        if event["kind"] == "seat_removed" and self.seat is not None and await self._moved_seat():
+            return
         previous_round, editing = self.view["round"], self._editing()
         self.view = event["table"]
         # Someone else changed the entry this form shows (the host, or the player on another device):
@@ -440,7 +522,25 @@ class TableScreens:
                 editing[1] - 1]["by_host"]:
             self.message.value = f"The host corrected your round {editing[0]}"
             self.message.color = ft.Colors.ORANGE
-        self._render(reload_entry=changed_mine or self.view["round"] != previous_round)
+        self._render(reload_entry=changed_mine or self.view["round"] != previous_round
+                     or event["kind"] in ("new_game", "ended", "seat_removed"))
+
+    async def _moved_seat(self) -> bool:
+        """After the host removed a seat: this phone's seat is gone (back to the start) or moved down one (to
+        its new sheet); False when it stays where it is."""
+        try:
+            seat = self.service.role(self.code, self.token)
+        except TableError:
+            self.stop_listening()
+            self.notice = "The host removed your seat"
+            self.app.go("table")
+            return True
+        if seat == self.seat:
+            return False
+        self.stop_listening()
+        await self._remember(self.code, self.token, seat)
+        self._go_to_sheet(self.code, seat)
+        return True
 
     def stop_listening(self) -> None:
         if self._unsubscribe is not None:
