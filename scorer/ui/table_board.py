@@ -20,7 +20,7 @@ from scorer.table.service import TableError, TableService
 from scorer.ui import table as table_ui
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 
-BIG, LARGE, MEDIUM, SMALL = 34, 26, 20, 16
+BIG, LARGE, MEDIUM, SMALL = 40, 30, 24, 18
 CARD_PAD = ft.Padding.symmetric(horizontal=18, vertical=14)
 
 
@@ -86,9 +86,7 @@ class BoardScreen:
         sheets = ft.ResponsiveRow([ft.Container(self._sheet(s), col={"xs": 12, "sm": 6, "xl": per_row})
                                    for s in board.sheets], spacing=16, run_spacing=16)
         self.root.controls = [
-            ft.Row([ft.Text(f"Table {board.code} · {board.edition}", size=MEDIUM,
-                            color=ft.Colors.ON_SURFACE_VARIANT), sem("board-status", status)],
-                   wrap=True, spacing=24, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+            sem("board-status", status),
             ft.ResponsiveRow([ft.Container(side, col={"xs": 12, "xl": 3}),
                               ft.Container(sheets, col={"xs": 12, "xl": 9})], spacing=16, run_spacing=16),
         ]
@@ -107,6 +105,7 @@ class BoardScreen:
             [self._region_chip(r) for r in board.open_regions] or [ft.Text("none left", size=MEDIUM)],
             wrap=True, spacing=8, run_spacing=8)))
         if board.taken_regions:
+            parts.append(ft.Text("Regions taken", size=MEDIUM, weight=ft.FontWeight.W_600))
             parts.append(sem("board-regions-taken", ft.Column(
                 [self._taken(t) for t in board.taken_regions], spacing=2)))
         if board.route is not None:
@@ -117,18 +116,18 @@ class BoardScreen:
     def _region_chip(region: OpenRegion) -> ft.Control:
         return ft.Container(
             ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
-                    ft.Text(f"{region.name} +{region.points}", size=SMALL + 2)], spacing=6, tight=True),
+                    ft.Text(f"{region.name} +{region.points}", size=SMALL)], spacing=6, tight=True),
             padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
     @staticmethod
     def _taken(taken: TakenBonus) -> ft.Control:
-        return ft.Text(f"{taken.name} +{taken.points}: {_names(taken.by)} (round {taken.round})", size=SMALL + 2)
+        return ft.Text(f"{taken.name} +{taken.points}: {_names(taken.by)} (round {taken.round})", size=SMALL)
 
     def _route(self, route: RouteBoard) -> ft.Control:
         lines: list[ft.Control] = [
             ft.Text(f"{route.name}: {tiers_text(route)}", size=MEDIUM, weight=ft.FontWeight.W_600)]
-        lines += [ft.Text(f"+{t.points}: {_names(t.by)} (round {t.round})", size=SMALL + 2) for t in route.taken]
+        lines += [ft.Text(f"+{t.points}: {_names(t.by)} (round {t.round})", size=SMALL) for t in route.taken]
         return ft.Column(lines, spacing=2)
 
     def _sheet(self, sheet: SheetColumn) -> ft.Control:
@@ -139,10 +138,12 @@ class BoardScreen:
             total = ft.Text(f"{line.total}" if line.closed else "entered", size=MEDIUM,
                             weight=ft.FontWeight.BOLD if line.closed else None,
                             color=None if line.closed else ft.Colors.ON_SURFACE_VARIANT)
-            lines.append(ft.Row([ft.Text(head, size=MEDIUM, font_family="monospace", expand=True), total]))
+            lines.append(ft.Row([ft.Text(head, size=MEDIUM, weight=ft.FontWeight.W_500, expand=True), total]))
             if line.points:
-                lines.append(ft.Text("  ".join(f"{name} {points}" for name, points in line.points), size=SMALL,
-                                     color=ft.Colors.ON_SURFACE_VARIANT))
+                # one unbreakable item per category: a category's name never wraps away from its points
+                lines.append(ft.Row([ft.Text(f"{name} {points}", size=SMALL, no_wrap=True,
+                                             color=ft.Colors.ON_SURFACE_VARIANT) for name, points in line.points],
+                                    wrap=True, spacing=14, run_spacing=0))
         if sheet.entering:
             lines.append(ft.Text(f"entering round {self.board.round}…", size=MEDIUM, italic=True,
                                  color=ft.Colors.TERTIARY))
@@ -162,5 +163,6 @@ def table_board(app: PadApp, code: str) -> Screen:
     if hosting is None:
         return table_ui.how_to_host()
     board = BoardScreen(app, hosting.service, code)
-    return Screen(f"Table {board.board.code}", ft.Container(board.root, padding=ft.Padding.all(20)),
-                  on_leave=board.stop, full_width=True)
+    title = f"Table {board.board.code} · {board.board.edition}"
+    return Screen(title, ft.Container(board.root, padding=ft.Padding.all(20)), on_leave=board.stop,
+                  full_width=True)
