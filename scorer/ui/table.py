@@ -309,9 +309,10 @@ class TableScreens:
         """The table's big-screen board (scorer/ui/table_board.py): its QR code and link for a laptop or TV."""
         link = board_link(self.url, self.view["code"])
         return ft.Row([qr_image("board-qr", link, scale=4),
+                       # narrow enough to stay beside its QR code on a phone (the long link wraps instead)
                        ft.Column([ft.Text("Show the table on a big screen", weight=ft.FontWeight.W_600),
                                   ft.Text("Open on a laptop or TV beside the table:"),
-                                  sem("board-link", ft.Text(link, selectable=True))])],
+                                  sem("board-link", ft.Text(link, selectable=True))], width=180)],
                       wrap=True)
 
     # --- state → screen ---------------------------------------------------------------------------------------
