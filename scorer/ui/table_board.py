@@ -34,7 +34,11 @@ def _names(names: tuple[str, ...]) -> str:
 
 
 class BoardScreen:
-    """One window's board of one table, redrawn from each event the service sends."""
+    """One window's board of one table, redrawn from each event the service sends.
+
+    Leaving the screen unsubscribes (`Screen.on_leave`). A window closed while showing the board does not say
+    so here (the page's `on_close` belongs to the seat screens); its listener goes at the first event after
+    Flet destroys the session, when `run_task` raises and the service drops a listener that failed."""
 
     def __init__(self, app: PadApp, service: TableService, code: str) -> None:
         self.app = app
