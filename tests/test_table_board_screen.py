@@ -5,6 +5,7 @@ and a code that names no table says "not found"."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 
 import pytest
 from test_pad_screens import settle, start_at, texts
@@ -27,6 +28,13 @@ def hosting(tmp_path, monkeypatch):
 
 def listeners(service: TableService, code: str) -> int:
     return len(service._listeners.get(code.replace("-", ""), []))
+
+
+def run_session(scenario) -> None:
+    """`asyncio.run(scenario())` on a thread of its own: Playwright's sync API (the e2e tests' browser,
+    session-wide) keeps an event loop running on this one, where `asyncio.run` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
 
 
 async def until(check) -> None:
@@ -58,7 +66,7 @@ def test_the_board_opens_by_code_follows_the_table_and_lets_go_when_left(hosting
         await settle()
         assert listeners(service, code) == 0
 
-    asyncio.run(run())
+    run_session(run)
 
 
 def test_a_board_of_no_table_says_not_found(hosting):
@@ -68,4 +76,4 @@ def test_a_board_of_no_table_says_not_found(hosting):
         _session, page, _ = await start_at(make_main(lambda: store), "/table/ABCD-EFGH/board")
         assert any("no table with join code" in t for t in texts(page))
 
-    asyncio.run(run())
+    run_session(run)
