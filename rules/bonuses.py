@@ -111,3 +111,20 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
                 if notes is not None:
                     notes[p].append(wording.route_bonus(route.name, points, shared))
     return region_points, route_points
+
+
+class BonusesOpen(NamedTuple):
+    """What is still on offer to the table: the regions nobody has claimed yet (by index, in the edition's
+    order) and the route tiers still to be scored, next first (a repeating last tier stays on offer)."""
+
+    regions: tuple[int, ...]
+    route_tiers: tuple[int, ...]
+
+
+def bonuses_open(edition: Edition, sheets: BonusSheets, n_players: int) -> BonusesOpen:
+    """The shared bonuses still open after the rounds settled into `sheets` (the crossed-out tiers and the
+    claimed regions are gone; see `route_tier_after` for why a repeating tier never is)."""
+    regions = tuple(r.index for r in edition.regions if not sheets.regions_claimed >> r.index & 1)
+    route = edition.route
+    tiers = () if route is None else tuple(route.tiers_for(n_players)[sheets.route_next_tier:])
+    return BonusesOpen(regions, tiers)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from rules.bonuses import Award
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
@@ -146,13 +147,19 @@ class GameReport:
         }
 
 
-def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int,
-                 explain: bool = True) -> tuple[list[list[RoundScore]], list[list[list[str]]], ScoreState]:
+def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int, explain: bool = True,
+                 awards: list[list[Award]] | None = None,
+                 ) -> tuple[list[list[RoundScore]], list[list[list[str]]], ScoreState]:
+    """Score `rounds` in order; with `awards`, one list per round of the shared bonuses settled in it."""
     state = ScoreState(n_players)
     per_player: list[list[RoundScore]] = [[] for _ in range(n_players)]
     notes: list[list[list[str]]] = [[] for _ in range(n_players)]
     for parsed in rounds:
-        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain)
+        settled: list[Award] | None = None
+        if awards is not None:
+            settled = []
+            awards.append(settled)
+        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain, awards=settled)
         for p in range(n_players):
             per_player[p].append(scores[p])
             notes[p].append(lines[p])

@@ -88,6 +88,7 @@ ROUTES: tuple[Route, ...] = (
     Route("table_seats", "/table/{code}", "table"),
     Route("table_seat", "/table/{code}/seat/{seat}", "table"),
     Route("table_host", "/table/{code}/host", "table"),
+    Route("table_board", "/table/{code}/board", "table"),  # the big screen: read-only, anyone with the code
     Route("join", "/join/{code}", "table"),  # the join QR code: that table's seat picker
     Route("seat_link", "/seat/{code}/{token}", "table"),  # a seat's QR code: that seat, with its token
     Route("host_link", "/host/{credential}", "table"),  # the host link: a second device becomes a host
@@ -166,3 +167,8 @@ def seat_link(url: str, code: str, token: str) -> str:
 def host_link(url: str, credential: str) -> str:
     """The full URL of the host link (`tourpad host` prints it): a second device opens it once to host."""
     return url.rstrip("/") + format_route("host_link", credential=credential)
+
+
+def board_link(url: str, code: str) -> str:
+    """The full URL of a table's big-screen board (a laptop or TV beside the table opens it)."""
+    return url.rstrip("/") + format_route("table_board", code=code)

@@ -68,6 +68,14 @@ class RecordingConnection(Connection):
         await self.route_changed(self.history[-1])
 
 
+def run_session(scenario) -> None:
+    """`asyncio.run(scenario())` on a thread of its own: Playwright's sync API (the browser tests' browser,
+    session-wide, in whichever worker random ordering puts them) keeps an event loop running on the main
+    thread, where `asyncio.run` refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
+
+
 async def settle() -> None:
     """Let the browser's answers (route changes after a push) arrive."""
     for _ in range(3):
@@ -194,7 +202,7 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         assert "Throw card number is missing" in texts(page)
         assert set(SCREENS) >= set(BY_SCREEN)  # every route has its screen
 
-    asyncio.run(run())
+    run_session(run)
 
 
 def identifiers(page) -> set[str]:
@@ -233,7 +241,7 @@ def test_usa_sheet_draws_the_town_map_and_buttons_show_pictograms(store):
         assert town_map_label(page) == f"Town map: {len(drawn)} pathways drawn"
         assert "Something went wrong" not in texts(page)
 
-    asyncio.run(run())
+    run_session(run)
 
 
 def test_australia_sheet_has_no_town_map(store):
@@ -241,7 +249,7 @@ def test_australia_sheet_has_no_town_map(store):
         page, _app, _game = await sheet_of_a_new_game(store, "australia")
         assert "town-map-1" not in identifiers(page) and "pictogram-koalas" in identifiers(page)
 
-    asyncio.run(run())
+    run_session(run)
 
 
 def test_a_second_tab_sees_entries_live(store):
@@ -264,7 +272,7 @@ def test_a_second_tab_sees_entries_live(store):
             await asyncio.sleep(0.02)
         assert "Waiting for Bob" in texts(page_b)
 
-    asyncio.run(run())
+    run_session(run)
 
 
 def hook(page, identifier: str):
@@ -317,7 +325,7 @@ def test_routes_drive_the_view_stack_and_back_pops_it(store):
         await other.dispatch_event(find_button(page_b, "C")._i, "click", None)
         assert "C is already in Ann's cards this round" in texts(page_b)
 
-    asyncio.run(run())
+    run_session(run)
 
 
 @pytest.mark.parametrize("route, message", [
@@ -337,4 +345,4 @@ def test_a_route_to_nothing_says_not_found_with_a_way_home(store, route, message
         await session.dispatch_event(find_button(page, "Home")._i, "click", None)
         assert routes_of_views(page) == ["/"] and "New game" in texts(page)
 
-    asyncio.run(run())
+    run_session(run)

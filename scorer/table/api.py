@@ -104,6 +104,8 @@ class TableView(BaseModel):
     waiting_for: list[int] = Field(description="seats that have not submitted the open round")
     rounds: list[RoundInfo]
     scores: dict[str, Any] = Field(description="closed rounds scored by the engine (as `tourpad score`)")
+    bonuses: dict[str, Any] = Field(description="the shared first-come bonuses: each region and route tier, "
+                                                "who took it in which round, and what is still open")
     version: int = Field(description="increases with every change; the event stream's ids")
     game: int = Field(description="the game being played at this table: 1, then one more per 'play again'")
     past_games: list[int] = Field(description="earlier games at this table, their records at /record?game=")

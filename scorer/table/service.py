@@ -22,10 +22,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from rules.bonuses import Award, bonuses_open
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds, score_rounds
-from rules.scoring import NO_CHOICE, rank_players
+from rules.scoring import NO_CHOICE, ScoreState, rank_players
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
@@ -103,6 +104,7 @@ class Table:
     #: Reads count as activity for expiry (kept in memory only: a restart falls back to the last write).
     last_seen: float
     _scores: dict | None = field(default=None, repr=False)
+    _bonuses: dict = field(default_factory=dict, repr=False)  # computed with `_scores`
 
     @property
     def code(self) -> str:
@@ -155,13 +157,39 @@ class Table:
     def scores(self) -> dict:
         """The closed rounds scored in order through the engine (cached until an entry changes)."""
         if self._scores is None:
-            closed = self.closed_rounds()
-            per_player, notes, _ = score_rounds(self.edition, closed, self.n_seats)
+            awards: list[list[Award]] = []
+            per_player, notes, state = score_rounds(self.edition, self.closed_rounds(), self.n_seats,
+                                                    awards=awards)
             labels = [self.label(s) for s in range(self.n_seats)]
             ranks = rank_players(self.edition, per_player)
             report = GameReport(self.edition, labels, per_player, notes, ranks)
+            self._bonuses = self._shared_bonuses(awards, state)
             self._scores = report.to_dict()
         return self._scores
+
+    def bonuses(self) -> dict:
+        """The shared first-come bonuses after the closed rounds: each region and route tier, who took it in
+        which round, and what is still open (settled by `rules.bonuses`; cached with `scores`)."""
+        self.scores()
+        return self._bonuses
+
+    def _shared_bonuses(self, awards: list[list[Award]], state: ScoreState) -> dict:
+        edition = self.edition
+        still_open = bonuses_open(edition, state, self.n_seats)
+        region_taken = {a.region: (r + 1, a) for r, settled in enumerate(awards) for a in settled if a.region >= 0}
+        regions = []
+        for region in edition.regions:
+            round_no, award = region_taken.get(region.index, (None, None))
+            regions.append({"name": region.name, "points": region.bonus, "color": region.color,
+                            "open": region.index in still_open.regions, "round": round_no,
+                            "seats": [p + 1 for p in award.players] if award else []})
+        route = None
+        if edition.route is not None:
+            route = {"name": edition.route.name, "tiers": list(edition.route.tiers_for(self.n_seats)),
+                     "open_tiers": list(still_open.route_tiers), "repeats": edition.route.last_tier_repeats,
+                     "taken": [{"points": a.points, "round": r + 1, "seats": [p + 1 for p in a.players]}
+                               for r, settled in enumerate(awards) for a in settled if a.region < 0]}
+        return {"regions": regions, "route": route}
 
     def _choice_index(self, name: str | None) -> int:
         return -1 if name is None else self.edition.choice.icon_index(name)
@@ -192,6 +220,7 @@ class Table:
             "waiting_for": [s + 1 for s in self.waiting_for()],
             "rounds": rounds,
             "scores": self.scores(),
+            "bonuses": self.bonuses(),
             "version": self.stored.version,
             "game": self.stored.game,
             "past_games": sorted(self.stored.past_games),

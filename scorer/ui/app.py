@@ -35,6 +35,8 @@ class Screen:
     actions: list[ft.Control] = field(default_factory=list)
     #: Called when the screen leaves the view stack, or is drawn anew (e.g. to release the wake lock).
     on_leave: Callable[[], None] | None = None
+    #: Use the whole window even when it is wide (the table's big-screen board); else a phone-width column.
+    full_width: bool = False
 
 
 class NotFound(Exception):
@@ -200,7 +202,8 @@ class PadApp:
                            title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
                            actions=[*shown.actions, theme_button], center_title=False)
         body = shown.body
-        if self.wide:  # a desktop window: a centred phone-width column reads better than full width
+        # a desktop window: a centred phone-width column reads better than full width (but not the board)
+        if self.wide and not shown.full_width:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
         return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
                        scroll=ft.ScrollMode.AUTO, padding=0)

@@ -11,7 +11,16 @@ from collections.abc import Callable
 import flet as ft
 
 from scorer.pad.store import EventStore
-from scorer.ui import end, entry, home, race, sheet, solo, table  # noqa: F401  (registers the screens)
+from scorer.ui import (  # noqa: F401  (registers the screens)
+    end,
+    entry,
+    home,
+    race,
+    sheet,
+    solo,
+    table,
+    table_board,
+)
 from scorer.ui.app import GAMES_TOPIC, PadApp, build_theme
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.routes import format_route, join_link, seat_link
+from scorer.routes import board_link, format_route, join_link, seat_link
 from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
@@ -277,6 +277,7 @@ class TableScreens:
             self.seat_name = ft.TextField(label="Player's name", width=220)
             self.host_panel.controls = [
                 self._join_card(),
+                self._board_card(),
                 ft.Text("Any seat", weight=ft.FontWeight.W_600),
                 ft.Row([sem("seat-pick", self.seat_pick), sem("round-pick", self.round_pick)], wrap=True),
                 # a player without a phone, or one whose phone lost its seat: the host seats them by name
@@ -377,6 +378,16 @@ class TableScreens:
                                   ft.Text("and enter the code"),
                                   sem("join-code", ft.Text(self.view["code"], size=24,
                                                               weight=ft.FontWeight.BOLD))])],
+                      wrap=True)
+
+    def _board_card(self) -> ft.Control:
+        """The table's big-screen board (scorer/ui/table_board.py): its QR code and link for a laptop or TV."""
+        link = board_link(self.url, self.view["code"])
+        return ft.Row([qr_image("board-qr", link, scale=4),
+                       # narrow enough to stay beside its QR code on a phone (the long link wraps instead)
+                       ft.Column([ft.Text("Show the table on a big screen", weight=ft.FontWeight.W_600),
+                                  ft.Text("Open on a laptop or TV beside the table:"),
+                                  sem("board-link", ft.Text(link, selectable=True))], width=180)],
                       wrap=True)
 
     # --- state → screen ---------------------------------------------------------------------------------------

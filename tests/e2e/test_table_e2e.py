@@ -138,5 +138,8 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     # another phone scans the table's join code: it opens on the seat picker of this table
     join_url = table.ident("join-qr").locator("[aria-label]").first.get_attribute("aria-label")
     assert join_url == f"{host}/join/{code}"
+    # the big-screen board: a QR code and the link, for a laptop or TV beside the table
+    board_url = table.ident("board-qr").locator("[aria-label]").first.get_attribute("aria-label")
+    assert board_url == f"{host}/table/{code}/board"
     guest = open_app(new_context(viewport={"width": 390, "height": 844}), join_url)
     guest.page.get_by_role("textbox", name="Your name (seat 3)").wait_for(timeout=40000)

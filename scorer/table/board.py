@@ -1,0 +1,143 @@
+"""The big-screen board of a table, as plain data: what the read-only page beside the table shows. No Flet here.
+
+Everything comes from the table's view (`Table.view()`, the same dict every device and the event stream get):
+the sheets, the engine's scores of the closed rounds and its settlement of the shared bonuses. This module
+only arranges them for reading across a room (names instead of seat numbers, standings in rank order);
+it decides no rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One round on one sheet: the letters as entered, the choice, and (once closed) its points."""
+
+    round: int
+    cards: str
+    choice: str | None
+    closed: bool
+    #: (category name, points) of the categories that scored, in score-sheet order; empty while open.
+    points: tuple[tuple[str, int], ...]
+    total: int | None
+
+
+@dataclass(frozen=True)
+class SheetColumn:
+    seat: int
+    name: str
+    total: int
+    rank: int
+    rounds: tuple[RoundLine, ...]
+    #: Whether this seat has submitted the round being entered (False once the game is over).
+    entering: bool
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    total: int
+
+
+@dataclass(frozen=True)
+class TakenBonus:
+    """A shared bonus already scored: by whom (names) in which round."""
+
+    name: str
+    points: int
+    round: int
+    by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OpenRegion:
+    name: str
+    points: int
+    color: str
+
+
+@dataclass(frozen=True)
+class RouteBoard:
+    name: str
+    #: Points of the tiers still on offer, next first; a repeating last tier stays here.
+    open_tiers: tuple[int, ...]
+    repeats: bool
+    taken: tuple[TakenBonus, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    code: str
+    edition: str
+    round: int | None  # the round being entered; None once the game is over
+    finished: bool
+    waiting_for: tuple[str, ...]
+    sheets: tuple[SheetColumn, ...]
+    standings: tuple[Standing, ...]
+    open_regions: tuple[OpenRegion, ...]
+    taken_regions: tuple[TakenBonus, ...]
+    route: RouteBoard | None
+    version: int
+
+    @property
+    def status(self) -> str:
+        if self.finished:
+            return "Game over"
+        return f"Round {self.round} · still entering: {', '.join(self.waiting_for)}"
+
+
+def board_from_view(view: dict) -> Board:
+    """The board of a table view (`Table.view()` / the API's `TableView`)."""
+    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    scores = view["scores"]
+    category_names = scores["categories"]
+    waiting = set(view["waiting_for"])
+    sheets = []
+    for seat_no, player in enumerate(scores["players"], start=1):
+        lines = []
+        for rnd in view["rounds"]:
+            entry = rnd["entries"][seat_no - 1]
+            if entry is None:
+                continue
+            points: tuple[tuple[str, int], ...] = ()
+            total = None
+            if rnd["closed"]:
+                by_category = player["rounds"][rnd["round"] - 1]
+                points = tuple((category_names.get(c, c), v) for c, v in by_category.items() if v)
+                total = sum(by_category.values())
+            lines.append(RoundLine(rnd["round"], entry["cards"], entry["choice"], rnd["closed"], points, total))
+        sheets.append(SheetColumn(seat_no, names[seat_no], player["total"], player["rank"], tuple(lines),
+                                  entering=seat_no in waiting))
+    standings = tuple(Standing(s.rank, s.name, s.total) for s in sorted(sheets, key=lambda s: (s.rank, s.seat)))
+
+    def who(seats: list[int]) -> tuple[str, ...]:
+        return tuple(names[s] for s in seats)
+
+    bonuses = view["bonuses"]
+    open_regions = tuple(OpenRegion(r["name"], r["points"], r["color"]) for r in bonuses["regions"] if r["open"])
+    taken_regions = tuple(sorted((TakenBonus(r["name"], r["points"], r["round"], who(r["seats"]))
+                                  for r in bonuses["regions"] if not r["open"]), key=lambda t: t.round))
+    route = None
+    if bonuses["route"] is not None:
+        info = bonuses["route"]
+        route = RouteBoard(info["name"], tuple(info["open_tiers"]), info["repeats"],
+                           tuple(TakenBonus(info["name"], t["points"], t["round"], who(t["seats"]))
+                                 for t in info["taken"]))
+    return Board(view["code"], view["edition"]["name"], view["round"], view["finished"],
+                 tuple(names[s] for s in view["waiting_for"]), tuple(sheets), standings, open_regions,
+                 taken_regions, route, view["version"])
+
+
+def tiers_text(route: RouteBoard) -> str:
+    """"7, 3 or 1 points" / "1 point for anyone else" / "none left"."""
+    tiers = route.open_tiers
+    if not tiers:
+        return "none left"
+    if route.repeats and len(tiers) == 1 and route.taken:
+        return f"{tiers[0]} point{'s' if tiers[0] != 1 else ''} for anyone else"
+    listed = ", ".join(str(t) for t in tiers[:-1])
+    points = f"{listed} then {tiers[-1]} points" if listed else f"{tiers[0]} point{'s' if tiers[0] != 1 else ''}"
+    return f"next {points}"

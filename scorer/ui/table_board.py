@@ -1,0 +1,172 @@
+"""The table's big-screen board (`/table/<code>/board`): a read-only page for a laptop or TV beside the table.
+
+Every sheet side by side, the standings, who is still entering this round, and the shared first-come bonuses
+(open, and who took which): `scorer.table.board` arranges the table's view, this module only draws it, in
+type large enough to read across a room. Like the event stream, the join code is all it needs; it holds no
+token and has nothing to tap. It stays live the way the seat screens do: the service calls this window's
+listener after every committed change. Columns reflow with the window (a TV at 1920×1080: all sheets in one
+row beside the standings; a tablet: two sheets a row under them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.table.board import Board, OpenRegion, RouteBoard, SheetColumn, TakenBonus, board_from_view, tiers_text
+from scorer.table.service import TableError, TableService
+from scorer.ui import table as table_ui
+from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+
+BIG, LARGE, MEDIUM, SMALL = 40, 30, 24, 18
+CARD_PAD = ft.Padding.symmetric(horizontal=18, vertical=14)
+
+
+def _card(title: str, *controls: ft.Control, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
+    return ft.Container(ft.Column([ft.Text(title, size=LARGE, weight=ft.FontWeight.BOLD), *controls], spacing=6),
+                        padding=CARD_PAD, border_radius=12, bgcolor=bgcolor)
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return " & ".join(names)
+
+
+class BoardScreen:
+    """One window's board of one table, redrawn from each event the service sends.
+
+    Leaving the screen unsubscribes (`Screen.on_leave`). A window closed while showing the board does not say
+    so here (the page's `on_close` belongs to the seat screens); its listener goes at the first event after
+    Flet destroys the session, when `run_task` raises and the service drops a listener that failed."""
+
+    def __init__(self, app: PadApp, service: TableService, code: str) -> None:
+        self.app = app
+        self.service = service
+        self.root = ft.Column(spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.board: Board | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        try:
+            view, self._unsubscribe = service.subscribe(code, self._on_event)
+        except TableError as err:
+            raise NotFound(err.message) from None
+        self.board = board_from_view(view)
+        self._draw()
+
+    def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    # --- live updates ---------------------------------------------------------------------------------------
+
+    def _on_event(self, event: dict) -> None:
+        """Called by the service on its writer thread: hand the event to this window's loop."""
+        self.app.page.run_task(self._apply, event)
+
+    async def _apply(self, event: dict) -> None:
+        if event["kind"] == "expired":
+            self.stop()
+            self.root.controls = [sem("board-status", ft.Text("The table expired", size=BIG))]
+        elif event["table"] is not None and event["version"] > self.board.version:
+            self.board = board_from_view(event["table"])
+            self._draw()
+        else:
+            return
+        with contextlib.suppress(RuntimeError):  # background updates get no auto-update
+            self.app.page.update()
+
+    # --- drawing --------------------------------------------------------------------------------------------
+
+    def _draw(self) -> None:
+        board = self.board
+        status = ft.Text(board.status, size=BIG, weight=ft.FontWeight.BOLD,
+                         color=ft.Colors.PRIMARY if not board.finished else ft.Colors.TERTIARY)
+        side = ft.ResponsiveRow([
+            ft.Container(self._standings(), col={"xs": 12, "md": 5, "xl": 12}),
+            ft.Container(self._bonuses(), col={"xs": 12, "md": 7, "xl": 12}),
+        ], spacing=16, run_spacing=16)
+        per_row = 12 // len(board.sheets)
+        sheets = ft.ResponsiveRow([ft.Container(self._sheet(s), col={"xs": 12, "sm": 6, "xl": per_row})
+                                   for s in board.sheets], spacing=16, run_spacing=16)
+        self.root.controls = [
+            sem("board-status", status),
+            ft.ResponsiveRow([ft.Container(side, col={"xs": 12, "xl": 3}),
+                              ft.Container(sheets, col={"xs": 12, "xl": 9})], spacing=16, run_spacing=16),
+        ]
+
+    def _standings(self) -> ft.Control:
+        rows = [ft.Row([ft.Text(f"{s.rank}.", size=LARGE, width=44, weight=ft.FontWeight.BOLD),
+                        ft.Text(s.name, size=LARGE, expand=True, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS),
+                        ft.Text(f"{s.total}", size=LARGE, weight=ft.FontWeight.BOLD)])
+                for s in self.board.standings]
+        return sem("board-standings", _card("Standings", *rows))
+
+    def _bonuses(self) -> ft.Control:
+        board = self.board
+        parts: list[ft.Control] = [ft.Text("Regions still open", size=MEDIUM, weight=ft.FontWeight.W_600)]
+        parts.append(sem("board-regions-open", ft.Row(
+            [self._region_chip(r) for r in board.open_regions] or [ft.Text("none left", size=MEDIUM)],
+            wrap=True, spacing=8, run_spacing=8)))
+        if board.taken_regions:
+            parts.append(ft.Text("Regions taken", size=MEDIUM, weight=ft.FontWeight.W_600))
+            parts.append(sem("board-regions-taken", ft.Column(
+                [self._taken(t) for t in board.taken_regions], spacing=2)))
+        if board.route is not None:
+            parts.append(sem("board-route", self._route(board.route)))
+        return _card("Shared bonuses", *parts)
+
+    @staticmethod
+    def _region_chip(region: OpenRegion) -> ft.Control:
+        return ft.Container(
+            ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
+                    ft.Text(f"{region.name} +{region.points}", size=SMALL)], spacing=6, tight=True),
+            padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
+            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+
+    @staticmethod
+    def _taken(taken: TakenBonus) -> ft.Control:
+        return ft.Text(f"{taken.name} +{taken.points}: {_names(taken.by)} (round {taken.round})", size=SMALL)
+
+    def _route(self, route: RouteBoard) -> ft.Control:
+        lines: list[ft.Control] = [
+            ft.Text(f"{route.name}: {tiers_text(route)}", size=MEDIUM, weight=ft.FontWeight.W_600)]
+        lines += [ft.Text(f"+{t.points}: {_names(t.by)} (round {t.round})", size=SMALL) for t in route.taken]
+        return ft.Column(lines, spacing=2)
+
+    def _sheet(self, sheet: SheetColumn) -> ft.Control:
+        lines: list[ft.Control] = []
+        for line in sheet.rounds:
+            choice = f" · {line.choice}" if line.choice else ""
+            head = f"R{line.round}  {line.cards}{choice}"
+            total = ft.Text(f"{line.total}" if line.closed else "entered", size=MEDIUM,
+                            weight=ft.FontWeight.BOLD if line.closed else None,
+                            color=None if line.closed else ft.Colors.ON_SURFACE_VARIANT)
+            lines.append(ft.Row([ft.Text(head, size=MEDIUM, weight=ft.FontWeight.W_500, expand=True), total]))
+            if line.points:
+                # one unbreakable item per category: a category's name never wraps away from its points
+                lines.append(ft.Row([ft.Text(f"{name} {points}", size=SMALL, no_wrap=True,
+                                             color=ft.Colors.ON_SURFACE_VARIANT) for name, points in line.points],
+                                    wrap=True, spacing=14, run_spacing=0))
+        if sheet.entering:
+            lines.append(ft.Text(f"entering round {self.board.round}…", size=MEDIUM, italic=True,
+                                 color=ft.Colors.TERTIARY))
+        header = ft.Row([ft.Text(sheet.name, size=LARGE, weight=ft.FontWeight.BOLD, expand=True, no_wrap=True,
+                                 overflow=ft.TextOverflow.ELLIPSIS),
+                         ft.Text(f"{sheet.total} pts", size=LARGE, weight=ft.FontWeight.BOLD)])
+        leading = sheet.rank == 1 and sheet.total > 0
+        return sem(f"board-sheet-{sheet.seat}", ft.Container(
+            ft.Column([header, ft.Divider(height=4), *lines], spacing=4), padding=CARD_PAD, border_radius=12,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if leading else ft.Colors.SURFACE_CONTAINER_HIGHEST))
+
+
+@screen("table_board")
+def table_board(app: PadApp, code: str) -> Screen:
+    """The big-screen board of table `code` (only under `tourpad host`, which holds the tables)."""
+    hosting = table_ui.HOSTING
+    if hosting is None:
+        return table_ui.how_to_host()
+    board = BoardScreen(app, hosting.service, code)
+    title = f"Table {board.board.code} · {board.board.edition}"
+    return Screen(title, ft.Container(board.root, padding=ft.Padding.all(20)), on_leave=board.stop,
+                  full_width=True)
