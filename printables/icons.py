@@ -14,8 +14,10 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
+if TYPE_CHECKING:  # drawing needs reportlab; the app only reads the SVG files (and runs in a browser)
+    from reportlab.pdfgen.canvas import Canvas
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -187,6 +189,8 @@ def draw_shapes(canvas: Canvas, shapes: tuple[Shape, ...], x: float, y: float, s
                 ink, background) -> None:
     """Draw an icon's shapes in the square (x, y, size) — PDF coordinates, y up — in ``ink``,
     knock-outs in ``background``."""
+    from reportlab.pdfgen.canvas import FILL_EVEN_ODD
+
     canvas.saveState()
     canvas.translate(x, y + size)
     canvas.scale(size / 100, -size / 100)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -21,18 +20,13 @@ from printables.badges import INK, MUTED, draw_badge, draw_fitted, hex_colour, t
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_width
 from printables.layout import fit_into, pages_needed, sheet_slots
 from printables.output import write_pdf
-from printables.townmap import Pathway, layout_towns, route_pathways
+from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_centres, town_map  # noqa: F401
 from rules.edition import Edition
 
-DESIGN_W = 190 * mm
 DESIGN_H = 277 * mm
 COAST_BLUE = colors.HexColor("#1565C0")
 LINE = colors.HexColor("#44444C")
 FORM_NAME = "tourpadSheet"
-#: USA map: town circle radius, and how far a pathway keeps from any other town's centre (clear of the
-#: circle, its blue coast ring and a little air).
-TOWN_RADIUS = 4.3 * mm
-PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * mm
 MAP_HEIGHT = 86 * mm
 
 
@@ -253,32 +247,6 @@ def draw_route_box(s: Sheet, top: float, title: str, hint: str) -> float:
         s.text(caption, x + 11.5 * mm, top + h / 2 - 4 * mm, slot - 12 * mm, 8 * mm, font=SANS, max_size=7,
                min_size=4.5, max_lines=2, align="left")
     return top + h + 3 * mm
-
-
-def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:
-    return list(_town_map(e, width, height)[0])
-
-
-def town_map(e: Edition, width: float, height: float) -> tuple[tuple[tuple[float, float], ...], tuple[Pathway, ...]]:
-    """Town centres and drawable pathways in a box of that size (computed once per edition and size)."""
-    return _town_map(e, width, height)
-
-
-def _town_map(e: Edition, width: float, height: float):
-    route = e.route
-    assert route is not None
-    n = len(e.cards)
-    west = tuple(i for i in range(n) if route.west_mask >> i & 1)
-    east = tuple(i for i in range(n) if route.east_mask >> i & 1)
-    return _layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height)
-
-
-@lru_cache(maxsize=32)
-def _layout(n, edges, west, east, groups, width, height):
-    """The map is the slowest part of a sheet; a pad (measured, then drawn) lays it out once."""
-    centres = tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * mm,
-                                 min_gap=3 * TOWN_RADIUS))
-    return centres, tuple(route_pathways(edges, centres, keep_clear=PATHWAY_CLEARANCE))
 
 
 def draw_town_map(s: Sheet, top: float) -> float:

@@ -12,6 +12,9 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from rules.edition import Edition
 
 Point = tuple[float, float]
 
@@ -182,3 +185,41 @@ def route_pathways(edges: Sequence[tuple[int, int]], centres: Sequence[Point], k
                     break
         result.append(Pathway(a, b, best[1]))
     return result
+
+
+# --- the map's geometry on the pad, shared with the app's sheet (which must not need reportlab) --------
+
+#: reportlab's millimetre, computed as reportlab does (this module stays free of reportlab for the app).
+MM = 72.0 / 2.54 * 0.1
+#: The pad sheet's width; the app scales the same map from it.
+DESIGN_W = 190 * MM
+#: USA map: town circle radius, and how far a pathway keeps from any other town's centre (clear of the
+#: circle, its blue coast ring and a little air).
+TOWN_RADIUS = 4.3 * MM
+PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * MM
+
+
+def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:
+    return list(_town_map(e, width, height)[0])
+
+
+def town_map(e: Edition, width: float, height: float) -> tuple[tuple[tuple[float, float], ...], tuple[Pathway, ...]]:
+    """Town centres and drawable pathways in a box of that size (computed once per edition and size)."""
+    return _town_map(e, width, height)
+
+
+def _town_map(e: Edition, width: float, height: float):
+    route = e.route
+    assert route is not None
+    n = len(e.cards)
+    west = tuple(i for i in range(n) if route.west_mask >> i & 1)
+    east = tuple(i for i in range(n) if route.east_mask >> i & 1)
+    return _layout(n, tuple(route.edges), west, east, tuple(card.region for card in e.cards), width, height)
+
+
+@lru_cache(maxsize=32)
+def _layout(n, edges, west, east, groups, width, height):
+    """The map is the slowest part of a sheet; a pad (measured, then drawn) lays it out once."""
+    centres = tuple(layout_towns(n, edges, west, east, groups, width, height, margin=8 * MM,
+                                 min_gap=3 * TOWN_RADIUS))
+    return centres, tuple(route_pathways(edges, centres, keep_clear=PATHWAY_CLEARANCE))

@@ -24,6 +24,9 @@ def _register_optional() -> None:
     from scorer.commands import app_commands
 
     app_commands.register(app)
+    from scorer.commands import publish_command
+
+    publish_command.register(app)
     from printables import cli as print_cli
 
     app.add_typer(print_cli.app, name="print")

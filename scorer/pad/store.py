@@ -3,6 +3,9 @@
 A game's state is never stored, only the events that produced it (see `scorer.pad.game.fold`), so undo
 and editing a past round are replays and a crash can lose nothing that was acknowledged: `append` commits
 (WAL, synchronous=FULL) before it returns, and the screens confirm an entry only after `append` returned.
+
+Where the file lives is chosen in one place, `EventStore.default`: the data folder on a computer, or in
+the published web app the browser's persistent storage (`scorer.web.storage`), saved after each commit.
 """
 
 from __future__ import annotations
@@ -11,8 +14,11 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from scorer.runtime import IN_BROWSER
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -58,11 +64,14 @@ class GameRow:
 class EventStore:
     """One SQLite file; safe to share between the threads Flet runs handlers on."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, journal_mode: str = "WAL",
+                 after_commit: Callable[[], None] | None = None) -> None:
+        """`after_commit` runs after every committed write, before the write returns (the browser's save)."""
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._after_commit = after_commit
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA journal_mode={journal_mode}")
         # FULL: a committed event survives a power cut too, not only a killed process.
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
@@ -71,7 +80,16 @@ class EventStore:
     def default(cls) -> EventStore:
         from scorer.packs import data_dir
 
+        if IN_BROWSER:
+            from scorer.web.storage import persist
+
+            # Pyodide's SQLite has no shared memory for a WAL; one file that IndexedDB receives whole
+            return cls(data_dir() / "games.sqlite3", journal_mode="DELETE", after_commit=persist)
         return cls(data_dir() / "games.sqlite3")
+
+    def _committed(self) -> None:
+        if self._after_commit is not None:
+            self._after_commit()
 
     def close(self) -> None:
         with self._lock:
@@ -93,6 +111,7 @@ class EventStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            self._committed()
         return game_id
 
     def append(self, game_id: int, kind: str, payload: dict, status: str | None = None,
@@ -112,6 +131,7 @@ class EventStore:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            self._committed()
         return Event(last + 1, kind, payload, now)
 
     def _insert(self, game_id: int, seq: int, at: float, kind: str, payload: dict) -> None:
@@ -147,3 +167,4 @@ class EventStore:
             self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
             self._db.execute("COMMIT")
+            self._committed()

@@ -1,12 +1,12 @@
 """USA's town graph for the app's sheet: the printable pad's layout (same function, same box
-proportions, computed once per edition by ``printables.scorepad.town_map``) scaled to screen pixels,
+proportions, computed once per edition by ``printables.townmap.town_map``) scaled to screen pixels,
 with what one player has drawn: visited towns, and the pathways whose two towns are both visited."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from printables.scorepad import DESIGN_W, town_map
+from printables.townmap import DESIGN_W, town_map
 from rules.edition import Edition
 from rules.scoring import drawn_pathways
 

@@ -16,6 +16,7 @@ import flet as ft
 
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
+from scorer.runtime import IN_BROWSER
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +173,10 @@ def build_theme(dark: bool) -> ft.Theme:
 
 
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
-    from scorer.table import screens as table_screens  # noqa: F401  (registers "table")
+    if IN_BROWSER:  # a table needs a server: the browser-only build says so on the same route
+        from scorer.ui import hosted_only  # noqa: F401  (registers "table")
+    else:
+        from scorer.table import screens as table_screens  # noqa: F401  (registers "table")
     from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
 
     store = store_factory()
