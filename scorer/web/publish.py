@@ -320,8 +320,10 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
 
 def _patch_index(out: Path, prefix: str) -> None:
     from flet.controls.types import RouteUrlStrategy
-    from flet_web.patch_index import patch_index_html
+    from flet_web.patch_index import patch_font_manifest_json, patch_index_html
 
+    # the bundled Roboto is the app's font offline (as `tourpad app` serves it); without it text has no glyphs
+    patch_font_manifest_json(str(out / "assets" / "FontManifest.json"))
     index = out / "index.html"
     patch_index_html(str(index), base_href=prefix, app_name=APP_NAME, app_description=APP_NAME, pyodide=True,
                      pyodide_script_path="main.py", pyodide_version="local", app_package_url="app.tar.gz",
