@@ -126,7 +126,9 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
                                          "scanning; each phone accepts the certificate warning once"),
          wait_for_port: bool = typer.Option(False, "--wait-for-port",
                                             help="start up, then wait until the previous host on this port "
-                                                 "is gone before opening the tables (a quick restart)")) -> None:
+                                                 "is gone before opening the tables (a quick restart)"),
+         site: Path | None = typer.Option(None, "--site", help="also serve this published web app under /app/ "
+                                                                "(tourpad publish -o DIR --base-url /app/)")) -> None:
     """Host a table: players join from their phones' browsers (API at /api, schema at /docs)."""
     from scorer.commands.common import console, fail
     from scorer.table.host import (
@@ -152,8 +154,16 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
     except TableError as err:
         fail(err.message)
+    if site is not None:
+        from scorer.table.host import SITE_PREFIX
+        from scorer.web.publish import PublishError, check_site
+
+        try:
+            check_site(site, SITE_PREFIX)
+        except PublishError as err:
+            fail(str(err))
     start_expiry_sweeper(service)
-    asgi_app = build_asgi(service, plan.url, api_only)
+    asgi_app = build_asgi(service, plan.url, api_only, site)
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
@@ -165,6 +175,8 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
             lines.append(f"Also live:  {', '.join(others)}")
         lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
         lines.append(f"Tables:     {service.store.path}")
+        if site is not None:
+            lines.append(f"Web app:    {plan.url}app/  (install it on a phone; it then works without this host)")
         # the QR code opens the table's seat picker directly (the API-only host has no app to open)
         console.print(qr_terminal(plan.url if api_only else join_link(plan.url, plan.code)), highlight=False,
                       soft_wrap=True)

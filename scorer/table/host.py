@@ -140,12 +140,19 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
     server.run()
 
 
-def build_asgi(service: TableService, url: str, api_only: bool = False):
-    """One FastAPI server: the JSON API under /api, and (unless api_only) the Flet app everywhere else."""
+#: Where the host serves the published web app (`tourpad publish --base-url /app/`), if given one.
+SITE_PREFIX = "/app/"
+
+
+def build_asgi(service: TableService, url: str, api_only: bool = False, site: Path | None = None):
+    """One FastAPI server: the JSON API under /api, the published web app (if any) under /app/, and (unless
+    api_only) the Flet app everywhere else."""
     from scorer.table import api
 
     if api_only:
-        return api.create_app(service)
+        asgi = api.create_app(service)
+        mount_site(asgi, site)
+        return asgi
     import flet as ft
     from starlette.routing import Mount
 
@@ -162,6 +169,7 @@ def build_asgi(service: TableService, url: str, api_only: bool = False):
     assets = str(Path(__file__).resolve().parents[2] / "assets")
     asgi = ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
     api.install(asgi, service)
+    mount_site(asgi, site)
     # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
     routes = asgi.router.routes
     catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
@@ -169,3 +177,12 @@ def build_asgi(service: TableService, url: str, api_only: bool = False):
         routes.remove(route)
         routes.append(route)
     return asgi
+
+
+def mount_site(asgi, site: Path | None) -> None:
+    """Serve a published site's files as they are: phones install the web app from here once."""
+    if site is None:
+        return
+    from starlette.staticfiles import StaticFiles
+
+    asgi.mount(SITE_PREFIX.rstrip("/"), StaticFiles(directory=str(site), html=True), name="published-app")

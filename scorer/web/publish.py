@@ -102,6 +102,18 @@ def publish(out: Path, base_url: str = "/") -> Site:
     return Site(out, len(files), sum(p.stat().st_size for p in files), version)
 
 
+def check_site(folder: Path, prefix: str) -> Path:
+    """A folder `publish` wrote for this path prefix (`tourpad host --site` serves it under /app/)."""
+    folder = Path(folder)
+    if not (folder / MARKER).is_file() or not (folder / "index.html").is_file():
+        raise PublishError(f"{folder} is not a site from tourpad publish (run: tourpad publish -o {folder} "
+                           f"--base-url {prefix})")
+    if f'<base href="{prefix}">' not in (folder / "index.html").read_text(encoding="utf-8"):
+        raise PublishError(f"{folder} was published for another path prefix; publish it again with "
+                           f"--base-url {prefix}")
+    return folder
+
+
 def _prepare_folder(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise PublishError(f"{out} is a file; give a folder for the site")
