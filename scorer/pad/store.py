@@ -134,6 +134,26 @@ class EventStore:
             self._committed()
         return Event(last + 1, kind, payload, now)
 
+    def restore_game(self, created_at: float, updated_at: float, edition: str, players: list[str], status: str,
+                     summary: str, events: list[tuple[str, dict, float]]) -> int:
+        """A game from an export (`scorer.pad.archive`), with its own times and events, in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = self._db.execute(
+                    "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
+                    "VALUES (?, ?, ?, ?, ?, ?)", (created_at, updated_at, edition, json.dumps(players), summary,
+                                                  status))
+                game_id = int(cur.lastrowid)
+                for seq, (kind, payload, at) in enumerate(events, start=1):
+                    self._insert(game_id, seq, at, kind, payload)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._committed()
+        return game_id
+
     def _insert(self, game_id: int, seq: int, at: float, kind: str, payload: dict) -> None:
         self._db.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
                          (game_id, seq, at, kind, json.dumps(payload, ensure_ascii=False)))

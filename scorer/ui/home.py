@@ -100,6 +100,9 @@ def history(app: PadApp) -> Screen:
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+    from scorer.ui.backup import backup_buttons
+
+    rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
     return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD), back=("home", {}))
 
 
