@@ -143,8 +143,10 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
         app.session = session
         app.go("sheet", game_id=session.game_id)
 
+    from scorer.ui.backup import pack_import_button
+
     body = ft.Container(ft.Column([
-        section("Edition", edition_row),
+        section("Edition", edition_row, pack_import_button(app)),
         section("Players", *names),
         variant_row,
         section("Round entry", mode_row,
