@@ -20,7 +20,7 @@ from printables.badges import INK, MUTED, draw_badge, draw_fitted, hex_colour, t
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_width
 from printables.layout import fit_into, pages_needed, sheet_slots
 from printables.output import write_pdf
-from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_centres, town_map  # noqa: F401
+from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_map
 from rules.edition import Edition
 
 DESIGN_H = 277 * mm

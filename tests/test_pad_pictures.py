@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from printables.icons import available_icons, icon_key
-from printables.scorepad import DESIGN_W, town_map
+from printables.townmap import DESIGN_W, town_map
 from rules.editions import load_edition
 from rules.scoring import drawn_pathways
 from scorer.pad.pictograms import pictogram_svg

@@ -212,7 +212,8 @@ def _map_editions():
 
 @pytest.mark.parametrize("edition", _map_editions(), ids=lambda e: e.id)
 def test_town_map_keeps_pathways_off_other_towns(edition):
-    from printables.scorepad import MAP_HEIGHT, TOWN_RADIUS, town_map
+    from printables.scorepad import MAP_HEIGHT
+    from printables.townmap import TOWN_RADIUS, town_map
 
     route = edition.route
     n, width, height = 28, 190 * mm, MAP_HEIGHT - 6 * mm
@@ -233,7 +234,7 @@ def test_town_map_keeps_pathways_off_other_towns(edition):
 
 
 def test_a_pathway_past_a_town_is_bent_round_it():
-    from printables.scorepad import PATHWAY_CLEARANCE, town_centres
+    from printables.townmap import PATHWAY_CLEARANCE, town_centres
 
     edition = usa_like()  # A–C runs along the west coast past B
     centres = town_centres(edition, 190 * mm, 80 * mm)
