@@ -98,6 +98,12 @@ def publish(out: Path, base_url: str = "/") -> Site:
     prefix = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
     _patch_index(out, prefix)
     _patch_bootstrap(out)
+    return seal(out)
+
+
+def seal(out: Path) -> Site:
+    """The service worker for the site's files as they are now: any change makes a new version, which
+    phones pick up on their next visit online."""
     version = _write_service_worker(out)
     (out / MARKER).write_text(version + "\n")
     files = [p for p in out.rglob("*") if p.is_file()]

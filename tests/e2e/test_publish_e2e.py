@@ -9,6 +9,7 @@ bot plays a round. The site is built once per session (wheels come from the cach
 from __future__ import annotations
 
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import pytest
 from conftest import ENABLE_SEMANTICS_JS, Pad
 from test_pad_e2e import GAME, PLAYERS, enter_by_keypad, expected_report, play_round, start_game
 
-from scorer.web.publish import publish
+from scorer.web.publish import publish, seal
 
 pytestmark = pytest.mark.e2e
 #: Pyodide starts in ~10-30 s on two busy cores; everything after is a local call.
@@ -64,8 +65,9 @@ def site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def static(site):
-    server = StaticServer(site)
+def static(site, tmp_path):
+    """The site (a copy each test may change) on its own static server."""
+    server = StaticServer(Path(shutil.copytree(site, tmp_path / "www")))
     server.start()
     yield server
     server.stop()
@@ -152,6 +154,18 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     pad.tap("History (1)")
     pad.wait_text("history-game-1", "Ann")
     pad.shot("publish-offline-history")
+
+    # a new release on the server: the next visit online installs it, and the games are still there
+    index = static.folder / "index.html"
+    index.write_text(index.read_text().replace("</head>", "<!-- release 2 -->\n</head>"))
+    release = seal(static.folder).version
+    static.start()
+    pad = reload(pad)
+    pad.page.wait_for_function("v => caches.keys().then(k => k.length === 1 && k[0] === 'tourpad-' + v)",
+                               arg=release, timeout=START)
+    pad = reload(pad)
+    assert "release 2" in pad.page.content()
+    pad.button("History (1)").wait_for(timeout=START)
     assert offline_phone.outside == []
 
 
