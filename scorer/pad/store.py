@@ -10,11 +10,12 @@ the published web app the browser's persistent storage (`scorer.web.storage`), s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,63 +96,48 @@ class EventStore:
         with self._lock:
             self._db.close()
 
-    def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict],
-                    summary: str = "", status: str = "playing") -> int:
-        """A new game and its first event, in one transaction."""
-        now = time.time()
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write: committed, and saved by the storage hook, before the caller goes on; or nothing."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cur = self._db.execute(
-                    "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (now, now, edition, json.dumps(players), summary, status))
-                game_id = int(cur.lastrowid)
-                self._insert(game_id, 1, now, *first_event)
+                yield
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._committed()
-        return game_id
+
+    def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict],
+                    summary: str = "", status: str = "playing") -> int:
+        """A new game and its first event, in one transaction."""
+        now = time.time()
+        return self.restore_game(now, now, edition, players, status, summary, [(*first_event, now)])
 
     def append(self, game_id: int, kind: str, payload: dict, status: str | None = None,
                summary: str | None = None) -> Event:
         """Append one event (and the game's new status) and commit before returning."""
         now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                           (game_id,)).fetchone()
-                self._insert(game_id, last + 1, now, kind, payload)
-                self._db.execute(
-                    "UPDATE games SET updated_at = ?, status = COALESCE(?, status), "
-                    "summary = COALESCE(?, summary) WHERE id = ?", (now, status, summary, game_id))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._committed()
+        with self._transaction():
+            (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                       (game_id,)).fetchone()
+            self._insert(game_id, last + 1, now, kind, payload)
+            self._db.execute(
+                "UPDATE games SET updated_at = ?, status = COALESCE(?, status), "
+                "summary = COALESCE(?, summary) WHERE id = ?", (now, status, summary, game_id))
         return Event(last + 1, kind, payload, now)
 
     def restore_game(self, created_at: float, updated_at: float, edition: str, players: list[str], status: str,
                      summary: str, events: list[tuple[str, dict, float]]) -> int:
-        """A game from an export (`scorer.pad.archive`), with its own times and events, in one transaction."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cur = self._db.execute(
-                    "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (created_at, updated_at, edition, json.dumps(players), summary,
-                                                  status))
-                game_id = int(cur.lastrowid)
-                for seq, (kind, payload, at) in enumerate(events, start=1):
-                    self._insert(game_id, seq, at, kind, payload)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._committed()
+        """A game with its own times and events (a new one, or one from an export: `scorer.pad.archive`)."""
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (created_at, updated_at, edition, json.dumps(players), summary, status))
+            game_id = int(cur.lastrowid)
+            for seq, (kind, payload, at) in enumerate(events, start=1):
+                self._insert(game_id, seq, at, kind, payload)
         return game_id
 
     def _insert(self, game_id: int, seq: int, at: float, kind: str, payload: dict) -> None:
@@ -182,9 +168,6 @@ class EventStore:
         raise KeyError(f"no game {game_id} on this device")
 
     def delete_game(self, game_id: int) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            self._db.execute("COMMIT")
-            self._committed()
