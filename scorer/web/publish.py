@@ -329,7 +329,9 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
     })();
     // The whole site is cached on the first visit, so the next one opens offline (see sw.js).
     if ("serviceWorker" in navigator) {
-      navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline cache:", e));
+      // update(): look for a new version of the site at every start, not only when the browser gets round to it
+      navigator.serviceWorker.register("sw.js").then((r) => r.update())
+        .catch((e) => console.warn("offline cache:", e));
     }
     // Games live in IndexedDB; ask the browser not to evict it under storage pressure (where it allows).
     if (navigator.storage && navigator.storage.persist) {

@@ -161,8 +161,10 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     release = seal(static.folder).version
     static.start()
     pad = reload(pad)
-    pad.page.wait_for_function("v => caches.keys().then(k => k.length === 1 && k[0] === 'tourpad-' + v)",
-                               arg=release, timeout=START)
+    deadline = time.monotonic() + START / 1000
+    while pad.page.evaluate("() => caches.keys()") != [f"tourpad-{release}"]:  # the new one, the old one gone
+        assert time.monotonic() < deadline, "the new release was not installed"
+        pad.page.wait_for_timeout(500)
     pad = reload(pad)
     assert "release 2" in pad.page.content()
     pad.button("History (1)").wait_for(timeout=START)
