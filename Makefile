@@ -20,8 +20,11 @@ system-deps:
 run: $(STAMP)
 	$(BIN)/tourpad app
 
+# lint-imports checks the contracts in pyproject.toml: layers point down, no import cycles, the app's screens
+# import no PDF/server/barcode library.
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-logo
 
 test: $(STAMP) system-deps lint
 	$(BIN)/pytest -q -n 2 --timeout 600

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.bots import make_bot, play
 from rules.edition import Edition
 from rules.engine import Game, State
-from rules.scoring import NO_CHOICE, row_mask
+from rules.scoring import NO_CHOICE, category_points, row_mask
 
 
 def icon_labels(edition: Edition) -> list[str]:
@@ -43,7 +43,7 @@ def add_icon_points(edition: Edition, state: State, totals: dict[str, float]) ->
 
 def run(edition: Edition, games: int = 1000, players: int = 4, bot: str = "greedy", seed: int = 1) -> dict:
     categories = edition.category_ids()
-    category_points = [0] * len(categories)
+    points_by_category = dict.fromkeys(categories, 0)
     icon_points = dict.fromkeys(icon_labels(edition), 0.0)
     region_won = [0] * len(edition.regions)
     route_awarded = 0
@@ -53,9 +53,8 @@ def run(edition: Edition, games: int = 1000, players: int = 4, bot: str = "greed
                      [make_bot(bot, game_seed * 8 + p) for p in range(players)])
         for rounds in state.round_scores:
             for score in rounds:
-                # RoundScore always carries a route field; editions without a route have no such category
-                for i in range(len(categories)):
-                    category_points[i] += score[i]
+                for category, points in category_points(edition, score).items():
+                    points_by_category[category] += points
         add_icon_points(edition, state, icon_points)
         for region in edition.regions:
             region_won[region.index] += state.score.regions_claimed >> region.index & 1
@@ -63,8 +62,8 @@ def run(edition: Edition, games: int = 1000, players: int = 4, bot: str = "greed
     per_player_game = games * players
     result = {
         "edition": edition.id, "games": games, "players": players, "bot": bot, "seed": seed,
-        "mean_points": {c: round(category_points[i] / per_player_game, 2) for i, c in enumerate(categories)},
-        "mean_total": round(sum(category_points) / per_player_game, 2),
+        "mean_points": {c: round(points_by_category[c] / per_player_game, 2) for c in categories},
+        "mean_total": round(sum(points_by_category.values()) / per_player_game, 2),
         "icon_points": {label: round(v / per_player_game, 2) for label, v in icon_points.items()},
         "region_bonus_won": {r.name: round(region_won[r.index] / games, 4) for r in edition.regions},
     }

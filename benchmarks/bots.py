@@ -12,7 +12,7 @@ import time
 
 from rules.bots import make_bot
 from rules.edition import Edition
-from rules.engine import Game, Phase, PlayerView
+from rules.engine import Game, Phase
 
 
 def percentile(sorted_values: list[float], share: float) -> float:
@@ -30,9 +30,9 @@ def run(edition: Edition, games: int = 5, bot: str = "hard", opponents: str = "n
         game = Game(edition, 4, seed + g)
         state = game.new_initial_state()
         bots = [make_bot(bot, seed + g)] + [make_bot(opponents, seed + g + p) for p in range(1, 4)]
-        views = [PlayerView(state, p) for p in range(4)]
         while not state.is_terminal():
             phase = state.phase
+            views = state.views()
             start = time.perf_counter()
             first = bots[0].act(views[0])
             elapsed = time.perf_counter() - start

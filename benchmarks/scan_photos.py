@@ -25,9 +25,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
-from printables.badges import card_qr
-from printables.cards import CARD_QR_BORDER, CARD_QR_CENTRE_MM, CARD_QR_MM
-from printables.payload import card_payload
+from printables.payload import CARD_QR_BORDER, CARD_QR_CENTRE_MM, CARD_QR_MM, card_payload, card_qr
 
 CARD_MM = (63, 88)
 #: The code as the printed cards carry it (printables.cards): size with quiet zone, and centre.

@@ -26,7 +26,8 @@ from rules.bots import make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
 from rules.scoring import NO_CHOICE
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
+from scorer.table.credential import read_credential
 
 
 def scripted_rounds(edition: Edition, n_players: int, seed: int) -> tuple[list[list[tuple[str, str | None]]],
@@ -77,8 +78,16 @@ def wait_until_up(proc: subprocess.Popen, port: int, timeout: float = 60) -> sub
 
 
 def start_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only",)) -> subprocess.Popen:
-    """`tourpad host` on loopback with its own data folder; returns once the API answers."""
-    return wait_until_up(spawn_host(data_dir, port, extra), port)
+    """`tourpad host` on loopback with its own data folder; returns once the API answers. `proc.auth` is
+    the header that opens tables (the host credential the host keeps in its data folder)."""
+    proc = wait_until_up(spawn_host(data_dir, port, extra), port)
+    proc.auth = host_auth(data_dir)
+    return proc
+
+
+def host_auth(data_dir: Path) -> dict[str, str]:
+    """The Authorization header of the host credential in `data_dir` (what creating a table needs)."""
+    return {"Authorization": f"Bearer {read_credential(data_dir)}"}
 
 
 @contextmanager
@@ -87,7 +96,7 @@ def running_host(extra: tuple[str, ...] = ("--api-only",)):
         port = free_port("127.0.0.1")
         proc = start_host(Path(folder), port, extra)
         try:
-            yield f"http://127.0.0.1:{port}"
+            yield f"http://127.0.0.1:{port}", proc.auth
         finally:
             proc.terminate()
             try:
@@ -111,11 +120,12 @@ async def read_events(client: httpx.AsyncClient, url: str, on_event, opened: asy
                 data = []
 
 
-async def play_table(client: httpx.AsyncClient, base: str, edition: Edition, seats: int, seed: int,
-                     latencies: list[float]) -> tuple[int, list[int], list[int]]:
+async def play_table(client: httpx.AsyncClient, base: str, auth: dict[str, str], edition: Edition, seats: int,
+                     seed: int, latencies: list[float]) -> tuple[int, list[int], list[int]]:
     """One table, one game, every seat concurrently; returns (submissions, table totals, engine totals)."""
     rounds, engine_totals = scripted_rounds(edition, seats, seed)
-    created = (await client.post(f"{base}/api/tables", json={"edition": edition.id, "seats": seats})).json()
+    created = (await client.post(f"{base}/api/tables", json={"edition": edition.id, "seats": seats},
+                                 headers=auth)).json()
     code = created["code"]
     tokens = []
     for s in range(1, seats + 1):
@@ -165,7 +175,7 @@ async def play_table(client: httpx.AsyncClient, base: str, edition: Edition, sea
     return seats * len(rounds), totals, engine_totals
 
 
-async def _run(base: str, edition: Edition, tables: int, seats: int, games: int) -> dict:
+async def _run(base: str, auth: dict[str, str], edition: Edition, tables: int, seats: int, games: int) -> dict:
     latencies: list[float] = []
     limits = httpx.Limits(max_connections=tables * seats * 2 + 10)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
@@ -174,7 +184,7 @@ async def _run(base: str, edition: Edition, tables: int, seats: int, games: int)
         mismatches = 0
         for game in range(games):
             results = await asyncio.gather(*(
-                play_table(client, base, edition, seats, game * 1000 + t, latencies) for t in range(tables)))
+                play_table(client, base, auth, edition, seats, game * 1000 + t, latencies) for t in range(tables)))
             for count, totals, engine_totals in results:
                 submissions += count
                 mismatches += totals != engine_totals
@@ -193,5 +203,5 @@ async def _run(base: str, edition: Edition, tables: int, seats: int, games: int)
 
 
 def run(edition: Edition, tables: int = 8, seats: int = 4, games: int = 3) -> dict:
-    with running_host() as base:
-        return asyncio.run(_run(base, edition, tables, seats, games))
+    with running_host() as (base, auth):
+        return asyncio.run(_run(base, auth, edition, tables, seats, games))

@@ -6,13 +6,12 @@ Americana are green, animals / transport yellow diamonds, activities / treasures
 
 from __future__ import annotations
 
-import segno
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, Canvas
 
 from printables.fonts import BOLD, CONDENSED_BOLD, fit_text, text_width
-from printables.icons import draw_icon
-from printables.payload import card_payload
+from printables.icons import Shape, icon_key, load_icon
+from printables.payload import card_payload, card_qr
 
 INK = colors.HexColor("#1E1E24")
 PAPER_WHITE = colors.white
@@ -34,6 +33,43 @@ def tint(colour: colors.Color, amount: float) -> colors.Color:
 
 def initials(name: str) -> str:
     return "".join(word[0] for word in name.split()[:2]).upper() or "?"
+
+
+def draw_shapes(canvas: Canvas, shapes: tuple[Shape, ...], x: float, y: float, size: float,
+                ink, background) -> None:
+    """Draw an icon's shapes in the square (x, y, size) — PDF coordinates, y up — in ``ink``,
+    knock-outs in ``background``."""
+    canvas.saveState()
+    canvas.translate(x, y + size)
+    canvas.scale(size / 100, -size / 100)
+    canvas.setLineCap(1)
+    canvas.setLineJoin(1)
+    for shape in shapes:
+        colour = background if shape.knock else ink
+        canvas.setFillColor(colour)
+        canvas.setStrokeColor(colour)
+        canvas.setLineWidth(shape.stroke_width)
+        path = canvas.beginPath()
+        for op in shape.ops:
+            if op[0] == "M":
+                path.moveTo(op[1], op[2])
+            elif op[0] == "L":
+                path.lineTo(op[1], op[2])
+            elif op[0] == "C":
+                path.curveTo(*op[1:])
+            else:
+                path.close()
+        canvas.drawPath(path, stroke=int(shape.stroke), fill=int(shape.fill), fillMode=FILL_EVEN_ODD)
+    canvas.restoreState()
+
+
+def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float, ink, background) -> bool:
+    """Draw the pictogram for an icon name; False (nothing drawn) when we have none for it."""
+    key = icon_key(name)
+    if not key:
+        return False
+    draw_shapes(canvas, load_icon(key), x, y, size, ink, background)
+    return True
 
 
 def draw_badge(c: Canvas, role: str, icon_name: str, cx: float, cy: float, size: float,
@@ -130,14 +166,4 @@ def draw_card_qr(c: Canvas, edition_id: str, letter: str, x: float, y: float, si
     draw_qr(c, card_payload(edition_id, letter), x, y, size, border)
 
 
-def card_qr(payload: str) -> segno.QRCode:
-    """The QR code printed for a text: error level M, never a micro code (phones read those poorly)."""
-    return segno.make(payload, error="m", micro=False)
-
-
-def qr_modules(payload: str) -> int:
-    """Modules across the QR code `draw_qr` prints for this text (quiet zone excluded)."""
-    return len(card_qr(payload).matrix)
-
-
-__all__ = ["draw_badge", "draw_card_qr", "draw_fitted", "draw_qr", "hex_colour", "qr_modules", "text_width", "tint"]
+__all__ = ["draw_badge", "draw_card_qr", "draw_fitted", "draw_qr", "hex_colour", "text_width", "tint"]

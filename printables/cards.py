@@ -10,30 +10,16 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from printables.badges import INK, MUTED, draw_badge, draw_card_qr, draw_fitted, hex_colour, qr_modules
+from printables.badges import INK, MUTED, draw_badge, draw_card_qr, draw_fitted, hex_colour
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts
 from printables.layout import CARDS_PER_PAGE, CardGrid, Rect, card_grid, pages_needed
 from printables.output import write_pdf
-from printables.payload import card_payload
+from printables.payload import CARD_QR_BORDER, CARD_QR_BOTTOM_MM, CARD_QR_MM, CARD_QR_RIGHT_MM
 from rules.edition import Card, Edition
 
 BACK_COLOUR = colors.HexColor("#1F3A5F")
 BACK_ACCENT = colors.HexColor("#E8A33D")
 FRAME = 3 * mm  # the region-coloured border inside the trim
-#: The QR code's side, quiet zone included, and the quiet zone in modules. 22 mm because the scanner must
-#: read seven cards in one photo taken from arm's length (`tourpad bench scan`); 16 mm read only 84.5%.
-CARD_QR_MM = 22
-CARD_QR_BORDER = 2
-#: The code's right and bottom edges on the card, in mm from its left and bottom edges.
-CARD_QR_RIGHT_MM, CARD_QR_BOTTOM_MM = 58, 4
-#: Where the code's centre sits, in mm from the card's left and top edges (for the scan benchmark's faces).
-CARD_QR_CENTRE_MM = (CARD_QR_RIGHT_MM - CARD_QR_MM / 2, 88 - CARD_QR_BOTTOM_MM - CARD_QR_MM / 2)
-
-
-def card_code_width_mm(edition_id: str) -> float:
-    """The printed code's width without its quiet zone: what a scanner sees of a card."""
-    modules = qr_modules(card_payload(edition_id, "#"))
-    return CARD_QR_MM * modules / (modules + 2 * CARD_QR_BORDER)
 ROLES = ("collection", "pairs", "choice")
 
 

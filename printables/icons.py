@@ -1,4 +1,5 @@
-"""Our vector pictograms (``assets/icons/*.svg``) drawn onto a reportlab canvas.
+"""Our vector pictograms (``assets/icons/*.svg``) read into shapes: names, files and path operations. No
+reportlab here, so the app's screens can use it; ``printables.badges`` draws the shapes onto a PDF canvas.
 
 The SVG files are ours and deliberately simple: a 100 × 100 viewBox, one colour (``currentColor``), and
 details "knocked out" in the badge colour with ``class="knock"``. Only the elements and path commands
@@ -14,10 +15,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # drawing needs reportlab; the app only reads the SVG files (and runs in a browser)
-    from reportlab.pdfgen.canvas import Canvas
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -183,42 +180,3 @@ def _path_ops(d: str, where: str) -> tuple[tuple, ...]:
                         ex + 2 / 3 * (qx - ex), ey + 2 / 3 * (qy - ey), ex, ey))
             x, y = ex, ey
     return tuple(ops)
-
-
-def draw_shapes(canvas: Canvas, shapes: tuple[Shape, ...], x: float, y: float, size: float,
-                ink, background) -> None:
-    """Draw an icon's shapes in the square (x, y, size) — PDF coordinates, y up — in ``ink``,
-    knock-outs in ``background``."""
-    from reportlab.pdfgen.canvas import FILL_EVEN_ODD
-
-    canvas.saveState()
-    canvas.translate(x, y + size)
-    canvas.scale(size / 100, -size / 100)
-    canvas.setLineCap(1)
-    canvas.setLineJoin(1)
-    for shape in shapes:
-        colour = background if shape.knock else ink
-        canvas.setFillColor(colour)
-        canvas.setStrokeColor(colour)
-        canvas.setLineWidth(shape.stroke_width)
-        path = canvas.beginPath()
-        for op in shape.ops:
-            if op[0] == "M":
-                path.moveTo(op[1], op[2])
-            elif op[0] == "L":
-                path.lineTo(op[1], op[2])
-            elif op[0] == "C":
-                path.curveTo(*op[1:])
-            else:
-                path.close()
-        canvas.drawPath(path, stroke=int(shape.stroke), fill=int(shape.fill), fillMode=FILL_EVEN_ODD)
-    canvas.restoreState()
-
-
-def draw_icon(canvas: Canvas, name: str, x: float, y: float, size: float, ink, background) -> bool:
-    """Draw the pictogram for an icon name; False (nothing drawn) when we have none for it."""
-    key = icon_key(name)
-    if not key:
-        return False
-    draw_shapes(canvas, load_icon(key), x, y, size, ink, background)
-    return True

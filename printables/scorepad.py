@@ -21,6 +21,7 @@ from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_wi
 from printables.layout import fit_into, pages_needed, sheet_slots
 from printables.output import write_pdf
 from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_map
+from rules import wording
 from rules.edition import Edition
 
 DESIGN_H = 277 * mm
@@ -43,48 +44,7 @@ def parse_names(text: str | None) -> tuple[str, ...]:
     return tuple(n.strip() for n in (text or "").split(",") if n.strip())
 
 
-# --- rule texts printed where players need them -----------------------------------------------------------
-
-THROW_CATCH_NOTES = {
-    "difference": "Score the difference between your Throw and Catch numbers.",
-    "throw_if_caught": "Catch ≥ Throw: score the Throw number. Catch < Throw: 0.",
-}
-COLLECTION_NOTES = {
-    "double_if_at_most_7": "Add the values. Total 1–7: double it. 8 or more: score it as it is.",
-    "halve_above_7": "Add the values. Total 1–7: score it. 8 or more: half, rounded up.",
-    "must_beat_previous": "Add the values. You must beat last round's total or score 0 "
-                          "(after a 0, any total of 1+ scores).",
-}
-PAIRS_NOTE = "Each matching pair scores its value once (3 of a kind = 1 pair)."
-
-
-def choice_note(edition: Edition) -> str:
-    family = edition.choice
-    return f"Optional: score one of the {len(family.icons)} per round, each only once per game."
-
-
-def route_tier_labels(edition: Edition) -> list[tuple[int, str]]:
-    """(points, caption) per bonus tier: 1st, 2nd, and the last one's player-count condition."""
-    route = edition.route
-    assert route is not None
-    labels = []
-    for i, points in enumerate(route.tiers):
-        last = i == len(route.tiers) - 1
-        caption = ("others" if route.last_tier_repeats and last and i > 1 else ("1st", "2nd", "3rd", "4th")[i])
-        if last and route.last_tier_min_players > 2 and len(route.tiers) > 1:
-            caption += f" ({route.last_tier_min_players}–4 pl.)"
-        labels.append((points, caption))
-    return labels
-
-
 # --- small drawing helpers (design coordinates, y measured from the top) -----------------------------------
-
-def plural(noun: str) -> str:
-    """'tourist site' → 'tourist sites', 'country' → 'countries', 'town' → 'towns'."""
-    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
-        return noun[:-1] + "ies"
-    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
-
 
 class Sheet:
     def __init__(self, c: Canvas, edition: Edition, gap: float = 0.0):
@@ -227,7 +187,8 @@ def draw_regions(s: Sheet, top: float) -> float:
 
 def draw_route_box(s: Sheet, top: float, title: str, hint: str) -> float:
     """The shared first-come bonus (Europe's passport, USA's coast to coast): circle yours, cross taken ones."""
-    labels = route_tier_labels(s.e)
+    assert s.e.route is not None
+    labels = wording.route_tier_labels(s.e.route)
     h = 15 * mm
     s.box(0, top, DESIGN_W, h, fill=colors.HexColor("#EEF3FA"), stroke=COAST_BLUE, width=1.1, radius=2 * mm)
     s.text(title, 3 * mm, top + 1.5 * mm, 70 * mm, 6 * mm, font=BOLD, max_size=10, max_lines=1, align="left",
@@ -341,7 +302,7 @@ def draw_choice_row(s: Sheet, top: float) -> float:
     h = 27 * mm
     s.text(family.name, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1,
            align="left")
-    s.text(choice_note(e) + " Write the points under the one you chose.", 0, top + 7 * mm, LABEL_W, 14 * mm,
+    s.text(wording.choice_sheet(e) + " Write the points under the one you chose.", 0, top + 7 * mm, LABEL_W, 14 * mm,
            font=SANS, max_size=7, min_size=4.2, max_lines=4, align="left", colour=MUTED)
     span = 4 * ROUND_W
     slot = span / len(family.icons)
@@ -386,12 +347,12 @@ def draw_table(s: Sheet, top: float) -> float:
     s.text("Reference", REF_X, top, REF_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
            colour=MUTED)
     top += 4.5 * mm
-    top = draw_score_row(s, top, "Throw & Catch", THROW_CATCH_NOTES.get(e.throw_catch_rule, "")) + s.gap
+    top = draw_score_row(s, top, wording.THROW_CATCH, wording.THROW_CATCH_SHEET[e.throw_catch_rule]) + s.gap
     icons = [("collection", i.name, i.value) for i in e.collection.icons]
-    top = draw_score_row(s, top, e.collection.name, COLLECTION_NOTES.get(e.collection.rule, ""), icons,
+    top = draw_score_row(s, top, e.collection.name, wording.COLLECTION_SHEET[e.collection.rule], icons,
                          row_h=17 * mm) + s.gap
     icons = [("pairs", i.name, i.value) for i in e.pairs.icons]
-    top = draw_score_row(s, top, e.pairs.name, PAIRS_NOTE, icons, row_h=17 * mm) + s.gap
+    top = draw_score_row(s, top, e.pairs.name, wording.PAIRS_SHEET, icons, row_h=17 * mm) + s.gap
     return draw_choice_row(s, top) + s.gap
 
 
@@ -401,7 +362,7 @@ def draw_end_of_game(s: Sheet, top: float) -> float:
     top += 2 * mm
     s.text("At the end of the game", 0, top, 80 * mm, 5 * mm, font=BOLD, max_size=9, max_lines=1, align="left")
     top += 6 * mm
-    items = [(f"{plural(e.site_noun).capitalize()} visited", "1 point per letter crossed out"),
+    items = [wording.sites_end_sheet(e),
              ("Region bonuses", "stars you circled")]
     if e.route is not None:
         items.append((e.route.name, "the bonus you circled"))
@@ -421,10 +382,9 @@ def draw_end_of_game(s: Sheet, top: float) -> float:
     s.text("GRAND TOTAL", x, top, grand_w, 5 * mm, font=BOLD, max_size=9, max_lines=1)
     s.box(x, top + 6 * mm, grand_w, 15 * mm, width=2.2, fill=colors.HexColor("#FFF7DF"))
     top += 23 * mm
-    tie = {"route": e.route.name if e.route else "", "throw_catch": "Throw & Catch"}
-    breakers = ", then ".join(tie[t] for t in e.tie_breakers if tie.get(t))
-    if breakers:
-        s.text(f"Tie: most points for {breakers} wins.", 0, top, DESIGN_W, 4.5 * mm, font=SANS, max_size=6.5,
+    tie_rule = wording.tie_sheet(e)
+    if tie_rule:
+        s.text(tie_rule, 0, top, DESIGN_W, 4.5 * mm, font=SANS, max_size=6.5,
                max_lines=1, align="left", colour=MUTED)
     return top + 5 * mm
 
@@ -441,21 +401,15 @@ def draw_sheet_template(c: Canvas, edition: Edition, gap: float | None = None) -
         gap = max(0.0, min(MAX_GAP, spare / SPREAD_GAPS))
     s = Sheet(c, edition, gap)
     top = draw_header(s)
-    noun = plural(edition.site_noun)
     if edition.spec.map is not None and edition.route is not None:
-        top = section_title(s, top, f"{noun.capitalize()} & pathways",
-                            "Cross out each town you visit; draw each pathway once both its towns are visited.")
+        top = section_title(s, top, f"{edition.sites_label} & pathways", wording.sites_sheet(edition))
         top = draw_town_map(s, top)
-        top = draw_route_box(s, top, edition.route.name,
-                             "First to join a west-coast town to an east-coast town along drawn pathways.")
+        top = draw_route_box(s, top, edition.route.name, wording.route_sheet(edition))
     else:
-        top = section_title(s, top, noun.capitalize(), "Cross out each letter you visit. First to "
-                            "complete a region: circle its star (others scribble it out).")
+        top = section_title(s, top, edition.sites_label, wording.sites_sheet(edition))
         top = draw_regions(s, top)
         if edition.route is not None:
-            top = draw_route_box(s, top, edition.route.name,
-                                 f"First to visit at least one {edition.site_noun} in every region: "
-                                 "circle your bonus.")
+            top = draw_route_box(s, top, edition.route.name, wording.route_sheet(edition))
     top = draw_table(s, top + 1 * mm + s.gap)
     return draw_end_of_game(s, top + 1 * mm)
 

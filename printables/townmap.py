@@ -2,7 +2,8 @@
 coordinates): towns run west → east by how far they are from each coast, columns are ordered to keep
 pathways short, and a pathway that would pass over another town is bent around it.
 
-Pure geometry in a box of the caller's units with y growing downwards; tested on its own.
+Pure geometry in a box of the caller's units with y growing downwards; tested on its own. No reportlab
+here: the app draws the same map on screen (``scorer.pad.townmap``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,15 @@ from functools import lru_cache
 from rules.edition import Edition
 
 Point = tuple[float, float]
+
+#: One millimetre in PDF points (reportlab's ``mm``, without importing reportlab).
+MM = 72.0 / 2.54 * 0.1
+#: The score pad sheet's drawing width, which the map spans.
+DESIGN_W = 190 * MM
+#: Town circle radius, and how far a pathway keeps from any other town's centre (clear of the circle, its
+#: blue coast ring and a little air).
+TOWN_RADIUS = 4.3 * MM
+PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * MM
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,18 +195,6 @@ def route_pathways(edges: Sequence[tuple[int, int]], centres: Sequence[Point], k
                     break
         result.append(Pathway(a, b, best[1]))
     return result
-
-
-# --- the map's geometry on the pad, shared with the app's sheet (which must not need reportlab) --------
-
-#: reportlab's millimetre, computed as reportlab does (this module stays free of reportlab for the app).
-MM = 72.0 / 2.54 * 0.1
-#: The pad sheet's width; the app scales the same map from it.
-DESIGN_W = 190 * MM
-#: USA map: town circle radius, and how far a pathway keeps from any other town's centre (clear of the
-#: circle, its blue coast ring and a little air).
-TOWN_RADIUS = 4.3 * MM
-PATHWAY_CLEARANCE = TOWN_RADIUS + 2.8 * MM
 
 
 def town_centres(e: Edition, width: float, height: float) -> list[tuple[float, float]]:

@@ -85,7 +85,9 @@ class Edition:
     id: str
     name: str
     provenance: str
+    #: What a card's site is called, singular and plural: "tourist site(s)", "country/countries", "town(s)".
     site_noun: str
+    sites_noun: str
     base: str
     throw_catch_rule: str
     tie_breakers: tuple[str, ...]
@@ -124,10 +126,7 @@ class Edition:
     @property
     def sites_label(self) -> str:
         """The sheet's heading for visited sites: "Tourist sites", "Countries" (Europe), "Towns" (USA)."""
-        noun = self.site_noun.capitalize()
-        if noun.endswith("y") and noun[-2:-1].lower() not in "aeiou":
-            return noun[:-1] + "ies"
-        return noun + "s"
+        return self.sites_noun[:1].upper() + self.sites_noun[1:]
 
     def category_ids(self) -> tuple[str, ...]:
         """Per-round score categories in score-sheet order, as used in records and reports."""
@@ -143,6 +142,13 @@ class Edition:
         if self.route is not None:
             names[self.route.id] = self.route.name
         return names
+
+
+def regular_plural(noun: str) -> str:
+    """The plural of a deck pack's site noun that names none: 'city' → 'cities', 'town' → 'towns'."""
+    if noun.endswith("y") and noun[-2:-1] not in tuple("aeiou"):
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
 
 
 def compile_edition(spec: EditionSpec) -> Edition:
@@ -195,6 +201,7 @@ def compile_edition(spec: EditionSpec) -> Edition:
 
     return Edition(
         id=spec.id, name=spec.name, provenance=spec.provenance, site_noun=spec.site_noun,
+        sites_noun=spec.sites_noun or regular_plural(spec.site_noun),
         base=spec.base or spec.id, throw_catch_rule=spec.throw_catch, tie_breakers=tuple(spec.tie_breakers),
         cards=tuple(cards), regions=regions, collection=collection,
         pairs=build_family(spec.pairs, "pairs"), choice=build_family(spec.choice, "choice"), route=route,

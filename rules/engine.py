@@ -10,19 +10,23 @@ Actions are small ints: 0..27 pick the card with that index; `choice_action(i)` 
 
 Hidden information: a player sees their own hand and Throw card, every face-up drafted card, the hands
 they have held earlier this round (minus the public picks since), and all sheets. Other Throw cards, hands
-they have not held, the undealt cards and the shuffle are hidden; `PlayerView.determinized` re-deals
-exactly those for search bots.
+they have not held, the undealt cards and the shuffle are hidden. A bot is given only its `PlayerView`
+(`State.view`), a frozen snapshot of what it may see; `PlayerView.determinized` deals exactly the hidden
+cards anew for search bots.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import repeat
+from typing import NamedTuple
 
 from rules.edition import Edition
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -69,15 +73,33 @@ class Game:
         return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
 
 
+_AFTER_THROW = operator.itemgetter(slice(1, None))
+#: Phase.DRAFT as a module constant: an enum class's attribute lookup costs more in a hot path.
+_DRAFT = Phase.DRAFT
+_FIRST = operator.itemgetter(0)
+_NO_ROWS = {n: ((),) * n for n in range(2, 5)}
+_NO_THROWS = {n: (None,) * n for n in range(2, 5)}
+#: (players, passes made up to players - 1, pass direction) → per observer, the slice of every hand twice
+#: over that picks the hands they have held this round: own, then the one that reached the next player in
+#: the pass direction, and so on (see `State.has_held`).
+_HELD = {(n, passes, d): tuple(slice(p, p + passes + 1) if d == 1 else slice(p + n, p + n - passes - 1, -1)
+                               for p in range(n))
+         for n in range(2, 5) for passes in range(n) for d in (1, -1)}
+#: Builds a NamedTuple from a tuple of its fields in order, without its keyword-taking __new__ (hot path).
+_new_view = tuple.__new__
+
+
 class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
-    __slots__ = ("_direction", "_pending", "choices", "game", "hands", "history", "masks", "passes", "phase",
-                 "previous_set_aside", "rng", "round_index", "round_log", "round_scores", "rows", "score",
+    __slots__ = ("_direction", "_pending", "_public", "choices", "game", "hands", "history", "masks", "passes",
+                 "phase", "previous_set_aside", "rng", "round_index", "round_log", "round_scores", "rows", "score",
                  "set_aside", "used_cards")
 
     def __init__(self, game: Game, _blank: bool = False) -> None:
         self.game = game
+        #: The current round's `PublicRecord`, made when a view first asks for it.
+        self._public: PublicRecord | None = None
         if _blank:
             return
         n = game.n_players
@@ -248,7 +270,50 @@ class State:
         return rank_players(self.game.edition, self.round_scores)
 
     def view(self, player: int) -> PlayerView:
-        return PlayerView(self, player)
+        """What `player` may see now, as a frozen snapshot: all a bot is ever given."""
+        return self.views()[player]
+
+    def views(self) -> list[PlayerView]:
+        """Every player's view of this decision point (the shared parts are built once).
+
+        On the simulator's hot path, so every copy is made by C-level `map`s, slices and `zip`.
+        """
+        public = self._public
+        if public is None or public.round_index != self.round_index:
+            public = self._public = self._public_record()
+        phase, passes, hands, rows = self.phase, self.passes, self.hands, self.rows
+        n = len(hands)
+        hands_now = tuple(map(tuple, hands))
+        sizes = (len(hands[0]),) * n  # every hand holds as many cards (the engine deals and passes them so)
+        if phase >= Phase.CHOICE:
+            face_up = tuple(map(tuple, rows))
+            actions = [tuple(self.legal_actions(p)) for p in range(n)]
+        else:
+            face_up = tuple(map(tuple, map(_AFTER_THROW, rows))) if passes else _NO_ROWS[n]
+            actions = hands_now
+        throws = map(_FIRST, rows) if rows[0] else _NO_THROWS[n]
+        held_hands = map((hands_now + hands_now).__getitem__, _HELD[n, min(passes, n - 1), self._direction])
+        return list(map(_new_view, repeat(PlayerView, n), zip(
+            range(n), repeat(public), repeat(phase), repeat(passes), repeat(face_up), repeat(sizes), hands_now,
+            throws, held_hands, actions)))
+
+    def all_legal_actions(self) -> list[tuple[int, ...]]:
+        """Every player's legal actions and nothing else: all a bot that reads nothing else is given
+        (like OpenSpiel's observation types, no more than it reads; on the simulator's hot path)."""
+        if self.phase <= _DRAFT:
+            return list(map(tuple, self.hands))
+        return [tuple(self.legal_actions(p)) for p in range(self.game.n_players)]
+
+    def _public_record(self) -> PublicRecord:
+        game, score = self.game, self.score
+        finished = self.history if self.phase == Phase.GAME_OVER else self.history[:len(self.history) - self.passes]
+        # positional, in the fields' order: keyword arguments cost more than the copies (once a round)
+        return _new_view(PublicRecord, (
+            game.edition, game.n_players, game.direction_variant, self.round_index,
+            game.pass_left(self.round_index), tuple(score.visited), tuple(score.choices_used),
+            tuple(score.previous_collection), score.regions_claimed, score.route_done, score.route_next_tier,
+            tuple(map(tuple, self.round_scores)), tuple(self.round_log), tuple(finished),
+            row_mask(self.previous_set_aside)))
 
     def observation(self, player: int) -> Observation:
         return self.view(player).observation()
@@ -314,99 +379,171 @@ class Observation:
     legal_actions: tuple[int, ...]
 
 
-class PlayerView:
-    """A player's window on the state: what a bot or a person is shown, and the only way a bot gets a copy."""
+class PublicRecord(NamedTuple):
+    """What every player knows for the whole round: the table's parameters, the score sheets, the finished
+    rounds. Built once per round by the engine and shared by every player's view (it holds no hidden card)."""
 
-    __slots__ = ("_state", "player")
+    edition: Edition
+    n_players: int
+    direction_variant: bool
+    round_index: int
+    pass_left: bool
+    visited: tuple[int, ...]
+    choices_used: tuple[int, ...]
+    previous_collection: tuple[int, ...]
+    regions_claimed: int
+    route_done: int
+    route_next_tier: int
+    round_scores: tuple[tuple[RoundScore, ...], ...]
+    #: Per finished round: every row and choice (revealed at the round's end).
+    round_log: tuple[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], ...]
+    #: The joint actions of the finished rounds.
+    history: tuple[tuple[int, ...], ...]
+    #: Cards set aside last round (the cards no row held), which this round's deal always includes.
+    previous_set_aside: int
 
-    def __init__(self, state: State, player: int) -> None:
-        self._state = state
-        self.player = player
+
+class PlayerView(NamedTuple):
+    """Everything a bot is given: one player's observation, legal actions, and a sampler of the worlds
+    consistent with them (`determinized`). A frozen snapshot made by the engine (`State.view`): it holds
+    copies of what the player sees and public facts, never the state, the `Game` (its seed replays every
+    deal), the game's random generator, or where an unseen card is — only which cards are unseen.
+
+    The Observation is assembled on request, so a bot that needs only its legal actions pays for nothing
+    else (the random bot in the simulator's hot loop).
+    """
+
+    player: int
+    public: PublicRecord
+    phase: Phase
+    #: Passes made this round (with the pass direction it tells whose hands this player has held).
+    passes: int
+    #: Every row's face-up cards; once the round is revealed (choice phase), the whole rows, Throws first.
+    face_up: tuple[tuple[int, ...], ...]
+    hand_sizes: tuple[int, ...]
+    hand: tuple[int, ...]
+    throw: int | None
+    #: The hands this player has held this round, as they are now: own first, then the one held a pass
+    #: earlier (now with the next player in the pass direction), and so on.
+    held_hands: tuple[tuple[int, ...], ...]
+    actions: tuple[int, ...]
 
     @property
-    def game(self) -> Game:
-        return self._state.game
+    def edition(self) -> Edition:
+        return self.public.edition
 
     @property
-    def phase(self) -> Phase:
-        return self._state.phase
+    def n_players(self) -> int:
+        return self.public.n_players
 
     def legal_actions(self) -> list[int]:
-        return self._state.legal_actions(self.player)
+        return list(self.actions)
+
+    def known_hands(self) -> tuple[tuple[int, ...] | None, ...]:
+        """Per player, their current hand where this player held it earlier this round, else None."""
+        n, p = self.public.n_players, self.player
+        step = 1 if self.public.pass_left else -1
+        known: list[tuple[int, ...] | None] = [None] * n
+        for m, hand in enumerate(self.held_hands):
+            known[(p + m * step) % n] = hand
+        return tuple(known)
 
     def observation(self) -> Observation:
-        s, p = self._state, self.player
-        revealed = s.phase in (Phase.CHOICE, Phase.GAME_OVER)
-        rows = s.rows
-        n = s.game.n_players
-        throws = tuple((row[0] if row and (revealed or q == p) else None) for q, row in enumerate(rows))
-        face_up = tuple(tuple(row if revealed else row[1:]) for row in rows)
-        known = tuple(tuple(s.hands[q]) if s.has_held(p, q) else None for q in range(n))
+        p, pub = self.player, self.public
+        revealed = self.phase >= Phase.CHOICE
+        if revealed:
+            throws = tuple(row[0] if row else None for row in self.face_up)
+        else:
+            throws = tuple(self.throw if q == p else None for q in range(pub.n_players))
         return Observation(
-            player=p, n_players=n, round_index=s.round_index, phase=s.phase,
-            pass_left=s.game.pass_left(s.round_index), hand=tuple(s.hands[p]) if not revealed else (),
-            throw=rows[p][0] if rows[p] else None, face_up=face_up, throws=throws, known_hands=known,
-            hand_sizes=tuple(len(h) for h in s.hands), visited=tuple(s.score.visited),
-            choices_used=tuple(s.score.choices_used), previous_collection=tuple(s.score.previous_collection),
-            regions_claimed=s.score.regions_claimed, route_done=s.score.route_done,
-            route_next_tier=s.score.route_next_tier,
-            round_scores=tuple(tuple(r) for r in s.round_scores), legal_actions=tuple(s.legal_actions(p)))
+            player=p, n_players=pub.n_players, round_index=pub.round_index, phase=self.phase,
+            pass_left=pub.pass_left, hand=() if revealed else self.hand, throw=self.throw,
+            face_up=self.face_up, throws=throws, known_hands=self.known_hands(), hand_sizes=self.hand_sizes,
+            visited=pub.visited, choices_used=pub.choices_used, previous_collection=pub.previous_collection,
+            regions_claimed=pub.regions_claimed, route_done=pub.route_done,
+            route_next_tier=pub.route_next_tier, round_scores=pub.round_scores, legal_actions=self.actions)
+
+    def _seen_mask(self) -> int:
+        mask = 0
+        for row in self.face_up:
+            for card in row:
+                mask |= 1 << card
+        if self.phase >= Phase.CHOICE:
+            return mask
+        if self.throw is not None:
+            mask |= 1 << self.throw
+        for hand in self.held_hands:
+            for card in hand:
+                mask |= 1 << card
+        return mask
 
     def hidden_cards(self) -> list[int]:
-        """Cards whose place this player cannot know: others' Throw cards, unseen hands, the undealt cards."""
-        s, p = self._state, self.player
-        if s.phase in (Phase.CHOICE, Phase.GAME_OVER):
-            return s.set_aside[:]
-        hidden = list(s.set_aside)
-        for q in range(s.game.n_players):
-            if q == p:
-                continue
-            if s.rows[q]:
-                hidden.append(s.rows[q][0])
-            if not s.has_held(p, q):
-                hidden.extend(s.hands[q])
-        return hidden
+        """The cards this player cannot place (others' Throw cards, hands not held, the undealt cards), in
+        card order: which cards they are is known (every card not seen), where each one is is not."""
+        seen = self._seen_mask()
+        return [c for c in range(len(self.public.edition.cards)) if not seen >> c & 1]
 
     def determinized(self, rng: random.Random) -> State:
-        """A copy of the state in which everything this player cannot see is re-dealt at random.
+        """A state agreeing with this view in which every card the player cannot see is dealt at random.
 
-        The copy agrees with the observation (same own cards, face-up rows, known hands, hand sizes) and
-        with what is public about the deal: cards set aside last round are always dealt this round. The
-        future shuffles come from `rng`, not from the real game's generator.
+        It holds the same own cards, face-up rows, known hands and hand sizes, and follows what is public
+        about the deal: cards set aside last round are always dealt this round. Its `Game` has no seed and
+        its future shuffles come from `rng` (the bot's generator), never from the real game's.
         """
-        s, p = self._state, self.player
-        copy = s.clone()
-        copy.rng = random.Random(rng.random())
+        pub, p, n = self.public, self.player, self.public.n_players
+        world = State(Game(pub.edition, n, None, pub.direction_variant), _blank=True)
+        world.rng = random.Random(rng.random())
         hidden = self.hidden_cards()
-        if s.phase in (Phase.CHOICE, Phase.GAME_OVER):
-            return copy
-        # slots: (kind, player) for each hidden in-play position; the rest of `hidden` is set aside
-        slots: list[tuple[str, int]] = []
-        for q in range(s.game.n_players):
-            if q == p:
-                continue
-            if s.rows[q]:
-                slots.append(("throw", q))
-            if not s.has_held(p, q):
-                slots.extend(("hand", q) for _ in s.hands[q])
-        # sorted, so the re-deal depends on which cards are hidden, never on where they really are
-        previous = set(s.previous_set_aside)
-        must_be_dealt = sorted(c for c in hidden if c in previous)
-        free = sorted(c for c in hidden if c not in previous)
-        rng.shuffle(slots)
-        rng.shuffle(free)
-        placed = must_be_dealt + free[: len(slots) - len(must_be_dealt)]
-        rng.shuffle(placed)
-        set_aside = free[len(slots) - len(must_be_dealt):]
-        new_hands: dict[int, list[int]] = {}
-        for (kind, q), card in zip(slots, placed, strict=True):
-            if kind == "throw":
-                # the row's mask must follow the re-dealt Throw card, or the copy would score the real one
-                copy.masks[q] = copy.masks[q] & ~(1 << copy.rows[q][0]) | 1 << card
-                copy.rows[q][0] = card
-            else:
-                new_hands.setdefault(q, []).append(card)
-        for q, cards in new_hands.items():
-            copy.hands[q] = cards
-        copy.set_aside = set_aside
-        return copy
+        rows = [list(row) for row in self.face_up]
+        known = self.known_hands()
+        hands = [list(hand) if hand is not None else [] for hand in known]
+        if self.phase < Phase.CHOICE:
+            if self.throw is not None:
+                rows[p].insert(0, self.throw)
+            # slots: (kind, player) for each hidden in-play position; the rest of `hidden` is set aside
+            slots: list[tuple[str, int]] = []
+            for q in range(n):
+                if q == p:
+                    continue
+                if self.passes:
+                    slots.append(("throw", q))
+                if known[q] is None:
+                    slots.extend(("hand", q) for _ in range(self.hand_sizes[q]))
+            # `hidden` is in card order, so the re-deal depends on which cards are unseen, never on where
+            previous = pub.previous_set_aside
+            must_be_dealt = [c for c in hidden if previous >> c & 1]
+            free = [c for c in hidden if not previous >> c & 1]
+            rng.shuffle(slots)
+            rng.shuffle(free)
+            placed = must_be_dealt + free[: len(slots) - len(must_be_dealt)]
+            rng.shuffle(placed)
+            set_aside = free[len(slots) - len(must_be_dealt):]
+            for (kind, q), card in zip(slots, placed, strict=True):
+                if kind == "throw":
+                    rows[q].insert(0, card)
+                else:
+                    hands[q].append(card)
+        else:
+            set_aside = hidden
+            rng.shuffle(set_aside)
+        world.round_index = pub.round_index
+        world.phase = self.phase
+        world.score = ScoreState(n, list(pub.visited), list(pub.previous_collection), list(pub.choices_used),
+                                 pub.regions_claimed, pub.route_done, pub.route_next_tier)
+        world.round_scores = [list(r) for r in pub.round_scores]
+        world.round_log = list(pub.round_log)
+        world.history = list(pub.history)
+        if self.phase != Phase.GAME_OVER:
+            world.history.extend(tuple(row[k] for row in rows) for k in range(self.passes))
+        world.set_aside = set_aside
+        world.previous_set_aside = [c for c in range(len(pub.edition.cards)) if pub.previous_set_aside >> c & 1]
+        in_set_aside = set(set_aside)
+        world.used_cards = [c for c in range(len(pub.edition.cards)) if c not in in_set_aside]
+        world.hands = hands
+        world.rows = rows
+        world.masks = [row_mask(row) for row in rows]
+        world.passes = self.passes
+        world._direction = 1 if pub.pass_left else -1
+        world.choices = list(pub.round_log[-1][1]) if self.phase == Phase.GAME_OVER else [NO_CHOICE] * n
+        world._pending = [None] * n
+        return world

@@ -93,7 +93,9 @@ class EditionSpec(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str
     provenance: Literal["publisher", "tourpad", "owner"]
-    site_noun: str = "site"
+    site_noun: str = Field(default="site", min_length=1, max_length=40)
+    #: Its plural ("countries"); when left out, the regular English plural of `site_noun`.
+    sites_noun: str | None = Field(default=None, min_length=1, max_length=40)
     throw_catch: Literal["difference", "throw_if_caught"]
     tie_breakers: list[Literal["route", "throw_catch"]]
     #: The edition this pack's rules come from (a deck pack typed in by an owner names "europe" etc.).

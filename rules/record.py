@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from rules.edition import Edition
-from rules.engine import HAND_SIZE, ROUNDS
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+from rules.engine import ROUNDS
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
+from rules.validation import Entered, RuleError, check_direction_variant, validate_round
 
-
-class RecordError(ValueError):
-    """A record that breaks a rule; the message names the round, the player and the problem."""
+#: A record that breaks a rule; the message names the round, the player and the problem.
+RecordError = RuleError
 
 
 class PlayerRound(BaseModel):
@@ -49,8 +50,13 @@ class GameRecord(BaseModel):
     @classmethod
     def _names(cls, players: list[str]) -> list[str]:
         for name in players:
-            if not name.strip() or len(name) > 40:
-                raise ValueError(f"player name {name!r} must be 1 to 40 characters")
+            # The one check of typed names (rules.text), at the 40 characters records always allowed, so
+            # games saved before names were limited to 24 still load. Checked, not rewritten: the rounds
+            # are keyed by the names as written.
+            try:
+                clean_name(name, f"player name {name!r}", longest=RECORDED_NAME_LENGTH)
+            except TextError as err:
+                raise ValueError(str(err)) from None
         if len({n.casefold() for n in players}) != len(players):
             raise ValueError("player names must be different")
         return players
@@ -67,45 +73,6 @@ def choice_key(edition: Edition) -> str:
     return "treasure" if edition.choice.rule == "treasure_others" else "activity"
 
 
-def parse_row(edition: Edition, letters: str, where: str) -> tuple[int, ...]:
-    """7 letters → card indices, refusing unknown letters, repeats and wrong counts."""
-    cleaned = letters.replace(" ", "").replace(",", "").upper()
-    cards = []
-    for letter in cleaned:
-        try:
-            card = edition.card_index(letter)
-        except KeyError:
-            raise RecordError(f"{where}: {letter!r} is not a card of {edition.name} "
-                              f"(cards are {edition.letters})") from None
-        if card in cards:
-            raise RecordError(f"{where}: letter {letter!r} appears twice; each card is drafted once a round")
-        cards.append(card)
-    if len(cards) != HAND_SIZE:
-        raise RecordError(f"{where}: {len(cards)} cards ({cleaned or 'none'}); a round's row has exactly "
-                          f"{HAND_SIZE}, Throw first and Catch last")
-    return tuple(cards)
-
-
-def parse_choice(edition: Edition, name: str | None, row: tuple[int, ...], used: dict[int, int],
-                 where: str) -> int:
-    """A choice name → icon index, refusing unknown names, ones used before, and ones without an icon."""
-    if name is None or not name.strip():
-        return NO_CHOICE
-    family = edition.choice
-    try:
-        icon = family.icon_index(name.strip())
-    except KeyError:
-        options = ", ".join(i.name for i in family.icons)
-        raise RecordError(f"{where}: {name!r} is not one of the {family.name} ({options})") from None
-    icon_name = family.icons[icon].name
-    if icon in used:
-        raise RecordError(f"{where}: {icon_name} was already scored in round {used[icon]}; "
-                          f"each of the {family.name} scores once per game")
-    if not row_mask(row) & family.icons[icon].mask:
-        raise RecordError(f"{where}: {icon_name} needs at least one {icon_name} icon on the player's cards")
-    return icon
-
-
 def _check_choice_field(edition: Edition, entry: PlayerRound, where: str) -> None:
     """Europe's choice is a National Treasure ("treasure"); the others' an Activity ("activity")."""
     key = choice_key(edition)
@@ -118,8 +85,7 @@ def _check_choice_field(edition: Edition, entry: PlayerRound, where: str) -> Non
 def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound], list[str]]:
     """Check every rule a record can break; returns the parsed rounds and warnings (not errors)."""
     players = record.players
-    if record.direction_variant and len(players) < 3:
-        raise RecordError("the direction variant is for 3 or 4 players")
+    check_direction_variant(len(players), record.direction_variant)
     parsed: list[ParsedRound] = []
     warnings: list[str] = []
     used: list[dict[int, int]] = [{} for _ in players]
@@ -131,29 +97,22 @@ def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound
         missing = [name for name in players if name not in entries]
         if missing:
             raise RecordError(f"round {r}: no cards entered for {missing[0]}")
-        rows, choices = [], []
-        owner: dict[int, str] = {}
-        for p, name in enumerate(players):
-            where = f"round {r}, {name}"
-            row = parse_row(edition, entries[name].cards, where)
-            for card in row:
-                if card in owner:
-                    raise RecordError(f"round {r}: letter {edition.cards[card].letter!r} is in both "
-                                      f"{owner[card]}'s and {name}'s cards; each card is drafted once a round")
-                owner[card] = name
-            _check_choice_field(edition, entries[name], where)
-            choice = parse_choice(edition, entries[name].choice, row, used[p], where)
+        for name in players:
+            _check_choice_field(edition, entries[name], f"round {r}, {name}")
+        checked = validate_round(edition, r, players, {p: Entered(entries[name].cards, entries[name].choice)
+                                                        for p, name in enumerate(players)}, used)
+        rows = tuple(checked[p].row for p in range(len(players)))
+        choices = tuple(checked[p].choice for p in range(len(players)))
+        for p, choice in enumerate(choices):
             if choice != NO_CHOICE:
                 used[p][choice] = r
-            rows.append(row)
-            choices.append(choice)
-        dealt = sum(1 << c for c in owner)
+        dealt = sum(1 << c for row in rows for c in row)
         if set_aside_before is not None and set_aside_before & ~dealt:
             missing_letters = ", ".join(edition.letters_of(set_aside_before & ~dealt))
             warnings.append(f"round {r}: {missing_letters} were not dealt in round {r - 1}, so the rules deal "
                             f"them first in round {r}; check those letters")
         set_aside_before = ((1 << len(edition.cards)) - 1) & ~dealt if len(players) < 4 else None
-        parsed.append(ParsedRound(tuple(rows), tuple(choices)))
+        parsed.append(ParsedRound(rows, choices))
     return parsed, warnings
 
 
@@ -172,8 +131,7 @@ class GameReport:
         return [sum(r.total for r in rounds) for rounds in self.rounds]
 
     def category_points(self, score: RoundScore) -> dict[str, int]:
-        ids = self.edition.category_ids()
-        return dict(zip(ids, score, strict=False))
+        return category_points(self.edition, score)
 
     def to_dict(self) -> dict:
         return {

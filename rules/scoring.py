@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from rules import wording
+from rules.bonuses import Award, settle_bonuses
 from rules.edition import Edition, Family
 
 NO_CHOICE = -1
@@ -34,6 +36,16 @@ class RoundScore(NamedTuple):
                 + self.regions + self.route)
 
 
+def category_points(edition: Edition, score: RoundScore) -> dict[str, int]:
+    """A round's points by the edition's category ids (`Edition.category_ids()` order), by field name."""
+    points = {"throw_catch": score.throw_catch, edition.collection.id: score.collection,
+              edition.pairs.id: score.pairs, edition.choice.id: score.choice, "sites": score.sites,
+              "regions": score.regions}
+    if edition.route is not None:
+        points[edition.route.id] = score.route
+    return points
+
+
 Scored = tuple[int, str | None]
 
 
@@ -51,10 +63,6 @@ THROW_CATCH_RULES: dict[str, Callable[[int, int], int]] = {
     "difference": _difference,
     "throw_if_caught": _throw_if_caught,
 }
-THROW_CATCH_TEXT = {
-    "difference": "the difference",
-    "throw_if_caught": "the Throw number when the Catch is at least as high, else 0",
-}
 
 
 def score_throw_catch(edition: Edition, row: Sequence[int], explain: bool = False) -> Scored:
@@ -63,8 +71,8 @@ def score_throw_catch(edition: Edition, row: Sequence[int], explain: bool = Fals
     if not explain:
         return points, None
     throw, catch = edition.cards[row[0]], edition.cards[row[-1]]
-    return points, (f"Throw & Catch: Throw {throw.letter} ({throw.number}), Catch {catch.letter} "
-                    f"({catch.number}) → {points} ({THROW_CATCH_TEXT[edition.throw_catch_rule]})")
+    how = f"Throw {throw.letter} ({throw.number}), Catch {catch.letter} ({catch.number})"
+    return points, wording.throw_catch(edition.throw_catch_rule, how, points)
 
 
 # --- Collections / Cuisine / Americana --------------------------------------------------------------------
@@ -89,17 +97,6 @@ COLLECTION_RULES: dict[str, Callable[[int, int], int]] = {
 }
 
 
-def _collection_rule_text(rule: str, total: int, previous_score: int, points: int) -> str:
-    if rule == "double_if_at_most_7":
-        return f"{total} ≤ 7, doubled → {points}" if total <= 7 else f"{total} > 7, not doubled → {points}"
-    if rule == "halve_above_7":
-        return f"{total} ≤ 7 → {points}" if total <= 7 else f"{total} ≥ 8, halved and rounded up → {points}"
-    if previous_score < 0:
-        return f"{total}, first round → {points}"
-    verdict = "more than" if points else "not more than"
-    return f"{total}, {verdict} last round's {previous_score} → {points}"
-
-
 def score_collection(edition: Edition, row_mask: int, previous_score: int, explain: bool = False) -> Scored:
     family = edition.collection
     total = 0
@@ -110,7 +107,7 @@ def score_collection(edition: Edition, row_mask: int, previous_score: int, expla
         return points, None
     parts = " + ".join(f"{icon.name} {icon.value}×{(row_mask & icon.mask).bit_count()}"
                        for icon in family.icons if row_mask & icon.mask) or "nothing"
-    return points, f"{family.name}: {parts} = {_collection_rule_text(family.rule, total, previous_score, points)}"
+    return points, wording.collection(family.name, parts, family.rule, total, previous_score, points)
 
 
 # --- Animals / Transport: pairs -----------------------------------------------------------------------------
@@ -128,9 +125,8 @@ def score_pairs(edition: Edition, row_mask: int, explain: bool = False) -> Score
         n = (row_mask & icon.mask).bit_count()
         if n:
             pairs = n >> 1
-            label = f"{pairs} pairs" if pairs > 1 else "1 pair" if pairs else "no pair"
-            parts.append(f"{icon.name} ×{n} ({label}) → {icon.value * pairs}")
-    return points, f"{family.name}: {', '.join(parts) if parts else 'none'} = {points}"
+            parts.append(f"{icon.name} ×{n} ({wording.pairs_count(pairs)}) → {icon.value * pairs}")
+    return points, wording.pairs(family.name, parts, points)
 
 
 # --- Activities / National Treasures: the optional round-end choice -----------------------------------------
@@ -153,12 +149,19 @@ CHOICE_RULES: dict[str, Callable[[Family, int, int, int], int]] = {
 }
 
 
-def _choice_rule_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
-    name = family.icons[icon].name
-    if family.rule == "activity_table":
-        return f"{name} ×{own} → {points}"
+def _activity_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
+    return wording.choice_own(family.name, family.icons[icon].name, own, points)
+
+
+def _treasure_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
     per_icon = dict(family.per_icon_by_players)[n_players]
-    return f"{name}: {others} on other players' cards × {per_icon} ({n_players} players) → {points}"
+    return wording.choice_others(family.name, family.icons[icon].name, others, per_icon, n_players, points)
+
+
+CHOICE_TEXTS: dict[str, Callable[[Family, int, int, int, int, int], str]] = {
+    "activity_table": _activity_text,
+    "treasure_others": _treasure_text,
+}
 
 
 def score_choice(edition: Edition, choice: int, row_mask: int, everyone_count: int, n_players: int,
@@ -166,12 +169,12 @@ def score_choice(edition: Edition, choice: int, row_mask: int, everyone_count: i
     """`everyone_count` is how many cards with the chosen icon all players drafted this round."""
     family = edition.choice
     if choice == NO_CHOICE:
-        return 0, (f"{family.name}: none chosen" if explain else None)
+        return 0, (wording.choice_none(family.name) if explain else None)
     own = (row_mask & family.icons[choice].mask).bit_count()
     points = CHOICE_RULES[family.rule](family, own, everyone_count - own, n_players)
     if not explain:
         return points, None
-    return points, f"{family.name}: {_choice_rule_text(family, choice, own, everyone_count - own, n_players, points)}"
+    return points, CHOICE_TEXTS[family.rule](family, choice, own, everyone_count - own, n_players, points)
 
 
 def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player: int,
@@ -259,14 +262,15 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
-                  explain: bool = False, masks: Sequence[int] | None = None,
+                  explain: bool = False, masks: Sequence[int] | None = None, awards: list[Award] | None = None,
                   ) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round for every player and settle the shared bonuses; updates `state` in place.
 
     `rows[p]` is player p's 7 cards in draft order (Throw first, Catch last); `choices[p]` is the choice
     icon index or NO_CHOICE; `masks` (optional) are the rows as bitmasks, if the caller keeps them. Inputs
     are trusted: they were validated at the edge (engine legality, record validation). Returns the scores
-    and, when `explain`, each player's explanation lines.
+    and, when `explain`, each player's explanation lines; `awards` (optional) receives the shared bonuses
+    settled (`rules.bonuses.settle_bonuses`).
     """
     n = state.n_players
     if masks is None:
@@ -277,37 +281,26 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
     notes: list[list[str]] = [[] for _ in range(n)]
     visited_after = [visited[p] | masks[p] for p in range(n)]
 
-    region_points = [0] * n
+    # Who completed what this round: a region still unclaimed that a sheet now covers was completed this
+    # round (had it been complete before, it would be claimed), so only those need looking at.
+    regions_completed = [0] * n
     claimed = state.regions_claimed
     for region in edition.regions:
-        if claimed >> region.index & 1:
+        bit = 1 << region.index
+        if claimed & bit:
             continue
         rmask = region.mask
-        achievers = [p for p in range(n) if visited_after[p] & rmask == rmask]
-        if achievers:
-            state.regions_claimed |= 1 << region.index
-            for p in achievers:
-                region_points[p] += region.bonus
-                if explain:
-                    shared = " (shared)" if len(achievers) > 1 else ""
-                    notes[p].append(f"Region bonus: {region.name} complete first{shared} → +{region.bonus}")
-
-    route_points = [0] * n
-    route = edition.route
-    if route is not None:
-        achievers = [p for p in range(n)
-                     if not state.route_done >> p & 1 and route_achieved(edition, visited_after[p])]
-        if achievers:
-            tiers = route.tiers_for(n)
-            tier = state.route_next_tier
-            points = tiers[min(tier, len(tiers) - 1)] if tier < len(tiers) or route.last_tier_repeats else 0
-            state.route_next_tier += 1
-            for p in achievers:
-                state.route_done |= 1 << p
-                route_points[p] = points
-                if explain:
-                    shared = " (shared tier)" if len(achievers) > 1 else ""
-                    notes[p].append(f"{route.name}: achieved{shared} → +{points}")
+        for p in range(n):
+            if visited_after[p] & rmask == rmask:
+                regions_completed[p] |= bit
+    route_now = 0
+    if edition.route is not None:
+        done = state.route_done
+        for p in range(n):
+            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
+                route_now |= 1 << p
+    region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
+                                                 notes if explain else None, awards)
 
     for p in range(n):
         mask = masks[p]
@@ -324,10 +317,9 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         new_sites = mask & ~visited[p]
         scores.append(RoundScore(tc, col, prs, ch, new_sites.bit_count(), region_points[p], route_points[p]))
         if explain:
-            new_letters = ", ".join(edition.letters_of(new_sites)) or "none"
+            new_letters = ", ".join(edition.letters_of(new_sites))
             notes[p][:0] = [tc_text, col_text, prs_text, ch_text,
-                            f"{edition.sites_label}: new {new_letters} → +{new_sites.bit_count()} "
-                            "(counted at game end)"]
+                            wording.sites_new(edition, new_letters, new_sites.bit_count())]
         visited[p] = visited_after[p]
         state.previous_collection[p] = col
         if choice >= 0:

@@ -14,6 +14,8 @@ from platformdirs import user_data_dir
 from rules.edition import Edition
 from rules.editions import bundled_ids, edition_from_text, load_edition
 from rules.model import EditionDataError
+from rules.text import PACK_NAME_LENGTH, TextError, clean_name
+from scorer.userfile import read_user_text
 
 
 def data_dir() -> Path:
@@ -48,13 +50,20 @@ def resolve_edition(edition_id: str) -> Edition:
 
 
 def read_pack(path: Path) -> Edition:
-    """Validate a pack file (TOML or JSON, by extension) without installing it."""
+    """Validate a pack file (TOML or JSON, by extension) without installing it. A file that is no text
+    raises UserFileError, a pack that is not valid EditionDataError."""
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    edition = edition_from_text(read_user_text(path, "a deck pack"), fmt)
+    check_pack_name(edition.name, path, EditionDataError)
+    return edition
+
+
+def check_pack_name(name: str, path: Path, error: type[Exception]) -> None:
+    """A pack's name, typed by its owner, goes through the one name check (rules.text)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise EditionDataError(f"cannot read {path}: {err.strerror}") from None
-    return edition_from_text(text, fmt)
+        clean_name(name, "the pack's name", longest=PACK_NAME_LENGTH)
+    except TextError as err:
+        raise error(f"{path.name}: name: {err}") from None
 
 
 def import_pack(path: Path) -> Edition:
@@ -105,15 +114,15 @@ def resolve_board(board_id: str = "tourpad"):
 
 
 def read_board_pack(path: Path):
-    """Validate a board pack (TOML or JSON, by extension) against tourpad's board, without installing it."""
+    """Validate a board pack (TOML or JSON, by extension) against tourpad's board, without installing it. A
+    file that is no text raises UserFileError, a pack that is not valid BoardDataError."""
     from rules.race.board import BoardDataError, board_pack_from_text
 
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise BoardDataError(f"cannot read the file: {err.strerror}") from None
-    return board_pack_from_text(text, fmt), text, fmt
+    text = read_user_text(path, "a board pack")
+    board = board_pack_from_text(text, fmt)
+    check_pack_name(board.name, path, BoardDataError)
+    return board, text, fmt
 
 
 def import_board_pack(path: Path):

@@ -1,18 +1,14 @@
-"""`tourpad sim --game race-around-europe`: Race Around Europe bot games, win rates and game lengths."""
+"""`tourpad sim --game race-around-europe`: Race Around Europe bot games, win rates and game lengths
+(data; the command prints it)."""
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
-from collections.abc import Sequence
-
-from rich.progress import Progress
-from rich.table import Table
+from collections.abc import Callable, Sequence
 
 from rules.race.bots import RACE_BOTS, make_race_bot, play_race
 from rules.race.engine import DEFAULT_TURN_CAP, RaceGame
-from scorer.commands.common import console
 from scorer.simulate import SimError, wilson_interval
 
 GAME_ID = "race-around-europe"
@@ -22,7 +18,7 @@ ALIASES = {"random": "easy", "greedy": "normal", "hard": "search"}
 
 def run_race_simulation(players: int, bots: Sequence[str], games: int, seed: int = 1,
                         turn_cap: int = DEFAULT_TURN_CAP, board_id: str = "tourpad",
-                        progress: bool = True) -> dict:
+                        on_games_done: Callable[[int], None] | None = None) -> dict:
     """Play `games` games (the first seat rotates) and summarise wins (95% Wilson CI) and lengths in turns."""
     from scorer.packs import resolve_board
 
@@ -40,18 +36,17 @@ def run_race_simulation(players: int, bots: Sequence[str], games: int, seed: int
     draws = 0
     lengths: list[int] = []
     started = time.perf_counter()
-    with Progress(disable=not progress, transient=True, console=console) as bar:
-        task = bar.add_task(f"Race Around Europe: {games} games", total=games)
-        for g in range(games):
-            game_seed = seed * 1_000_003 + g
-            game = RaceGame(players, game_seed, board, first_player=g % players, turn_cap=turn_cap)
-            state = play_race(game, [make_race_bot(n, game_seed * 8 + p) for p, n in enumerate(names)])
-            if state.winner is None:
-                draws += 1
-            else:
-                wins[state.winner] += 1
-            lengths.append(state.turn)
-            bar.advance(task)
+    for g in range(games):
+        game_seed = seed * 1_000_003 + g
+        game = RaceGame(players, game_seed, board, first_player=g % players, turn_cap=turn_cap)
+        state = play_race(game, [make_race_bot(n, game_seed * 8 + p) for p, n in enumerate(names)])
+        if state.winner is None:
+            draws += 1
+        else:
+            wins[state.winner] += 1
+        lengths.append(state.turn)
+        if on_games_done is not None:
+            on_games_done(1)
     seconds = time.perf_counter() - started
     seats = []
     for p in range(players):
@@ -65,26 +60,3 @@ def run_race_simulation(players: int, bots: Sequence[str], games: int, seed: int
         "max_turns": max(lengths), "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 1),
     }
-
-
-def print_race_simulation(result: dict) -> None:
-    table = Table(title=f"Race Around Europe: {result['games']} games, {result['players']} players "
-                        f"({result['games_per_second']} games/s)")
-    for column in ("Seat", "Bot", "Wins", "Win rate", "95% CI"):
-        table.add_column(column, justify="right" if column in ("Wins", "Win rate", "95% CI") else "left")
-    for seat in result["seats"]:
-        low, high = seat["win_rate_ci95"]
-        table.add_row(str(seat["seat"]), seat["bot"], str(seat["wins"]), f"{seat['win_rate']:.1%}",
-                      f"{low:.1%}–{high:.1%}")
-    console.print(table)
-    console.print(f"Game length in turns (all players): median {result['median_turns']}, "
-                  f"mean {result['mean_turns']}, longest {result['max_turns']}; "
-                  f"draws at the {result['turn_cap']}-turn cap: {result['draws']}")
-
-
-def run_race_command(players: int, bots: str, games: int, seed: int, as_json: bool) -> None:
-    result = run_race_simulation(players, bots.split(","), games, seed, progress=not as_json)
-    if as_json:
-        print(json.dumps(result, indent=2))
-    else:
-        print_race_simulation(result)

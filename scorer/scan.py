@@ -22,8 +22,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
-from printables.cards import card_code_width_mm
-from printables.payload import PayloadError, parse_card_payload
+from printables.payload import PayloadError, card_code_width_mm, parse_card_payload
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 

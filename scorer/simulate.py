@@ -1,19 +1,18 @@
-"""Bot-vs-bot simulation for `tourpad sim`: win rates with confidence intervals, points per category."""
+"""Bot-vs-bot simulation for `tourpad sim`: win rates with confidence intervals, points per category.
+
+Returns data only; the command prints it (scorer.commands.sim_tables)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-
-from rich.progress import Progress
-from rich.table import Table
 
 from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
-from scorer.commands.common import console
+from rules.validation import RuleError, check_direction_variant
 
 
 class SimError(ValueError):
@@ -122,33 +121,35 @@ def play_games(edition_id: str, names: Sequence[str], first: int, last: int, see
 
 
 def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: int, seed: int,
-                   direction_variant: bool = False, progress: bool = True, rotate: bool = False,
-                   workers: int = 1) -> dict:
+                   direction_variant: bool = False, rotate: bool = False, workers: int = 1,
+                   on_games_done: Callable[[int], None] | None = None) -> dict:
     """Play `games` games of the line-up; with `rotate` each entry sits in every seat equally often.
 
-    `workers` > 1 spreads the games over processes; the result is the same as with one.
+    `workers` > 1 spreads the games over processes; the result is the same as with one. `on_games_done(n)`
+    hears of every n games finished (a progress bar).
     """
     names = resolve_bot_names(bots, players)
-    if direction_variant and players < 3:
-        raise SimError("the direction variant is for 3 or 4 players")
+    try:
+        check_direction_variant(players, direction_variant)
+    except RuleError as err:
+        raise SimError(str(err)) from None
     categories = edition.category_ids()
     total = Tally(players, len(categories), len(edition.regions))
     chunk = max(1, min(50, games // (max(workers, 1) * 8) or 1))
     bounds = [(a, min(a + chunk, games)) for a in range(0, games, chunk)]
-    with Progress(disable=not progress, transient=True, console=console) as bar:
-        task = bar.add_task(f"{edition.name}: {games} games", total=games)
-        if workers <= 1:
-            for a, b in bounds:
-                total.add(play_games(edition.id, names, a, b, seed, direction_variant, rotate))
-                bar.advance(task, b - a)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(play_games, edition.id, names, a, b, seed, direction_variant, rotate)
-                           for a, b in bounds]
-                for future in as_completed(futures):
-                    part = future.result()
-                    total.add(part)
-                    bar.advance(task, part.games)
+    advance = on_games_done or (lambda _games: None)
+    if workers <= 1:
+        for a, b in bounds:
+            total.add(play_games(edition.id, names, a, b, seed, direction_variant, rotate))
+            advance(b - a)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = [pool.submit(play_games, edition.id, names, a, b, seed, direction_variant, rotate)
+                       for a, b in bounds]
+            for future in as_completed(futures):
+                part = future.result()
+                total.add(part)
+                advance(part.games)
     return simulation_report(edition, names, total, seed, direction_variant, rotate)
 
 
@@ -194,63 +195,3 @@ def simulation_report(edition: Edition, names: Sequence[str], tally: Tally, seed
     if edition.route is not None:
         result["route_bonus_per_game"] = round(tally.route_awarded / games, 3)
     return result
-
-
-def print_simulation(result: dict, category_names: dict[str, str] | None = None) -> None:
-    """Narrow tables (they fit an 80-column terminal): win rates, points per category, head to head, and
-    each bot against the field."""
-    names = category_names or {}
-    rotated = result.get("rotated_seats", False)
-    wins = Table(title=f"{result['edition']}: {result['games']} games, {result['players']} players"
-                       f"{', seats rotated' if rotated else ''}, {result['games_per_second']} games/s")
-    # with rotation a row is a line-up entry, which sat in every seat in turn
-    for column, justify in (("Entry" if rotated else "Seat", "left"), ("Bot", "left"), ("Win rate", "right"),
-                            ("95% CI", "right"), ("Mean total", "right")):
-        wins.add_column(column, justify=justify)
-    for seat in result["seats"]:
-        low, high = seat["win_rate_ci95"]
-        wins.add_row(str(seat["seat"]), seat["bot"], f"{seat['win_rate']:.1%}", f"{low:.1%}–{high:.1%}",
-                     f"{seat['mean_total']:.1f}")
-    console.print(wins)
-    points = Table(title="Mean points per game")
-    points.add_column("Category")
-    for seat in result["seats"]:
-        points.add_column(f"{seat['seat']}: {seat['bot']}", justify="right")
-    for category in result["seats"][0]["mean_points"]:
-        points.add_row(names.get(category, category),
-                       *(f"{seat['mean_points'][category]:.2f}" for seat in result["seats"]))
-    console.print(points)
-
-    labels = [f"{s['seat']}: {s['bot']}" for s in result["seats"]]
-    h2h = Table(title="Head to head: share of games the row finished ahead of the column (95% CI)")
-    h2h.add_column("")
-    for label in labels:
-        h2h.add_column(label, justify="right")
-    for label, row in zip(labels, result["head_to_head"], strict=True):
-        h2h.add_row(label, *("—" if cell is None else
-                             f"{cell['ahead']:.0%} ({cell['ci95'][0]:.0%}–{cell['ci95'][1]:.0%})"
-                             for cell in row))
-    console.print(h2h)
-
-    field_table = Table(title="Each bot against the field: share of games won by any copy of it")
-    for column in ("Bot", "Copies", "Wins", "95% CI", "Chance", "Mean total"):
-        field_table.add_column(column, justify="left" if column == "Bot" else "right")
-    for bot in result["bots"]:
-        low, high = bot["win_share_ci95"]
-        field_table.add_row(bot["bot"], str(bot["copies"]), f"{bot['win_share']:.1%}",
-                            f"{low:.1%}–{high:.1%}", f"{bot['chance']:.0%}", f"{bot['mean_total']:.1f}")
-    console.print(field_table)
-    console.print("Region bonus won in: " + ", ".join(
-        f"{name} {share:.0%}" for name, share in result["region_bonus_won"].items()), highlight=False)
-    if "route_bonus_per_game" in result:
-        console.print(f"Route bonus scored per game: {result['route_bonus_per_game']}", highlight=False)
-
-
-def run_other_game(game: str, **options) -> None:
-    """`tourpad sim --game …` for the games other than Boomerang."""
-    if game in ("race-around-europe", "race"):
-        from scorer.race_simulate import run_race_command
-
-        run_race_command(**options)
-        return
-    raise SimError(f"unknown game {game!r}; choose boomerang or race-around-europe")

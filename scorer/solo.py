@@ -8,7 +8,9 @@ effect; `SoloGame.resume(events)` replays the list to the same position (it also
 on replay, so a saved game survives changes to the bots.
 
 The person is always seat 0. At every step they decide (`play`), then each bot decides on its own view;
-as Boomerang's picks are simultaneous, no bot ever sees the person's pick before making its own.
+as Boomerang's picks are simultaneous, no bot ever sees the person's pick before making its own. The
+bots' random generators are seeded from `bot_seed`, drawn apart from the deal's `seed`: a bot's seed
+tells it nothing about the deal.
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.bonuses import Award
 from rules.bots import make_bot
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
-from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, State, action_choice
+from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, ScoreState, choice_option_points, resolve_round
+from rules.scoring import NO_CHOICE, ScoreState, category_points, choice_option_points, resolve_round
+from rules.validation import RuleError, check_direction_variant
 
 EVENT_VERSION = 1
 STARTED = "solo_started"
@@ -43,11 +47,14 @@ class SoloSetup:
     direction_variant: bool
     seed: int
     player_name: str
+    #: Seeds the bots' decisions; independent of `seed` (games saved before it existed use `seed`).
+    bot_seed: int
 
     def to_event(self) -> dict:
         return {"kind": STARTED, "payload": {
             "version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
-            "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name}}
+            "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name,
+            "bot_seed": self.bot_seed}}
 
     @property
     def players(self) -> list[str]:
@@ -83,21 +90,26 @@ class SoloGame:
 
     @classmethod
     def new(cls, edition: str, bots: Sequence[str], direction_variant: bool = False, seed: int | None = None,
-            player_name: str = "You") -> SoloGame:
-        """A new game against 1–3 bots, each `easy`, `normal` or `hard`."""
+            player_name: str = "You", bot_seed: int | None = None) -> SoloGame:
+        """A new game against 1–3 bots, each `easy`, `normal` or `hard`; `seed` deals the cards, `bot_seed`
+        seeds the bots (each drawn at random when not given)."""
         if not 1 <= len(bots) <= 3:
             raise SoloError(f"a solo game has 1 to 3 bots, not {len(bots)}")
         for i, difficulty in enumerate(bots, start=1):
             if difficulty not in DIFFICULTIES:
                 raise SoloError(f"bot {i}: difficulty {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
-        if direction_variant and len(bots) < 2:
-            raise SoloError("the direction variant is for 3 or 4 players: choose at least 2 bots")
+        try:
+            check_direction_variant(1 + len(bots), direction_variant)
+        except RuleError as err:
+            raise SoloError(f"{err}: choose at least 2 bots") from None
         name = player_name.strip()
         if not name or len(name) > 40:
             raise SoloError("the player's name must be 1 to 40 characters")
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
-        setup = SoloSetup(edition, tuple(bots), direction_variant, seed, name)
+        if bot_seed is None:
+            bot_seed = random.SystemRandom().randrange(2**31)
+        setup = SoloSetup(edition, tuple(bots), direction_variant, seed, name, bot_seed)
         return cls(setup, _resolve(edition))
 
     @classmethod
@@ -115,7 +127,7 @@ class SoloGame:
                             f"this tourpad reads version {EVENT_VERSION}")
         try:
             game = cls.new(first["edition"], first["bots"], bool(first["direction_variant"]), int(first["seed"]),
-                           first.get("player", "You"))
+                           first.get("player", "You"), int(first.get("bot_seed", first["seed"])))
         except (KeyError, TypeError, ValueError) as err:
             raise SoloError(f"event 1 ({STARTED}) is damaged: {err}") from None
         for number, (kind, event) in enumerate(events[1:], start=2):
@@ -152,12 +164,12 @@ class SoloGame:
         for seat in self.state.pending_players():
             if seat != HUMAN:
                 bot = make_bot(self.setup.bots[seat - 1], self._bot_seed(seat, step))
-                new.append(self._apply(seat, bot.act(PlayerView(self.state, seat)), step))
+                new.append(self._apply(seat, bot.act(self.state.view(seat)), step))
         return new
 
     def _bot_seed(self, seat: int, step: int) -> int:
         """Each bot decision has its own seed: a resumed game plays on exactly as it would have."""
-        return (self.setup.seed * 131 + step) * 8 + seat
+        return (self.setup.bot_seed * 131 + step) * 8 + seat
 
     def _apply(self, player: int, action: int, step: int) -> dict:
         if step != len(self.state.history):
@@ -196,7 +208,7 @@ class SoloGame:
     def screen(self) -> dict:
         """Everything the person may see now, JSON-able: never another player's Throw card or hand."""
         s, ed = self.state, self.edition
-        obs = PlayerView(s, HUMAN).observation()
+        obs = s.observation(HUMAN)
         players = []
         totals = s.totals()
         # once the round is revealed, `face_up` rows start with the Throw card, shown on its own here
@@ -244,31 +256,22 @@ class SoloGame:
         """Every finished round: each player's row, choice, points per category, total and the engine's
         explanations, and the shared bonuses it settled (regions completed first, the route)."""
         ed = self.edition
-        ids = ed.category_ids()
         n = self.game.n_players
         sheets = ScoreState(n)
         out = []
         for r, (rows, choices) in enumerate(self.state.round_log):
-            claimed_before, route_before = sheets.regions_claimed, sheets.route_done
-            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True)
+            awards: list[Award] = []
+            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True, awards=awards)
             players = []
             for p, name in enumerate(self.setup.players):
                 players.append({
                     "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
                     "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
-                    "points": dict(zip(ids, scores[p], strict=False)), "total": scores[p].total,
+                    "points": category_points(ed, scores[p]), "total": scores[p].total,
                     "explanations": [line for line in notes[p] if line],
                 })
-            bonuses = []
-            for region in ed.regions:
-                if (sheets.regions_claimed & ~claimed_before) >> region.index & 1:
-                    winners = [self.setup.players[p] for p in range(n)
-                               if sheets.visited[p] & region.mask == region.mask]
-                    bonuses.append({"bonus": region.name, "points": region.bonus, "players": winners})
-            if ed.route is not None and sheets.route_done & ~route_before:
-                winners = [p for p in range(n) if (sheets.route_done & ~route_before) >> p & 1]
-                bonuses.append({"bonus": ed.route.name, "points": scores[winners[0]].route,
-                                "players": [self.setup.players[p] for p in winners]})
+            bonuses = [{"bonus": a.name, "points": a.points, "players": [self.setup.players[p] for p in a.players]}
+                       for a in awards]
             out.append({"round": r + 1, "players": players, "bonuses": bonuses})
         return out
 
@@ -293,7 +296,7 @@ class SoloGame:
         """
         if self.state.is_terminal():
             raise SoloError("the game is over: there is nothing to hint")
-        view = PlayerView(self.state, HUMAN)
+        view = self.state.view(HUMAN)
         step = len(self.state.history)
         values = HardBot(seed=self._bot_seed(HUMAN, step), samples=samples).action_values(view)
         immediate = GreedyBot().action_values(view) if self.state.phase != Phase.CHOICE else {}

@@ -25,3 +25,11 @@ def australia():
     from rules.editions import load_edition
 
     return load_edition("australia")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Tests run in a random order (pytest-randomly); its seed goes at the end of the run, where a failure
+    is read (`-q` hides the plugin's header line), so the same order can be replayed."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"test order: pytest -p randomly --randomly-seed={seed} replays it")

@@ -10,7 +10,7 @@ from rules.bots.hard import HardBot, choice_outlook
 from rules.bots.random_bot import RandomBot
 from rules.edition import Edition, compile_edition
 from rules.editions import load_edition
-from rules.engine import CHOICE_NONE, Game, Phase, PlayerView, action_choice
+from rules.engine import CHOICE_NONE, Game, Phase, action_choice
 from rules.model import EditionSpec, RouteSpec
 from rules.scoring import choice_option_points
 
@@ -62,8 +62,8 @@ def test_round_end_choice_weighs_points_now_against_icons_kept() -> None:
     state = Game(AUSTRALIA, 4, 5).new_initial_state()
     bots = [GreedyBot(p) for p in range(4)]
     while state.phase != Phase.CHOICE:
-        state.apply_joint([b.act(PlayerView(state, p)) for p, b in enumerate(bots)])
-    view = PlayerView(state, 0)
+        state.apply_joint([b.act(state.view(p)) for p, b in enumerate(bots)])
+    view = state.view(0)
     values = HardBot(seed=1).action_values(view)
     assert set(values) == set(view.legal_actions())
     outlook = choice_outlook(AUSTRALIA, 4)
@@ -80,7 +80,7 @@ def test_round_end_choice_weighs_points_now_against_icons_kept() -> None:
 
 def test_time_budget_still_values_every_action() -> None:
     state = Game(AUSTRALIA, 3, 8).new_initial_state()
-    view = PlayerView(state, 1)
+    view = state.view(1)
     values = HardBot(seed=2, seconds=0.05).action_values(view)
     assert set(values) == set(view.legal_actions())
 

@@ -67,7 +67,7 @@ def test_score_refuses_bad_games_with_the_round_player_and_problem(tmp_path):
     bad["rounds"][0]["Bob"]["cards"] = "GHIJKLM"
     result = run("score", write(tmp_path, bad))
     assert result.exit_code != 0
-    assert "round 1: letter 'G' is in both Ann's and Bob's cards" in result.output
+    assert "round 1, Bob: letter G already in Ann's round 1 cards" in result.output
     bad["rounds"][0]["Bob"]["cards"] = "HIJKLM"
     assert "round 1, Bob: 6 cards" in run("score", write(tmp_path, bad)).output
 

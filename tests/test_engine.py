@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.bots import make_bot, play
 from rules.editions import bundled_ids, load_edition
-from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, PlayerView, action_choice, choice_action
+from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, action_choice, choice_action
 from rules.scoring import NO_CHOICE
 
 EDITIONS = bundled_ids()
@@ -165,7 +165,7 @@ def check_invariants(state) -> None:
         assert sum(len(h) for h in hand_sets) == len(set().union(*hand_sets))  # hands never overlap
         assert len({len(h) for h in state.hands}) == 1
         for p in range(n):
-            view = PlayerView(state, p)
+            view = state.view(p)
             obs = view.observation()
             hidden = set(view.hidden_cards())
             shown = set(obs.hand) | {c for row in obs.face_up for c in row} | (
@@ -208,7 +208,7 @@ def test_determinized_copies_agree_with_the_observation(australia, players, seed
             break
         state.apply_joint([rng.choice(state.legal_actions(p)) for p in range(players)])
     for p in range(players):
-        view = PlayerView(state, p)
+        view = state.view(p)
         copy = view.determinized(random.Random(seed + p))
         assert copy.observation(p) == view.observation()
         check_invariants(copy)

@@ -86,3 +86,16 @@ def test_choice_options_show_points_and_what_is_used_up(session):
     assert edit.cards == "ABCDEFG" and edit.choice == "Indigenous Culture"
     options = {o.name: o for o in preview(session.state, 0, 0, edit).choices}
     assert options["Indigenous Culture"].available and options["Indigenous Culture"].points == 2
+
+
+def test_preview_names_europes_sites_countries(tmp_path):
+    store = EventStore(tmp_path / "eu.sqlite3")
+    try:
+        europe = GameSession.new(store, "europe", ["Ann", "Bob"])
+        draft = draft_for(europe.state, 0, 0)
+        for letter in "ABC":
+            draft.tap(letter)
+        names = [line.name for line in preview(europe.state, 0, 0, draft).lines]
+        assert "Countries" in names and "Countrys" not in names
+    finally:
+        store.close()

@@ -54,7 +54,7 @@ def test_duplicate_letter_refused_and_nothing_written(store):
     session = GameSession.new(store, "australia", ["Ann", "Bob"])
     session.enter_letters(0, "ABCDEFG", None)
     before = len(store.events(session.game_id))
-    with pytest.raises(EntryError, match=r"round 1, Bob: letter C is already in Ann's cards"):
+    with pytest.raises(EntryError, match=r"round 1, Bob: letter C already in Ann's round 1 cards"):
         session.enter_letters(1, "CHIJKLM", None)
     with pytest.raises(EntryError, match=r"letter 'H' appears twice"):
         session.enter_letters(1, "HHIJKLM", None)
@@ -106,7 +106,7 @@ def test_undo_and_edit_are_replays(store):
 def test_edit_cannot_break_a_later_round(store):
     session = GameSession.new(store, "australia", ["Ann", "Bob"])
     play(session, ROUNDS[:2])
-    with pytest.raises(EntryError, match=r"round 1, Bob: letter A is already in Ann's"):
+    with pytest.raises(EntryError, match=r"round 1, Bob: letter A already in Ann's"):
         session.enter_letters(1, "AHIJKLM", "Bushwalking", round_index=0)
     with pytest.raises(EntryError, match=r"Sightseeing was already scored in round 1"):
         session.enter_letters(0, "ABCDEFG", "Sightseeing", round_index=0)
@@ -203,7 +203,7 @@ def test_two_sessions_on_one_game_never_act_on_stale_state(tmp_path):
     first = GameSession.new(EventStore(path), "australia", ["Ann", "Bob"])
     second = GameSession(EventStore(path), first.game_id)
     first.enter_letters(0, "ABCDEFG", None)
-    with pytest.raises(EntryError, match="letter A is already in Ann's cards"):
+    with pytest.raises(EntryError, match="letter A already in Ann's round 1 cards"):
         second.enter_letters(1, "AHIJKLM", None)
     second.enter_letters(1, "HIJKLMN", None)
     assert first.reload().rounds_done == 1

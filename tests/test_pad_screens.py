@@ -29,26 +29,62 @@ from rules.record import GameRecord, score_record
 from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
+from scorer.routes import BY_SCREEN
 from scorer.ui.app import SCREENS, make_main
 
 
 class RecordingConnection(Connection):
+    """The client's side of a session, played by the test: it records nothing but acts as a browser does for
+    navigation: a pushed route goes onto its history, and the page reports the route change."""
+
     def __init__(self, hub: PubSubHub | None = None) -> None:
         super().__init__()
         self.loop = asyncio.get_running_loop()
         self.executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
         self.pubsubhub = hub or PubSubHub(loop=self.loop, executor=self.executor)
+        self.session: Session | None = None
+        self.history: list[str] = []  # the browser's history for this tab, oldest first
 
     def send_message(self, message) -> None:
         # serialising records the snapshots the next diff is computed against
         encoder = configure_encode_object_for_msgpack(BaseControl)
         msgpack.packb([message.action, message.body], default=encoder)
+        body = message.body
+        if message.action == MessageAction.INVOKE_METHOD and body.name == "push_route":
+            route = body.args["route"]
+            self.history.append(route)
+            self.loop.call_soon(self.session.handle_invoke_method_results, body.control_id, body.call_id, None, None)
+            self.loop.create_task(self.route_changed(route))
+
+    async def route_changed(self, route: str) -> None:
+        page = self.session.page
+        self.session.apply_patch(page._i, {"route": route})
+        await self.session.dispatch_event(page._i, "route_change", {"route": route})
+
+    async def go_back(self) -> None:
+        """The browser's (or Android's) Back button."""
+        self.history.pop()
+        await self.route_changed(self.history[-1])
+
+
+async def settle() -> None:
+    """Let the browser's answers (route changes after a push) arrive."""
+    for _ in range(3):
+        await asyncio.sleep(0.005)
 
 
 async def start(main, hub: PubSubHub | None = None):
+    return await start_at(main, "/", hub)
+
+
+async def start_at(main, route: str, hub: PubSubHub | None = None):
+    """A new session opened at `route` (a pasted link, a bookmark, a reload after the server restarted)."""
     conn = RecordingConnection(hub)
     session = Session(conn)
-    session.apply_page_patch({"route": "/", "width": 390, "height": 844, "platform": "android", "web": True})
+    conn.session = session
+    conn.history.append(route)
+    conn.page_url = "http://127.0.0.1:8550"  # what a browser's connection reports
+    session.apply_page_patch({"route": route, "width": 390, "height": 844, "platform": "android", "web": True})
     conn.send_message(Message(MessageAction.REGISTER_CLIENT, RegisterClientResponseBody(
         session_id=session.id, page_patch=session.get_page_patch(), error="")))
     page = session.page
@@ -69,9 +105,14 @@ def walk(control):
                 yield from walk(child)
 
 
+def top(page) -> ft.View:
+    """The screen on show: the top of the view stack (the routes below it are the screens Back leads to)."""
+    return page.views[-1]
+
+
 def texts(page) -> list[str]:
     out = []
-    for c in [*walk(page), *walk(page.appbar)]:
+    for c in walk(top(page)):
         if isinstance(c, ft.Text) and c.value:
             out.append(c.value)
         elif isinstance(getattr(c, "content", None), str):
@@ -80,7 +121,7 @@ def texts(page) -> list[str]:
 
 
 def find_button(page, label: str):
-    for c in walk(page):
+    for c in walk(top(page)):
         if isinstance(c, ft.Button):
             shown = c.content.value if isinstance(c.content, ft.Text) else c.content
             if shown == label:
@@ -146,18 +187,17 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         go("round_summary", game_id=game.game_id, round_index=3)
         cat_game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
         app.session = cat_game
-        go("entry_categories", game_id=cat_game.game_id, round_index=0, player=0)
+        go("entry", game_id=cat_game.game_id, round_index=0, player=0)  # the game's mode picks the form
         assert "Regions completed this round" in texts(page)
         await session.dispatch_event(find_button(page, "Save round")._i, "click", None)
         assert "Throw card number is missing" in texts(page)
-        assert set(SCREENS) >= {"home", "new_game", "history", "sheet", "entry", "entry_categories",
-                                "round_summary", "end"}
+        assert set(SCREENS) >= set(BY_SCREEN)  # every route has its screen
 
     asyncio.run(run())
 
 
 def identifiers(page) -> set[str]:
-    return {c.identifier for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier}
+    return {c.identifier for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier}
 
 
 async def sheet_of_a_new_game(store, edition_id: str):
@@ -170,7 +210,7 @@ async def sheet_of_a_new_game(store, edition_id: str):
 
 
 def town_map_label(page) -> str:
-    return next(c for c in walk(page) if isinstance(c, ft.Semantics) and c.identifier == "town-map-1").label
+    return next(c for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier == "town-map-1").label
 
 
 def test_usa_sheet_draws_the_town_map_and_buttons_show_pictograms(store):
@@ -222,5 +262,78 @@ def test_a_second_tab_sees_entries_live(store):
                 break
             await asyncio.sleep(0.02)
         assert "Waiting for Bob" in texts(page_b)
+
+    asyncio.run(run())
+
+
+def hook(page, identifier: str):
+    """The control under `ft.Semantics(identifier=...)` on the screen on show (app bar included)."""
+    return next(c.content for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier == identifier)
+
+
+def routes_of_views(page) -> list[str]:
+    return [view.route for view in page.views]
+
+
+def test_routes_drive_the_view_stack_and_back_pops_it(store):
+    """Each screen is a URL: the stack is the route's parents; the browser's Back (a route change) and the
+    app bar's arrow (a view pop) go to the screen below; an opened link starts on its screen."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        session, page, conn = await start(make_main(lambda: store))
+        app = page.data
+        sheet = f"/game/{game.game_id}"
+        entry = f"/game/{game.game_id}/round/1/player/2"
+        await session.dispatch_event(find_button(page, "Resume: Ann · Bob")._i, "click", None)
+        await session.dispatch_event(find_button(page, "Enter Bob")._i, "click", None)
+        await settle()
+        assert conn.history == ["/", sheet, entry]
+        assert routes_of_views(page) == ["/", sheet, entry] and "R1/4 · Bob" in texts(page)
+        await conn.go_back()  # the browser's Back
+        assert routes_of_views(page) == ["/", sheet] and "Round 1 of 4" in texts(page)
+        # a tab switch redraws the sheet without a history entry (Back leaves the sheet, not the tab)
+        await session.dispatch_event(hook(page, "tab-2")._i, "click", None)
+        await settle()
+        assert conn.history == ["/", sheet] and app.route == ("sheet", {"game_id": game.game_id, "player": 1})
+        await conn.go_back()
+        assert routes_of_views(page) == ["/"] and "New game" in texts(page)
+
+        # the app bar's back arrow pops the view stack like Android's Back (a view pop), pushing the route below
+        app.go("entry", game_id=game.game_id, round_index=0, player=1)
+        await session.dispatch_event(page._i, "view_pop", {"route": entry})
+        await settle()
+        assert routes_of_views(page) == ["/", sheet] and conn.history[-1] == sheet
+        await session.dispatch_event(hook(page, "back")._i, "click", None)
+        await settle()
+        assert routes_of_views(page) == ["/"] and conn.history[-1] == "/"
+        await session.dispatch_event(page._i, "view_pop", {"route": "/"})  # Back at home: stays home
+        assert routes_of_views(page) == ["/"] and "New game" in texts(page)
+
+        # a pasted link (or a reload in a new session) opens its screen, with the game from the store
+        game.enter_letters(0, "ABCDEFG", None)
+        other, page_b, _ = await start_at(make_main(lambda: store), entry)
+        assert routes_of_views(page_b) == ["/", sheet, entry] and "R1/4 · Bob" in texts(page_b)
+        await other.dispatch_event(find_button(page_b, "C")._i, "click", None)
+        assert "C is already in Ann's cards this round" in texts(page_b)
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("route, message", [
+    ("/game/99", "There is no game 99 on this device."),
+    ("/game/1/round/3/player/1", "Game 1 has no round 3 entry for player 1 yet."),
+    ("/game/1/round/1/player/3", "Game 1 has no round 1 entry for player 3 yet."),
+    ("/game/1/round/5", "A game has 4 rounds, not 5."),
+    ("/solo/1", "Game 1 is not a solo game."),
+    ("/nowhere/at/all", "There is no screen at /nowhere/at/all"),
+])
+def test_a_route_to_nothing_says_not_found_with_a_way_home(store, route, message):
+    async def run():
+        GameSession.new(store, "australia", ["Ann", "Bob"])
+        session, page, _ = await start_at(make_main(lambda: store), route)
+        assert routes_of_views(page) == ["/", route]
+        assert message in texts(page) and "Something went wrong" not in texts(page)
+        await session.dispatch_event(find_button(page, "Home")._i, "click", None)
+        assert routes_of_views(page) == ["/"] and "New game" in texts(page)
 
     asyncio.run(run())

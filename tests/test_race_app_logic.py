@@ -115,3 +115,20 @@ def test_solo_log_shows_only_public_information():
     with pytest.raises(SoloError, match="unknown bot"):
         SoloRace(BOARD, ("wizard",))
     assert solo.hint() is not None
+
+
+def test_solo_bots_are_seeded_apart_from_the_tiles(tmp_path):
+    """A bot's seed tells it nothing about the piles; a saved game keeps it, and an older save (without
+    one) resumes with the bots seeded from the tiles' seed, as they were."""
+    path = tmp_path / "race-solo.json"
+    solo = SoloRace(BOARD, ("search",), seed=4, path=path, bot_seed=77)
+    assert SoloRace(BOARD, ("search",), seed=4, bot_seed=78).state.draw_pile == solo.state.draw_pile
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    solo.draw()
+    assert json.loads(path.read_text())["bot_seed"] == 77
+    assert SoloRace.load(path, BOARD).view() == solo.view()
+    legacy = json.loads(path.read_text())
+    del legacy["bot_seed"]
+    path.write_text(json.dumps(legacy))
+    assert SoloRace.load(path, BOARD).bot_seed == 4

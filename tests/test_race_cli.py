@@ -62,13 +62,13 @@ def test_sim_command_reports_win_rates_and_length():
 
 
 def test_normal_beats_easy():
-    result = run_race_simulation(2, ["normal", "easy"], 30, seed=7, progress=False)
+    result = run_race_simulation(2, ["normal", "easy"], 30, seed=7)
     assert result["seats"][0]["wins"] >= 27  # acceptance is ≥ 80 %; measured at 100 % (see report)
 
 
 def test_wrong_bot_count_is_refused():
     with pytest.raises(SimError, match="names 1 bots for 2 players"):
-        run_race_simulation(2, ["normal"], 1, progress=False)
+        run_race_simulation(2, ["normal"], 1)
 
 
 def test_search_bot_plays_legal_games_and_finishes():

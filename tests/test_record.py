@@ -46,7 +46,7 @@ def test_lowercase_and_spaces_are_accepted(australia):
     ([two("ABCDEFGH", "IJKLMNO")], "round 1, Ann: 8 cards"),
     ([two("ABCDEF1", "HIJKLMN")], "round 1, Ann: '1' is not a card of Boomerang: Australia"),
     ([two("ABCDEFA", "HIJKLMN")], "round 1, Ann: letter 'A' appears twice"),
-    ([two("ABCDEFG", "GHIJKLM")], "round 1: letter 'G' is in both Ann's and Bob's cards"),
+    ([two("ABCDEFG", "GHIJKLM")], "round 1, Bob: letter G already in Ann's round 1 cards"),
     ([two("ABCDEFG", "HIJKLMN", "Surfing")], "round 1, Ann: 'Surfing' is not one of the Activities"),
     ([two("ABCDEFG", "HIJKLMN", "Swimming")], "round 1, Ann: Swimming needs at least one Swimming icon"),
     ([two("ABCDEFG", "HIJKLMN", "Sightseeing"), two("BFIPRZA", "HJKLMNO", "sightseeing")],

@@ -25,7 +25,7 @@ def test_rotation_seats_every_entry_in_every_seat_equally() -> None:
 
 def test_report_tables_add_up() -> None:
     result = run_simulation(AUSTRALIA, 4, ["normal", "easy", "easy", "easy"], 24, seed=3,
-                            progress=False, rotate=True)
+                            rotate=True)
     games = result["games"]
     assert games == 24
     assert sum(s["win_rate"] for s in result["seats"]) == pytest.approx(1.0, abs=1e-3)
@@ -46,18 +46,18 @@ def test_report_tables_add_up() -> None:
 
 
 def test_parallel_run_equals_serial_run() -> None:
-    serial = run_simulation(AUSTRALIA, 3, ["normal", "easy", "normal"], 12, seed=5, progress=False,
+    serial = run_simulation(AUSTRALIA, 3, ["normal", "easy", "normal"], 12, seed=5,
                             rotate=True)
-    parallel = run_simulation(AUSTRALIA, 3, ["normal", "easy", "normal"], 12, seed=5, progress=False,
+    parallel = run_simulation(AUSTRALIA, 3, ["normal", "easy", "normal"], 12, seed=5,
                               rotate=True, workers=2)
     assert serial == parallel
 
 
 def test_unknown_bot_is_named() -> None:
     with pytest.raises(SimError, match="unknown bot 'expert'"):
-        run_simulation(AUSTRALIA, 2, ["hard", "expert"], 1, seed=1, progress=False)
+        run_simulation(AUSTRALIA, 2, ["hard", "expert"], 1, seed=1)
     with pytest.raises(SimError, match="2 bots for 3 players"):
-        run_simulation(AUSTRALIA, 3, ["hard", "easy"], 1, seed=1, progress=False)
+        run_simulation(AUSTRALIA, 3, ["hard", "easy"], 1, seed=1)
 
 
 def test_sim_command_json_and_table() -> None:

@@ -195,3 +195,24 @@ def test_direction_variant_passes_right_in_rounds_2_and_4() -> None:
     assert directions == {1: "left", 2: "right", 3: "left", 4: "right"}
     # the event log says which variant it was, so a resumed game passes the same way
     assert SoloGame.resume(game.events).screen() == game.screen()
+
+
+def test_bots_are_seeded_apart_from_the_deal() -> None:
+    """A bot's seed tells it nothing about the deal; resuming keeps both seeds."""
+    games = [SoloGame.new("australia", ["hard", "normal"], seed=21, bot_seed=b) for b in (1, 2)]
+    assert games[0].state.hands == games[1].state.hands  # the same deal…
+    assert games[0]._bot_seed(1, 0) != games[1]._bot_seed(1, 0)  # …whatever the bots are seeded with
+    other_deal = SoloGame.new("australia", ["hard", "normal"], seed=22, bot_seed=1)
+    assert other_deal.state.hands != games[0].state.hands
+    assert [other_deal._bot_seed(seat, step) for seat in (1, 2) for step in range(28)] == [
+        games[0]._bot_seed(seat, step) for seat in (1, 2) for step in range(28)]
+    game = games[0]
+    play_to_end(game)
+    resumed = SoloGame.resume(json.loads(json.dumps(game.events)))
+    assert resumed.setup.bot_seed == 1 and resumed.events == game.events
+    # a game saved before the bots had a seed of their own resumes with the deal's seed for them
+    legacy = json.loads(json.dumps(game.events[:1]))
+    del legacy[0]["payload"]["bot_seed"]
+    assert SoloGame.resume(legacy).setup.bot_seed == 21
+    # a new game draws its bots' seed at random
+    assert len({SoloGame.new("australia", ["easy"], seed=21).setup.bot_seed for _ in range(4)}) > 1

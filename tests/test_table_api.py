@@ -36,8 +36,10 @@ def client(service):
 class Seated:
     """A table with every seat claimed: its code, host token and seat tokens."""
 
-    def __init__(self, client: TestClient, seats: int = 4, edition: str = "australia") -> None:
-        created = client.post("/api/tables", json={"edition": edition, "seats": seats})
+    def __init__(self, client: TestClient | httpx.Client, seats: int = 4, edition: str = "australia",
+                 auth: dict[str, str] | None = None) -> None:
+        created = client.post("/api/tables", json={"edition": edition, "seats": seats},
+                              headers=auth or as_host(client))
         assert created.status_code == 201, created.text
         self.client = client
         self.code = created.json()["code"]
@@ -61,6 +63,11 @@ class Seated:
         response = self.client.get(f"/api/tables/{self.code}")
         assert response.status_code == 200, response.text
         return response.json()
+
+
+def as_host(client: TestClient) -> dict[str, str]:
+    """The header of the host credential of the client's service (what opening a table needs)."""
+    return {"Authorization": f"Bearer {client.app.state.table_service.host_credential}"}
 
 
 @pytest.fixture
@@ -195,7 +202,7 @@ def test_seats_are_claimed_once_and_the_host_can_reseat(client, table):
     assert all(len(t) == 22 for t in table.tokens)  # token_urlsafe(16): 128 random bits
     refused(client.post(f"/api/tables/{table.code}/seats/2/claim", json={"name": "Eve"}), 409, "taken by Bob")
     fresh = Seated.__new__(Seated)
-    created = client.post("/api/tables", json={"seats": 3}).json()
+    created = client.post("/api/tables", json={"seats": 3}, headers=as_host(client)).json()
     fresh.code = created["code"]
     claim = client.post(f"/api/tables/{fresh.code}/seats/1/claim", json={"name": "Ann"})
     refused(client.post(f"/api/tables/{fresh.code}/seats/2/claim", json={"name": "ann"}), 409, "Ann already")
@@ -248,10 +255,11 @@ def test_hostile_bodies_get_4xx_with_a_clear_message(client, table):
             yield b" " * 1024
 
     refused(client.put(url, content=chunks(), headers=auth), 413)
-    refused(client.post("/api/tables", json={"seats": "4"}), 422, "seats")
-    refused(client.post("/api/tables", json={"seats": 9}), 422, "seats")
-    refused(client.post("/api/tables", json={"seats": 4, "edition": "atlantis"}), 422, "unknown edition")
-    refused(client.post("/api/tables", json={"seats": 2, "direction_variant": True}), 422, "3 or 4")
+    host = as_host(client)
+    refused(client.post("/api/tables", json={"seats": "4"}, headers=host), 422, "seats")
+    refused(client.post("/api/tables", json={"seats": 9}, headers=host), 422, "seats")
+    refused(client.post("/api/tables", json={"seats": 4, "edition": "atlantis"}, headers=host), 422, "unknown edition")
+    refused(client.post("/api/tables", json={"seats": 2, "direction_variant": True}, headers=host), 422, "3 or 4")
     assert all(entry is None for entry in table.view()["rounds"][0]["entries"])
 
 
@@ -314,8 +322,8 @@ def test_idle_tables_expire_and_reads_keep_a_table_alive(tmp_path):
     now = [1000.0]
     svc = TableService(tmp_path / "t.sqlite3", idle_seconds=60, clock=lambda: now[0])
     try:
-        idle, _ = svc.create_table("australia", 2)
-        watched, _ = svc.create_table("australia", 2)
+        idle, _ = svc.create_table("australia", 2, credential=svc.host_credential)
+        watched, _ = svc.create_table("australia", 2, credential=svc.host_credential)
         heard = []
         svc.subscribe(idle, heard.append)
         now[0] += 45
@@ -363,9 +371,9 @@ def read_events(response: httpx.Response, count: int) -> list[dict]:
     return events
 
 
-def test_every_device_sees_a_submission_live(live_server):
+def test_every_device_sees_a_submission_live(live_server, service):
     with httpx.Client(base_url=live_server, timeout=10) as http:
-        table = Seated(http, seats=2)
+        table = Seated(http, seats=2, auth={"Authorization": f"Bearer {service.host_credential}"})
         refused(http.get("/api/tables/NOPE-NOPE/events"), 404)
         with http.stream("GET", f"/api/tables/{table.code}/events") as stream:
             table.put(1, 1, "ABCDEFG")
@@ -380,7 +388,7 @@ def test_every_device_sees_a_submission_live(live_server):
 
 
 def test_a_failing_viewer_does_not_fail_a_saved_submission(service):
-    code, host = service.create_table("australia", 2)
+    code, host = service.create_table("australia", 2, credential=service.host_credential)
     seen = []
 
     def broken(event):
@@ -435,7 +443,7 @@ def test_tourpad_host_resumes_the_last_table_or_opens_a_new_one(service):
 
 
 def test_a_change_the_disk_refuses_is_not_acknowledged_and_the_host_stops(service):
-    code, host = service.create_table("australia", 2)
+    code, host = service.create_table("australia", 2, credential=service.host_credential)
     service.store._db.execute("PRAGMA query_only=ON")  # every write now fails, as on a full disk
     with pytest.raises(Exception) as refused_write:
         service.submit(code, 1, 1, "ABCDEFG", None, 0, host)
@@ -451,7 +459,7 @@ def test_concurrent_submissions_share_commits_and_all_arrive_in_order(tmp_path, 
     try:
         tables = []
         for seed in range(6):
-            code, _ = svc.create_table("australia", 4)
+            code, _ = svc.create_table("australia", 4, credential=svc.host_credential)
             tokens = [svc.claim_seat(code, s, f"P{s}") for s in range(1, 5)]
             heard: list[int] = []
             svc.subscribe(code, lambda e, heard=heard: heard.append(e["version"]))

@@ -190,7 +190,8 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, australi
     tables = []
     with httpx.Client(base_url=harness.base, timeout=10) as http:
         for _ in range(TABLES):
-            created = http.post("/api/tables", json={"edition": "australia", "seats": SEATS}).json()
+            created = http.post("/api/tables", json={"edition": "australia", "seats": SEATS},
+                                headers=proc.auth).json()
             names = [f"P{s}" for s in range(1, SEATS + 1)]
             tokens = [http.post(f"/api/tables/{created['code']}/seats/{s}/claim", json={"name": n}).json()
                       ["seat_token"] for s, n in enumerate(names, start=1)]

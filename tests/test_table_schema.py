@@ -30,7 +30,7 @@ def make_app():
     app = api.create_app(service)
     # generous: schemathesis sends many unknown codes on purpose
     app.state.table_failed_codes.per_minute = 10**6
-    code, host_token = service.create_table("australia", 2)
+    code, host_token = service.create_table("australia", 2, credential=service.host_credential)
     seat_token = service.claim_seat(code, 1, "Ann")
     return app, service, code, {"host": host_token, "seat": seat_token}
 

@@ -1,7 +1,8 @@
 """Bots: every bot answers the same decision interface a person does — given its `PlayerView`, an action.
 
-A bot reads only its view (the observation, its legal actions, and — for search — a determinized copy in
-which everything it cannot see is re-dealt), so no bot can cheat.
+A bot is given only its view, a frozen snapshot the engine makes at each decision: the observation, its
+legal actions, and — for search — determinized copies in which everything it cannot see is re-dealt from
+the bot's own random generator. The view holds no `Game`, seed or state, so no bot can cheat.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from rules.engine import Game, PlayerView, State
 
 
 class Bot(Protocol):
+    """`act(view)` decides on a `PlayerView`. A bot that reads nothing but its legal actions may also offer
+    `choose(actions: tuple[int, ...]) -> int`, with `act(view) == choose(view.actions)`: `play` then hands
+    it just its legal actions, so the engine builds no view for it."""
+
     name: str
 
     def act(self, view: PlayerView) -> int: ...
@@ -50,7 +55,11 @@ def _load_builtin() -> None:
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
-    deciders = [(bot.act, PlayerView(state, p)) for p, bot in enumerate(bots)]
+    if all(hasattr(bot, "choose") for bot in bots):
+        decide, given = [bot.choose for bot in bots], state.all_legal_actions
+    else:
+        decide, given = [bot.act for bot in bots], state.views
     while not state.is_terminal():
-        state.apply_joint([act(view) for act, view in deciders])
+        # one per player by construction (and apply_joint refuses a wrong count): a strict zip costs more
+        state.apply_joint([act(seen) for act, seen in zip(decide, given(), strict=False)])
     return state

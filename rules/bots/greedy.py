@@ -26,7 +26,7 @@ class GreedyBot:
     def action_values(self, view: PlayerView) -> dict[int, float]:
         """Estimated value of each legal action (also shown as the app's hint for this bot)."""
         obs = view.observation()
-        edition = view.game.edition
+        edition = view.edition
         if obs.phase == Phase.CHOICE:
             return self._choice_values(view, obs)
         own_row = ([obs.throw] if obs.throw is not None else []) + list(obs.face_up[obs.player])
@@ -44,7 +44,7 @@ class GreedyBot:
         return values
 
     def _choice_values(self, view: PlayerView, obs) -> dict[int, float]:
-        edition = view.game.edition
+        edition = view.edition
         # in the choice phase the round is revealed: `face_up` rows include the Throw cards
         rows = [tuple(r) for r in obs.face_up]
         points = dict(choice_option_points(edition, rows, obs.player))

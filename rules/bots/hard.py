@@ -21,6 +21,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from rules.bonuses import route_tier_points
 from rules.bots import register
 from rules.edition import Edition
 from rules.engine import ROUNDS, Phase, PlayerView, State, action_choice
@@ -176,7 +177,7 @@ class HardBot:
         The app's Hint shows these. The result depends only on the bot's view and its random stream.
         """
         obs = view.observation()
-        edition = view.game.edition
+        edition = view.edition
         outlook = choice_outlook(edition, obs.n_players)
         if obs.phase == Phase.CHOICE:
             rounds_left = ROUNDS - 1 - obs.round_index
@@ -290,8 +291,7 @@ class _Rollout:
                     value += t.region_bonus[region]
                 if route is not None and not score.route_done >> q & 1 and route_achieved(
                         self.edition, visited | bit):
-                    tiers = route.tiers_for(self.n)
-                    value += tiers[min(score.route_next_tier, len(tiers) - 1)]
+                    value += route_tier_points(route, self.n, score.route_next_tier)
             if throw:
                 value += t.throw_expectation[c]
             if value > best_value:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.bonuses import route_tier_points
 from rules.edition import Edition
 from rules.engine import ROUNDS, Observation
 from rules.scoring import COLLECTION_RULES, THROW_CATCH_RULES, route_achieved, row_mask
@@ -37,9 +38,7 @@ def row_value(edition: Edition, obs: Observation, cards: Sequence[int], mask: in
             value += region.bonus
     route = edition.route
     if route is not None and not obs.route_done >> p & 1 and route_achieved(edition, after):
-        tiers = route.tiers_for(obs.n_players)
-        value += tiers[min(obs.route_next_tier, len(tiers) - 1)] if (
-            obs.route_next_tier < len(tiers) or route.last_tier_repeats) else 0
+        value += route_tier_points(route, obs.n_players, obs.route_next_tier)
     return value
 
 

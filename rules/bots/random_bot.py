@@ -16,7 +16,10 @@ class RandomBot:
         self._random = self.rng.random
 
     def act(self, view: PlayerView) -> int:
-        actions = view.legal_actions()
+        return self.choose(view.actions)
+
+    def choose(self, actions: tuple[int, ...]) -> int:
+        """The decision from the legal actions alone (all this bot reads; see `rules.bots.Bot`)."""
         # random() is C-level; uniform over at most 8 options (float bias is far below 1e-15)
         return actions[int(self._random() * len(actions))]
 

@@ -1,4 +1,5 @@
-"""Race Around Europe bots: `act(view) -> action`, reading only their `RaceView` (no bot can cheat).
+"""Race Around Europe bots: `act(view) -> action`, given only their `RaceView` (a frozen snapshot of what
+the player sees, with samples of the unseen tiles), so no bot can cheat.
 
 - `easy`: a uniformly random legal action.
 - `normal`: greedy on the number of connected links — takes a discard top only when it improves the
@@ -239,10 +240,9 @@ def make_race_bot(name: str, seed: int = 0) -> RaceBot:
 def play_race(game: RaceGame, bots: Sequence[RaceBot], state: RaceState | None = None) -> RaceState:
     """Play to the end (a win, or a draw at the turn cap): the current player's bot acts on its view."""
     state = state or game.new_initial_state()
-    views = [state.view(p) for p in range(game.n_players)]
     while not state.is_terminal():
         p = state.current
-        state.apply_action(p, bots[p].act(views[p]))
+        state.apply_action(p, bots[p].act(state.view(p)))
     return state
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NamedTuple
 
 from rules.engine import IllegalAction
 from rules.race.board import Board, load_board
@@ -278,7 +279,17 @@ class RaceState:
         return tiles
 
     def view(self, player: int) -> RaceView:
-        return RaceView(self, player)
+        """What `player` may see now, as a frozen snapshot: all a bot is ever given."""
+        game, tiles_hidden = self.game, self.in_hand is not None and self.current != player and self.took_from < 0
+        return RaceView(
+            player=player, board=self.board, n_players=game.n_players, first_player=game.first_player,
+            turn_cap=game.turn_cap, phase=self.phase, current_player=self.current_player(), turn=self.turn,
+            winner=self.winner, holder=tuple(self.holders[player]),
+            in_hand=None if tiles_hidden else self.in_hand, hidden_in_hand=tiles_hidden,
+            took_from=self.took_from, discard_tops=tuple(d[-1] if d else None for d in self.discards),
+            discard_sizes=tuple(map(len, self.discards)), draw_pile_size=len(self.draw_pile),
+            placed=tuple(sum(t is not None for t in h) for h in self.holders),
+            actions=tuple(self.legal_actions(player)))
 
     def observation(self, player: int) -> RaceObservation:
         return self.view(player).observation()
@@ -334,69 +345,81 @@ class RaceObservation:
     legal_actions: tuple[int, ...]
 
 
-class RaceView:
-    """A player's window on the state: what a bot or a person is shown, and the only way a bot gets a copy."""
+class RaceView(NamedTuple):
+    """Everything a Race Around Europe bot is given: a frozen snapshot the engine makes (`RaceState.view`)
+    of what one player sees and what is public, with `observation`, `legal_actions` and `determinized`.
+    It holds no `RaceGame` (its seed replays every shuffle), no state and no random generator; the unseen
+    tiles are known as a set (every tile not seen), never by where they are."""
 
-    __slots__ = ("_state", "player")
-
-    def __init__(self, state: RaceState, player: int) -> None:
-        self._state = state
-        self.player = player
-
-    @property
-    def n_players(self) -> int:
-        return self._state.game.n_players
-
-    @property
-    def board(self) -> Board:
-        return self._state.board
-
-    @property
-    def phase(self) -> RacePhase:
-        return self._state.phase
+    player: int
+    board: Board
+    n_players: int
+    first_player: int
+    turn_cap: int
+    phase: RacePhase
+    current_player: int
+    turn: int
+    winner: int | None
+    #: This player's holder (tile ids; None = open slot during setup).
+    holder: tuple[int | None, ...]
+    #: The tile being placed when this player may know it: their own draw, or a discard top someone took.
+    in_hand: int | None
+    #: Whether someone else holds a tile drawn blind from the draw pile.
+    hidden_in_hand: bool
+    #: Where the tile in hand came from (taking a discard is done in the open): -1 the draw pile or none.
+    took_from: int
+    discard_tops: tuple[int | None, ...]
+    discard_sizes: tuple[int, ...]
+    draw_pile_size: int
+    placed: tuple[int, ...]
+    actions: tuple[int, ...]
 
     def legal_actions(self) -> list[int]:
-        return self._state.legal_actions(self.player)
+        return list(self.actions)
 
     def observation(self) -> RaceObservation:
-        s, p = self._state, self.player
-        tiles = s.board.tiles
-        mine = s.current == p and s.in_hand is not None
+        tiles = self.board.tiles
+        mine = self.current_player == self.player and self.in_hand is not None
         return RaceObservation(
-            player=p, n_players=s.game.n_players, phase=s.phase, current_player=s.current_player(),
-            turn=s.turn,
-            holder=s.kinds(p), in_hand=tiles[s.in_hand] if mine else None,  # type: ignore[index]
-            took_from=s.took_from if mine else -1,
-            discard_tops=tuple(tiles[d[-1]] if d else None for d in s.discards),
-            discard_sizes=tuple(len(d) for d in s.discards), draw_pile_size=len(s.draw_pile),
-            placed=tuple(sum(t is not None for t in h) for h in s.holders), winner=s.winner,
-            legal_actions=tuple(s.legal_actions(p)))
+            player=self.player, n_players=self.n_players, phase=self.phase, current_player=self.current_player,
+            turn=self.turn, holder=tuple(None if t is None else tiles[t] for t in self.holder),
+            in_hand=tiles[self.in_hand] if mine else None,  # type: ignore[index]
+            took_from=self.took_from if mine else -1,
+            discard_tops=tuple(None if t is None else tiles[t] for t in self.discard_tops),
+            discard_sizes=self.discard_sizes, draw_pile_size=self.draw_pile_size, placed=self.placed,
+            winner=self.winner, legal_actions=self.actions)
 
     def hidden_tiles(self) -> list[int]:
-        """Tiles whose place this player cannot see: other holders, the draw pile, buried discards, and a
-        tile another player drew from the draw pile."""
-        s, p = self._state, self.player
-        hidden = [t for q, h in enumerate(s.holders) if q != p for t in h if t is not None]
-        hidden += s.draw_pile
-        hidden += [t for d in s.discards for t in d[:-1]]
-        if s.in_hand is not None and s.current != p and s.took_from < 0:
-            hidden.append(s.in_hand)
-        return hidden
+        """Tiles whose place this player cannot see (other holders, the draw pile, buried discards, a tile
+        another player drew blind), in id order: every tile not seen."""
+        seen = {t for t in self.holder if t is not None} | {t for t in self.discard_tops if t is not None}
+        if self.in_hand is not None:
+            seen.add(self.in_hand)
+        return [t for t in range(len(self.board.tiles)) if t not in seen]
 
     def determinized(self, rng: random.Random) -> RaceState:
-        """A copy in which every tile this player cannot see is re-dealt at random among the hidden places
-        (same pile sizes and holder shapes); future shuffles come from `rng`."""
-        s, p = self._state, self.player
-        copy = s.clone()
-        copy.rng = random.Random(rng.random())
+        """A state agreeing with this view in which every tile the player cannot see is dealt at random
+        among the hidden places (same pile sizes; other holders filled slot by slot, as many as each has
+        placed). Its `RaceGame` has no seed and its future shuffles come from `rng`, the bot's generator;
+        its history starts empty (playing on does not need it)."""
+        p = self.player
+        world = RaceState(RaceGame(self.n_players, None, self.board, self.first_player, self.turn_cap),
+                          _blank=True)
+        world.rng = random.Random(rng.random())
         hidden = self.hidden_tiles()
         rng.shuffle(hidden)
         deal = iter(hidden)
-        for q, holder in enumerate(copy.holders):
-            if q != p:
-                copy.holders[q] = [None if t is None else next(deal) for t in holder]
-        copy.draw_pile = [next(deal) for _ in s.draw_pile]
-        copy.discards = [[next(deal) for _ in d[:-1]] + d[-1:] for d in s.discards]
-        if s.in_hand is not None and s.current != p and s.took_from < 0:
-            copy.in_hand = next(deal)
-        return copy
+        world.holders = [list(self.holder) if q == p else
+                         [next(deal) if s < self.placed[q] else None for s in range(SLOTS)]
+                         for q in range(self.n_players)]
+        world.draw_pile = [next(deal) for _ in range(self.draw_pile_size)]
+        world.discards = [[next(deal) for _ in range(size - 1)] + [top] if top is not None else []
+                          for top, size in zip(self.discard_tops, self.discard_sizes, strict=True)]
+        world.in_hand = next(deal) if self.hidden_in_hand else self.in_hand
+        world.current = self.current_player
+        world.phase = self.phase
+        world.took_from = self.took_from
+        world.turn = self.turn
+        world.winner = self.winner
+        world.history = []
+        return world

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import sys
 import threading
 import time
@@ -16,6 +15,7 @@ import typer
 
 from scorer.commands.common import fail
 from scorer.commands.scan_command import scan
+from scorer.ports import free_port, port_free
 
 
 def register(app: typer.Typer) -> None:
@@ -41,21 +41,6 @@ def desktop_client_available() -> bool:
 
     client_root = Path.home() / ".flet" / "client"
     return client_root.is_dir() and any(flet.__version__ in p.name for p in client_root.iterdir())
-
-
-def port_free(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        try:
-            s.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def free_port(host: str) -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 def open_when_ready(url: str) -> None:
@@ -127,13 +112,26 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
          wait_for_port: bool = typer.Option(False, "--wait-for-port",
                                             help="start up, then wait until the previous host on this port "
                                                  "is gone before opening the tables (a quick restart)"),
+         new_host_credential: bool = typer.Option(False, "--new-host-credential",
+                                                  help="replace the host credential (old host links stop "
+                                                       "working; tables made with it are no longer resumed)"),
+         host_qr: bool = typer.Option(False, "--host-qr",
+                                      help="also print the host link as a QR code, for a second host device"),
          site: Path | None = typer.Option(None, "--site", help="also serve this published web app under /app/ "
-                                                                "(tourpad publish -o DIR --base-url /app/)")) -> None:
-    """Host a table: players join from their phones' browsers (API at /api, schema at /docs)."""
+                                                                "(tourpad publish -o DIR --base-url /app/)")
+         ) -> None:
+    """Host a table: players join from their phones' browsers (API at /api, schema at /docs).
+
+    Only this device (and one that opened the printed host link) can open tables; players join with the
+    code."""
+    from rules.text import for_terminal
     from scorer.commands.common import console, fail
+    from scorer.packs import data_dir
+    from scorer.table.credential import load_or_create
     from scorer.table.host import (
         build_asgi,
         db_path,
+        host_link,
         join_link,
         open_table,
         qr_terminal,
@@ -149,7 +147,11 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         from scorer.table import api  # noqa: F401
 
         wait_until_port_free(bind, port)
-    service = TableService(db_path(), idle_seconds=idle_hours * 3600)
+    try:
+        credential = load_or_create(data_dir(), renew=new_host_credential)
+    except OSError as err:
+        fail(f"cannot keep the host credential in {data_dir()}: {err.strerror or err}")
+    service = TableService(db_path(), idle_seconds=idle_hours * 3600, host_credential=credential)
     try:
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
     except TableError as err:
@@ -163,7 +165,12 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         except PublishError as err:
             fail(str(err))
     start_expiry_sweeper(service)
-    asgi_app = build_asgi(service, plan.url, api_only, site)
+    web_app = None
+    if not api_only:  # the app's screens (Flet) beside the API
+        from scorer.ui.hosting import table_web_app
+
+        web_app = table_web_app(service, plan.url)
+    asgi_app = build_asgi(service, web_app, site)
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
@@ -173,6 +180,8 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
                          f"Join, then Use token)")
         if others:
             lines.append(f"Also live:  {', '.join(others)}")
+        lines.append(f"Host link:  {host_link(plan.url, credential)}  (a second host device: open it once; "
+                     f"keep it private, it opens tables)")
         lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
         lines.append(f"Tables:     {service.store.path}")
         if site is not None:
@@ -180,8 +189,10 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         # the QR code opens the table's seat picker directly (the API-only host has no app to open)
         console.print(qr_terminal(plan.url if api_only else join_link(plan.url, plan.code)), highlight=False,
                       soft_wrap=True)
+        if host_qr:
+            console.print(qr_terminal(host_link(plan.url, credential)), highlight=False, soft_wrap=True)
         for line in lines:  # soft_wrap: a URL or token is never broken across lines
-            console.print(line, highlight=False, soft_wrap=True)
+            console.print(for_terminal(line), highlight=False, soft_wrap=True, markup=False)
 
     tls = None
     if https:

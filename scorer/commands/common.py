@@ -7,16 +7,44 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn, TypeVar
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
+from rich.markup import escape
 from rich.table import Table
 
-console = Console()
-err_console = Console(stderr=True)
+#: Tables printed anywhere but a terminal (a pipe, a file, a test) are laid out this wide, whatever the
+#: machine's COLUMNS or the terminal pytest was started from say.
+PIPE_WIDTH = 80
+
+
+class CommandConsole(Console):
+    """The commands' console: a message (plain text) is never hard-wrapped, so a path or a URL stays whole
+    and a script reading the output gets one line per message; only tables are fitted to a width, the
+    terminal's on a terminal and PIPE_WIDTH anywhere else."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        if self.is_terminal:
+            return super().size
+        return ConsoleDimensions(PIPE_WIDTH, 25)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)
+
+    def print(self, *objects, soft_wrap: bool | None = None, **options) -> None:
+        if soft_wrap is None and all(isinstance(item, str) for item in objects):
+            soft_wrap = True
+        super().print(*objects, soft_wrap=soft_wrap, **options)
+
+
+console = CommandConsole()
+err_console = CommandConsole(stderr=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
-    """Print a specific error on stderr and exit non-zero (nothing has been changed)."""
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    """Print a specific error on stderr, on one line, and exit non-zero (nothing has been changed)."""
+    one_line = " ".join(message.split())
+    err_console.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False)
     sys.exit(code)
 
 

@@ -15,8 +15,10 @@ from rich.table import Table
 from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
+from rules.scoring import category_points
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
+from scorer.userfile import UserFileError, read_user_text
 
 
 def register(app: typer.Typer) -> None:
@@ -53,6 +55,8 @@ def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]
         fail(f"deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml")
     try:
         return load(file)
+    except UserFileError as err:
+        fail(str(err))
     except EditionDataError as err:
         fail(f"{file}: {err}")
 
@@ -105,11 +109,13 @@ def deck(
 
 def load_record(path: Path) -> GameRecord:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror}")
+        data = json.loads(read_user_text(path, "a game record (JSON)"))
+    except UserFileError as err:
+        fail(str(err))
     except json.JSONDecodeError as err:
         fail(f"{path} is not valid JSON: {err}")
+    except RecursionError:
+        fail(f"{path} is not a game record: its JSON is nested too deeply")
     try:
         return GameRecord.model_validate(data)
     except ValidationError as err:
@@ -140,8 +146,9 @@ def score(
         for r in range(len(report.rounds[p])):
             table.add_column(f"R{r + 1}", justify="right")
         table.add_column("Total", justify="right", style="bold")
-        for i, cid in enumerate(ids):
-            values = [s[i] for s in report.rounds[p]]
+        by_category = [category_points(edition, s) for s in report.rounds[p]]
+        for cid in ids:
+            values = [points[cid] for points in by_category]
             table.add_row(names[cid], *map(str, values), str(sum(values)))
         table.add_row("Round total", *(str(s.total) for s in report.rounds[p]), str(report.totals[p]))
         console.print(table)
@@ -169,21 +176,30 @@ def sim(
     game: Annotated[str, typer.Option(help="boomerang or race-around-europe")] = "boomerang",
 ) -> None:
     """Run bot games: win rates (95% confidence), head-to-head and bot-vs-field tables, points, games/s."""
+    from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
     from scorer.simulate import SimError, run_simulation
 
-    if game != "boomerang":
-        from scorer.simulate import run_other_game
+    if game in ("race-around-europe", "race"):
+        from scorer.race_simulate import run_race_simulation
 
         try:
-            run_other_game(game, players=players, bots=bots, games=games, seed=seed, as_json=as_json)
+            with games_progress(f"Race Around Europe: {games} games", games, shown=not as_json) as advance:
+                race = run_race_simulation(players, bots.split(","), games, seed, on_games_done=advance)
         except SimError as err:
             fail(str(err))
+        if as_json:
+            print(json.dumps(race, indent=2))
+        else:
+            print_race_simulation(race)
         return
+    if game != "boomerang":
+        fail(f"unknown game {game!r}; choose boomerang or race-around-europe")
     ed = edition_or_fail(edition)
     started = time.perf_counter()
     try:
-        result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
-                                progress=not as_json, rotate=rotate, workers=workers)
+        with games_progress(f"{ed.name}: {games} games", games, shown=not as_json) as advance:
+            result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
+                                    rotate=rotate, workers=workers, on_games_done=advance)
     except SimError as err:
         fail(str(err))
     result["seconds"] = round(time.perf_counter() - started, 3)
@@ -191,8 +207,6 @@ def sim(
     if as_json:
         print(json.dumps(result, indent=2))
         return
-    from scorer.simulate import print_simulation
-
     print_simulation(result, ed.category_names())
 
 

@@ -13,6 +13,7 @@ from rules.race.board import COLOURS, SEAS, Board, BoardDataError
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.packs import board_ids, import_board_pack, resolve_board
+from scorer.userfile import UserFileError
 
 board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
                         no_args_is_help=True)
@@ -70,6 +71,8 @@ def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSO
     """Install an owner's board pack: `colours` maps countries to the colours printed on their board."""
     try:
         board = import_board_pack(file)
+    except UserFileError as err:
+        fail(str(err))
     except BoardDataError as err:
         fail(f"{file}: {err}")
     base = board_or_fail("tourpad")

@@ -21,14 +21,17 @@ def scan(
     photo does not give a complete, valid row (unread positions show as ?), 2 when the file is no image."""
     from scorer.commands.engine_commands import edition_or_fail
     from scorer.scan import ScanImageError, scan_row
+    from scorer.userfile import IMAGE_LIMIT, UserFileError, read_user_bytes
 
     game_edition = edition_or_fail(edition)
-    if not image.is_file():
-        fail(f"{image}: no such file")
     try:
-        result = scan_row(image, game_edition, taken=taken.strip().upper())
-    except ScanImageError as err:
+        photo = read_user_bytes(image, "a photo", IMAGE_LIMIT)
+    except UserFileError as err:
         fail(str(err))
+    try:
+        result = scan_row(photo, game_edition, taken=taken.strip().upper())
+    except ScanImageError as err:
+        fail(f"{image}: {err}")
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
     else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules import wording
 from rules.engine import HAND_SIZE
 from rules.scoring import (
     ScoreState,
@@ -145,19 +146,17 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
     else:
         lines.append(CategoryLine(edition.choice.name, 0, f"{edition.choice.name}: none chosen"))
     new_sites = mask & ~carried.visited[player]
-    lines.append(CategoryLine(edition.site_noun.capitalize() + "s", new_sites.bit_count(),
+    lines.append(CategoryLine(edition.sites_label, new_sites.bit_count(),
                               f"new: {', '.join(edition.letters_of(new_sites)) or 'none'}"))
     hints = []
     visited = carried.visited[player] | mask
     for region in edition.regions:
         if visited & region.mask == region.mask and carried.visited[player] & region.mask != region.mask:
-            if carried.regions_claimed >> region.index & 1:
-                hints.append(f"{region.name} complete, but already claimed (struck out)")
-            else:
-                hints.append(f"{region.name} complete: +{region.bonus} at round close unless claimed first")
+            claimed = bool(carried.regions_claimed >> region.index & 1)
+            hints.append(wording.region_hint(region.name, region.bonus, claimed))
     route = edition.route
     if route is not None and not carried.route_done >> player & 1 and route_achieved(edition, visited):
-        hints.append(f"{route.name} achieved: scored at round close")
+        hints.append(wording.route_hint(route.name))
     subtotal = sum(line.points or 0 for line in lines)
     return Preview(lines, options, subtotal, hints)
 

@@ -7,7 +7,7 @@ state re-folded. The one-phone pad and a table host drive the same `GameSession`
 Events (payloads are plain JSON):
 - ``started``   {edition, players, direction_variant, mode}
 - ``entry``     {round, player, cards, choice}                letters mode (cards in draft order)
-- ``entry``     {round, player, categories: {...}}            categories mode (see `scorer.pad.categories`)
+- ``entry``     {round, player, categories: {...}}            categories mode (see `rules.categories`)
 - ``cleared``   {round, player}
 - ``undo``      {}                                            cancels the latest event still in effect
 """
@@ -21,11 +21,15 @@ from dataclasses import dataclass, field
 
 from pydantic import ValidationError
 
+from rules import categories as cat
+from rules import wording
+from rules.bonuses import Award
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import GameRecord, ParsedRound, RecordError, parse_choice, parse_row, record_from_rounds
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round
-from scorer.pad import categories as cat
+from rules.record import GameRecord, ParsedRound, record_from_rounds
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.text import TextError, clean_name
+from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.pad.errors import EntryError
 from scorer.pad.store import Event, EventStore
 
@@ -47,15 +51,23 @@ class Setup:
 
 
 def validate_setup(edition: Edition, players: list[str], direction_variant: bool, mode: str) -> Setup:
-    names = [p.strip() for p in players if p.strip()]
+    names = []
+    for number, typed in enumerate(players, start=1):
+        if typed.strip():  # an empty field: fewer players
+            try:
+                names.append(clean_name(typed, f"player {number}'s name"))
+            except TextError as err:
+                raise EntryError(str(err)) from None
     if not 2 <= len(names) <= 4:
         raise EntryError(f"Boomerang is for 2 to 4 players; {len(names)} named")
     try:
         GameRecord(edition=edition.id, players=names)
     except ValidationError as err:
         raise EntryError(err.errors()[0]["msg"].removeprefix("Value error, ")) from None
-    if direction_variant and len(names) < 3:
-        raise EntryError("the direction variant is for 3 or 4 players")
+    try:
+        check_direction_variant(len(names), direction_variant)
+    except RuleError as err:
+        raise EntryError(str(err)) from None
     if mode not in MODES:
         raise EntryError(f"unknown entry mode {mode!r}")
     return Setup(edition.id, tuple(names), bool(direction_variant), mode)
@@ -74,6 +86,8 @@ class PadState:
     notes: list[list[list[str]]] = field(default_factory=list)
     #: The sheets' carried state before each round (index r) and after the last complete one (index -1).
     before_round: list = field(default_factory=list)
+    #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`).
+    awards: list[list[Award]] = field(default_factory=list)
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
 
@@ -115,12 +129,11 @@ class PadState:
         return out
 
     def category_totals(self, player: int) -> dict[str, int]:
-        ids = self.edition.category_ids()
-        sums = [0] * len(ids)
-        for s in self.scores[player]:
-            for i in range(len(ids)):
-                sums[i] += s[i]
-        return dict(zip(ids, sums, strict=True))
+        sums = dict.fromkeys(self.edition.category_ids(), 0)
+        for score in self.scores[player]:
+            for cid, points in category_points(self.edition, score).items():
+                sums[cid] += points
+        return sums
 
     def consistency_problems(self) -> list[str]:
         """The pad's promise: category points always add up to the totals shown. Empty when they do."""
@@ -142,8 +155,7 @@ class PadState:
             if len(tied) < 2:
                 continue
             who = ", ".join(names[p] for p in tied[:-1]) + f" and {names[tied[-1]]}"
-            breakers = ", then ".join("route points" if b == "route" else "Throw & Catch points"
-                                      for b in self.edition.tie_breakers)
+            breakers = wording.tie_breakers(self.edition)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
             if len({ranks[p] for p in tied}) == 1:
                 lines.append(f"{who} tie on {total}; still tied after {breakers}: "
@@ -154,21 +166,8 @@ class PadState:
 
     def region_claims(self) -> dict[str, tuple[int, list[int]]]:
         """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
-        claims: dict[str, tuple[int, list[int]]] = {}
-        n = self.setup.n
-        for r in range(self.rounds_done):
-            for region in self.edition.regions:
-                if region.name in claims:
-                    continue
-                if self.setup.mode == LETTERS_MODE:
-                    after = self.before_round[r + 1].visited
-                    achievers = [p for p in range(n) if after[p] & region.mask == region.mask]
-                else:
-                    achievers = [p for p in range(n)
-                                 if region.name in self.entries[r][p]["categories"]["regions"]]
-                if achievers:
-                    claims[region.name] = (r + 1, achievers)
-        return claims
+        return {award.name: (r + 1, list(award.players))
+                for r, awards in enumerate(self.awards) for award in awards if award.region >= 0}
 
     def route_status(self, player: int) -> str | None:
         """One line for the sheet about the edition's route bonus (Europe's passport, USA's coast to
@@ -222,7 +221,8 @@ class PadState:
         running = self.running_totals()
         for p, name in enumerate(self.players):
             for r, s in enumerate(self.scores[p]):
-                writer.writerow([name, r + 1, *s[:len(ids)], s.total, running[p][r]])
+                writer.writerow([name, r + 1, *category_points(self.edition, s).values(), s.total,
+                                 running[p][r]])
         if self.finished:
             for p, name in enumerate(self.players):
                 writer.writerow([name, "total", *self.category_totals(p).values(), self.totals()[p],
@@ -254,33 +254,16 @@ def check_entries(edition: Edition, setup: Setup, entries: list[dict[int, dict]]
 
     `focus` is the player being entered: checked last in each round, so a clash is reported against them.
     """
-    complete = True
-    for r, row_entries in enumerate(entries):
-        if row_entries and not complete:
-            raise EntryError(f"round {r + 1} cannot be entered before round {r} is complete")
-        complete = len(row_entries) == setup.n
-    if setup.mode == CATEGORIES_MODE:
-        cat.check_rounds(edition, setup.players, entries, focus)
-        return
-    used: list[dict[int, int]] = [{} for _ in setup.players]
-    for r, row_entries in enumerate(entries):
-        owner: dict[int, int] = {}
-        for p in sorted(row_entries, key=lambda q: q == focus):
-            name = setup.players[p]
-            where = f"round {r + 1}, {name}"
-            try:
-                row = parse_row(edition, row_entries[p]["cards"], where)
-                for card in row:
-                    if card in owner:
-                        raise EntryError(f"{where}: letter {edition.cards[card].letter} is already in "
-                                         f"{setup.players[owner[card]]}'s cards this round; each card is "
-                                         f"drafted by one player")
-                    owner[card] = p
-                choice = parse_choice(edition, row_entries[p].get("choice"), row, used[p], where)
-            except RecordError as err:
-                raise EntryError(str(err)) from None
-            if choice != NO_CHOICE:
-                used[p][choice] = r + 1
+    try:
+        if setup.mode == CATEGORIES_MODE:
+            cat.check_rounds(edition, setup.players,
+                             [{p: e["categories"] for p, e in row.items()} for row in entries], focus)
+        else:
+            validate_rounds(edition, setup.players,
+                            [{p: Entered(e["cards"], e.get("choice")) for p, e in row.items()} for row in entries],
+                            focus)
+    except RuleError as err:
+        raise EntryError(str(err)) from None
 
 
 def fold(events: list[Event], edition_lookup: Callable[[str], Edition]) -> PadState:
@@ -335,16 +318,21 @@ def score(state: PadState) -> None:
     state.notes = [[] for _ in range(n)]
     carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
     state.before_round = []
+    state.awards = []
     for r in range(ROUNDS):
         state.before_round.append(carried.copy())
         if len(state.entries[r]) < n:
             break
+        awards: list[Award] = []
         if setup.mode == LETTERS_MODE:
             rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
                                   for p in range(n)), strict=True)
-            scores, notes = resolve_round(edition, carried, rows, choices, explain=True)
+            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards)
         else:
-            scores, notes = cat.resolve_round(edition, carried, [state.entries[r][p] for p in range(n)])
+            scores, notes = cat.resolve_round(edition, carried,
+                                              [state.entries[r][p]["categories"] for p in range(n)], r + 1,
+                                              awards=awards)
+        state.awards.append(awards)
         for p in range(n):
             state.scores[p].append(scores[p])
             state.notes[p].append(notes[p])
@@ -399,7 +387,11 @@ class GameSession:
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
         if self.state.setup.mode != CATEGORIES_MODE:
             raise EntryError("this game is entered by letters; tap the player's 7 cards")
-        return self._enter(player, {"categories": cat.normalise(self.state.edition, values)}, round_index)
+        try:
+            normalised = cat.normalise(self.state.edition, values)
+        except RuleError as err:
+            raise EntryError(str(err)) from None
+        return self._enter(player, {"categories": normalised}, round_index)
 
     def clear(self, player: int, round_index: int) -> PadState:
         with self._lock:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,7 +57,9 @@ class SoloView:
 
 class SoloRace:
     def __init__(self, board: Board, bots: tuple[str, ...] = ("normal",), seed: int = 1,
-                 path: Path | None = None, turn_cap: int = 2000) -> None:
+                 path: Path | None = None, turn_cap: int = 2000, bot_seed: int | None = None) -> None:
+        """`seed` shuffles the tiles; `bot_seed` (drawn at random when not given) seeds the bots apart from
+        it, so a bot's seed tells it nothing about the piles."""
         for name in bots:
             if name not in RACE_BOTS:
                 raise SoloError(f"unknown bot {name!r}; choose from {', '.join(RACE_BOTS)}")
@@ -65,10 +68,11 @@ class SoloRace:
         self.board = board
         self.bots_names = tuple(bots)
         self.seed = seed
+        self.bot_seed = random.SystemRandom().randrange(1 << 30) if bot_seed is None else bot_seed
         self.path = path
         self.game = RaceGame(1 + len(bots), seed, board, first_player=0, turn_cap=turn_cap)
         self.state: RaceState = self.game.new_initial_state()
-        self.bots = [make_race_bot(name, seed * 8 + i + 1) for i, name in enumerate(bots)]
+        self.bots = [make_race_bot(name, self.bot_seed * 8 + i + 1) for i, name in enumerate(bots)]
         self.actions: list[int] = []
         self.log: list[str] = []
         self._run_bots()
@@ -77,7 +81,8 @@ class SoloRace:
 
     def to_dict(self) -> dict:
         return {"game": "race-around-europe", "board": self.board.id, "seed": self.seed,
-                "bots": list(self.bots_names), "actions": self.actions, "turn_cap": self.game.turn_cap}
+                "bots": list(self.bots_names), "actions": self.actions, "turn_cap": self.game.turn_cap,
+                "bot_seed": self.bot_seed}
 
     def save(self) -> None:
         if self.path is None:
@@ -95,7 +100,9 @@ class SoloRace:
                 from scorer.packs import resolve_board
 
                 board = resolve_board(data.get("board", "tourpad"))
-            solo = cls(board, tuple(data["bots"]), int(data["seed"]), None, int(data.get("turn_cap", 2000)))
+            # games saved before the bots had a seed of their own seeded them from the tiles' seed
+            solo = cls(board, tuple(data["bots"]), int(data["seed"]), None, int(data.get("turn_cap", 2000)),
+                       int(data.get("bot_seed", data["seed"])))
             for action in data["actions"]:
                 solo._apply_human(int(action))
         except (OSError, ValueError, KeyError, TypeError) as err:

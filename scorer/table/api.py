@@ -2,13 +2,17 @@
 
 Every refusal is a 4xx with `{"detail": "<what is wrong, for which seat and round>"}` and changes
 nothing. Request bodies are bounded (`BodyLimit`), wrong join codes are rate-limited per client
-(`FailedCodes`), and bodies are validated strictly (no "4" for 4, no unknown fields).
+(`FailedCodes`), and bodies are validated strictly (no "4" for 4, no unknown fields). Only the holder of
+the host credential opens tables. Every response carries the security headers (`SecurityHeaders`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
 import json
+import re
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -22,6 +26,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.engine import ROUNDS
+from rules.text import clean_name
 from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany
 
 MAX_BODY_BYTES = 16 * 1024
@@ -47,7 +52,9 @@ class JoinRequest(Strict):
 
 
 class ClaimSeat(Strict):
-    name: str = Field(min_length=1, max_length=40, description="the player's name on the sheet")
+    name: str = Field(min_length=1, max_length=256,
+                      description="the player's name on the sheet: 1 to 24 visible characters, no control or "
+                                  "invisible formatting characters (checked by rules.text.clean_name)")
 
 
 class Submission(Strict):
@@ -106,6 +113,18 @@ class TableCreated(BaseModel):
     table: TableView
 
 
+class HostTable(BaseModel):
+    code: str
+    edition: str
+    seats: int
+    version: int
+
+
+class HostToken(BaseModel):
+    code: str
+    host_token: str = Field(description="edits every seat and closed rounds of this table; keep it private")
+
+
 class SeatClaimed(BaseModel):
     seat: int
     name: str
@@ -129,7 +148,8 @@ class Problem(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": Problem} for status in (400, 401, 403, 404, 409, 413, 422, 429, 503)}
 
-bearer = HTTPBearer(auto_error=False, description="a seat token or the table's host token")
+bearer = HTTPBearer(auto_error=False, description="a seat token, the table's host token, or (to open tables) "
+                                                  "the host credential")
 Code = Annotated[str, Path(min_length=1, max_length=16, description="the join code")]
 RoundNo = Annotated[int, Path(ge=1, le=ROUNDS)]
 SeatNo = Annotated[int, Path(ge=1, le=MAX_SEATS)]
@@ -184,10 +204,32 @@ def token_of(credentials: HTTPAuthorizationCredentials | None) -> str | None:
 router = APIRouter(prefix="/api", tags=["table"], responses=ERRORS)
 
 
-@router.post("/tables", status_code=201, response_model=TableCreated, summary="Create a table")
-def create_table(body: CreateTable, service: Service) -> dict:
-    code, host_token = service.create_table(body.edition, body.seats, body.direction_variant)
+@router.post("/tables", status_code=201, response_model=TableCreated, summary="Create a table (host only)")
+def create_table(body: CreateTable, service: Service, credentials: Credentials) -> dict:
+    """Needs the host credential (`Authorization: Bearer …`, from the host link `tourpad host` prints);
+    limited to a few tables a minute even so."""
+    code, host_token = service.create_table(body.edition, body.seats, body.direction_variant,
+                                            credential=token_of(credentials))
     return {"code": code, "host_token": host_token, "table": service.view(code)}
+
+
+@router.get("/host/tables", response_model=list[HostTable], summary="The host's own tables (host only)")
+def host_tables(service: Service, credentials: Credentials) -> list[dict]:
+    """The live tables opened with the host credential, most recently active first."""
+    service.check_host(token_of(credentials), "list the host's tables")
+    tables = []
+    for code in service.host_codes():
+        view = service.view(code)
+        tables.append({"code": code, "edition": view["edition"]["id"], "seats": len(view["seats"]),
+                       "version": view["version"]})
+    return tables
+
+
+@router.post("/tables/{code}/host-token", response_model=HostToken, summary="A host token (host only)")
+def host_token(code: Code, service: Service, credentials: Credentials) -> dict:
+    """Another host token for one of the host's own tables (a second host device)."""
+    token = service.issue_host_token(code, token_of(credentials))  # the credential first: no code probing
+    return {"code": service.view(code)["code"], "host_token": token}
 
 
 @router.post("/join", response_model=TableView, summary="Join with the code (read the table)")
@@ -206,7 +248,7 @@ def claim_seat(code: Code, seat: SeatNo, body: ClaimSeat, request: Request, serv
     """Without a token: take a free seat. With your seat token: rename yourself. With the host token:
     seat someone (a taken seat gets a new token; the old one stops working)."""
     token = guarded(request, service.claim_seat, code, seat, body.name, token_of(credentials))
-    return {"seat": seat, "name": body.name.strip(), "seat_token": token}
+    return {"seat": seat, "name": clean_name(body.name), "seat_token": token}
 
 
 @router.put("/tables/{code}/rounds/{round_no}/seats/{seat}", response_model=SubmissionAck,
@@ -310,6 +352,82 @@ class BodyLimit:
         await response({"type": "http"}, None, send)
 
 
+#: The Rive animation runtime Flet's web client (1.0.5) always asks for, from this CDN address compiled
+#: into it: allowed at exactly this pinned package version so the client loads as it does without a policy
+#: (offline the request fails, as it always did); no other third-party script may run.
+FLET_RIVE_RUNTIME = " https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"
+#: What the Flet web client needs and nothing more: its own scripts, wasm compiled from its own files
+#: ('wasm-unsafe-eval' allows WebAssembly only, not JavaScript eval), workers (skwasm's from blob: URLs),
+#: images as data:/blob: URLs (QR codes, pictures), inline styles Flutter injects, and its websocket to
+#: this host. The inline scripts of the page are allowed by their hashes (`SecurityHeaders`).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'{inline}" + FLET_RIVE_RUNTIME + "{docs}; "
+    "worker-src 'self' blob:; img-src 'self' data: blob:{docs}; style-src 'self' 'unsafe-inline'{docs}; "
+    "font-src 'self' data:; connect-src 'self'{websocket}" + FLET_RIVE_RUNTIME + "; media-src 'self' blob:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer"), (b"cross-origin-opener-policy", b"same-origin")]
+OURS = {name for name, _ in SECURITY_HEADERS} | {b"content-security-policy"}  # an app's own are replaced
+INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+#: FastAPI's /docs page loads Swagger UI from this CDN (when the host is online); only that page may.
+DOCS_PAGES, DOCS_CDN = ("/docs", "/redoc"), " https://cdn.jsdelivr.net https://fastapi.tiangolo.com"
+HOST_HEADER = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+
+
+def content_security_policy(html: bytes = b"", host: str = "", path: str = "") -> bytes:
+    """The policy for one response: an HTML page's own inline scripts by hash, the websocket to `host`."""
+    hashes = "".join(f" 'sha256-{base64.b64encode(hashlib.sha256(script).digest()).decode()}'"
+                     for script in INLINE_SCRIPT.findall(html))
+    # 'self' covers same-origin websockets in current browsers; older Safari needs the address spelled out
+    websocket = f" ws://{host} wss://{host}" if host and HOST_HEADER.match(host) else ""
+    docs = DOCS_CDN if path in DOCS_PAGES else ""
+    return CONTENT_SECURITY_POLICY.format(inline=hashes, websocket=websocket, docs=docs).encode()
+
+
+class SecurityHeaders:
+    """ASGI middleware: every HTTP response gets the security headers and a content security policy.
+
+    An HTML response is held back until complete (the app's page is a few kilobytes) so that its inline
+    scripts can be allowed by hash instead of allowing every inline script."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        start: dict | None = None
+        html = bytearray()
+
+        async def secured(message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in OURS]
+                message = {**message, "headers": headers + SECURITY_HEADERS}
+                names = {k.lower(): v for k, v in headers}
+                if (message["status"] == 200 and names.get(b"content-type", b"").startswith(b"text/html")
+                        and b"content-encoding" not in names):
+                    start = message  # sent with the finished page
+                    return
+                policy = content_security_policy(b"", host, scope["path"])
+                message["headers"].append((b"content-security-policy", policy))
+            elif message["type"] == "http.response.body" and start is not None:
+                html.extend(message.get("body", b""))
+                if message.get("more_body"):
+                    return
+                headers = [(k, v) for k, v in start["headers"] if k.lower() != b"content-length"]
+                headers += [(b"content-length", str(len(html)).encode()),
+                            (b"content-security-policy", content_security_policy(bytes(html), host, scope["path"]))]
+                await send({**start, "headers": headers})
+                message = {"type": "http.response.body", "body": bytes(html), "more_body": False}
+                start = None
+            await send(message)
+
+        await self.app(scope, receive, secured)
+
+
 def _validation_message(err: RequestValidationError) -> tuple[int, str]:
     problems = []
     status = 422
@@ -340,6 +458,7 @@ def install(app: FastAPI, service: TableService, max_body_bytes: int = MAX_BODY_
         return JSONResponse({"detail": message}, status_code=status)
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(SecurityHeaders)  # added last: the outermost, so even a 413 carries the headers
 
 
 def create_app(service: TableService) -> FastAPI:

@@ -1,12 +1,11 @@
-"""`tourpad host`: serve the table API (and the app, once it has screens) on the local network.
+"""`tourpad host`: serve the table API (and the app) on the local network.
 
 The join URL's QR code is printed in the terminal and offered as a PNG for the app's host screen.
 """
 
 from __future__ import annotations
 
-import io
-import re
+import logging
 import socket
 import threading
 import time
@@ -14,8 +13,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import segno
+from rules.text import for_terminal
 
+# The links a QR code carries (the join link opens one table's seat picker; the seat link, shown by the host
+# after seating someone, opens that seat with its token; the host link makes a second device a host) are
+# routes of the app.
+from scorer.routes import host_link, join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
+from scorer.table.connections import Limits, guarded_protocols
+from scorer.table.lan import (  # noqa: F401  (re-exported: what `tourpad host` prints and tests use)
+    is_local_client,
+    join_url,
+    lan_address,
+    qr_png,
+    qr_terminal,
+    reachable_address,
+    session_credential,
+)
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -27,16 +40,6 @@ def db_path() -> Path:
     from scorer.packs import data_dir
 
     return data_dir() / DB_NAME
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (the interface of its default route)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.254.254.254", 1))  # UDP connect sends nothing; it only picks the interface
-            return probe.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
 
 
 def wait_until_port_free(bind: str, port: int) -> None:
@@ -51,28 +54,6 @@ def wait_until_port_free(bind: str, port: int) -> None:
                 time.sleep(0.02)
 
 
-def reachable_address(bind: str) -> str:
-    """The address phones use: the LAN address when listening on every interface, else the one bound."""
-    return lan_address() if bind in ("0.0.0.0", "") else bind
-
-
-def join_url(bind: str, port: int, https: bool = False) -> str:
-    return f"{'https' if https else 'http'}://{reachable_address(bind)}:{port}/"
-
-
-def qr_terminal(url: str) -> str:
-    out = io.StringIO()
-    segno.make(url, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
-
-
-def qr_png(url: str, scale: int = 8) -> bytes:
-    """The QR code as PNG bytes (for an image control on the host's screen)."""
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="png", scale=scale, border=2)
-    return out.getvalue()
-
-
 @dataclass
 class HostPlan:
     """What `tourpad host` shows: the table it opened (new or resumed) and how to reach it."""
@@ -85,13 +66,15 @@ class HostPlan:
 
 def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
                new_table: bool, new_host_token: bool, https: bool = False) -> HostPlan:
-    """Resume the most recently active table, or create one when there is none (or when asked)."""
-    resumed = service.codes()
+    """Resume the host's most recently active table (one it opened with its credential, never a table
+    someone else made), or open one when there is none (or when asked)."""
+    resumed = service.host_codes()
+    credential = service.host_credential
     if new_table or not resumed:
-        code, token = service.create_table(edition, seats)
+        code, token = service.create_table(edition, seats, credential=credential)
     else:
         code = resumed[0]
-        token = service.issue_host_token(code) if new_host_token else None
+        token = service.issue_host_token(code, credential) if new_host_token else None
     return HostPlan(code, join_url(bind, port, https), token, resumed)
 
 
@@ -106,29 +89,47 @@ def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECO
     return thread
 
 
-# Links a QR code carries, so a scan replaces typing: the join link opens one table's seat picker; the seat
-# link (shown by the host after seating someone) opens that seat with its token. The app reads them from the
-# page's route (scorer/table/screens.py).
-JOIN_LINK = re.compile(r"^/join/([A-Za-z0-9-]{4,16})/?$")  # the page route of a join link: its code
-SEAT_LINK = re.compile(r"^/seat/([A-Za-z0-9-]{4,16})/([A-Za-z0-9_-]{16,64})/?$")  # a seat link: code, token
+class EscapedFormatter(logging.Formatter):
+    """Log lines with control and format characters escaped: a player's name cannot forge a line or send
+    escape sequences to the host's terminal, whatever reaches a log message."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        return for_terminal(super().formatMessage(record))
+
+    def formatException(self, ei) -> str:
+        return "\n".join(for_terminal(line) for line in super().formatException(ei).split("\n"))
 
 
-def join_link(url: str, code: str) -> str:
-    return f"{url.rstrip('/')}/join/{code}"
+def escape_logs() -> None:
+    """Every handler of the root logger and uvicorn's loggers formats through `EscapedFormatter`."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.WARNING)
+    for logger in (root, logging.getLogger("uvicorn"), logging.getLogger("uvicorn.error"),
+                   logging.getLogger("uvicorn.access")):
+        for handler in logger.handlers:
+            fmt = handler.formatter
+            handler.setFormatter(EscapedFormatter(fmt._fmt if fmt else None, fmt.datefmt if fmt else None))
 
 
-def seat_link(url: str, code: str, token: str) -> str:
-    return f"{url.rstrip('/')}/seat/{code}/{token}"
+def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = None, limits: Limits = Limits()):
+    """The host's uvicorn server: its HTTP and WebSocket protocols enforce `limits`, its logs are escaped."""
+    import uvicorn
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
+
+    ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
+    http, ws = guarded_protocols(HttpToolsProtocol, AutoWebSocketsProtocol, limits)
+    config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
+                            timeout_graceful_shutdown=2, lifespan="on", http=http, ws=ws,
+                            timeout_keep_alive=limits.idle_seconds, **ssl)
+    escape_logs()  # after uvicorn's Config has set up its log handlers
+    return uvicorn.Server(config)
 
 
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
-          tls: CertificateFiles | None = None) -> None:
-    import uvicorn
-
-    ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
-    config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
-                            timeout_graceful_shutdown=2, lifespan="on", **ssl)
-    server = uvicorn.Server(config)
+          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+    server = make_server(asgi_app, bind, port, tls, limits)
     if on_ready is not None:
         original_startup = server.startup
 
@@ -144,39 +145,27 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
 SITE_PREFIX = "/app/"
 
 
-def build_asgi(service: TableService, url: str, api_only: bool = False, site: Path | None = None):
-    """One FastAPI server: the JSON API under /api, the published web app (if any) under /app/, and (unless
-    api_only) the Flet app everywhere else."""
+def build_asgi(service: TableService, web_app=None, site: Path | None = None):
+    """One FastAPI server: the JSON API under /api, the published web app (`site`, if any) under /app/, and
+    the app's web client (`web_app`, the Flet ASGI app from scorer.ui.hosting) everywhere else; without one,
+    the API alone."""
     from scorer.table import api
 
-    if api_only:
+    if web_app is None:
         asgi = api.create_app(service)
         mount_site(asgi, site)
         return asgi
-    import flet as ft
     from starlette.routing import Mount
 
-    from scorer.table import screens
-    from scorer.ui.app import make_main
-
-    screens.configure(service, url)
-    pad_main = make_main()
-
-    def main(page: ft.Page) -> None:
-        pad_main(page)
-        page.data.go("table")  # a phone opening the join URL lands on the join form
-
-    assets = str(Path(__file__).resolve().parents[2] / "assets")
-    asgi = ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
-    api.install(asgi, service)
-    mount_site(asgi, site)
+    api.install(web_app, service)
+    mount_site(web_app, site)
     # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
-    routes = asgi.router.routes
+    routes = web_app.router.routes
     catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
     for route in catch_all:
         routes.remove(route)
         routes.append(route)
-    return asgi
+    return web_app
 
 
 def mount_site(asgi, site: Path | None) -> None:

@@ -1,7 +1,7 @@
 """Table mode: one shared table on the host, every player entering their own sheet from their phone.
 
 One engine, one state: the service holds every table, validates each submission with the rules engine
-(`rules.record.parse_row` / `parse_choice` plus the cross-seat "card already in another row" check),
+(`rules.validation.validate_round`, the same check as every other way a round comes in),
 commits it to SQLite before acknowledging it, and tells every listener (the API's event streams, the
 app's screens) what changed. A round closes when all seats have submitted; the shared first-come bonuses
 are then resolved by `rules.scoring.resolve_round` over the closed rounds, in order.
@@ -15,22 +15,17 @@ import logging
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import (
-    GameReport,
-    ParsedRound,
-    RecordError,
-    choice_key,
-    parse_choice,
-    parse_row,
-    score_rounds,
-)
-from rules.scoring import rank_players
+from rules.record import GameReport, ParsedRound, choice_key, score_rounds
+from rules.scoring import NO_CHOICE, rank_players
+from rules.text import TextError, clean_name
+from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
@@ -40,6 +35,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 8
 DEFAULT_IDLE_SECONDS = 12 * 3600
 MAX_TABLES = 256
+#: Even the host's credential opens at most this many tables a minute (a leaked link, a runaway script).
+TABLES_PER_MINUTE = 30
 MIN_SEATS, MAX_SEATS = 2, 4
 
 
@@ -190,12 +187,20 @@ class TableService:
     """Every table on this host. Thread-safe: one lock orders all changes and their events."""
 
     def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
-                 clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES) -> None:
+                 clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES,
+                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE) -> None:
+        """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
+        `scorer.table.credential`); without one the service makes its own for this process."""
         from scorer.packs import resolve_edition
 
         self._resolve_edition = resolve_edition
         self.idle_seconds = idle_seconds
         self.max_tables = max_tables
+        #: Held by this process only: whoever runs the service is the host (its own screens use it).
+        self.host_credential = host_credential or new_token()
+        self._host_hash = token_hash(self.host_credential)
+        self.tables_per_minute = tables_per_minute
+        self._recent_creations: deque[float] = deque()
         self._clock = clock
         self._lock = threading.RLock()
         self.store = TableStore(db_path)
@@ -217,12 +222,31 @@ class TableService:
 
     # --- tables ---------------------------------------------------------------------------------------------
 
-    def create_table(self, edition_id: str, seats: int, direction_variant: bool = False) -> tuple[str, str]:
-        """A new table; returns (join code, host token). The host token is shown once, never stored."""
+    def is_host(self, credential: str | None) -> bool:
+        """Whether `credential` is this host's credential (compared in constant time)."""
+        return (isinstance(credential, str) and bool(credential)
+                and secrets.compare_digest(token_hash(credential), self._host_hash))
+
+    def check_host(self, credential: str | None, doing: str) -> None:
+        """401 without a credential, 403 with a wrong one: `doing` is the host's alone."""
+        if not credential:
+            raise Unauthorized(f"only the host can {doing}: this needs the host credential (the host link "
+                               f"`tourpad host` printed; header 'Authorization: Bearer …'); players join "
+                               f"with the join code")
+        if not self.is_host(credential):
+            raise Forbidden(f"only the host can {doing}, and that is not this host's credential")
+
+    def create_table(self, edition_id: str, seats: int, direction_variant: bool = False, *,
+                     credential: str | None) -> tuple[str, str]:
+        """A new table, for the holder of the host credential only; returns (join code, host token). The
+        host token is shown once, never stored."""
+        self.check_host(credential, "open a table")
         if not MIN_SEATS <= seats <= MAX_SEATS:
             raise Invalid(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
-        if direction_variant and seats < 3:
-            raise Invalid("the direction variant is for 3 or 4 players")
+        try:
+            check_direction_variant(seats, direction_variant)
+        except RuleError as err:
+            raise Invalid(str(err)) from None
         try:
             edition = self._resolve_edition(edition_id)
         except KeyError as err:
@@ -231,14 +255,25 @@ class TableService:
             self.expire_idle()
             if len(self._tables) >= self.max_tables:
                 raise TooMany(f"this host already runs {len(self._tables)} tables; let idle ones expire")
+            self._count_creation()
             code = self._unused_code()
             host_token = new_token()
             now = self._clock()
             stored = StoredTable(code, edition.id, seats, direction_variant, now, now, 0,
-                                 {token_hash(host_token)})
+                                 {token_hash(host_token)}, created_by=self._host_hash)
             self.store.create_table(stored)
             self._tables[code] = Table(stored, edition, now)
         return format_code(code), host_token
+
+    def _count_creation(self) -> None:
+        """Refuse a table over `tables_per_minute` (under the lock); otherwise count this one."""
+        now = time.monotonic()
+        recent = self._recent_creations
+        while recent and recent[0] < now - 60:
+            recent.popleft()
+        if len(recent) >= self.tables_per_minute:
+            raise TooMany(f"this host opened {len(recent)} tables in the last minute; wait a minute")
+        recent.append(now)
 
     def _unused_code(self) -> str:
         while True:
@@ -246,10 +281,14 @@ class TableService:
             if code not in self._tables:
                 return code
 
-    def issue_host_token(self, code: str) -> str:
-        """Another host token for a table (for the operator of this host, e.g. `tourpad host` on restart)."""
+    def issue_host_token(self, code: str, credential: str | None) -> str:
+        """Another host token for one of the host's own tables (`tourpad host --new-host-token`, a second
+        host device with the host link)."""
+        self.check_host(credential, "get a host token")
         with self._lock:
             table = self._table(code)
+            if table.stored.created_by != self._host_hash:
+                raise Forbidden(f"table {format_code(table.code)} was not opened with this host's credential")
             token = new_token()
             self.store.add_host_token(table.code, token_hash(token))
             table.stored.host_token_hashes.add(token_hash(token))
@@ -260,6 +299,14 @@ class TableService:
         with self._lock:
             tables = sorted(self._tables.values(), key=lambda t: -t.stored.last_active)
             return [format_code(t.code) for t in tables]
+
+    def host_codes(self) -> list[str]:
+        """The live tables opened with this host's credential, most recently active first: the only ones
+        the host's screen resumes (a table whose credential was replaced, or made before tables recorded
+        it, is reachable by its code but never the host's own)."""
+        with self._lock:
+            own = [t for t in self._tables.values() if t.stored.created_by == self._host_hash]
+            return [format_code(t.code) for t in sorted(own, key=lambda t: -t.stored.last_active)]
 
     def _table(self, code: str) -> Table:
         if self._broken is not None:
@@ -317,9 +364,10 @@ class TableService:
         """Take a free seat (no token), rename your own (your seat token), or give a seat (host token; a
         claimed seat gets a new token, so a player whose phone lost it can be seated again). Returns the
         seat token."""
-        name = name.strip()
-        if not 1 <= len(name) <= 40:
-            raise Invalid("a player name has 1 to 40 characters")
+        try:
+            name = clean_name(name, "a player name")
+        except TextError as err:
+            raise Invalid(f"seat {seat_no}: {err}") from None
         with self._lock:
             table = self._table(code)
             seat = self._seat_index(table, seat_no)
@@ -402,34 +450,28 @@ class TableService:
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:
-        """The engine's own checks, against everything else on the table; returns canonical letters/choice."""
+        """The rules' own round check, against everything else on the table; returns canonical letters/choice.
+
+        Each choice scores once per game: every seat's choices in the *other* rounds count, earlier ones and
+        (host corrections) later ones. A card in two rows is a conflict (409), any other problem invalid.
+        """
         edition = table.edition
-        where = f"round {r + 1}, {table.label(seat)}"
+        entries = {s: Entered(table.stored.entries[r, s].cards, table.stored.entries[r, s].choice)
+                   for s in table.submitted(r) if s != seat}
+        entries[seat] = Entered(cards, choice)
+        used: list[dict[int, int]] = [{} for _ in range(table.n_seats)]
+        for (other_round, s), entry in table.stored.entries.items():
+            if other_round != r and entry.choice is not None:
+                used[s][table._choice_index(entry.choice)] = other_round + 1
+        labels = [table.label(s) for s in range(table.n_seats)]
         try:
-            row = parse_row(edition, cards, where)
-        except RecordError as err:
+            checked = validate_round(edition, r + 1, labels, entries, used, focus=seat)[seat]
+        except CardClash as err:
+            raise Conflict(str(err)) from None
+        except RuleError as err:
             raise Invalid(str(err)) from None
-        for other in table.submitted(r):
-            if other == seat:
-                continue
-            taken = set(row) & set(parse_row(edition, table.stored.entries[r, other].cards, "stored"))
-            if taken:
-                letters = ", ".join(edition.cards[c].letter for c in sorted(taken))
-                raise Conflict(f"{where}: {letters} already in {table.label(other)}'s round {r + 1} cards; "
-                               f"each card is drafted once a round")
-        # Each choice scores once per game: compare with this seat's other rounds, earlier and (host
-        # corrections) later ones.
-        used = {}
-        for other_round in range(ROUNDS):
-            entry = table.stored.entries.get((other_round, seat))
-            if other_round != r and entry is not None and entry.choice is not None:
-                used[table._choice_index(entry.choice)] = other_round + 1
-        try:
-            icon = parse_choice(edition, choice, row, used, where)
-        except RecordError as err:
-            raise Invalid(str(err)) from None
-        letters = "".join(edition.cards[c].letter for c in row)
-        return letters, (edition.choice.icons[icon].name if icon >= 0 else None)
+        letters = "".join(edition.cards[c].letter for c in checked.row)
+        return letters, (edition.choice.icons[checked.choice].name if checked.choice != NO_CHOICE else None)
 
     # --- live updates ---------------------------------------------------------------------------------------
 

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS tables (
     direction_variant INTEGER NOT NULL,
     created REAL NOT NULL,
     last_active REAL NOT NULL,
-    version INTEGER NOT NULL
+    version INTEGER NOT NULL,
+    created_by TEXT
 );
 CREATE TABLE IF NOT EXISTS host_tokens (
     code TEXT NOT NULL REFERENCES tables(code) ON DELETE CASCADE,
@@ -112,6 +113,8 @@ class StoredTable:
     last_active: float
     version: int
     host_token_hashes: set[str] = field(default_factory=set)
+    #: SHA-256 of the host credential the table was opened with (None: opened before tables recorded it)
+    created_by: str | None = None
     #: seat index (0-based) → the claimed seat
     claimed: dict[int, StoredSeat] = field(default_factory=dict)
     #: (round index, seat index), 0-based → entry
@@ -130,6 +133,9 @@ class TableStore:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
+        if "created_by" not in columns:  # a file from before tables recorded their creator
+            self._db.execute("ALTER TABLE tables ADD COLUMN created_by TEXT")
         self._queue: list[PendingWrite | None] = []
         self._queued = threading.Condition()
         self._writer = threading.Thread(target=self._write_loop, name="table-store-writer", daemon=True)
@@ -199,9 +205,9 @@ class TableStore:
 
     def create_table(self, table: StoredTable) -> None:
         stmts = [("INSERT INTO tables (code, edition, seats, direction_variant, created, last_active, "
-                  "version) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                  "version, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                   (table.code, table.edition, table.seats, int(table.direction_variant), table.created,
-                   table.last_active, table.version))]
+                   table.last_active, table.version, table.created_by))]
         stmts += [("INSERT INTO host_tokens (code, token_hash) VALUES (?, ?)", (table.code, h))
                   for h in table.host_token_hashes]
         stmts.append(("INSERT INTO log (code, version, at, kind, detail) VALUES (?, ?, ?, 'created', ?)",
@@ -239,8 +245,9 @@ class TableStore:
     def load_all(self) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute("SELECT code, edition, seats, direction_variant, created, last_active, "
-                                    "version FROM tables").fetchall()
-            tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6]) for r in rows}
+                                    "version, created_by FROM tables").fetchall()
+            tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], created_by=r[7])
+                      for r in rows}
             for code, hashed in self._db.execute("SELECT code, token_hash FROM host_tokens"):
                 tables[code].host_token_hashes.add(hashed)
             seats = self._db.execute("SELECT code, seat, name, token_hash FROM seats")

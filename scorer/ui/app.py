@@ -1,8 +1,12 @@
-"""The score pad's Flet shell: theme, a small screen router, and `main(page)`.
+"""The score pad's Flet shell: theme, the route-driven view stack, and `main(page)`.
 
-Screens are plain functions registered by name (`@screen("sheet")`) that build a `Screen` from the app's
-state; the logic they show lives in `scorer.pad` (no Flet there). Another package adds a screen by
-registering one (table mode, solo vs bots) and calling `app.go(name, **params)`.
+Every screen has a URL (`scorer/routes.py`). Screens are plain functions registered by name (`@screen("sheet")`)
+that build a `Screen` from the app's state; the logic they show lives in `scorer.pad` (no Flet there).
+Navigation is Flet's: `app.go(name, **params)` draws that screen and pushes its route onto the browser's history;
+the browser's Back and Forward and a typed or pasted URL come back as route changes (`page.on_route_change`),
+and the app bar's back arrow and Android's Back pop the view stack (`page.on_view_pop`). The stack is the route's
+chain of parents (home, sheet, entry), so even a screen opened from a link has somewhere to go back to.
+A reload reattaches to the same server session (the same screen); a new session starts from the page's route.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import flet as ft
 
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
+from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
 from scorer.runtime import IN_BROWSER
 
 log = logging.getLogger(__name__)
@@ -29,16 +34,20 @@ class Screen:
     title: str
     body: ft.Control
     actions: list[ft.Control] = field(default_factory=list)
-    #: Where the app bar's back arrow goes: (screen, params), or None for no arrow.
-    back: tuple[str, dict] | None = None
-    #: Called when the screen is left (e.g. to release the wake lock).
+    #: Called when the screen leaves the view stack, or is drawn anew (e.g. to release the wake lock).
     on_leave: Callable[[], None] | None = None
+
+
+class NotFound(Exception):
+    """A well-formed route that names nothing here (a game not on this device, a round not reached yet): the
+    screen says so, with a way home."""
 
 
 SCREENS: dict[str, Callable[..., Screen]] = {}
 #: Screens that only show a game, so another tab's change can redraw them (entry screens hold a draft).
 LIVE_SCREENS = {"home", "history", "sheet", "round_summary", "end"}
 GAMES_TOPIC = "tourpad-games"
+PAD_GAME_STATUSES = ("playing", "finished")  # the store's other games are solo games (scorer/solo_view.py)
 
 
 def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]]:
@@ -66,53 +75,136 @@ def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
 
 
 class PadApp:
-    """One browser tab / window: the current screen, the open game, theme and messages."""
+    """One browser tab / window: the route it shows, its view stack, the open game, theme and messages."""
 
     def __init__(self, page: ft.Page, store: EventStore) -> None:
         self.page = page
         self.store = store
         self.session: GameSession | None = None
+        #: The screen on top and its params (URL params plus any remembered for its path, e.g. a sheet's tab).
         self.route: tuple[str, dict] = ("home", {})
-        self._current: Screen | None = None
+        self.path = "/"
+        self._extras: dict[str, dict] = {}  # per path: the params that are not part of its URL
+        self._stack: list[tuple[str, ft.View, Screen]] = []  # (path, view, screen), home first
+        self._browser_path = "/"  # the route the browser shows (its address bar)
+        self._pushed: list[str] = []  # routes pushed to the browser whose route change has not come back yet
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
 
     # --- navigation -------------------------------------------------------------------------------------
 
     def go(self, name: str, **params) -> None:
-        if self._current is not None and self._current.on_leave is not None:
-            self._current.on_leave()
-        self.route = (name, params)
-        self.render()
+        """Open a screen: drawn at once, and its URL pushed onto the browser's history (Back returns here).
+        Params that are not part of the screen's URL (a sheet's tab) are remembered for its path."""
+        path = format_route(name, **params)
+        self._extras[path] = {k: v for k, v in params.items() if k not in BY_SCREEN[name].keys}
+        self.open(path)
 
-    def render(self) -> None:
-        name, params = self.route
+    def open(self, path: str, push: bool = True) -> None:
+        """Show the screen at `path` (a route change, a link, Back); an unknown path shows "not found"."""
+        path = normalise(path)
+        moved = path != self.path
+        self.path = path
         try:
-            current = SCREENS[name](self, **params)
+            name, params = parse(path)
+        except RouteError as err:
+            name, params = "not_found", {"message": str(err)}
+        self.route = (name, {**params, **self._extras.get(path, {})})
+        self.render(rebuild_below=moved)
+        if push and path != self._browser_path:
+            self._browser_path = path
+            self._pushed.append(path)
+            self.page.run_task(self._push_route, path)
+
+    async def _push_route(self, path: str) -> None:
+        with contextlib.suppress(Exception):  # a closed tab: nothing to tell
+            await self.page.push_route(path)
+
+    def start(self, route: str) -> None:
+        """The first screen of a session: the page's own route (a pasted link, a QR code, a bookmark)."""
+        self._browser_path = normalise(route)
+        self.path = ""  # nothing shown yet
+        self.open(route, push=False)
+
+    def back(self) -> None:
+        """The app bar's back arrow and Android's Back (a view pop): the screen below this one."""
+        name, params = self.route
+        up = parent(name, params) if name in BY_SCREEN else ("home", {})
+        if up is not None:
+            self.open(format_route(up[0], **up[1]))
+
+    def on_route_change(self, e: ft.RouteChangeEvent) -> None:
+        """The browser's Back / Forward, or a URL typed or pasted into this tab (and our own pushes, echoed)."""
+        path = normalise(e.route)
+        if self._pushed and path == self._pushed[0]:  # the browser confirming this tab's oldest push
+            self._pushed.pop(0)
+            return
+        self._pushed.clear()  # the browser moved elsewhere: confirmations still due are moot
+        self._browser_path = path
+        if path != self.path:
+            self.open(path, push=False)
+
+    def on_view_pop(self, e: ft.ViewPopEvent) -> None:
+        self.back()
+
+    def render(self, rebuild_below: bool = False) -> None:
+        """Draw the current route: its screen on top of its parents' screens. The screens below are drawn
+        anew after a navigation (they may be stale) and reused when only the top one redraws (a tap)."""
+        name, params = self.route
+        below = chain(name, params)[:-1] if name in BY_SCREEN else [("home", {})]
+        below_paths = [format_route(n, **p) for n, p in below]
+        kept = {path: (view, shown) for path, view, shown in self._stack[:-1]
+                if not rebuild_below and path in below_paths}
+        for path, _view, shown in self._stack:  # left (or drawn anew): release what it holds first
+            if path not in kept and shown.on_leave is not None:
+                shown.on_leave()
+        top, found = self._build(name, params)
+        if not found:
+            below, below_paths = [("home", {})], ["/"]
+        stack: list[tuple[str, ft.View, Screen]] = []
+        for (below_name, below_params), path in zip(below, below_paths, strict=True):
+            if path in kept:
+                stack.append((path, *kept[path]))
+                continue
+            shown, ok = self._build(below_name, {**below_params, **self._extras.get(path, {})})
+            if ok:
+                stack.append((path, self._view(path, shown), shown))
+        stack.append((self.path, self._view(self.path, top), top))
+        self._stack = stack
+        self._rendered_wide = self.wide
+        self.page.views[:] = [view for _path, view, _shown in stack]
+        self.page.update()
+
+    def _build(self, name: str, params: dict) -> tuple[Screen, bool]:
+        """The screen, and whether it is the one asked for (not "not found" or an error)."""
+        try:
+            if name == "not_found":
+                return not_found(self, params["message"]), False
+            return SCREENS[name](self, **params), True
+        except NotFound as err:
+            return not_found(self, str(err)), False
         except Exception as err:  # a bug must not take the page down: every entry is already saved
             log.exception("screen %s failed", name)
-            current = Screen("Something went wrong", ft.Container(ft.Column([
+            return Screen("Something went wrong", ft.Container(ft.Column([
                 ft.Text(f"{type(err).__name__}: {err}", selectable=True),
                 ft.Text("Every accepted entry is saved; going home and resuming the game is safe."),
-                ft.FilledButton("Home", on_click=lambda e: self.go("home"))], spacing=12), padding=16))
-        self._current = current
+                ft.FilledButton("Home", on_click=lambda e: self.go("home"))], spacing=12), padding=16)), False
+
+    def _view(self, path: str, shown: Screen) -> ft.View:
         back = None
-        if current.back is not None:
-            target, target_params = current.back
-            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back",
-                                             on_click=lambda e: self.go(target, **target_params)))
+        if path != "/":
+            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back", on_click=lambda e: self.back()))
         theme_button = sem("theme", ft.IconButton(
             ft.Icons.DARK_MODE if self.page.theme_mode != ft.ThemeMode.DARK else ft.Icons.LIGHT_MODE,
             tooltip="Light / dark theme", on_click=lambda e: self.toggle_theme()))
-        self._rendered_wide = self.wide
-        self.page.appbar = ft.AppBar(
-            leading=back, title=ft.Text(current.title, weight=ft.FontWeight.BOLD),
-            actions=[*current.actions, theme_button], center_title=False)
-        body = current.body
+        appbar = ft.AppBar(leading=back, automatically_imply_leading=False,
+                           title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
+                           actions=[*shown.actions, theme_button], center_title=False)
+        body = shown.body
         if self.wide:  # a desktop window: a centred phone-width column reads better than full width
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
-        self.page.controls = [ft.SafeArea(content=body)]
-        self.page.update()
+        return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
+                       scroll=ft.ScrollMode.AUTO, padding=0)
 
     @property
     def wide(self) -> bool:
@@ -120,10 +212,17 @@ class PadApp:
 
     def on_resize(self, e) -> None:
         if self.wide != self._rendered_wide:
-            self.render()
+            self.render(rebuild_below=True)
 
     def open_game(self, game_id: int) -> GameSession:
+        """The score pad's game `game_id`, fresh from the store; NotFound when this device has no such game."""
         if self.session is None or self.session.game_id != game_id:
+            try:
+                row = self.store.game(game_id)
+            except KeyError:
+                raise NotFound(f"There is no game {game_id} on this device.") from None
+            if row.status not in PAD_GAME_STATUSES:
+                raise NotFound(f"Game {game_id} is not a score pad game.")
             self.session = GameSession(self.store, game_id)
             self.session.listeners.append(self._announce)
         else:
@@ -154,7 +253,7 @@ class PadApp:
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK
                                 else ft.ThemeMode.DARK)
-        self.render()
+        self.render(rebuild_below=True)
 
     def keep_awake(self, on: bool) -> None:
         """Keep the screen on during a game. Web: the Screen Wake Lock API, which browsers grant only on
@@ -168,16 +267,26 @@ class PadApp:
             self.page.run_task(switch)
 
 
+def not_found(app: PadApp, message: str) -> Screen:
+    """What a link to nothing shows: what is missing, and the way home."""
+    return Screen("Not found", ft.Container(ft.Column([
+        sem("not-found", ft.Text(message, size=16)),
+        ft.Text("It may have been deleted, or the link was mistyped.", color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.FilledButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home")),
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16))
+
+
 def build_theme(dark: bool) -> ft.Theme:
     return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True)
 
 
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
-    if IN_BROWSER:  # a table needs a server: the browser-only build says so on the same route
-        from scorer.ui import hosted_only  # noqa: F401  (registers "table")
-    else:
-        from scorer.table import screens as table_screens  # noqa: F401  (registers "table")
     from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
+
+    if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes
+        from scorer.ui import hosted_only  # noqa: F401  (registers the table's screens)
+    else:
+        from scorer.ui import table  # noqa: F401  (registers the table's screens)
 
     store = store_factory()
 
@@ -186,13 +295,13 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         page.theme = build_theme(False)
         page.dark_theme = build_theme(True)
         page.theme_mode = ft.ThemeMode.LIGHT
-        page.scroll = ft.ScrollMode.AUTO
-        page.padding = 0
         app = PadApp(page, store)
         page.data = app
         page.on_resize = app.on_resize
+        page.on_route_change = app.on_route_change
+        page.on_view_pop = app.on_view_pop
         page.pubsub.subscribe_topic(GAMES_TOPIC, app.on_game_changed)
         page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
-        app.go("home")
+        app.start(page.route or "/")
 
     return main

@@ -139,4 +139,4 @@ def game_end(app: PadApp, game_id: int) -> Screen:
                 ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("Final ranking", body, actions=[undo_button(app)], back=("home", {}))
+    return Screen("Final ranking", body, actions=[undo_button(app)])

@@ -9,8 +9,8 @@ from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
 from scorer.pad.entry import LetterDraft, draft_for, preview
 from scorer.pad.errors import EntryError
-from scorer.pad.game import PadState
-from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 
@@ -41,8 +41,7 @@ def after_save(app: PadApp, before: PadState, after: PadState, round_index: int,
               else f"Saved {name}'s round {round_index + 1}")
     nxt = [p for p in range(after.setup.n) if not after.entered(round_index)[p]] if not edited else []
     if nxt:  # straight on to the next player still to enter this round
-        app.go("entry" if "cards" in (after.entries[round_index][player]) else "entry_categories",
-               game_id=game_id, round_index=round_index, player=nxt[0])
+        app.go("entry", game_id=game_id, round_index=round_index, player=nxt[0])
     else:
         app.go("sheet", game_id=game_id, player=player)
 
@@ -228,16 +227,23 @@ class LetterEntry:
 
 
 @screen("entry")
+def entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
+    """One player's round: the letter keypad, or the by-category form (the game's entry mode)."""
+    state = app.open_game(game_id).state
+    last_round = min(state.current_round, ROUNDS - 1)  # a round so far (Edit) or the one being entered
+    if round_index > last_round or player >= state.setup.n:
+        raise NotFound(f"Game {game_id} has no round {round_index + 1} entry for player {player + 1} yet.")
+    builder = letter_entry if state.setup.mode == LETTERS_MODE else category_entry
+    return builder(app, game_id, round_index, player)
+
+
 def letter_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
-    app.open_game(game_id)
     view = LetterEntry(app, round_index, player)
     name = app.session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
-                  back=("sheet", {"game_id": game_id}))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action])
 
 
-@screen("entry_categories")
 def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
     session = app.open_game(game_id)
     state = session.state
@@ -312,5 +318,4 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     show_points()
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=save))
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action],
-                  back=("sheet", {"game_id": game_id}))
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action])

@@ -103,7 +103,7 @@ def history(app: PadApp) -> Screen:
     from scorer.ui.backup import backup_buttons
 
     rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
-    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD), back=("home", {}))
+    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD))
 
 
 @screen("new_game")
@@ -159,4 +159,4 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     # also in the app bar: on a phone the button at the foot of the form is below the fold
     start_action = sem("start", ft.TextButton("Start", icon=ft.Icons.PLAY_ARROW, tooltip="Start game",
                                               on_click=start))
-    return Screen("New game", body, actions=[start_action], back=("home", {}))
+    return Screen("New game", body, actions=[start_action])

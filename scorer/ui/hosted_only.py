@@ -1,4 +1,5 @@
-"""The browser-only build's stand-in for table mode: a table needs a host on the network (`tourpad host`)."""
+"""The browser-only build's stand-in for table mode: a table needs a host on the network (`tourpad host`).
+Every table route (a join or seat QR code opened on the phone, too) says so instead of failing."""
 
 from __future__ import annotations
 
@@ -7,11 +8,17 @@ import flet as ft
 from scorer.runtime import needs_host
 from scorer.ui.app import PadApp, Screen, screen, sem
 
+#: The table's screens in `tourpad app` / `tourpad host` (scorer.ui.table), each a route of its own.
+TABLE_SCREENS = ("table", "table_seats", "table_seat", "table_host", "join", "seat_link", "host_link")
 
-@screen("table")
+
 def table_needs_host(app: PadApp, **params) -> Screen:
     body = ft.Container(ft.Column([
         sem("hosted-only", ft.Text(needs_host("Table mode (every player on their own phone)"))),
         ft.Text("On this phone alone: New game passes one phone around the table."),
         ft.FilledButton("Home", on_click=lambda e: app.go("home"))], spacing=12), padding=16)
-    return Screen("Table mode", body, back=("home", {}))
+    return Screen("Table mode", body)
+
+
+for name in TABLE_SCREENS:
+    screen(name)(table_needs_host)

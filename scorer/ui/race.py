@@ -325,11 +325,11 @@ def race_screens(app: PadApp) -> RaceScreens:
 @screen("race_checker")
 def checker_screen(app: PadApp) -> Screen:
     screens = race_screens(app)
-    return Screen("Journey checker", screens.with_message(screens.checker_body()), back=("home", {}))
+    return Screen("Journey checker", screens.with_message(screens.checker_body()))
 
 
 @screen("race_solo")
 def solo_screen(app: PadApp) -> Screen:
     screens = race_screens(app)
     screens.open_solo()
-    return Screen("Race Around Europe: solo", screens.with_message(screens.solo_body()), back=("home", {}))
+    return Screen("Race Around Europe: solo", screens.with_message(screens.solo_body()))

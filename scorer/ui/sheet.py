@@ -6,10 +6,11 @@ import flet as ft
 import flet.canvas as cv
 
 from rules.engine import ROUNDS
+from rules.scoring import category_points
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.townmap import has_town_map, town_map_view
-from scorer.ui.app import PadApp, Screen, note, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -143,8 +144,9 @@ def category_table(state: PadState, player: int) -> ft.Control:
                      cell("Σ", SUM_W, bold=True)], spacing=0)
     rows: list[ft.Control] = [header, ft.Divider(height=1)]
     scores = state.scores[player]
-    for i, cid in enumerate(edition.category_ids()):
-        values = [s[i] for s in scores]
+    by_category = [category_points(edition, s) for s in scores]
+    for cid in edition.category_ids():
+        values = [points[cid] for points in by_category]
         rows.append(ft.Row([cell(names[cid], NAME_W, align=ft.TextAlign.LEFT),
                             *(cell(str(values[r]) if r < len(values) else "·", CELL_W)
                               for r in range(ROUNDS)),
@@ -190,8 +192,7 @@ def round_status(app: PadApp, state: PadState) -> ft.Control:
 
 
 def open_entry(app: PadApp, round_index: int, player: int) -> None:
-    name = "entry" if app.session.state.setup.mode == LETTERS_MODE else "entry_categories"
-    app.go(name, game_id=app.session.game_id, round_index=round_index, player=player)
+    app.go("entry", game_id=app.session.game_id, round_index=round_index, player=player)
 
 
 def rounds_history(app: PadApp, state: PadState) -> ft.Control:
@@ -227,6 +228,7 @@ def rounds_history(app: PadApp, state: PadState) -> ft.Control:
 def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
     session = app.open_game(game_id)
     state = session.state
+    player = player if player < state.setup.n else 0
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
@@ -247,14 +249,16 @@ def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
     title = state.edition.name.removeprefix("Boomerang: ")
     column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return Screen(title, ft.Container(column, padding=PAD),
-                  actions=[undo_button(app)], back=("home", {}), on_leave=lambda: app.keep_awake(False))
+                  actions=[undo_button(app)], on_leave=lambda: app.keep_awake(False))
 
 
 @screen("round_summary")
 def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
     session = app.open_game(game_id)
     state = session.state
-    if round_index >= state.rounds_done:  # undone meanwhile
+    if round_index >= ROUNDS:
+        raise NotFound(f"A game has {ROUNDS} rounds, not {round_index + 1}.")
+    if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
         return sheet(app, game_id)
     edition = state.edition
     names = edition.category_names()
@@ -286,5 +290,4 @@ def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
         ft.Text("Shared bonuses were settled together: simultaneous achievers share.", size=12,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)],
-                  back=("sheet", {"game_id": game_id}))
+    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)])

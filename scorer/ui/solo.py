@@ -12,8 +12,19 @@ import flet as ft
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
 from scorer.solo import DIFFICULTIES, SoloError, SoloGame
-from scorer.solo_view import bonus_line, hint_lines, load, new_game, running_totals, save, status_line, text_on
-from scorer.ui.app import PadApp, Screen, note, readable, screen, sem
+from scorer.solo_view import (
+    FINISHED,
+    PLAYING,
+    bonus_line,
+    hint_lines,
+    load,
+    new_game,
+    running_totals,
+    save,
+    status_line,
+    text_on,
+)
+from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, edition_name, section
 from scorer.ui.pictogram import card_icon, is_dark
@@ -152,7 +163,7 @@ def solo_setup(app: PadApp) -> Screen:
         sem("solo-start", ft.FilledButton("Start solo game", icon=ft.Icons.PLAY_ARROW, height=52,
                                           on_click=start)),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("Play solo", body, back=("home", {}))
+    return Screen("Play solo", body)
 
 
 # --- the game ---------------------------------------------------------------------------------------------
@@ -160,6 +171,12 @@ def solo_setup(app: PadApp) -> Screen:
 def open_game(app: PadApp, game_id: int) -> SoloGame:
     win = window(app)
     if win.game is None or win.game_id != game_id:
+        try:
+            status = app.store.game(game_id).status
+        except KeyError:
+            raise NotFound(f"There is no solo game {game_id} on this device.") from None
+        if status not in (PLAYING, FINISHED):
+            raise NotFound(f"Game {game_id} is not a solo game.")
         win.game_id, win.game, win.hint, win.summary_round = game_id, load(app.store, game_id), None, None
     return win.game
 
@@ -332,4 +349,4 @@ def solo_game(app: PadApp, game_id: int) -> Screen:
         body, title = play_body(app, game), f"Solo: {edition_name(game.edition.id).removeprefix('Boomerang: ')}"
         actions.append(sem("solo-hint-button", ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
                                                              on_click=lambda e: show_hint(app))))
-    return Screen(title, ft.Container(body, padding=PAD), actions=actions, back=("home", {}))
+    return Screen(title, ft.Container(body, padding=PAD), actions=actions)

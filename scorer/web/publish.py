@@ -34,7 +34,7 @@ MARKER = ".tourpad-site"
 BROWSER_DEPENDENCIES = (("flet", False), ("msgpack", True), ("repath", False), ("six", False),
                         ("pydantic", False), ("pydantic-core", True), ("annotated-types", False),
                         ("typing-extensions", False), ("typing-inspection", False), ("tomli-w", False),
-                        ("platformdirs", False))
+                        ("platformdirs", False), ("segno", False))
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 #: Our packages in the browser wheel, and what they leave out (the computer-only parts are never imported
 #: there; fonts are for the PDFs).

@@ -197,6 +197,16 @@ class Pad:
                                     "document.activeElement?.value]")
         raise AssertionError(f"could not type {text!r} into {label!r}; focused element: {active}")
 
+    def reload(self) -> None:
+        """The browser's reload: the page loads again (the server keeps the tab's session)."""
+        self.page.reload()
+        attach(self.page)
+
+    def goto(self, url: str) -> None:
+        """A URL typed or pasted into this tab's address bar."""
+        self.page.goto(url)
+        attach(self.page)
+
     def shot(self, name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.wait_for_timeout(400)  # a frame right after a change can be half drawn
@@ -211,6 +221,11 @@ def open_pad(context, url: str) -> Pad:
     context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
     page = context.new_page()
     page.goto(url)
+    return attach(page)
+
+
+def attach(page) -> Pad:
+    """A loaded (or reloaded) app page, its semantics tree switched on."""
     page.wait_for_function("() => !document.getElementById('loading')", timeout=60000)
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30000)
     page.evaluate(ENABLE_SEMANTICS_JS)

@@ -11,7 +11,7 @@ import re
 import httpx
 import pytest
 
-from benchmarks.table import start_host
+from benchmarks.table import host_auth, start_host
 from scorer.commands.app_commands import free_port
 
 pytestmark = pytest.mark.e2e
@@ -26,6 +26,26 @@ def host(tmp_path):
     proc.wait(15)
 
 
+CSP_VIOLATIONS = "document.addEventListener('securitypolicyviolation', " \
+                 "e => console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI))"
+
+
+@pytest.fixture
+def csp_violations():
+    """Every content-security-policy violation of the phones watched with `watch`: none is allowed (the
+    host serves the app with its policy on)."""
+    seen: list[str] = []
+
+    def watch(context):
+        context.add_init_script(CSP_VIOLATIONS)
+        context.on("console", lambda m: seen.append(m.text) if "Content Security Policy" in m.text
+                   or m.text.startswith("CSP violation") else None)
+        return context
+
+    yield watch
+    assert seen == []
+
+
 def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.type_into("Join code", code.lower())
     pad.tap_until(lambda: pad.tap("Join"),  # a tap while the field redraws can miss: tap until the seat form shows
@@ -35,11 +55,23 @@ def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.wait_text("status", "Round 1", timeout=40000)
 
 
-def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_app):
-    code = httpx.post(f"{host}/api/tables", json={"seats": 2}).json()["code"]
-    ann_phone, bob_phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
+def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_context, open_app, csp_violations):
+    # the host credential opens tables; a stranger's request is refused
+    assert httpx.post(f"{host}/api/tables", json={"seats": 2}).status_code == 401
+    code = httpx.post(f"{host}/api/tables", json={"seats": 2}, headers=host_auth(tmp_path)).json()["code"]
+    page = httpx.get(f"{host}/")  # the app's page, served with its security headers
+    assert "'wasm-unsafe-eval'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    ann_phone, bob_phone = (csp_violations(new_context(viewport={"width": 390, "height": 844})) for _ in range(2))
     ann, bob = open_app(ann_phone, host), open_app(bob_phone, host)
     take_seat(ann, code, 1, "Ann")
+    ann.page.wait_for_url(f"{host}/table/{code}/seat/1", timeout=40000)  # the seat's own URL
+    # Back: the table's seat picker (seat 1 now taken); Forward: the seat again, its token on this phone
+    ann.page.go_back()
+    ann.page.get_by_role("textbox", name="Your name (seat 2)").wait_for(timeout=40000)
+    ann.shot("table-back-to-seats")
+    ann.page.go_forward()
+    ann.wait_text("sheet-1", r"^Ann \(you\)", timeout=40000)
     take_seat(bob, code, 2, "Bob")
     ann.wait_text("status", "waiting for Ann, Bob", timeout=40000)
 
@@ -54,6 +86,9 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_
     bob.page.close()
     bob = open_app(bob_phone, host)
     bob.wait_text("sheet-2", r"Bob \(you\)", timeout=40000)
+    # a phone that is not seat 2 opening seat 2's URL gets the seat picker, not Bob's sheet
+    stranger = open_app(new_context(viewport={"width": 390, "height": 844}), f"{host}/table/{code}/seat/2")
+    stranger.wait_text("message", "This device does not hold seat 2", timeout=40000)
     bob.type_into("Your 7 cards", "GHIJKLM")
     bob.tap("Submit round 1")
     bob.wait_text("message", "already in Ann's round 1 cards", timeout=40000)
@@ -67,8 +102,9 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, new_context, open_
     assert [e["cards"] for e in view["rounds"][0]["entries"]] == ["ABCDEFG", "HIJKLMN"]
 
 
-def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open_app):
-    host_device, phone = (new_context(viewport={"width": 390, "height": 844}) for _ in range(2))
+def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open_app, csp_violations):
+    # the host's own device (this machine: a loopback address) hosts without typing the credential
+    host_device, phone = (csp_violations(new_context(viewport={"width": 390, "height": 844})) for _ in range(2))
     table = open_app(host_device, host)
     table.tap("Host a table")
     code = table.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=40000)

@@ -1,10 +1,18 @@
 """Table mode screens in the score pad app: host a table, join by code, take a seat, enter your own sheet,
 see everyone's.
 
+Routes (scorer/routes.py): `/table` (join by code, or host a table), `/table/<code>` (its seat picker),
+`/table/<code>/seat/<n>` (seat n's own sheet) and `/table/<code>/host` (the host's), and the links the host's
+QR codes carry: `/join/<code>` (the seat picker, or this device's seat there) and `/seat/<code>/<token>`
+(that seat, for the phone of a player the host seated). A link, and `/table` itself, is followed the first
+time a window opens it (to the remembered seat); Back to it later shows its picker instead of following it
+again, so Back never bounces forward.
+
 Every screen is a view of the one `TableService` in this server process: it calls the service with
 the device's own token (a seat token, or the host token on the host's device), so a phone can only
 change its own sheet, exactly as through the JSON API. The tokens live in the device's client storage
-(`ft.SharedPreferences`), so a phone that drops off Wi-Fi or reloads comes back to its seat.
+(`ft.SharedPreferences`), so a phone that drops off Wi-Fi or reloads comes back to its seat; a seat's URL
+opens only on a device holding that seat's token (elsewhere it shows the picker).
 Live updates: the service calls this session's listener after every committed change.
 The service exists only under `tourpad host` (`configure`); plain `tourpad app` explains how to host.
 """
@@ -18,12 +26,14 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from scorer.table.host import JOIN_LINK, SEAT_LINK, join_link, qr_png, seat_link
+from scorer.routes import format_route, join_link, seat_link
+from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
+HOST_CREDENTIAL_KEY = PREFS_PREFIX + "host"
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
 
@@ -48,10 +58,11 @@ def qr_image(identifier: str, link: str, scale: int) -> ft.Control:
 
 
 class TableScreens:
-    """One device's session of table mode."""
+    """One window's table mode: the device's tokens, the links it has followed, and the sheet it shows live."""
 
-    def __init__(self, page: ft.Page, service: TableService, url: str) -> None:
-        self.page = page
+    def __init__(self, app: PadApp, service: TableService, url: str) -> None:
+        self.app = app
+        self.page = app.page
         self.service = service
         self.url = url
         self.prefs = ft.SharedPreferences()
@@ -59,18 +70,18 @@ class TableScreens:
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
         self.view: dict | None = None
+        self.followed: set[str] = set()  # the links (paths) this window has followed
+        self.notice = ""  # why the start screen is shown (a table that expired), said once
         self._unsubscribe: Callable[[], None] | None = None
-        self.root = ft.Column(spacing=12)
         # Not on_disconnect: a phone that drops off Wi-Fi reattaches to this same session and must still
         # get live updates; on_close is the session's end.
-        page.on_close = lambda e: self.stop_listening()
+        self.page.on_close = lambda e: self.stop_listening()
 
     # --- storage ----------------------------------------------------------------------------------------------
 
-    async def _remember(self) -> None:
-        await self.prefs.set(PREFS_PREFIX + self.code,
-                             json.dumps({"token": self.token, "seat": self.seat}))
-        await self.prefs.set(LAST_TABLE_KEY, self.code)
+    async def _remember(self, code: str, token: str, seat: int | None) -> None:
+        await self.prefs.set(PREFS_PREFIX + code, json.dumps({"token": token, "seat": seat}))
+        await self.prefs.set(LAST_TABLE_KEY, code)
 
     async def _recall(self, code: str) -> dict | None:
         stored = await self.prefs.get(PREFS_PREFIX + code)
@@ -79,47 +90,72 @@ class TableScreens:
         except ValueError:
             return None
 
-    async def start(self) -> None:
-        """Follow the link the page was opened with (a scanned QR code); else resume this device's last table
-        if its token still works; else the start screen."""
-        route = self.page.route or ""
-        if (link := JOIN_LINK.match(route)) is not None:
-            await self._enter_or_explain(link.group(1))
+    async def _role(self, code: str) -> tuple[str, int | None] | None:
+        """This device's remembered (token, seat) at table `code` while the token still works there."""
+        saved = await self._recall(code)
+        if not saved or not saved.get("token"):
+            return None
+        try:
+            return saved["token"], self.service.role(code, saved["token"])
+        except TableError:  # a seat the host has since given to someone else, or a table that is gone
+            return None
+
+    # --- where to go --------------------------------------------------------------------------------------------
+
+    def _go_to_sheet(self, code: str, seat: int | None) -> None:
+        if seat is None:
+            self.app.go("table_host", code=code)
+        else:
+            self.app.go("table_seat", code=code, seat=seat + 1)
+
+    async def _enter(self, root: ft.Column, code: str, token: str | None = None) -> None:
+        """Open table `code`: with a token, as its holder (the host token: the host's sheet; a seat token: that
+        seat); without, this device's remembered seat there, else its seat picker (in `root`).
+        Raises TableError (changing nothing) for an unknown table or a token that is no good there."""
+        code = self.service.view(code)["code"]
+        if token:
+            seat = self.service.role(code, token)
+            await self._remember(code, token, seat)
+            self._go_to_sheet(code, seat)
             return
-        if (link := SEAT_LINK.match(route)) is not None:
-            await self._enter_or_explain(link.group(1), link.group(2))
+        held = await self._role(code)
+        if held is not None:
+            self._go_to_sheet(code, held[1])
             return
-        last = await self.prefs.get(LAST_TABLE_KEY)
-        if isinstance(last, str):
-            saved = await self._recall(last)
-            if saved and saved.get("token"):
-                try:
-                    role = self.service.role(last, saved["token"])
-                except TableError:
-                    role = "gone"
-                if role != "gone":
-                    self.code, self.token, self.seat = last, saved["token"], role
-                    self.show_sheet()
-                    return
-        self.show_start()
+        self.fill_seats(root, code)
+
+    async def _follow(self, root: ft.Column, code: str | None = None, token: str | None = None) -> None:
+        """A link (or `/table`, code None: this device's last table) opened for the first time in this window."""
+        try:
+            if code is not None:
+                await self._enter(root, code, token)
+                return
+            last = await self.prefs.get(LAST_TABLE_KEY)
+            if isinstance(last, str) and (held := await self._role(last)) is not None:
+                self._go_to_sheet(last, held[1])
+                return
+        except TableError as err:
+            self.fill_start(root, err.message)
+            return
+        self.fill_start(root)
 
     # --- screens ----------------------------------------------------------------------------------------------
 
-    def _screen(self, title: str, *controls: ft.Control) -> None:
-        self.root.controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
-                              *controls]
+    def _fill(self, root: ft.Column, title: str, *controls: ft.Control) -> None:
+        root.controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+                         *controls]
         self._refresh()
 
     def _refresh(self) -> None:
         # Explicit: the control whose event started this may have just left the page, and background
         # (live) updates get no auto-update at all.
-        with contextlib.suppress(RuntimeError):  # not on the page yet: the first page.add shows it
+        with contextlib.suppress(RuntimeError):  # not on the page yet: the view's first update shows it
             self.page.update()
 
-    def show_start(self, message: str = "") -> None:
+    def fill_start(self, root: ft.Column, message: str = "") -> None:
         from scorer.packs import available_editions
 
-        self.stop_listening()
+        message, self.notice = message or self.notice, ""
         code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
         feedback = ft.Text(message, color=ft.Colors.RED)
@@ -130,22 +166,31 @@ class TableScreens:
 
         async def join(e) -> None:
             try:
-                await self._enter(code_field.value or "")
-            except TableError as err:
-                feedback.value = err.message
-
-        async def host(e) -> None:
-            try:
-                self.code, self.token = self.service.create_table(edition.value, int(seats.value))
+                code = self.service.view(code_field.value or "")["code"]
             except TableError as err:
                 feedback.value = err.message
                 return
-            self.seat = None
-            await self._remember()
-            self.show_sheet()
+            held = await self._role(code)
+            if held is not None:
+                self._go_to_sheet(code, held[1])
+            else:
+                self.app.go("table_seats", code=code)
+
+        async def host(e) -> None:
+            try:
+                # The host's own device is known server-side; a second host device opened the host link once.
+                credential = (session_credential(self.service, self.page.client_ip)
+                              or await self.prefs.get(HOST_CREDENTIAL_KEY))
+                code, token = self.service.create_table(edition.value, int(seats.value), credential=credential)
+            except TableError as err:
+                feedback.value = err.message
+                return
+            await self._remember(code, token, None)
+            self._go_to_sheet(code, None)
 
         code_field.on_submit = join
-        self._screen(
+        self._fill(
+            root,
             "Table mode",
             ft.Text("Everyone keeps score on their own phone; the host's device keeps the one shared table."),
             ft.Text("Join a table", size=18, weight=ft.FontWeight.W_600),
@@ -156,36 +201,10 @@ class TableScreens:
             sem("message", feedback),
         )
 
-    async def _enter(self, code: str, token: str | None = None) -> None:
-        """Open table `code`: with a token, as its holder (the host token: the host's view; a seat token: that
-        seat); without, this device's remembered seat there, else the seat picker. Raises TableError."""
-        self.view = self.service.view(code)
-        self.code = self.view["code"]
-        if token:
-            await self._open_with(token)  # a token that is no good here: the caller says so
-            return
-        saved = await self._recall(self.code)
-        if saved and saved.get("token"):
-            with contextlib.suppress(TableError):  # a seat the host has since given to someone else
-                await self._open_with(saved["token"])
-                return
-        self.show_seats()
-
-    async def _open_with(self, token: str) -> None:
-        """This table as the token's holder sees it; raises TableError (changing nothing) for a bad token."""
-        self.seat = self.service.role(self.code, token)
-        self.token = token
-        await self._remember()
-        self.show_sheet()
-
-    async def _enter_or_explain(self, code: str, token: str | None = None) -> None:
-        try:
-            await self._enter(code, token)
-        except TableError as err:
-            self.show_start(err.message)
-
-    def show_seats(self, message: str = "") -> None:
-        view = self.view
+    def fill_seats(self, root: ft.Column, code: str, message: str = "") -> None:
+        """Table `code`'s seat picker; raises TableError for a table that does not exist (any more)."""
+        view = self.service.view(code)
+        code = view["code"]
         feedback = ft.Text(message, color=ft.Colors.RED)
         rows: list[ft.Control] = []
         for seat in view["seats"]:
@@ -197,14 +216,12 @@ class TableScreens:
 
             async def take(e, seat_no=seat["seat"], name=name) -> None:
                 try:
-                    self.token = self.service.claim_seat(self.code, seat_no, name.value or "")
+                    token = self.service.claim_seat(code, seat_no, name.value or "")
                 except TableError as err:
                     feedback.value = err.message
-                    self.view = self.service.view(self.code)
                     return
-                self.seat = seat_no - 1
-                await self._remember()
-                self.show_sheet()
+                await self._remember(code, token, seat_no - 1)
+                self._go_to_sheet(code, seat_no - 1)
 
             name.on_submit = take
             rows.append(ft.Row([name, ft.FilledButton(f"Take seat {seat['seat']}", on_click=take)], wrap=True))
@@ -212,24 +229,38 @@ class TableScreens:
 
         async def use_token(e) -> None:
             try:
-                await self._enter(self.code, token_field.value or "")
+                await self._enter(root, code, token_field.value or "")
             except TableError as err:
                 feedback.value = err.message
 
-        self._screen(f"Table {view['code']}: pick your seat", *rows, sem("message", feedback),
-                     ft.TextButton("Another table", on_click=lambda e: self.show_start()),
-                     ft.Divider(),
-                     ft.Text("Have a token? The host token `tourpad host` printed, or the seat token the host "
-                             "gave you when seating you."),
-                     ft.Row([token_field, ft.OutlinedButton("Use token", on_click=use_token)], wrap=True))
+        self._fill(root, f"Table {code}: pick your seat", *rows, sem("message", feedback),
+                   ft.TextButton("Another table", on_click=lambda e: self.app.go("table")),
+                   ft.Divider(),
+                   ft.Text("Have a token? The host token `tourpad host` printed, or the seat token the host "
+                           "gave you when seating you."),
+                   ft.Row([token_field, ft.OutlinedButton("Use token", on_click=use_token)], wrap=True))
 
-    def show_sheet(self) -> None:
+    async def open_sheet(self, root: ft.Column, code: str, seat: int | None) -> None:
+        """Seat `seat`'s sheet (None: the host's), when this device holds its token; else the picker."""
+        held = await self._role(code)
+        if held is not None and held[1] == seat:
+            self.code, (self.token, self.seat) = code, held
+            self.show_sheet(root)
+            return
+        whose = "the host's token" if seat is None else f"seat {seat + 1}"
+        try:
+            self.fill_seats(root, code, f"This device does not hold {whose} at table {code}: pick your seat, or "
+                                        "use a token.")
+        except TableError as err:
+            self.fill_start(root, err.message)
+
+    def show_sheet(self, root: ft.Column) -> None:
         """Your own entry form (host: any seat, any round so far) and every sheet, kept live."""
         self.stop_listening()
         try:
             self.view, self._unsubscribe = self.service.subscribe(self.code, self._on_event)
         except TableError as err:
-            self.show_start(err.message)
+            self.fill_start(root, err.message)
             return
         self.status = ft.Text()
         self.message = ft.Text()
@@ -252,11 +283,11 @@ class TableScreens:
                 ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True)]
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
         who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
-        self._screen(f"Table {self.view['code']} · {who}",
+        self._fill(root, f"Table {self.view['code']} · {who}",
                      sem("status", self.status),
                      self.host_panel,
                      ft.Row([self.cards, self.choice], wrap=True),
-                     ft.Row([self.submit_button, ft.TextButton("Leave", on_click=lambda e: self.show_start())]),
+                     ft.Row([self.submit_button, ft.TextButton("Leave", on_click=lambda e: self.app.go("table"))]),
                      sem("message", self.message),
                      self.seat_qr,
                      ft.Divider(),
@@ -394,7 +425,9 @@ class TableScreens:
 
     async def _apply_event(self, event: dict) -> None:
         if event["kind"] == "expired":
-            self.show_start("The table expired")
+            self.stop_listening()
+            self.notice = "The table expired"
+            self.app.go("table")
             return
         if event["version"] <= self.view["version"]:
             return
@@ -415,24 +448,124 @@ class TableScreens:
             self._unsubscribe = None
 
 
-@screen("table")
-def table_screen(app: PadApp) -> Screen:
-    """Table mode inside the pad app; the same session object survives re-renders (theme, resize)."""
+
+def table_screens(app: PadApp) -> TableScreens | None:
+    """This window's table mode (one per window, across its screens); None under plain `tourpad app`."""
     if HOSTING is None:
-        return Screen("Table mode", ft.Container(ft.Column([
-            ft.Text("Every player keeps score on their own phone, one shared table on the host."),
-            ft.Text("To host a table, start `tourpad host` on the device at the table (a laptop or tablet on "
-                    "the same Wi-Fi): it prints the join URL, a join code and a QR code. Each player opens "
-                    "the URL on their phone and enters the code."),
-        ], spacing=12), padding=PAD), back=("home", {}))
+        return None
     screens: TableScreens | None = getattr(app, "table_screens", None)
     if screens is None:
-        screens = TableScreens(app.page, HOSTING.service, HOSTING.url)
+        screens = TableScreens(app, HOSTING.service, HOSTING.url)
         app.table_screens = screens
-        app.page.run_task(screens.start)
+    return screens
 
-    def leave() -> None:
+
+def how_to_host() -> Screen:
+    return Screen("Table mode", ft.Container(ft.Column([
+        ft.Text("Every player keeps score on their own phone, one shared table on the host."),
+        ft.Text("To host a table, start `tourpad host` on the device at the table (a laptop or tablet on "
+                "the same Wi-Fi): it prints the join URL, a join code and a QR code. Each player opens "
+                "the URL on their phone and enters the code."),
+    ], spacing=12), padding=PAD))
+
+
+def table_screen(title: str, fill: Callable[[TableScreens, ft.Column], object], app: PadApp,
+                 on_leave: Callable[[], None] | None = None) -> Screen:
+    """A table screen whose content `fill` puts into a fresh column (at once, or in a task once the device's
+    storage has answered)."""
+    screens = table_screens(app)
+    if screens is None:
+        return how_to_host()
+    root = ft.Column([ft.Text("Opening the table…", color=ft.Colors.ON_SURFACE_VARIANT)], spacing=12)
+    fill(screens, root)
+    return Screen(title, ft.Container(root, padding=PAD), on_leave=on_leave)
+
+
+def follow_once(app: PadApp, screens: TableScreens, root: ft.Column, path: str, code: str | None = None,
+                token: str | None = None) -> None:
+    """Follow a link (or `/table`) the first time this window shows it on top; Back to it later (or drawn
+    under another screen) shows, in place, the table's seat picker (the start screen for `/table`)."""
+    follow = path not in screens.followed and app.path == path
+    screens.followed.add(path)
+    if follow:
+        app.page.run_task(screens._follow, root, code, token)
+    elif code is None:
+        screens.fill_start(root)
+    else:
+        try:
+            screens.fill_seats(root, code)
+        except TableError as err:
+            screens.fill_start(root, err.message)
+
+
+@screen("table")
+def start(app: PadApp) -> Screen:
+    """Join by code or host a table; the first time, this device's last table if it still holds a seat."""
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        follow_once(app, screens, root, format_route("table"))
+
+    return table_screen("Table mode", fill, app)
+
+
+@screen("table_seats")
+def seats(app: PadApp, code: str) -> Screen:
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        try:
+            screens.fill_seats(root, code)
+        except TableError as err:
+            raise NotFound(err.message) from None
+
+    return table_screen("Table mode", fill, app)
+
+
+@screen("table_seat")
+def seat_sheet(app: PadApp, code: str, seat: int) -> Screen:
+    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_sheet, root, code,
+                                                                               seat - 1),
+                        app, on_leave=lambda: leave_sheet(app))
+
+
+@screen("table_host")
+def host_sheet(app: PadApp, code: str) -> Screen:
+    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_sheet, root, code, None),
+                        app, on_leave=lambda: leave_sheet(app))
+
+
+def leave_sheet(app: PadApp) -> None:
+    screens = table_screens(app)
+    if screens is not None:
         screens.stop_listening()
-        app.table_screens = None
 
-    return Screen("Table mode", ft.Container(screens.root, padding=PAD), back=("home", {}), on_leave=leave)
+
+@screen("join")
+def join(app: PadApp, code: str) -> Screen:
+    """A scanned join QR code: this device's seat at that table, else its seat picker."""
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        follow_once(app, screens, root, format_route("join", code=code), code)
+
+    return table_screen("Table mode", fill, app)
+
+
+@screen("seat_link")
+def seat_by_link(app: PadApp, code: str, token: str) -> Screen:
+    """A seat's QR code (the host seated this player): that seat, its token kept on this device."""
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        follow_once(app, screens, root, format_route("seat_link", code=code, token=token), code, token)
+
+    return table_screen("Table mode", fill, app)
+
+
+@screen("host_link")
+def host_by_link(app: PadApp, credential: str) -> Screen:
+    """The host link `tourpad host` printed: this device keeps the host credential and may open tables."""
+    def fill(screens: TableScreens, root: ft.Column) -> None:
+        async def keep() -> None:
+            if not screens.service.is_host(credential):
+                screens.fill_start(root, "that host link is not this host's (it may have been renewed)")
+                return
+            await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
+            screens.fill_start(root, "This device can now host tables.")
+
+        app.page.run_task(keep)
+
+    return table_screen("Table mode", fill, app)

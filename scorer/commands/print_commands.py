@@ -13,6 +13,8 @@ from typing import Annotated
 import typer
 
 from scorer.commands.common import console, fail
+from scorer.commands.engine_commands import edition_or_fail
+from scorer.commands.race_commands import board_or_fail
 
 app = typer.Typer(help="Print score pads and card sheets as PDF.", no_args_is_help=True)
 
@@ -25,12 +27,6 @@ class Paper(StrEnum):
 EditionOpt = Annotated[str, typer.Option("--edition", "-e", help="australia, europe, usa, or an imported pack id")]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help="the PDF to write")]
 PaperOpt = Annotated[Paper, typer.Option("--paper", help="paper size")]
-
-
-def _edition(edition_id: str):
-    from scorer.commands.engine_commands import edition_or_fail
-
-    return edition_or_fail(edition_id)
 
 
 def _check_output(output: Path) -> None:
@@ -60,7 +56,7 @@ def scorepad(
     count = sheets if sheets is not None else (len(names) or 4)
     if count < 1:
         fail(f"--sheets must be at least 1 (got {count})")
-    ed = _edition(edition)
+    ed = edition_or_fail(edition)
     _check_output(output)
     try:
         pages = render_scorepad(ed, output, PadOptions(sheets=count, paper=paper.value, compact=compact,
@@ -84,7 +80,7 @@ def cards(
     from printables.cards import render_cards
     from printables.layout import card_grid
 
-    ed = _edition(edition)
+    ed = edition_or_fail(edition)
     try:
         card_grid(paper.value, bleed)
     except ValueError as err:
@@ -93,12 +89,6 @@ def cards(
     pages = render_cards(ed, output, paper=paper.value, bleed=bleed, backs=backs)
     console.print(f"wrote {output}: {len(ed.cards)} cards of {ed.name} on {pages} {paper.value} "
                   f"page{'s' * (pages != 1)}{' with backs' if backs else ''}", highlight=False)
-
-
-def _race_board(board_id: str):
-    from scorer.commands.race_commands import board_or_fail
-
-    return board_or_fail(board_id)
 
 
 BoardOpt = Annotated[str, typer.Option("--board", help="tourpad or a board pack's id (its colours)")]
@@ -114,7 +104,7 @@ def race_tiles(
     """Race Around Europe print-and-play tiles: 52 countries, 10 aeroplanes, 9 ships (30 × 40 mm)."""
     from printables.race import render_tiles
 
-    chosen = _race_board(board)
+    chosen = board_or_fail(board)
     _check_output(output)
     pages = render_tiles(chosen, output, paper.value, backs)
     console.print(f"wrote {output}: {len(chosen.tiles)} tiles on {pages} {paper.value} pages", highlight=False)
@@ -129,7 +119,7 @@ def race_map(
     """Race Around Europe one-page reference map: countries, colours, seas, ferries and the bridge."""
     from printables.race import render_map
 
-    chosen = _race_board(board)
+    chosen = board_or_fail(board)
     _check_output(output)
     render_map(chosen, output, paper.value)
     console.print(f"wrote {output}: reference map of {chosen.name}", highlight=False)

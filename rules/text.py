@@ -1,0 +1,157 @@
+"""One function for every name or label a person types: player and seat names, deck and board pack names.
+
+`clean_name` normalises (NFC, trimmed, runs of spaces collapsed to one) and checks the text, refusing it
+with a message that names the problem. What it decides:
+
+- Length counts what a reader sees as one character (grapheme-ish): a letter with its combining marks,
+  an emoji with its skin tone / variation selector / ZWJ-joined partners, a flag (two regional
+  indicators, or the black flag with its tag characters) each count once. 1 to 24 by default.
+- Control and format characters (Unicode categories Cc, Cf, Zl, Zp: NUL, line breaks, ESC, bidi
+  overrides, zero-width spaces, soft hyphens…) are refused, with three exceptions that are part of how
+  visible text is written: ZERO WIDTH JOINER between two emoji (family, profession and flag sequences),
+  ZERO WIDTH JOINER / NON-JOINER between two letters (Persian, Indic scripts need them to shape words),
+  and tag characters completing a black-flag emoji (England, Scotland, Wales).
+- Nothing visible is refused: every script's letters, digits, punctuation, symbols, private-use and
+  not-yet-assigned code points (a newer emoji than this Python knows) are welcome. Lone surrogates are
+  not text and are refused.
+
+Pure Python, no dependencies: the lowest layer, for rules, the app, the table host and the packs alike.
+`for_terminal` is its counterpart on the way out: text shown in a terminal or log, escaped.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+NAME_LENGTH = 24
+#: Deck and board pack names are a game box's title, not a person's: `tourpad board export` proposes
+#: "Race Around Europe (tourpad board) (my colours)" (47).
+PACK_NAME_LENGTH = 64
+#: Game records written before names were limited to 24 (they allowed 40) must still load.
+RECORDED_NAME_LENGTH = 40
+
+ZWNJ, ZWJ = "\u200c", "\u200d"
+BLACK_FLAG = "\U0001f3f4"
+TAG_FIRST, CANCEL_TAG = "\U000e0020", "\U000e007f"
+SKIN_TONES = range(0x1F3FB, 0x1F400)
+REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
+SPACES = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")  # what str.split() would swallow
+
+
+class TextError(ValueError):
+    """Typed text that cannot be a name; the message says what is wrong with it."""
+
+
+def _named_problem(ch: str) -> str:
+    """What a refused character is, in words a player understands."""
+    code = f"U+{ord(ch):04X}"
+    if ch in "\n\r\x0b\x0c\x85\u2028\u2029":
+        return "a line break"
+    if ch == "\t":
+        return "a tab"
+    if ch == "\x00":
+        return "a NUL character (U+0000)"
+    if ch == "\x1b":
+        return "an escape character (U+001B, used by terminal escape sequences)"
+    if ch in BIDI_CONTROLS:
+        return f"a text-direction control character ({code})"
+    if ch in ZERO_WIDTH:
+        return f"an invisible zero-width character ({code})"
+    if unicodedata.category(ch) == "Cs":
+        return f"a broken character (lone surrogate {code})"
+    if unicodedata.category(ch) == "Cc":
+        return f"a control character ({code})"
+    return f"an invisible formatting character ({code})"
+
+
+def _is_pictograph(ch: str) -> bool:
+    """Emoji-ish: the symbols ZWJ sequences join (So covers emoji; Sk covers skin tones)."""
+    return unicodedata.category(ch) in ("So", "Sk") or 0x1F000 <= ord(ch) <= 0x1FAFF
+
+
+def _is_letter(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LM"
+
+
+def _refused_character(text: str) -> str | None:
+    """The first character that may not be in a name, or None."""
+    in_flag_tags = False
+    for i, ch in enumerate(text):
+        category = unicodedata.category(ch)
+        if TAG_FIRST <= ch <= CANCEL_TAG:
+            if i > 0 and (text[i - 1] == BLACK_FLAG or in_flag_tags):
+                in_flag_tags = ch != CANCEL_TAG
+                continue
+            return ch
+        in_flag_tags = False
+        if ch in (ZWJ, ZWNJ):
+            before, after = text[i - 1:i], text[i + 1:i + 2]
+            if before and after:
+                if _is_letter(before) and _is_letter(after):
+                    continue
+                if ch == ZWJ and _is_pictograph(after) and (
+                        _is_pictograph(before) or before == "\ufe0f"):
+                    continue
+            return ch
+        if category in ("Cc", "Cf", "Zl", "Zp", "Cs"):
+            return ch
+    return None
+
+
+def visible_length(text: str) -> int:
+    """How many characters a reader sees (grapheme clusters, approximately)."""
+    count = 0
+    previous = ""
+    regional_pending = False
+    for ch in text:
+        code = ord(ch)
+        joins_previous = (
+            previous == ZWJ
+            or unicodedata.category(ch) in ("Mn", "Mc", "Me")
+            or code in SKIN_TONES
+            or ch in (ZWJ, ZWNJ)
+            or TAG_FIRST <= ch <= CANCEL_TAG
+            or (code in REGIONAL_INDICATORS and regional_pending))
+        # a regional indicator opens a flag; the next one closes it (joins), a third opens another
+        regional_pending = code in REGIONAL_INDICATORS and not (joins_previous and regional_pending)
+        if not joins_previous or not previous:
+            count += 1
+        previous = ch
+    return count
+
+
+def clean_name(text: str, what: str = "a name", longest: int = NAME_LENGTH) -> str:
+    """`text` as a name: NFC, trimmed, inner spaces collapsed; raises TextError naming the problem.
+
+    `what` names the field in the message ("a player name", "a pack name")."""
+    if not isinstance(text, str):
+        raise TextError(f"{what} must be text")
+    text = unicodedata.normalize("NFC", text)
+    bad = _refused_character(text)
+    if bad is not None:
+        raise TextError(f"{what} cannot contain {_named_problem(bad)}")
+    text = " ".join(part for part in text.replace("\u00a0", " ").split(" ") if part)
+    text = text.strip()
+    if not text:
+        raise TextError(f"{what} needs at least one visible character")
+    length = visible_length(text)
+    if length > longest:
+        raise TextError(f"{what} has at most {longest} characters; {text[:longest]!r}… has {length}")
+    return text
+
+
+def for_terminal(text: object) -> str:
+    """Text for a terminal or a log line: control, format and line-separator characters escaped
+    (\\n, \\x1b, \\u202e…), everything visible kept as it is."""
+    text = str(text)
+    if _refused_character(text) is None:
+        return text
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs") or TAG_FIRST <= ch <= CANCEL_TAG:
+            out.append(ascii(ch)[1:-1])
+        else:
+            out.append(ch)
+    return "".join(out)

@@ -1,0 +1,168 @@
+"""The app's URLs: every screen's route, parsed into (screen, params) and formatted back. No Flet here.
+
+A route is what the browser's address bar shows (`/game/3/round/2/player/1`); the screen it opens gets
+Python's numbering (`round_index=1, player=0`): URLs count from 1 as people do, the code from 0. Each
+route names its parent, the screen Back leads to, so the app's view stack is the chain of parents.
+The table's shared links (`/join/<code>`, `/seat/<code>/<token>`, printed as QR codes by `tourpad host`)
+are routes too; `join_link` / `seat_link` make the full URLs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+from urllib.parse import urlsplit
+
+
+class RouteError(ValueError):
+    """A path that is no screen of the app (the app shows a "not found" screen with a way home)."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One variable segment: its form in a URL, the screen's keyword, and the conversions between them."""
+
+    pattern: str
+    key: str
+    to_screen: Callable[[str], object]
+    to_url: Callable[[object], str]
+
+
+def _counted(key: str) -> Param:
+    """A number people count from 1 (round, player) that the screens count from 0."""
+    return Param(r"[1-9][0-9]{0,2}", key, lambda text: int(text) - 1, lambda value: str(int(value) + 1))
+
+
+PARAMS: MappingProxyType[str, Param] = MappingProxyType({
+    "game_id": Param(r"[1-9][0-9]{0,17}", "game_id", int, str),
+    "round": _counted("round_index"),
+    "player": _counted("player"),
+    "seat": Param(r"[1-9][0-9]{0,2}", "seat", int, str),  # the table's seats are numbered from 1 everywhere
+    "code": Param(r"[A-Za-z0-9-]{4,16}", "code", str, str),
+    "token": Param(r"[A-Za-z0-9_-]{16,64}", "token", str, str),
+    "credential": Param(r"[A-Za-z0-9_-]{32}", "credential", str, str),  # the host credential (192 bits)
+})
+
+
+@dataclass(frozen=True)
+class Route:
+    screen: str
+    pattern: str  # "/game/{game_id}/round/{round}": literal segments and {param} segments
+    parent: str | None  # the screen Back leads to; its params are a subset of this route's
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        return tuple(s for s in self.pattern.split("/") if s)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The URL names of this route's params, in order."""
+        return tuple(s[1:-1] for s in self.segments if s.startswith("{"))
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The screen's keywords for this route's params."""
+        return tuple(PARAMS[name].key for name in self.names)
+
+    def regex(self) -> re.Pattern[str]:
+        parts = [f"(?P<{s[1:-1]}>{PARAMS[s[1:-1]].pattern})" if s.startswith("{") else re.escape(s)
+                 for s in self.segments]
+        return re.compile("^/" + "/".join(parts) + "$")
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("home", "/", None),
+    Route("history", "/history", "home"),
+    Route("new_game", "/new", "home"),
+    Route("sheet", "/game/{game_id}", "home"),
+    Route("round_summary", "/game/{game_id}/round/{round}", "sheet"),
+    Route("entry", "/game/{game_id}/round/{round}/player/{player}", "sheet"),
+    Route("end", "/game/{game_id}/end", "home"),
+    Route("solo_setup", "/solo/new", "home"),
+    Route("solo_game", "/solo/{game_id}", "home"),
+    Route("race_checker", "/race/checker", "home"),
+    Route("race_solo", "/race/solo", "home"),
+    Route("table", "/table", "home"),
+    Route("table_seats", "/table/{code}", "table"),
+    Route("table_seat", "/table/{code}/seat/{seat}", "table"),
+    Route("table_host", "/table/{code}/host", "table"),
+    Route("join", "/join/{code}", "table"),  # the join QR code: that table's seat picker
+    Route("seat_link", "/seat/{code}/{token}", "table"),  # a seat's QR code: that seat, with its token
+    Route("host_link", "/host/{credential}", "table"),  # the host link: a second device becomes a host
+)
+BY_SCREEN: MappingProxyType[str, Route] = MappingProxyType({r.screen: r for r in ROUTES})
+_MATCHERS = tuple((route, route.regex()) for route in ROUTES)
+
+
+def normalise(path: str) -> str:
+    """The route part of what the page reports: no scheme/host, query or fragment, no trailing slash."""
+    path = urlsplit(path).path or "/"
+    if not path.startswith("/"):
+        path = "/" + path
+    return path.rstrip("/") or "/"
+
+
+def parse(path: str) -> tuple[str, dict]:
+    """`/game/3/round/2/player/1` → ("entry", {"game_id": 3, "round_index": 1, "player": 0})."""
+    clean = normalise(path)
+    for route, matcher in _MATCHERS:
+        match = matcher.match(clean)
+        if match is not None:
+            return route.screen, {PARAMS[name].key: PARAMS[name].to_screen(match.group(name))
+                                  for name in route.names}
+    raise RouteError(f"There is no screen at {clean}")
+
+
+def route_params(screen: str, params: dict) -> dict:
+    """The params of `params` that are part of `screen`'s URL (a screen may take others, e.g. a tab)."""
+    return {key: params[key] for key in BY_SCREEN[screen].keys if key in params}
+
+
+def format_route(screen: str, **params) -> str:
+    """("entry", game_id=3, round_index=1, player=0) → `/game/3/round/2/player/1`; every URL param is
+    required (KeyError names the missing one), and a value its pattern refuses is a RouteError."""
+    route = BY_SCREEN[screen]
+    out = []
+    for segment in route.segments:
+        if segment.startswith("{"):
+            param = PARAMS[segment[1:-1]]
+            if param.key not in params:
+                raise KeyError(f"{screen} needs {param.key}")
+            text = param.to_url(params[param.key])
+            if not re.fullmatch(param.pattern, text):
+                raise RouteError(f"{param.key}={params[param.key]!r} cannot be part of a URL")
+            out.append(text)
+        else:
+            out.append(segment)
+    return "/" + "/".join(out)
+
+
+def parent(screen: str, params: dict) -> tuple[str, dict] | None:
+    """Where Back leads from this screen (None at home)."""
+    up = BY_SCREEN[screen].parent
+    return None if up is None else (up, route_params(up, params))
+
+
+def chain(screen: str, params: dict) -> list[tuple[str, dict]]:
+    """Home first, this screen last: the view stack a phone shows for this route."""
+    out = [(screen, route_params(screen, params))]
+    while (up := parent(*out[-1])) is not None:
+        out.append(up)
+    return out[::-1]
+
+
+def join_link(url: str, code: str) -> str:
+    """The full URL of a table's join link (its QR code opens that table's seat picker)."""
+    return url.rstrip("/") + format_route("join", code=code)
+
+
+def seat_link(url: str, code: str, token: str) -> str:
+    """The full URL of a seat link (the host shows it after seating someone; it opens that seat)."""
+    return url.rstrip("/") + format_route("seat_link", code=code, token=token)
+
+
+def host_link(url: str, credential: str) -> str:
+    """The full URL of the host link (`tourpad host` prints it): a second device opens it once to host."""
+    return url.rstrip("/") + format_route("host_link", credential=credential)

@@ -1,0 +1,1 @@
+"""The Flet screens of the score pad app."""

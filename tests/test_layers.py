@@ -1,0 +1,65 @@
+"""The import contracts in pyproject.toml (`lint-imports`, run by `make lint`) hold for the code as it is,
+and break when someone adds an import that points up a layer or closes a circle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from importlinter.application import use_cases
+from importlinter.application.app_config import settings
+from importlinter.configuration import configure
+
+PYPROJECT = str(Path(__file__).resolve().parents[1] / "pyproject.toml")
+
+
+class GraphWithExtraImport:
+    """The project's real import graph, plus one import the test pretends somebody wrote."""
+
+    def __init__(self, builder, importer: str, imported: str) -> None:
+        self.builder, self.importer, self.imported = builder, importer, imported
+
+    def build(self, **options):
+        graph = self.builder.build(**options)
+        graph.add_import(importer=self.importer, imported=self.imported, line_number=1, line_contents="import")
+        return graph
+
+
+def broken_contracts(extra: tuple[str, str] | None = None) -> set[str]:
+    configure()  # import-linter's settings, as lint-imports sets them
+    options = use_cases.read_user_options(PYPROJECT)
+    use_cases._register_contract_types(options)  # as lint-imports does before its report
+    builder = settings.GRAPH_BUILDER
+    if extra is not None:
+        settings.configure(GRAPH_BUILDER=GraphWithExtraImport(builder, *extra))
+    try:
+        report = use_cases.create_report(options, cache_dir=None)
+    finally:
+        configure()
+    assert not report.could_not_run
+    return {contract.name for contract, check in report.get_contracts_and_checks() if not check.kept}
+
+
+def contract_names() -> dict[str, str]:
+    configure()
+    options = use_cases.read_user_options(PYPROJECT)
+    return {c["id"]: c["name"] for c in options.contracts_options}
+
+
+def test_the_code_keeps_every_contract():
+    assert broken_contracts() == set()
+
+
+@pytest.mark.parametrize(("importer", "imported", "contract"), [
+    ("rules.scoring", "printables.scorepad", "layers"),  # the rules engine may not know its printables
+    ("printables.scorepad", "scorer.pad.game", "layers"),
+    ("scorer.solo", "benchmarks.engine", "layers"),  # the app never needs a benchmark
+    ("benchmarks.table", "scorer.commands.common", "layers"),  # benchmarks use the library, not the CLI
+    ("scorer.simulate", "scorer.commands.common", "scorer-placed"),  # library code printing through the CLI
+    ("scorer.pad.errors", "scorer.pad.game", "acyclic"),  # pad.game imports pad.errors: a circle
+    ("rules.edition", "rules.scoring", "acyclic"),  # rules.scoring imports rules.edition
+    ("rules.engine", "rules.bots.hard", "acyclic"),  # a package-level circle: rules.bots imports rules.engine
+    ("scorer.pad.townmap", "reportlab.lib.units", "app-screens-light"),
+])
+def test_an_upward_import_or_a_new_cycle_breaks_a_contract(importer, imported, contract):
+    assert contract_names()[contract] in broken_contracts((importer, imported))
