@@ -5,7 +5,7 @@ and editing a past round are replays and a crash can lose nothing that was ackno
 (WAL, synchronous=FULL) before it returns, and the screens confirm an entry only after `append` returned.
 
 Where the file lives is chosen in one place, `EventStore.default`: the data folder on a computer, or in
-the published web app the browser's persistent storage (`scorer.web.storage`), saved after each commit.
+the published web app the browser's persistent storage (`scorer.browser_storage`), saved after each commit.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class EventStore:
         from scorer.packs import data_dir
 
         if IN_BROWSER:
-            from scorer.web.storage import persist
+            from scorer.browser_storage import persist
 
             # Pyodide's SQLite has no shared memory for a WAL; one file that IndexedDB receives whole
             return cls(data_dir() / "games.sqlite3", journal_mode="DELETE", after_commit=persist)

@@ -8,8 +8,8 @@ from collections.abc import Callable
 def run() -> None:
     import flet as ft
 
+    from scorer.browser_storage import open_data_dir
     from scorer.ui.app import make_main
-    from scorer.web.storage import open_data_dir
 
     started: dict[str, Callable] = {}
 

@@ -5,7 +5,8 @@ Pyodide's file system is in memory; IDBFS copies it to IndexedDB on `syncfs`. `o
 the last visit saved before the first screen; `persist` runs after every committed write of the games
 store, and where the browser can suspend Python on a promise (JSPI: Chromium-based browsers) it returns
 only once IndexedDB has the change, so a screen confirms an entry only after it is saved. Elsewhere the
-save starts at once and completes within milliseconds. Only this module touches the browser's storage.
+save starts at once and completes within milliseconds. Only this module touches the browser's storage;
+`scorer.pad.store.EventStore.default` chooses it.
 """
 
 from __future__ import annotations
