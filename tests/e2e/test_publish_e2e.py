@@ -112,6 +112,12 @@ def reload(pad: Pad) -> Pad:
     return wait_usable(pad.page)
 
 
+def open_home(pad: Pad, url: str) -> Pad:
+    """The app opened afresh at its address (the home screen), in the same tab."""
+    pad.page.goto(url)
+    return wait_usable(pad.page)
+
+
 def test_published_game_survives_reload_and_opens_offline(static, offline_phone):
     pad = open_site(offline_phone, static.url)
     pad.button("New game").wait_for(timeout=START)
@@ -123,9 +129,9 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     enter_by_keypad(pad, GAME[2][0], GAME[2][1])
     pad.wait_text("entry-subtotal", r"^0 points so far")  # Bob's keypad: Ann's round 3 is confirmed
 
-    pad = reload(pad)  # the tab is reloaded: Python starts again from the browser's storage
-    pad.wait_text("resume-info", r"round 3 of 4", timeout=START)
-    pad.tap("Resume: Ann · Bob")
+    pad = reload(pad)  # the tab is reloaded: Python starts again from the browser's storage, on the same screen
+    pad.wait_text("entry-cards", r"^Cards: none", timeout=START)  # Bob's keypad again
+    pad.tap_ident("back")
     pad.wait_text("round-status", r"^Round 3 of 4")
     assert pad.text("history-r3-p1") == f"{GAME[2][0]} · {GAME[2][1]}"
     pad.tap("Enter Bob")
@@ -149,7 +155,7 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     static.stop()
     with pytest.raises(OSError):
         urllib.request.urlopen(static.url, timeout=2)
-    pad = reload(pad)
+    pad = open_home(pad, static.url)
     pad.button("History (1)").wait_for(timeout=START)
     pad.tap("History (1)")
     pad.wait_text("history-game-1", "Ann")
@@ -165,7 +171,7 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     while pad.page.evaluate("() => caches.keys()") != [f"tourpad-{release}"]:  # the new one, the old one gone
         assert time.monotonic() < deadline, "the new release was not installed"
         pad.page.wait_for_timeout(500)
-    pad = reload(pad)
+    pad = open_home(pad, static.url)
     assert "release 2" in pad.page.content()
     pad.button("History (1)").wait_for(timeout=START)
     assert offline_phone.outside == []
