@@ -12,7 +12,7 @@ from typing import Any
 import typer
 import typer.core
 
-from scorer.commands import app_commands, bench, engine_commands, print_commands, race_commands
+from scorer.commands import app_commands, bench, engine_commands, print_commands, publish_command, race_commands
 
 
 class OneLineUsageErrors(typer.core.TyperGroup):
@@ -37,6 +37,7 @@ race_commands.register(app)
 app.add_typer(bench.app, name="bench")
 app_commands.register(app)
 app.add_typer(print_commands.app, name="print")
+publish_command.register(app)
 
 
 def main() -> None:

@@ -116,7 +116,9 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
                                                   help="replace the host credential (old host links stop "
                                                        "working; tables made with it are no longer resumed)"),
          host_qr: bool = typer.Option(False, "--host-qr",
-                                      help="also print the host link as a QR code, for a second host device")
+                                      help="also print the host link as a QR code, for a second host device"),
+         site: Path | None = typer.Option(None, "--site", help="also serve this published web app under /app/ "
+                                                                "(tourpad publish -o DIR --base-url /app/)")
          ) -> None:
     """Host a table: players join from their phones' browsers (API at /api, schema at /docs).
 
@@ -154,13 +156,21 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
     except TableError as err:
         fail(err.message)
+    if site is not None:
+        from scorer.table.host import SITE_PREFIX
+        from scorer.web.publish import PublishError, check_site
+
+        try:
+            check_site(site, SITE_PREFIX)
+        except PublishError as err:
+            fail(str(err))
     start_expiry_sweeper(service)
     web_app = None
     if not api_only:  # the app's screens (Flet) beside the API
         from scorer.ui.hosting import table_web_app
 
         web_app = table_web_app(service, plan.url)
-    asgi_app = build_asgi(service, web_app)
+    asgi_app = build_asgi(service, web_app, site)
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
@@ -174,6 +184,8 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
                      f"keep it private, it opens tables)")
         lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
         lines.append(f"Tables:     {service.store.path}")
+        if site is not None:
+            lines.append(f"Web app:    {plan.url}app/  (install it on a phone; it then works without this host)")
         # the QR code opens the table's seat picker directly (the API-only host has no app to open)
         console.print(qr_terminal(plan.url if api_only else join_link(plan.url, plan.code)), highlight=False,
                       soft_wrap=True)

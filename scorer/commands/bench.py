@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -50,6 +51,17 @@ def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bo
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
+
+
+@app.command("publish")
+def publish(as_json: AsJson = False, site: Path | None = typer.Option(
+        None, help="a folder from `tourpad publish` (default: publish one to a temporary folder)"),
+        bot_games: int = typer.Option(1, min=1, help="4-player games timing the hard bot in Pyodide")) -> None:
+    """The web app: site size, time to a usable home screen (first and cached visit) in headless Chromium,
+    hard-bot decision time inside Pyodide (goals: cached start <= 5 s, median <= 150 ms)."""
+    from benchmarks import publish as bench_publish
+
+    report(bench_publish.run(site, bot_games), as_json)
 
 
 @app.command("print")

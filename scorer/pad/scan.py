@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from rules.engine import HAND_SIZE as ROW_LENGTH
 from scorer.pad.entry import LetterDraft
-from scorer.scan import ROW_LENGTH, ScanResult
+
+if TYPE_CHECKING:  # the decoder needs numpy and Pillow, which the browser build does not ship
+    from scorer.scan import ScanResult
 
 
 @dataclass

@@ -3,16 +3,23 @@
 A game's state is never stored, only the events that produced it (see `scorer.pad.game.fold`), so undo
 and editing a past round are replays and a crash can lose nothing that was acknowledged: `append` commits
 (WAL, synchronous=FULL) before it returns, and the screens confirm an entry only after `append` returned.
+
+Where the file lives is chosen in one place, `EventStore.default`: the data folder on a computer, or in
+the published web app the browser's persistent storage (`scorer.browser_storage`), saved after each commit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from scorer.runtime import IN_BROWSER
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -58,11 +65,14 @@ class GameRow:
 class EventStore:
     """One SQLite file; safe to share between the threads Flet runs handlers on."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, journal_mode: str = "WAL",
+                 after_commit: Callable[[], None] | None = None) -> None:
+        """`after_commit` runs after every committed write, before the write returns (the browser's save)."""
         self.path = Path(path)
         self._lock = threading.RLock()
+        self._after_commit = after_commit
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA journal_mode={journal_mode}")
         # FULL: a committed event survives a power cut too, not only a killed process.
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
@@ -71,48 +81,64 @@ class EventStore:
     def default(cls) -> EventStore:
         from scorer.packs import data_dir
 
+        if IN_BROWSER:
+            from scorer.browser_storage import persist
+
+            # Pyodide's SQLite has no shared memory for a WAL; one file that IndexedDB receives whole
+            return cls(data_dir() / "games.sqlite3", journal_mode="DELETE", after_commit=persist)
         return cls(data_dir() / "games.sqlite3")
+
+    def _committed(self) -> None:
+        if self._after_commit is not None:
+            self._after_commit()
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
-    def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict],
-                    summary: str = "", status: str = "playing") -> int:
-        """A new game and its first event, in one transaction."""
-        now = time.time()
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write: committed, and saved by the storage hook, before the caller goes on; or nothing."""
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
-                cur = self._db.execute(
-                    "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
-                    "VALUES (?, ?, ?, ?, ?, ?)", (now, now, edition, json.dumps(players), summary, status))
-                game_id = int(cur.lastrowid)
-                self._insert(game_id, 1, now, *first_event)
+                yield
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-        return game_id
+            self._committed()
+
+    def create_game(self, edition: str, players: list[str], first_event: tuple[str, dict],
+                    summary: str = "", status: str = "playing") -> int:
+        """A new game and its first event, in one transaction."""
+        now = time.time()
+        return self.restore_game(now, now, edition, players, status, summary, [(*first_event, now)])
 
     def append(self, game_id: int, kind: str, payload: dict, status: str | None = None,
                summary: str | None = None) -> Event:
         """Append one event (and the game's new status) and commit before returning."""
         now = time.time()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
-                                           (game_id,)).fetchone()
-                self._insert(game_id, last + 1, now, kind, payload)
-                self._db.execute(
-                    "UPDATE games SET updated_at = ?, status = COALESCE(?, status), "
-                    "summary = COALESCE(?, summary) WHERE id = ?", (now, status, summary, game_id))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._transaction():
+            (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = ?",
+                                       (game_id,)).fetchone()
+            self._insert(game_id, last + 1, now, kind, payload)
+            self._db.execute(
+                "UPDATE games SET updated_at = ?, status = COALESCE(?, status), "
+                "summary = COALESCE(?, summary) WHERE id = ?", (now, status, summary, game_id))
         return Event(last + 1, kind, payload, now)
+
+    def restore_game(self, created_at: float, updated_at: float, edition: str, players: list[str], status: str,
+                     summary: str, events: list[tuple[str, dict, float]]) -> int:
+        """A game with its own times and events (a new one, or one from an export: `scorer.pad.archive`)."""
+        with self._transaction():
+            cur = self._db.execute(
+                "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (created_at, updated_at, edition, json.dumps(players), summary, status))
+            game_id = int(cur.lastrowid)
+            for seq, (kind, payload, at) in enumerate(events, start=1):
+                self._insert(game_id, seq, at, kind, payload)
+        return game_id
 
     def _insert(self, game_id: int, seq: int, at: float, kind: str, payload: dict) -> None:
         self._db.execute("INSERT INTO events (game_id, seq, at, kind, payload) VALUES (?, ?, ?, ?, ?)",
@@ -142,8 +168,6 @@ class EventStore:
         raise KeyError(f"no game {game_id} on this device")
 
     def delete_game(self, game_id: int) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        with self._transaction():
             self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            self._db.execute("COMMIT")

@@ -141,16 +141,24 @@ def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = 
     server.run()
 
 
-def build_asgi(service: TableService, web_app=None):
-    """One FastAPI server: the JSON API under /api, and the app's web client (`web_app`, the Flet ASGI app
-    from scorer.ui.hosting) everywhere else; without one, the API alone."""
+#: Where the host serves the published web app (`tourpad publish --base-url /app/`), if given one.
+SITE_PREFIX = "/app/"
+
+
+def build_asgi(service: TableService, web_app=None, site: Path | None = None):
+    """One FastAPI server: the JSON API under /api, the published web app (`site`, if any) under /app/, and
+    the app's web client (`web_app`, the Flet ASGI app from scorer.ui.hosting) everywhere else; without one,
+    the API alone."""
     from scorer.table import api
 
     if web_app is None:
-        return api.create_app(service)
+        asgi = api.create_app(service)
+        mount_site(asgi, site)
+        return asgi
     from starlette.routing import Mount
 
     api.install(web_app, service)
+    mount_site(web_app, site)
     # Flet mounts its web client at "/", which matches every path: the API's routes must come first.
     routes = web_app.router.routes
     catch_all = [r for r in routes if isinstance(r, Mount) and r.path in ("", "/")]
@@ -158,3 +166,12 @@ def build_asgi(service: TableService, web_app=None):
         routes.remove(route)
         routes.append(route)
     return web_app
+
+
+def mount_site(asgi, site: Path | None) -> None:
+    """Serve a published site's files as they are: phones install the web app from here once."""
+    if site is None:
+        return
+    from starlette.staticfiles import StaticFiles
+
+    asgi.mount(SITE_PREFIX.rstrip("/"), StaticFiles(directory=str(site), html=True), name="published-app")

@@ -100,6 +100,9 @@ def history(app: PadApp) -> Screen:
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+    from scorer.ui.backup import backup_buttons
+
+    rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
     return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD))
 
 
@@ -140,8 +143,10 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
         app.session = session
         app.go("sheet", game_id=session.game_id)
 
+    from scorer.ui.backup import pack_import_button
+
     body = ft.Container(ft.Column([
-        section("Edition", edition_row),
+        section("Edition", edition_row, pack_import_button(app)),
         section("Players", *names),
         variant_row,
         section("Round entry", mode_row,

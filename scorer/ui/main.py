@@ -11,17 +11,14 @@ from collections.abc import Callable
 import flet as ft
 
 from scorer.pad.store import EventStore
-from scorer.ui import (  # noqa: F401  (registers the screens)
-    end,
-    entry,
-    home,
-    race,
-    sheet,
-    solo,
-    table,
-    table_board,
-)
+from scorer.runtime import IN_BROWSER
+from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
 from scorer.ui.app import GAMES_TOPIC, PadApp, build_theme
+
+if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes
+    from scorer.ui import hosted_only  # noqa: F401  (registers the table's screens)
+else:
+    from scorer.ui import table, table_board  # noqa: F401  (registers the table's screens)
 
 
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 import flet as ft
 
 from scorer.pad.scan import RowProposal
-from scorer.scan import ScanImageError, scan_row
+from scorer.runtime import IN_BROWSER, needs_host
 from scorer.ui.app import sem
 
 if TYPE_CHECKING:
@@ -55,7 +55,10 @@ class ScanPanel:
             "Photo file", icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
             expand=True))
         buttons = [self.button]
-        if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
+        if IN_BROWSER:  # the decoder (zxing-cpp, numpy, Pillow) has no browser build: say where scanning works
+            self.status.value = needs_host("Scanning a photo of your cards")
+            buttons = []
+        elif page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
             buttons.insert(0, sem("camera-button", ft.OutlinedButton(
                 "Camera", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
                 expand=True)))
@@ -124,6 +127,8 @@ class ScanPanel:
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
+        from scorer.scan import ScanImageError, scan_row
+
         target = self.target
         taken = target.taken_letters()
         try:

@@ -1,0 +1,105 @@
+"""`tourpad bench publish`: the published web app's size, start times in headless Chromium, and the hard bot's
+decision time inside Pyodide.
+
+The site is served from 127.0.0.1 by a plain static file server; every request to another host is refused
+and counted. First visit: a fresh browser profile, from navigation until the home screen's New game button
+is on screen (Pyodide started, the app's first screen drawn). Cached visit: the same profile once the
+service worker holds the site, navigated again. The bot: `benchmarks.bots.run` itself, run by Pyodide in
+the page (the same runtime and wheels the app uses). Goals: cached start ≤ 5 s, hard-bot median ≤ 150 ms.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROME_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+#: Flutter's semantics tree is off until asked for; the home screen counts as usable once it is readable.
+ENABLE_SEMANTICS_JS = """() => {
+  const e = document.querySelector('flt-semantics-placeholder'); if (!e) return false;
+  const r = e.getBoundingClientRect();
+  e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
+                                           clientY: r.top + r.height / 2}));
+  return true; }"""
+BOT_IN_PYODIDE_JS = """async (games) => {
+  const {loadPyodide} = await import(new URL("pyodide/pyodide.mjs", document.baseURI).href);
+  const pyodide = await loadPyodide();
+  await pyodide.loadPackage("tourpad");
+  return pyodide.runPython(`
+import json
+from benchmarks.bots import run
+from rules.editions import load_edition
+json.dumps(run(load_edition("australia"), games=${games}))`);
+}"""
+TIMEOUT_MS = 180_000
+
+
+def run(site: Path | None = None, bot_games: int = 1) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from scorer.web.publish import publish
+
+    with tempfile.TemporaryDirectory() as scratch:
+        if site is None:
+            site = publish(Path(scratch) / "site").folder
+        size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+        server = _serve(site)
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        outside: list[str] = []
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+                context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                              has_touch=True, device_scale_factor=2)
+                context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"),
+                              lambda route: (outside.append(route.request.url), route.abort()))
+                page = context.new_page()
+                first = _time_to_home(page, url)
+                page.evaluate("() => navigator.serviceWorker.ready")
+                page.close()
+                page = context.new_page()
+                cached = _time_to_home(page, url)
+                page.goto(url + "manifest.json")  # the site's origin, without the app running
+                bot = __import__("json").loads(page.evaluate(BOT_IN_PYODIDE_JS, bot_games))
+                browser.close()
+        finally:
+            server.shutdown()
+    median_ms = round(bot["median_seconds"] * 1000, 1)
+    return {
+        "site_mb": round(size / 1e6, 1),
+        "first_visit_seconds": round(first, 2),
+        "cached_visit_seconds": round(cached, 2),
+        "hard_bot_decisions": bot["decisions"],
+        "hard_bot_median_ms": median_ms,
+        "hard_bot_p95_ms": round(bot["p95_seconds"] * 1000, 1),
+        "requests_to_other_hosts": len(outside),
+        "goal": "cached start <= 5 s, hard-bot median <= 150 ms",
+        "meets_goal": cached <= 5.0 and median_ms <= 150,
+    }
+
+
+def _time_to_home(page, url: str) -> float:
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_function("() => !document.getElementById('loading')", timeout=TIMEOUT_MS)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=TIMEOUT_MS)
+    page.evaluate(ENABLE_SEMANTICS_JS)
+    page.get_by_role("button", name="New game").wait_for(timeout=TIMEOUT_MS)
+    return time.perf_counter() - start
+
+
+def _serve(folder: Path) -> http.server.ThreadingHTTPServer:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server

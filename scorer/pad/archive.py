@@ -1,0 +1,84 @@
+"""Every game on this device as one file, and back: how games move to a new phone (or out of a browser).
+
+The file holds each game's events exactly as stored (`scorer.pad.store`), so an imported game replays to
+the same state. Importing is checked whole before anything is written, and a game already on the device
+(same start time, edition and players) is not added twice.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from scorer.pad.store import EventStore
+
+FORMAT = "tourpad-games"
+VERSION = 1
+
+
+class ArchiveError(ValueError):
+    """A file that is not a tourpad games archive; the message names what is wrong."""
+
+
+class ArchivedEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: str = Field(min_length=1)
+    payload: dict
+    at: float
+
+
+class ArchivedGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    created_at: float
+    updated_at: float
+    edition: str = Field(min_length=1)
+    players: list[str] = Field(min_length=1)
+    status: str
+    summary: str
+    events: list[ArchivedEvent] = Field(min_length=1)
+
+
+class Archive(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    format: str
+    version: int
+    games: list[ArchivedGame]
+
+
+def export_games(store: EventStore) -> str:
+    games = [{"created_at": g.created_at, "updated_at": g.updated_at, "edition": g.edition,
+              "players": list(g.players), "status": g.status, "summary": g.summary,
+              "events": [{"kind": e.kind, "payload": e.payload, "at": e.at} for e in store.events(g.id)]}
+             for g in reversed(store.games())]  # oldest first: imported in the order they were played
+    return json.dumps({"format": FORMAT, "version": VERSION, "games": games}, ensure_ascii=False, indent=1) + "\n"
+
+
+def parse_archive(text: str | bytes) -> Archive:
+    try:
+        archive = Archive.model_validate_json(text)
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = " → ".join(str(part) for part in first["loc"]) or "the file"
+        raise ArchiveError(f"not a tourpad games file: {where}: {first['msg']}") from None
+    if archive.format != FORMAT:
+        raise ArchiveError(f"not a tourpad games file (format is {archive.format!r}, expected {FORMAT!r})")
+    if archive.version > VERSION:
+        raise ArchiveError(f"this games file is version {archive.version}, newer than this app reads "
+                           f"({VERSION}); update tourpad first")
+    return archive
+
+
+def import_games(store: EventStore, text: str | bytes) -> tuple[int, int]:
+    """Add the file's games that are not on this device yet: (added, already here)."""
+    archive = parse_archive(text)
+    present = {(g.created_at, g.edition, g.players) for g in store.games()}
+    added = skipped = 0
+    for game in archive.games:
+        if (game.created_at, game.edition, tuple(game.players)) in present:
+            skipped += 1
+            continue
+        store.restore_game(game.created_at, game.updated_at, game.edition, game.players, game.status,
+                           game.summary, [(e.kind, e.payload, e.at) for e in game.events])
+        added += 1
+    return added, skipped

@@ -1,0 +1,89 @@
+"""Files in and out of the app, which on a phone (and in the browser-only build) is the only way: History's
+Export all / Import (every game as one file, `scorer.pad.archive`), and New game's deck pack import."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import flet as ft
+
+from scorer.pad.archive import ArchiveError, export_games, import_games
+from scorer.ui.app import PadApp, sem
+
+
+async def pick_one(app: PadApp, title: str, extensions: list[str]):
+    """The chosen file (name, bytes), or None when cancelled or when this platform has no picker (said)."""
+    try:
+        files = await ft.FilePicker().pick_files(dialog_title=title, allowed_extensions=extensions,
+                                                 with_data=True)
+    except Exception as err:
+        app.toast(f"Cannot open a file here: {err}", error=True)
+        return None
+    if not files:
+        return None
+    picked = files[0]
+    try:
+        return picked.name, picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+    except OSError as err:
+        app.toast(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
+        return None
+
+
+def pack_import_button(app: PadApp) -> ft.Control:
+    """An owner's deck pack (TOML or JSON, `docs/deck-pack-template.toml`), validated as `tourpad deck import`
+    does; the new edition is then chosen on the form."""
+    async def import_pack_file(e) -> None:
+        from rules.model import EditionDataError
+        from scorer.packs import data_dir, import_pack
+
+        chosen = await pick_one(app, "A deck pack (.toml or .json)", ["toml", "json"])
+        if chosen is None:
+            return
+        name, data = chosen
+        suffix = ".json" if name.lower().endswith(".json") else ".toml"
+        upload = data_dir() / f"upload{suffix}"
+        try:
+            upload.write_bytes(data)
+            edition = import_pack(upload)
+        except (EditionDataError, OSError) as err:
+            app.toast(f"{name}: {err}", error=True)
+            return
+        finally:
+            upload.unlink(missing_ok=True)
+        app.toast(f"{name}: deck pack {edition.id} installed")
+        app.go("new_game", edition=edition.id)
+
+    return sem("import-pack", ft.TextButton("Import a deck pack", icon=ft.Icons.UPLOAD_FILE,
+                                            on_click=import_pack_file))
+
+
+def backup_buttons(app: PadApp) -> ft.Control:
+    async def export_all(e) -> None:
+        name = f"tourpad-games-{dt.date.today().isoformat()}.json"
+        data = export_games(app.store).encode("utf-8")
+        try:
+            await ft.FilePicker().save_file(file_name=name, src_bytes=data)
+        except Exception as err:  # no save dialog here: say so rather than pretend
+            app.toast(f"Cannot save {name} here: {err}", error=True)
+            return
+        app.toast(f"{name}: every game on this device, ready to import on another")
+
+    async def import_file(e) -> None:
+        chosen = await pick_one(app, "A tourpad games file (.json)", ["json"])
+        if chosen is None:
+            return
+        name, data = chosen
+        try:
+            added, skipped = import_games(app.store, data)
+        except ArchiveError as err:
+            app.toast(f"{name}: {err}", error=True)
+            return
+        app.toast(f"{name}: {added} game(s) added" + (f", {skipped} already here" if skipped else ""))
+        app.render()
+
+    return ft.Row([
+        sem("export-games", ft.OutlinedButton("Export all games", icon=ft.Icons.DOWNLOAD, on_click=export_all,
+                                              expand=True)),
+        sem("import-games", ft.OutlinedButton("Import games", icon=ft.Icons.UPLOAD_FILE, on_click=import_file,
+                                              expand=True))], spacing=8)

@@ -1,0 +1,27 @@
+"""The browser-only build's stand-in for table mode: a table needs a host on the network (`tourpad host`).
+Every table route (a join or seat QR code opened on the phone, too) says so instead of failing."""
+
+from __future__ import annotations
+
+import flet as ft
+
+from scorer.routes import ROUTES
+from scorer.runtime import needs_host
+from scorer.ui.app import PadApp, Screen, screen, sem
+
+#: The table's screens in `tourpad app` / `tourpad host` (scorer.ui.table, scorer.ui.table_board): every route
+#: under /table and the table's links (/join, /seat, /host).
+TABLE_SCREENS = tuple(route.screen for route in ROUTES
+                      if route.segments and route.segments[0] in ("table", "join", "seat", "host"))
+
+
+def table_needs_host(app: PadApp, **params) -> Screen:
+    body = ft.Container(ft.Column([
+        sem("hosted-only", ft.Text(needs_host("Table mode (every player on their own phone)"))),
+        ft.Text("On this phone alone: New game passes one phone around the table."),
+        ft.FilledButton("Home", on_click=lambda e: app.go("home"))], spacing=12), padding=16)
+    return Screen("Table mode", body)
+
+
+for name in TABLE_SCREENS:
+    screen(name)(table_needs_host)

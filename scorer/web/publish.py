@@ -1,0 +1,415 @@
+"""`tourpad publish`: the score pad as a static site that runs on Pyodide in the browser, offline.
+
+DIR gets the Flet web client (from the installed `flet_web`), the Pyodide runtime it ships, every wheel
+Pyodide loads (ours, built here from the installed package, and each browser dependency, downloaded once
+into the cache), a web app manifest with our icons, and a service worker that caches the whole site.
+Pyodide finds the wheels through the site's own `pyodide-lock.json`, so nothing is fetched from another
+host. Routes use the URL's hash, so any static file server (and any path prefix) can serve every screen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from scorer.ui.app import SEED_COLOR
+
+APP_NAME = "tourpad score pad"
+SHORT_NAME = "tourpad"
+#: Marks a folder `publish` wrote, so publishing again may clear it (and never clears anything else).
+MARKER = ".tourpad-site"
+#: What the browser build imports beyond the standard library, as (distribution, native): native ones are
+#: built for Pyodide (`pyemscripten` wheels); the versions are those installed here, so both builds agree.
+BROWSER_DEPENDENCIES = (("flet", False), ("msgpack", True), ("repath", False), ("six", False),
+                        ("pydantic", False), ("pydantic-core", True), ("annotated-types", False),
+                        ("typing-extensions", False), ("typing-inspection", False), ("tomli-w", False),
+                        ("platformdirs", False), ("segno", False))
+PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
+#: Our packages in the browser wheel, and what they leave out (the computer-only parts are never imported
+#: there; fonts are for the PDFs).
+OWN_PACKAGES = ("rules", "scorer", "printables", "assets")
+OWN_SKIPPED = ("assets/fonts/", "__pycache__/")
+#: `tourpad bench publish` times the hard bot in Pyodide with the same benchmark as `tourpad bench bots`.
+OWN_EXTRA_FILES = ("benchmarks/__init__.py", "benchmarks/bots.py")
+#: Parts of the Flet client and Pyodide folder a browser never loads (CLI runners, debug symbols, types,
+#: renderers only chosen by an explicit setting).
+CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python\.bat|python\.exe|"
+                            r"python_cli_entry\.mjs|package\.json)$|^canvaskit/(experimental_webparagraph|wimp)")
+ICON_SIZES = (192, 512)
+RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
+APPLE_ICON_SIZE = 180
+
+
+class PublishError(Exception):
+    """Publishing cannot go on (a folder we must not clear, a wheel we cannot get); the message says why."""
+
+
+@dataclass(frozen=True)
+class Site:
+    folder: Path
+    files: int
+    bytes: int
+    version: str
+
+
+def cache_dir() -> Path:
+    """Downloaded wheels are kept here, keyed by file name (which holds the version)."""
+    override = os.environ.get("TOURPAD_CACHE_DIR")
+    path = Path(override) if override else \
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tourpad" / "wheels"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def flet_web_folder() -> Path:
+    import flet_web
+
+    return Path(flet_web.__file__).parent / "web"
+
+
+def publish(out: Path, base_url: str = "/") -> Site:
+    out = Path(out)
+    _prepare_folder(out)
+    client = flet_web_folder()
+    for src in sorted(client.rglob("*")):
+        rel = src.relative_to(client).as_posix()
+        if src.is_file() and not CLIENT_SKIPPED.search(rel):
+            dest = out / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dest)
+    wheels = [*browser_wheels(), own_wheel(cache_dir())]
+    for wheel in wheels:
+        shutil.copyfile(wheel, out / "pyodide" / wheel.name)
+    _write_lock(out / "pyodide", client / "pyodide" / "pyodide-lock.json", wheels)
+    (out / "app.tar.gz").write_bytes(_app_archive())
+    _write_icons(out)
+    _write_manifest(out)
+    prefix = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+    _patch_index(out, prefix)
+    _patch_bootstrap(out)
+    return seal(out)
+
+
+def seal(out: Path) -> Site:
+    """The service worker for the site's files as they are now: any change makes a new version, which
+    phones pick up on their next visit online."""
+    version = _write_service_worker(out)
+    (out / MARKER).write_text(version + "\n")
+    files = [p for p in out.rglob("*") if p.is_file()]
+    return Site(out, len(files), sum(p.stat().st_size for p in files), version)
+
+
+def check_site(folder: Path, prefix: str) -> Path:
+    """A folder `publish` wrote for this path prefix (`tourpad host --site` serves it under /app/)."""
+    folder = Path(folder)
+    if not (folder / MARKER).is_file() or not (folder / "index.html").is_file():
+        raise PublishError(f"{folder} is not a site from tourpad publish (run: tourpad publish -o {folder} "
+                           f"--base-url {prefix})")
+    if f'<base href="{prefix}">' not in (folder / "index.html").read_text(encoding="utf-8"):
+        raise PublishError(f"{folder} was published for another path prefix; publish it again with "
+                           f"--base-url {prefix}")
+    return folder
+
+
+def _prepare_folder(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"{out} is a file; give a folder for the site")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / MARKER).is_file():
+            raise PublishError(f"{out} is not empty and was not written by tourpad publish; "
+                               "give an empty or new folder")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+# --- wheels ----------------------------------------------------------------------------------------------
+
+def browser_wheels() -> list[Path]:
+    """Each browser dependency as a wheel Pyodide can load, from the cache or downloaded into it."""
+    cache = cache_dir()
+    found = []
+    for dist, native in BROWSER_DEPENDENCIES:
+        version = metadata.version(dist)
+        stem = re.sub(r"[-_.]+", "_", dist).lower() + "-" + version + "-"
+        hits = [p for p in cache.glob("*.whl") if p.name.lower().startswith(stem)
+                and (PYODIDE_PLATFORM in p.name if native else p.name.endswith("-none-any.whl"))]
+        if not hits:
+            _download(dist, version, native, cache)
+            hits = [p for p in cache.glob("*.whl") if p.name.lower().startswith(stem)
+                    and (PYODIDE_PLATFORM in p.name if native else p.name.endswith("-none-any.whl"))]
+        if not hits:
+            raise PublishError(f"no browser wheel of {dist} {version} in {cache}")
+        found.append(hits[0])
+    return found
+
+
+def _download(dist: str, version: str, native: bool, cache: Path) -> None:
+    command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary", ":all:",
+               "--dest", str(cache), f"{dist}=={version}"]
+    if native:
+        command += ["--platform", PYODIDE_PLATFORM, "--python-version", "3.14", "--implementation", "cp"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+        raise PublishError(f"cannot download the browser wheel of {dist} {version}: {last}")
+
+
+def own_wheel(folder: Path) -> Path:
+    """tourpad's own code as a pure-Python wheel, written from the installed source tree."""
+    root = Path(__file__).resolve().parents[2]
+    version = metadata.version("tourpad")
+    files: list[tuple[str, bytes]] = []
+    for package in OWN_PACKAGES:
+        for path in sorted((root / package).rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            if path.is_file() and not any(skip in rel + "/" for skip in OWN_SKIPPED) \
+                    and not rel.endswith((".pyc", ".pyo")):
+                files.append((rel, path.read_bytes()))
+    files += [(rel, (root / rel).read_bytes()) for rel in OWN_EXTRA_FILES]
+    info = f"tourpad-{version}.dist-info"
+    files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: tourpad\nVersion: {version}\n".encode()))
+    files.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: tourpad publish\nRoot-Is-Purelib: true\n"
+                                   b"Tag: py3-none-any\n"))
+    record = "".join(f"{name},sha256={_b64_digest(data)},{len(data)}\n" for name, data in files)
+    files.append((f"{info}/RECORD", (record + f"{info}/RECORD,,\n").encode()))
+    path = folder / f"tourpad-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as whl:
+        for name, data in files:
+            info_ = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))  # same input, same wheel
+            info_.compress_type = zipfile.ZIP_DEFLATED
+            whl.writestr(info_, data)
+    return path
+
+
+def _b64_digest(data: bytes) -> str:
+    import base64
+
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def _write_lock(folder: Path, flet_lock: Path, wheels: list[Path]) -> None:
+    """Pyodide's package list, cut down to what the site ships: micropip (which reads requirements.txt)
+    and our wheels, each with its hash, so loading never looks anywhere else."""
+    lock = json.loads(flet_lock.read_text())
+    kept = {name: lock["packages"][name] for name in ("micropip", "packaging") if name in lock["packages"]}
+    ours = {}
+    for wheel in wheels:
+        dist = wheel.name.split("-")[0].replace("_", "-").lower()
+        ours[dist] = {"name": dist, "version": wheel.name.split("-")[1], "file_name": wheel.name,
+                      "install_dir": "site", "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+                      "package_type": "package", "imports": [], "depends": [], "unvendored_tests": False,
+                      "shared_library": False}
+    ours["tourpad"]["depends"] = sorted(d for d in ours if d != "tourpad")
+    lock["packages"] = {**kept, **ours}
+    (folder / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
+
+
+def _app_archive() -> bytes:
+    """What Flet's Python worker unpacks and runs: requirements (our wheel, found in the lock) and main.py."""
+    members = {"main.py": b"from scorer.web.app import run\n\nrun()\n", "requirements.txt": b"tourpad\n"}
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+# --- PWA: icons, manifest, index, service worker ---------------------------------------------------------
+
+def render_icon(size: int, maskable: bool = False):
+    """Our kangaroo pictogram (assets/icons) on the app's colour; maskable icons keep it in the safe zone."""
+    from PIL import Image, ImageDraw
+
+    from printables.icons import load_icon
+
+    scale = 4  # drawn large, then reduced: smooth edges
+    big = size * scale
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    background = SEED_COLOR
+    if maskable:
+        draw.rectangle((0, 0, big, big), fill=background)
+        inner = big * 0.5
+    else:
+        draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=big * 0.22, fill=background)
+        inner = big * 0.66
+    offset = (big - inner) / 2
+
+    def point(x: float, y: float) -> tuple[float, float]:
+        return offset + x / 100 * inner, offset + y / 100 * inner
+
+    for shape in load_icon("kangaroo"):
+        colour = background if shape.knock else "#FFFFFF"
+        for polygon in _polygons(shape.ops, point):
+            if shape.fill and len(polygon) > 2:
+                draw.polygon(polygon, fill=colour)
+            if shape.stroke and len(polygon) > 1:
+                draw.line(polygon, fill=colour, width=max(1, round(shape.stroke_width / 100 * inner)),
+                          joint="curve")
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def _polygons(ops, point) -> list[list[tuple[float, float]]]:
+    polygons: list[list[tuple[float, float]]] = []
+    current: list[tuple[float, float]] = []
+    x = y = 0.0
+    for op in ops:
+        if op[0] == "M":
+            if current:
+                polygons.append(current)
+            x, y = op[1], op[2]
+            current = [point(x, y)]
+        elif op[0] == "L":
+            x, y = op[1], op[2]
+            current.append(point(x, y))
+        elif op[0] == "C":
+            x1, y1, x2, y2, x3, y3 = op[1:]
+            for i in range(1, 13):
+                t = i / 12
+                u = 1 - t
+                current.append(point(u ** 3 * x + 3 * u * u * t * x1 + 3 * u * t * t * x2 + t ** 3 * x3,
+                                     u ** 3 * y + 3 * u * u * t * y1 + 3 * u * t * t * y2 + t ** 3 * y3))
+            x, y = x3, y3
+        elif current:
+            current.append(current[0])
+    if current:
+        polygons.append(current)
+    return polygons
+
+
+def _write_icons(out: Path) -> None:
+    icons = out / "icons"
+    icons.mkdir(exist_ok=True)
+    for size in ICON_SIZES:
+        render_icon(size).save(icons / f"icon-{size}.png")
+        render_icon(size, maskable=True).save(icons / f"icon-maskable-{size}.png")
+    render_icon(APPLE_ICON_SIZE, maskable=True).convert("RGB").save(icons / "apple-touch-icon-180.png")
+    render_icon(192, maskable=True).convert("RGB").save(icons / "apple-touch-icon-192.png")
+    render_icon(512).save(icons / "loading-animation.png")
+    render_icon(32).save(out / "favicon.png")
+
+
+def _write_manifest(out: Path) -> None:
+    icons = [{"src": f"icons/icon-{s}.png", "sizes": f"{s}x{s}", "type": "image/png"} for s in ICON_SIZES]
+    icons += [{"src": f"icons/icon-maskable-{s}.png", "sizes": f"{s}x{s}", "type": "image/png",
+               "purpose": "maskable"} for s in ICON_SIZES]
+    manifest = {"name": APP_NAME, "short_name": SHORT_NAME, "id": ".", "start_url": ".", "scope": ".",
+                "display": "standalone", "orientation": "portrait", "background_color": "#FFFFFF",
+                "theme_color": SEED_COLOR, "prefer_related_applications": False, "icons": icons,
+                "description": "Score pad, solo play against bots and the Race Around Europe journey checker "
+                               "for the Boomerang card games, on this phone, offline."}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
+
+
+#: Added to the page: the iOS icon, and the service worker (cached site) and persistent storage requests.
+PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
+  <link rel="apple-touch-icon" sizes="180x180" href="icons/apple-touch-icon-180.png">
+  <script>
+    // The Flet client loads Rive's animation runtime from a CDN at start; the app shows no Rive animation,
+    // and nothing may come from another host: that one script is never requested (as when offline).
+    (() => {
+      const src = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
+      Object.defineProperty(HTMLScriptElement.prototype, "src", {
+        get() { return src.get.call(this); },
+        set(url) { if (!String(url).startsWith("__RIVE_CDN__")) src.set.call(this, url); },
+      });
+    })();
+    // The whole site is cached on the first visit, so the next one opens offline (see sw.js).
+    if ("serviceWorker" in navigator) {
+      // update(): look for a new version of the site at every start, not only when the browser gets round to it
+      navigator.serviceWorker.register("sw.js").then((r) => r.update())
+        .catch((e) => console.warn("offline cache:", e));
+    }
+    // Games live in IndexedDB; ask the browser not to evict it under storage pressure (where it allows).
+    if (navigator.storage && navigator.storage.persist) {
+      navigator.storage.persist().then((granted) => console.log("persistent storage:", granted));
+    }
+  </script>
+"""
+
+
+def _patch_index(out: Path, prefix: str) -> None:
+    from flet.controls.types import RouteUrlStrategy
+    from flet_web.patch_index import patch_font_manifest_json, patch_index_html
+
+    # the bundled Roboto is the app's font offline (as `tourpad app` serves it); without it text has no glyphs
+    patch_font_manifest_json(str(out / "assets" / "FontManifest.json"))
+    index = out / "index.html"
+    patch_index_html(str(index), base_href=prefix, app_name=APP_NAME, app_description=APP_NAME, pyodide=True,
+                     pyodide_script_path="main.py", pyodide_version="local", app_package_url="app.tar.gz",
+                     route_url_strategy=RouteUrlStrategy.HASH, no_cdn=True)
+    text = index.read_text(encoding="utf-8")
+    # a module worker imports Pyodide: a bare relative name is not a URL there, so give the full one
+    text = text.replace('flet.pyodideUrl="pyodide/pyodide.mjs";',
+                        'flet.pyodideUrl=new URL("pyodide/pyodide.mjs", document.baseURI).href;')
+    if "</head>" not in text:
+        raise PublishError("the Flet client's index.html has no </head>; this flet_web is not supported")
+    additions = PAGE_ADDITIONS.replace("__RIVE_CDN__", RIVE_CDN).replace("__THEME__", SEED_COLOR)
+    index.write_text(text.replace("</head>", additions + "</head>", 1), encoding="utf-8")
+
+
+def _patch_bootstrap(out: Path) -> None:
+    """Flutter's loader would replace our service worker with its own, which unregisters itself."""
+    path = out / "flutter_bootstrap.js"
+    text = path.read_text(encoding="utf-8")
+    patched, count = re.subn(r"\n\s*serviceWorkerSettings:\s*\{[^{}]*\},", "", text)
+    if count != 1:
+        raise PublishError("cannot find Flutter's service worker settings in flutter_bootstrap.js; "
+                           "this flet_web is not supported")
+    path.write_text(patched, encoding="utf-8")
+
+
+SERVICE_WORKER = """// tourpad's offline cache: every file of this site, stored on the first visit; a new site version
+// (a new VERSION) is stored whole and replaces the old one. Games are in IndexedDB, never touched here.
+const VERSION = "__VERSION__";
+const FILES = __FILES__;
+const CACHE = "tourpad-" + VERSION;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(CACHE)
+    .then((cache) => cache.addAll(FILES.map((f) => new Request(f, {cache: "reload"}))))
+    .then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("tourpad-") && k !== CACHE)
+                                    .map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const key = request.mode === "navigate" ? new URL("index.html", self.registration.scope).href : request;
+    const hit = await cache.match(key, {ignoreSearch: true});
+    return hit || fetch(request);
+  })());
+});
+"""
+
+
+def _write_service_worker(out: Path) -> str:
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    digest = hashlib.sha256()
+    for name in files:
+        digest.update(name.encode() + b"\0" + (out / name).read_bytes())
+    version = digest.hexdigest()[:16]
+    text = SERVICE_WORKER.replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
+    (out / "sw.js").write_text(text, encoding="utf-8")
+    return version

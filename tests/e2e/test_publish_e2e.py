@@ -1,0 +1,209 @@
+"""End to end: the site `tourpad publish` writes, served by a plain static file server, in Chromium at phone
+size, with every request to another host refused and counted (there must be none).
+
+A 2-player Australia game by letters, a reload mid-game that resumes it, the final ranking; then the server
+stops and the app still opens from the service worker's cache with the game in History. Solo against a hard
+bot plays a round. The site is built once per session (wheels come from the cache after the first build).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import ENABLE_SEMANTICS_JS, Pad
+from test_pad_e2e import GAME, PLAYERS, enter_by_keypad, expected_report, play_round, start_game
+
+from scorer.web.publish import publish, seal
+
+pytestmark = pytest.mark.e2e
+#: Pyodide starts in ~10-30 s on two busy cores; everything after is a local call.
+START = 120000
+SLOW = 60000
+
+
+class StaticServer:
+    """`python -m http.server` on 127.0.0.1: what any static host does, nothing more."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "http.server", str(self.port), "--bind", "127.0.0.1",
+                                      "--directory", str(self.folder)],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url, timeout=1)
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the static server did not start")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    return publish(tmp_path_factory.mktemp("site") / "www").folder
+
+
+@pytest.fixture
+def static(site, tmp_path):
+    """The site (a copy each test may change) on its own static server."""
+    server = StaticServer(Path(shutil.copytree(site, tmp_path / "www")))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def offline_phone(new_context):
+    """A phone-sized context where any request to a host other than 127.0.0.1 is refused and recorded."""
+    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                          has_touch=True)
+    context.outside = []
+    local = re.compile(r"^(https?://127\.0\.0\.1[:/]|data:|blob:)")
+
+    def refuse(route) -> None:
+        context.outside.append(route.request.url)
+        route.abort()
+
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), refuse)
+    context.on("request", lambda request: None if local.match(request.url) or request.url in context.outside
+               else context.outside.append(request.url))
+    return context
+
+
+def wait_usable(page) -> Pad:
+    """Until the Python app has drawn its first screen and the semantics tree is on."""
+    page.wait_for_function("() => !document.getElementById('loading')", timeout=START)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=START)
+    page.evaluate(ENABLE_SEMANTICS_JS)
+    page.wait_for_selector("flt-semantics[role], flt-semantics[flt-semantics-identifier]", state="attached",
+                           timeout=START)
+    return Pad(page)
+
+
+def open_site(context, url: str) -> Pad:
+    page = context.new_page()
+    page.goto(url)
+    return wait_usable(page)
+
+
+def reload(pad: Pad) -> Pad:
+    pad.page.reload()
+    return wait_usable(pad.page)
+
+
+def open_home(pad: Pad, url: str) -> Pad:
+    """The app opened afresh at its address (the home screen), in the same tab."""
+    pad.page.goto(url)
+    return wait_usable(pad.page)
+
+
+def test_published_game_survives_reload_and_opens_offline(static, offline_phone):
+    pad = open_site(offline_phone, static.url)
+    pad.button("New game").wait_for(timeout=START)
+    start_game(pad)
+    play_round(pad, 1)
+    play_round(pad, 2)
+    pad.wait_text("round-status", r"^Round 3 of 4")
+    pad.tap("Enter Ann")
+    enter_by_keypad(pad, GAME[2][0], GAME[2][1])
+    pad.wait_text("entry-subtotal", r"^0 points so far")  # Bob's keypad: Ann's round 3 is confirmed
+
+    pad = reload(pad)  # the tab is reloaded: Python starts again from the browser's storage, on the same screen
+    pad.wait_text("entry-cards", r"^Cards: none", timeout=START)  # Bob's keypad again
+    pad.tap_ident("back")
+    pad.wait_text("round-status", r"^Round 3 of 4")
+    assert pad.text("history-r3-p1") == f"{GAME[2][0]} · {GAME[2][1]}"
+    pad.tap("Enter Bob")
+    pad.type_into("Type the letters", GAME[2][2])
+    pad.wait_text("entry-cards", rf"^Cards: {re.escape(GAME[2][2])} \(7 of 7\)")
+    pad.button(re.compile("^" + re.escape(GAME[2][3]) + " · ")).first.click()
+    pad.wait_text("entry-subtotal", f"points so far with {re.escape(GAME[2][3])} ")
+    pad.tap_ident("save")
+    pad.wait_text("summary-title", "Round 3 closed")
+    pad.tap("Start round 4")
+    play_round(pad, 4)
+    report = expected_report()
+    pad.wait_text("winner", "wins|Shared")
+    for p, name in enumerate(PLAYERS):
+        assert pad.text(f"final-total-{p + 1}") == str(report.totals[p])
+        assert pad.text(f"rank-{p + 1}") == f"#{report.ranks[p]} {name}"
+    pad.shot("publish-final-ranking")
+
+    # the service worker has the whole site once it is active (it activates after caching every file)
+    assert pad.page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    static.stop()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(static.url, timeout=2)
+    pad = open_home(pad, static.url)
+    pad.button("History (1)").wait_for(timeout=START)
+    pad.tap("History (1)")
+    pad.wait_text("history-game-1", "Ann")
+    pad.shot("publish-offline-history")
+
+    # a new release on the server: the next visit online installs it, and the games are still there
+    index = static.folder / "index.html"
+    index.write_text(index.read_text().replace("</head>", "<!-- release 2 -->\n</head>"))
+    release = seal(static.folder).version
+    static.start()
+    pad = reload(pad)
+    deadline = time.monotonic() + START / 1000
+    while pad.page.evaluate("() => caches.keys()") != [f"tourpad-{release}"]:  # the new one, the old one gone
+        assert time.monotonic() < deadline, "the new release was not installed"
+        pad.page.wait_for_timeout(500)
+    pad = open_home(pad, static.url)
+    assert "release 2" in pad.page.content()
+    pad.button("History (1)").wait_for(timeout=START)
+    assert offline_phone.outside == []
+
+
+def test_published_solo_round_against_a_hard_bot(static, offline_phone):
+    pad = open_site(offline_phone, static.url)
+    pad.button("Play solo").wait_for(timeout=START)
+    pad.tap("Play solo")
+    pad.ident("bots-1").wait_for(timeout=SLOW)
+    pad.tap_ident("bots-1")
+    pad.tap_ident("bot-1-hard")
+    pad.tap_ident("solo-start")
+    pad.wait_text("solo-status", "^Round 1 of 4: choose your Throw card", timeout=SLOW)
+    hinted = False
+    while not pad.ident("solo-summary").count():
+        status, before = pad.text("solo-status"), pad.text("solo-step")
+        if "Catch has arrived" in status:
+            pad.tap_ident("choice-0")
+        else:
+            if not hinted and "keep" in status:
+                pad.tap_ident("solo-hint-button")
+                pad.wait_text("solo-hint", "^Hint: the hard bot would choose ", timeout=SLOW)
+                hinted = True
+            pad.tap_ident("hand-0")
+        pad.page.wait_for_function(
+            "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+        pad.page.wait_for_function(
+            "() => ['solo-status', 'solo-summary'].some("
+            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+    assert pad.wait_text("solo-summary", "^Round 1 scored$")
+    assert hinted
+    pad.shot("publish-solo-round")
+    assert offline_phone.outside == []

@@ -1,0 +1,164 @@
+"""`tourpad publish`: what the site holds (and what it must not), its PWA parts, and the browser's import path.
+The site running in Chromium is tests/e2e/test_publish_e2e.py."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+from typer.testing import CliRunner
+
+from scorer.cli import app as cli
+from scorer.table.host import SITE_PREFIX, build_asgi
+from scorer.table.service import TableService
+from scorer.web.publish import MARKER, PublishError, check_site, publish
+
+#: Native or server-side libraries the browser build must never need (they have no Pyodide wheel here).
+NOT_IN_BROWSER = ("reportlab", "uvicorn", "zxingcpp", "fastapi", "cryptography", "numpy", "PIL", "starlette",
+                  "httpx")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return publish(tmp_path_factory.mktemp("pub") / "www", base_url="/games/tourpad/").folder
+
+
+def test_every_wheel_pyodide_loads_is_in_the_site_with_its_hash(site):
+    lock = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())
+    packages = lock["packages"]
+    for name, entry in packages.items():
+        wheel = site / "pyodide" / entry["file_name"]
+        assert wheel.is_file(), name
+        assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"], name
+        assert set(entry["depends"]) <= set(packages), name
+    assert {"tourpad", "flet", "pydantic", "pydantic-core", "msgpack"} <= set(packages)
+    assert "pyemscripten_2026_0_wasm32" in packages["pydantic-core"]["file_name"]
+    names = " ".join(packages).lower()
+    for banned in ("reportlab", "uvicorn", "zxing", "fastapi", "cryptography", "numpy", "pillow"):
+        assert banned not in names
+    with zipfile.ZipFile(site / "pyodide" / packages["tourpad"]["file_name"]) as whl:
+        files = whl.namelist()
+    assert "scorer/web/app.py" in files and "rules/editions/australia.toml" in files
+    assert not any(f.startswith("assets/fonts/") or "__pycache__" in f for f in files)
+
+
+def test_the_page_runs_python_in_the_browser_under_the_prefix_with_nothing_from_a_cdn(site):
+    index = (site / "index.html").read_text()
+    assert '<base href="/games/tourpad/">' in index
+    assert "flet.pyodide = true;" in index
+    assert 'flet.routeUrlStrategy="hash";' in index  # every screen reloads on any static server
+    assert 'flet.pyodideUrl=new URL("pyodide/pyodide.mjs", document.baseURI).href;' in index
+    assert 'navigator.serviceWorker.register("sw.js")' in index and "navigator.storage.persist()" in index
+    bootstrap = (site / "flutter_bootstrap.js").read_text()
+    assert "serviceWorkerVersion: \"" not in bootstrap  # Flutter's own worker would unregister ours
+    fonts = json.loads((site / "assets" / "FontManifest.json").read_text())
+    assert {"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]} in fonts
+    # Flutter's loader falls back to gstatic for CanvasKit and Google for fonts unless told where they are
+    assert 'flet.canvasKitBaseUrl="/games/tourpad/canvaskit/";' in index
+    assert 'flet.fontFallbackBaseUrl="assets/fonts/";' in index
+    assert (site / "canvaskit" / "skwasm.wasm").is_file() and (site / "canvaskit" / "canvaskit.wasm").is_file()
+    for path in (site / "index.html", site / "manifest.json", site / "pyodide" / "pyodide-lock.json"):
+        text = path.read_text().replace("https://cdn.jsdelivr.net/npm/@rive-app/", "")  # the refused script
+        assert "https://" not in text, path
+
+
+def test_manifest_makes_it_an_installable_app_with_our_icons(site):
+    manifest = json.loads((site / "manifest.json").read_text())
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "."
+    assert manifest["theme_color"] == "#1F7A6D"
+    sizes = set()
+    for icon in manifest["icons"]:
+        with Image.open(site / icon["src"]) as image:
+            assert f"{image.width}x{image.height}" == icon["sizes"]
+            # drawn, not blank: the app colour and the pictogram's white are both there
+            colours = {c for _, c in image.convert("RGB").getcolors(1 << 20)}
+            assert (31, 122, 109) in colours and (255, 255, 255) in colours
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    assert any(i.get("purpose") == "maskable" for i in manifest["icons"])
+    with Image.open(site / "icons" / "apple-touch-icon-180.png") as apple:
+        assert apple.size == (180, 180)
+    assert 'href="icons/apple-touch-icon-180.png"' in (site / "index.html").read_text()
+
+
+def test_service_worker_caches_every_file_and_a_new_build_is_a_new_version(site, tmp_path):
+    worker = (site / "sw.js").read_text()
+    listed = set(json.loads(re.search(r"const FILES = (\[.*?\]);", worker).group(1)))
+    on_disk = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    assert on_disk - {"sw.js", MARKER} <= listed
+    assert all((site / f).is_file() for f in listed - {"./"})
+    version = re.search(r'const VERSION = "(\w+)";', worker).group(1)
+    assert (site / MARKER).read_text().strip() == version
+    # the same build again, another prefix: another index.html, so another version (picked up online)
+    again = publish(tmp_path / "other", base_url="/")
+    assert again.version != version
+
+
+def test_publish_refuses_a_folder_it_did_not_write_and_changes_nothing(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("keep me")
+    result = CliRunner().invoke(cli, ["publish", "-o", str(folder)])
+    assert result.exit_code == 2
+    words = " ".join(result.output.split())  # however the terminal wraps it
+    assert "is not empty and was not written by tourpad publish; give an empty or new folder" in words
+    assert "mine" in words
+    assert [p.name for p in folder.iterdir()] == ["notes.txt"]
+    with pytest.raises(PublishError, match="not a site from tourpad publish"):
+        check_site(folder, SITE_PREFIX)
+
+
+def test_host_serves_a_published_site_under_app(tmp_path):
+    site = tmp_path / "www"
+    site.mkdir()
+    (site / MARKER).write_text("v1\n")
+    (site / "index.html").write_text('<html><head><base href="/app/"></head></html>')
+    (site / "sw.js").write_text("// worker")
+    assert check_site(site, SITE_PREFIX) == site
+    with pytest.raises(PublishError, match="another path prefix"):
+        check_site(site, "/other/")
+    service = TableService(tmp_path / "tables.sqlite3")
+    try:
+        client = TestClient(build_asgi(service, web_app=None, site=site))
+        assert client.get("/app/").text.startswith("<html><head><base href=\"/app/\">")
+        assert client.get("/app/sw.js").text == "// worker"
+        assert client.get("/openapi.json").json()["paths"]  # the API is still there
+    finally:
+        service.close()
+
+
+def test_the_browser_import_path_needs_no_native_or_server_library(tmp_path):
+    """As in Pyodide: sys.platform is emscripten, and importing any library the site does not ship fails.
+    Every screen `tourpad app` registers must still import, and the table and scan screens say they need
+    the host."""
+    script = textwrap.dedent(f"""
+        import sys
+        import flet, pydantic, sqlite3, zoneinfo  # what Pyodide ships; imported before the platform changes
+        for name in {NOT_IN_BROWSER!r}:
+            sys.modules[name] = None
+        sys.platform = "emscripten"
+        from scorer.pad.store import EventStore
+        from scorer.ui.app import SCREENS
+        from scorer.ui.main import make_main
+        make_main(lambda: EventStore({str(tmp_path / "games.sqlite3")!r}))
+        from scorer.ui import scan_entry
+        from scorer.runtime import IN_BROWSER
+        assert IN_BROWSER
+        print(sorted(SCREENS))
+        print(SCREENS["table"].__module__)
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    screens, table_module = done.stdout.splitlines()[-2:]
+    for name in ("home", "history", "sheet", "end", "solo_setup", "solo_game", "race_checker", "race_solo"):
+        assert f"'{name}'" in screens
+    assert table_module == "scorer.ui.hosted_only"
