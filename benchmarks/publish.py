@@ -18,16 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-CHROME_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-#: Flutter's semantics tree is off until asked for; the home screen counts as usable once it is readable.
-ENABLE_SEMANTICS_JS = """() => {
-  const e = document.querySelector('flt-semantics-placeholder'); if (!e) return false;
-  const r = e.getBoundingClientRect();
-  e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
-                                           clientY: r.top + r.height / 2}));
-  return true; }"""
+from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
+
 BOT_IN_PYODIDE_JS = """async (games) => {
   const {loadPyodide} = await import(new URL("pyodide/pyodide.mjs", document.baseURI).href);
   const pyodide = await loadPyodide();

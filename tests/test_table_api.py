@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from benchmarks.table import scripted_rounds
 from rules.record import GameRecord, PlayerRound, score_record
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
 from scorer.table import api
 from scorer.table.host import join_link, join_url, qr_png, seat_link
 from scorer.table.service import TableService, new_token

@@ -19,7 +19,7 @@ import httpx
 import pytest
 
 from benchmarks.table import scripted_rounds, spawn_host, start_host, wait_until_up
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
 
 KILLS = int(__import__("os").environ.get("CRASH_KILLS", 20))
 TABLES = 3

@@ -11,7 +11,7 @@ import time
 import httpx
 from cryptography import x509
 
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
 from scorer.table.tls import ensure_certificate
 
 

@@ -23,7 +23,7 @@ import pytest
 
 from benchmarks.table import host_auth, log_tail, scripted_rounds, start_host
 from rules.text import NAME_LENGTH
-from scorer.commands.app_commands import free_port
+from scorer.ports import free_port
 from scorer.table.connections import Limits
 from scorer.table.credential import credential_path, read_credential
 from scorer.table.store import StoredTable, TableStore

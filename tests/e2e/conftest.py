@@ -19,16 +19,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROME_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--no-first-run"]
-ENABLE_SEMANTICS_JS = """() => {
-  const e = document.querySelector('flt-semantics-placeholder'); if (!e) return false;
-  const r = e.getBoundingClientRect();
-  e.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: r.left + r.width / 2,
-                                           clientY: r.top + r.height / 2}));
-  return true; }"""
+from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
+
 # Resolves once the page's DOM (where the semantics tree lives) has been quiet for `quiet` ms, or after 5 s
 # of constant change: a tap on a node Flutter is about to replace goes to a stale node and is lost.
 SETTLE_JS = """(quiet) => new Promise(resolve => {
@@ -250,6 +242,19 @@ def server(tmp_path):
     srv.start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def host(tmp_path):
+    """A real `tourpad host` (app and API) on loopback with its own data folder; yields its base URL."""
+    from benchmarks.table import start_host
+    from scorer.ports import free_port
+
+    port = free_port("127.0.0.1")
+    proc = start_host(tmp_path, port, extra=())
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(15)
 
 
 @pytest.fixture

@@ -11,19 +11,9 @@ import httpx
 import pytest
 from test_table_e2e import take_seat
 
-from benchmarks.table import host_auth, start_host
-from scorer.commands.app_commands import free_port
+from benchmarks.table import host_auth
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def host(tmp_path):
-    port = free_port("127.0.0.1")
-    proc = start_host(tmp_path, port, extra=())
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(15)
 
 
 def put(host: str, code: str, round_no: int, seat: int, cards: str, token: str) -> None:

@@ -11,19 +11,9 @@ import re
 import httpx
 import pytest
 
-from benchmarks.table import host_auth, start_host
-from scorer.commands.app_commands import free_port
+from benchmarks.table import host_auth
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def host(tmp_path):
-    port = free_port("127.0.0.1")
-    proc = start_host(tmp_path, port, extra=())
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(15)
 
 
 CSP_VIOLATIONS = "document.addEventListener('securitypolicyviolation', " \

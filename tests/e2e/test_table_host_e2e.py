@@ -6,21 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.table import start_host
-from scorer.commands.app_commands import free_port
-
 pytestmark = pytest.mark.e2e
 
 PHONE = {"viewport": {"width": 390, "height": 844}}
-
-
-@pytest.fixture
-def host(tmp_path):
-    port = free_port("127.0.0.1")
-    proc = start_host(tmp_path, port, extra=())
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(15)
 
 
 def open_seat_form(pad, code: str, seat: int, name: str) -> None:
