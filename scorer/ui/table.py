@@ -152,13 +152,13 @@ class TableScreens:
         with contextlib.suppress(RuntimeError):  # not on the page yet: the view's first update shows it
             self.page.update()
 
-    def fill_start(self, root: ft.Column, message: str = "") -> None:
+    def fill_start(self, root: ft.Column, message: str = "", good_news: bool = False) -> None:
         from scorer.packs import available_editions
 
         message, self.notice = message or self.notice, ""
         code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
-        feedback = ft.Text(message, color=ft.Colors.RED)
+        feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.RED)
         edition = ft.Dropdown(label="Edition", value="australia", width=220,
                               options=[ft.DropdownOption(key=e, text=e.title()) for e in available_editions()])
         seats = ft.Dropdown(label="Players", value="4", width=120,
@@ -675,7 +675,7 @@ def host_by_link(app: PadApp, credential: str) -> Screen:
                 screens.fill_start(root, "that host link is not this host's (it may have been renewed)")
                 return
             await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
-            screens.fill_start(root, "This device can now host tables.")
+            screens.fill_start(root, "This device can now host tables.", good_news=True)
 
         app.page.run_task(keep)
 

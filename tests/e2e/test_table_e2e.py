@@ -133,3 +133,17 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     assert board_url == f"{host}/table/{code}/board"
     guest = open_app(new_context(viewport={"width": 390, "height": 844}), join_url)
     guest.page.get_by_role("textbox", name="Your name (seat 3)").wait_for(timeout=40000)
+
+
+def test_the_host_link_makes_a_device_a_host_and_a_wrong_one_is_refused(host, tmp_path, new_context, open_app):
+    """`tourpad host` prints `/host/<credential>` for a second host device: opening it keeps the credential on
+    that device; a link with any other credential is refused with a reason."""
+    from scorer.table.credential import read_credential
+
+    phone = new_context(viewport={"width": 390, "height": 844})
+    stranger = open_app(phone, f"{host}/host/{'x' * 32}")
+    stranger.wait_text("message", "not this host's", timeout=40000)
+    second_host = open_app(new_context(viewport={"width": 390, "height": 844}),
+                           f"{host}/host/{read_credential(tmp_path)}")
+    second_host.wait_text("message", "can now host tables", timeout=40000)
+    second_host.shot("table-host-link")
