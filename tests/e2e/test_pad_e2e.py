@@ -20,6 +20,17 @@ GAME = [("ABCDEFG", "Indigenous Culture", "HIJKLMN", "Bushwalking"),
         ("UVWXYZ@", "Swimming", "OPQRST#", "Sightseeing")]
 
 
+def check_final_ranking(pad):
+    """The final screen shows every player's total and rank exactly as the engine scores GAME; returns
+    the engine's report."""
+    report = expected_report()
+    pad.wait_text("winner", "wins|Shared")
+    for p, name in enumerate(PLAYERS):
+        assert pad.text(f"final-total-{p + 1}") == str(report.totals[p])
+        assert pad.text(f"rank-{p + 1}") == f"#{report.ranks[p]} {name}"
+    return report
+
+
 def expected_report(rounds=GAME):
     record = GameRecord(edition="australia", players=PLAYERS, rounds=[
         {"Ann": PlayerRound(cards=a, activity=ca), "Bob": PlayerRound(cards=b, activity=cb)}
@@ -110,11 +121,7 @@ def test_full_australia_game_by_letters(server, phone, open_app):
     pad.shot("06-sheet-round2")
     for number in (2, 3, 4):
         play_round(pad, number)
-    report = expected_report()
-    pad.wait_text("winner", "wins|Shared")
-    for p, name in enumerate(PLAYERS):
-        assert pad.text(f"final-total-{p + 1}") == str(report.totals[p])
-        assert pad.text(f"rank-{p + 1}") == f"#{report.ranks[p]} {name}"
+    report = check_final_ranking(pad)
     pad.shot("07-final-ranking")
     pad.page.mouse.wheel(0, 900)
     pad.shot("08-final-chart")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ENABLE_SEMANTICS_JS, Pad
-from test_pad_e2e import GAME, PLAYERS, enter_by_keypad, expected_report, play_round, start_game
+from test_pad_e2e import GAME, check_final_ranking, enter_by_keypad, play_round, start_game
 
 from scorer.web.publish import publish, seal
 
@@ -143,11 +143,7 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     pad.wait_text("summary-title", "Round 3 closed")
     pad.tap("Start round 4")
     play_round(pad, 4)
-    report = expected_report()
-    pad.wait_text("winner", "wins|Shared")
-    for p, name in enumerate(PLAYERS):
-        assert pad.text(f"final-total-{p + 1}") == str(report.totals[p])
-        assert pad.text(f"rank-{p + 1}") == f"#{report.ranks[p]} {name}"
+    check_final_ranking(pad)
     pad.shot("publish-final-ranking")
 
     # the service worker has the whole site once it is active (it activates after caching every file)
