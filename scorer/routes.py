@@ -86,8 +86,17 @@ ROUTES: tuple[Route, ...] = (
     Route("race_solo", "/race/solo", "home"),
     Route("table", "/table", "home"),
     Route("table_seats", "/table/{code}", "table"),
+    # a seat's own score sheet (every seat's tabs, its own keypad), as the pad's sheet screens are laid out
     Route("table_seat", "/table/{code}/seat/{seat}", "table"),
+    Route("table_seat_summary", "/table/{code}/seat/{seat}/round/{round}", "table_seat"),
+    Route("table_seat_entry", "/table/{code}/seat/{seat}/round/{round}/player/{player}", "table_seat"),
+    Route("table_seat_end", "/table/{code}/seat/{seat}/end", "table_seat"),
+    # the host's controls, and the host's sheet (any seat's round so far may be corrected there)
     Route("table_host", "/table/{code}/host", "table"),
+    Route("table_host_sheet", "/table/{code}/host/sheet", "table_host"),
+    Route("table_host_summary", "/table/{code}/host/round/{round}", "table_host_sheet"),
+    Route("table_host_entry", "/table/{code}/host/round/{round}/player/{player}", "table_host_sheet"),
+    Route("table_host_end", "/table/{code}/host/end", "table_host_sheet"),
     Route("table_board", "/table/{code}/board", "table"),  # the big screen: read-only, anyone with the code
     Route("join", "/join/{code}", "table"),  # the join QR code: that table's seat picker
     Route("seat_link", "/seat/{code}/{token}", "table"),  # a seat's QR code: that seat, with its token

@@ -2,7 +2,8 @@
 
 Commands (enter a round's cards, enter a round's category values, clear an entry, undo) are validated
 against the whole game *as it would be after them*; only then is the event written (committed) and the
-state re-folded. The one-phone pad and a table host drive the same `GameSession`.
+state re-folded. The one-phone pad's screens draw it (`scorer.pad.session.SheetSession`); a table seat's screens draw
+the same `PadState` from the table (`scorer.table.sheet`).
 
 Events (payloads are plain JSON):
 - ``started``   {edition, players, direction_variant, mode}
@@ -31,6 +32,7 @@ from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, ra
 from rules.text import TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.pad.errors import EntryError
+from scorer.pad.places import SheetPlace, pad_place
 from scorer.pad.store import Event, EventStore
 
 LETTERS_MODE = "letters"
@@ -429,6 +431,37 @@ class GameSession:
     @property
     def can_undo(self) -> bool:
         return bool(self.state.log)
+
+    # --- what the sheet screens ask (scorer.pad.session.SheetSession) ---------------------------------------
+
+    @property
+    def place(self) -> SheetPlace:
+        return pad_place(self.game_id)
+
+    has_undo = True  # the one phone's log: undo cancels the latest entry, whoever's it was
+
+    @property
+    def title(self) -> str:
+        return self.state.edition.name.removeprefix("Boomerang: ")
+
+    @property
+    def export_name(self) -> str:
+        return f"tourpad-game-{self.game_id}"
+
+    @property
+    def where(self) -> str:
+        return f"Game {self.game_id}"
+
+    @property
+    def draft_key(self) -> tuple:
+        return ("game", str(self.store.path), self.game_id)
+
+    def may_enter(self, round_index: int, player: int) -> bool:
+        """One phone passed around: any player's round so far, or the one being entered."""
+        return 0 <= player < self.state.setup.n and 0 <= round_index <= min(self.state.current_round, ROUNDS - 1)
+
+    def status_lines(self) -> list[str]:
+        return []
 
     def reload(self) -> PadState:
         """Re-fold from the store: another tab, phone or process may have written since."""

@@ -37,6 +37,9 @@ class Screen:
     on_leave: Callable[[], None] | None = None
     #: Use the whole window even when it is wide (the table's big-screen board); else a phone-width column.
     full_width: bool = False
+    #: Called when the game it shows changed on another device, instead of drawing the screen anew (an
+    #: entry screen keeps what is typed and updates around it).
+    on_change: Callable[[], None] | None = None
 
 
 class NotFound(Exception):
@@ -100,6 +103,11 @@ class PadApp:
         path = format_route(name, **params)
         self._extras[path] = {k: v for k, v in params.items() if k not in BY_SCREEN[name].keys}
         self.open(path)
+
+    def go_to(self, target: tuple[str, dict]) -> None:
+        """`go` to a (screen, params) pair, as `scorer.pad.session.SheetPlace.route` names one."""
+        name, params = target
+        self.go(name, **params)
 
     def open(self, path: str, push: bool = True) -> None:
         """Show the screen at `path` (a route change, a link, Back); an unknown path shows "not found"."""
@@ -236,6 +244,25 @@ class PadApp:
     def _announce(self, state) -> None:
         with contextlib.suppress(Exception):
             self.page.pubsub.send_others_on_topic(GAMES_TOPIC, self.session.game_id)
+
+    def sheet_changed(self, session, rounds_done_before: int) -> None:
+        """A game's sheet screens (`scorer.pad.session.SheetSession`) changed on another device (a table's
+        other seats, the host): every phone on its sheet goes to the round summary the moment a round
+        closes; a screen showing the game is redrawn; an entry screen updates around what is typed."""
+        name, params = self.route
+        place = session.place
+        if not place.shows(name, params):
+            return
+        state = session.state
+        if state.rounds_done > rounds_done_before and name in (place.sheet, place.entry):
+            self.toast(f"Round {state.rounds_done} closed: every sheet is scored")
+            self.go_to(place.route("summary", round_index=state.rounds_done - 1))
+            return
+        top = self._stack[-1][2] if self._stack else None
+        if top is not None and top.on_change is not None:
+            top.on_change()
+        else:
+            self.render()
 
     def on_game_changed(self, topic: str, game_id: int) -> None:
         """Another session wrote to a game: redraw if this tab is only looking at it."""

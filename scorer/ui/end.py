@@ -12,8 +12,9 @@ from rules.engine import ROUNDS
 from scorer.pad.chart import PLAYER_COLORS, layout
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.pad.session import SheetSession
 from scorer.ui.app import PadApp, Screen, screen, sem
-from scorer.ui.sheet import PAD, undo_button
+from scorer.ui.sheet import PAD, sheet_screen, undo_button
 
 MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
 
@@ -69,16 +70,17 @@ def breakdown(state: PadState) -> ft.Control:
     return ft.Row([ft.Column(rows, spacing=4)], scroll=ft.ScrollMode.AUTO)
 
 
-def export(app: PadApp, state: PadState, kind: str, copy: bool) -> None:
+def export(app: PadApp, session: SheetSession, kind: str, copy: bool) -> None:
     """Write the export beside the games database, offer it as a download, or copy it."""
     from scorer.packs import data_dir
 
+    state = session.state
     try:
         text = state.record().model_dump_json(indent=2) + "\n" if kind == "json" else state.csv_text()
     except EntryError as err:
         app.toast(str(err), error=True)
         return
-    name = f"tourpad-game-{app.session.game_id}.{kind}"
+    name = f"{session.export_name}.{kind}"
 
     async def deliver() -> None:
         if copy:
@@ -98,12 +100,14 @@ def export(app: PadApp, state: PadState, kind: str, copy: bool) -> None:
 
 @screen("end")
 def game_end(app: PadApp, game_id: int) -> Screen:
-    session = app.open_game(game_id)
+    return end_screen(app, app.open_game(game_id))
+
+
+def end_screen(app: PadApp, session: SheetSession) -> Screen:
+    """The final ranking of a game wherever it lives, with the chart and the exports."""
     state = session.state
     if not state.finished:
-        from scorer.ui.sheet import sheet
-
-        return sheet(app, game_id)
+        return sheet_screen(app, session)
     ranks, totals = state.ranks(), state.totals()
     order = sorted(range(state.setup.n), key=lambda p: (ranks[p], -totals[p]))
     podium = [podium_card(p + 1, ranks[p], state.players[p], totals[p]) for p in order]
@@ -111,12 +115,12 @@ def game_end(app: PadApp, game_id: int) -> Screen:
     problems = state.consistency_problems()
     exports = ft.Row([
         *([ft.FilledTonalButton("Save JSON", icon=ft.Icons.SAVE_ALT, height=48,
-                                on_click=lambda e: export(app, state, "json", False)),
+                                on_click=lambda e: export(app, session, "json", False)),
            ft.OutlinedButton("Copy JSON", icon=ft.Icons.COPY, height=48,
-                             on_click=lambda e: export(app, state, "json", True))]
+                             on_click=lambda e: export(app, session, "json", True))]
           if state.setup.mode == LETTERS_MODE else []),
         ft.FilledTonalButton("Save CSV", icon=ft.Icons.TABLE_CHART, height=48,
-                             on_click=lambda e: export(app, state, "csv", False)),
+                             on_click=lambda e: export(app, session, "csv", False)),
     ], wrap=True, spacing=8, run_spacing=8)
     body = ft.Container(ft.Column([
         sem("winner", ft.Text(f"{state.players[order[0]]} wins!" if ranks.count(1) == 1
@@ -135,8 +139,8 @@ def game_end(app: PadApp, game_id: int) -> Screen:
         ft.Text("Export", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
         ft.Row([ft.OutlinedButton("Score sheet", icon=ft.Icons.GRID_ON, height=48,
-                                  on_click=lambda e: app.go("sheet", game_id=game_id)),
+                                  on_click=lambda e: app.go_to(session.place.route("sheet"))),
                 ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("Final ranking", body, actions=[undo_button(app)])
+    return Screen("Final ranking", body, actions=undo_button(app, session))

@@ -7,9 +7,10 @@ import flet as ft
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
-from scorer.pad.entry import LetterDraft, draft_for, preview
+from scorer.pad.entry import LetterDraft, draft_for, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.pad.session import DRAFTS, SheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
@@ -27,33 +28,41 @@ def key_size(edition) -> int:
 GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
-def after_save(app: PadApp, before: PadState, after: PadState, round_index: int, player: int) -> None:
+def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadState, round_index: int,
+               player: int) -> None:
     """Where an accepted entry leads: the round summary when it closed the round, else the sheet."""
     name = after.players[player]
-    game_id = app.session.game_id
+    place = session.place
     if after.rounds_done > before.rounds_done and round_index == after.rounds_done - 1:
         # a toast in any case: it also replaces an error toast from a refused try that is now fixed
         app.toast(f"Saved {name}'s round {round_index + 1}: the round is complete")
-        app.go("round_summary", game_id=game_id, round_index=round_index)
+        app.go_to(place.route("summary", round_index=round_index))
         return
     edited = round_index < before.rounds_done
     app.toast(f"Round {round_index + 1} edited: {name}; all totals recomputed" if edited
               else f"Saved {name}'s round {round_index + 1}")
-    nxt = [p for p in range(after.setup.n) if not after.entered(round_index)[p]] if not edited else []
-    if nxt:  # straight on to the next player still to enter this round
-        app.go("entry", game_id=game_id, round_index=round_index, player=nxt[0])
+    nxt = [p for p in range(after.setup.n)
+           if not after.entered(round_index)[p] and session.may_enter(round_index, p)] if not edited else []
+    if nxt:  # straight on to the next player still to enter this round (the phone passed around)
+        app.go_to(place.route("entry", round_index=round_index, player=nxt[0]))
     else:
-        app.go("sheet", game_id=game_id, player=player)
+        app.go_to(place.route("sheet", player=player))
 
 
 class LetterEntry:
-    def __init__(self, app: PadApp, round_index: int, player: int) -> None:
+    def __init__(self, app: PadApp, session: SheetSession, round_index: int, player: int) -> None:
         self.app = app
+        self.session = session
         self.r = round_index
         self.p = player
-        self.state = app.session.state
+        self.state = session.state
         self.edition = self.state.edition
+        self.draft_key = (*session.draft_key, round_index, player)
         self.draft: LetterDraft = draft_for(self.state, round_index, player)
+        self.saved = (self.draft.cards, self.draft.choice)
+        kept = DRAFTS.get(self.draft_key)
+        if kept is not None and kept.base == self.saved:  # typed here before a reload, not saved yet
+            self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
         self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.typed = ft.TextField(label="Type the letters", value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
@@ -107,20 +116,33 @@ class LetterEntry:
         self.refresh()
 
     def save(self, e) -> None:
-        before = self.app.session.state
+        before = self.session.state
         try:
-            after = self.app.session.enter_letters(self.p, self.draft.cards, self.draft.choice, self.r)
+            after = self.session.enter_letters(self.p, self.draft.cards, self.draft.choice, self.r)
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
             self.refresh(sync_text=False)
             self.app.toast(str(err), error=True)
             return
-        after_save(self.app, before, after, self.r, self.p)
+        DRAFTS.drop(self.draft_key)
+        after_save(self.app, self.session, before, after, self.r, self.p)
+
+    def on_change(self) -> None:
+        """The game changed on another device: the letters others took this round, the points, the used-up
+        choices, all redrawn around what this player has typed (kept as it is)."""
+        self.state = self.session.state
+        self.draft.taken = taken_letters(self.state, self.r, self.p)
+        self.refresh(sync_text=False)
+        self.app.page.update()
 
     # --- rendering -------------------------------------------------------------------------------------
 
     def refresh(self, sync_text: bool = True) -> None:
         draft, edition = self.draft, self.edition
+        if (draft.cards, draft.choice) != self.saved:
+            DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved)
+        else:
+            DRAFTS.drop(self.draft_key)
         if sync_text:
             self.typed.value = draft.cards
         region_of = {c.letter: edition.regions[c.region] for c in edition.cards}
@@ -226,26 +248,33 @@ class LetterEntry:
         ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
 
 
+def entry_screen(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
+    """One player's round: the letter keypad, or the by-category form (the game's entry mode)."""
+    state = session.state
+    if not session.may_enter(round_index, player):
+        if player < state.setup.n and round_index < ROUNDS and round_index <= state.current_round:
+            raise NotFound(f"{state.players[player]}'s round {round_index + 1} cannot be entered on this "
+                           f"device: each seat enters its own round while it is open.")
+        raise NotFound(f"{session.where} has no round {round_index + 1} entry for player {player + 1} yet.")
+    if state.setup.mode == LETTERS_MODE:
+        return letter_entry(app, session, round_index, player)
+    return category_entry(app, session, round_index, player)
+
+
 @screen("entry")
 def entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
-    """One player's round: the letter keypad, or the by-category form (the game's entry mode)."""
-    state = app.open_game(game_id).state
-    last_round = min(state.current_round, ROUNDS - 1)  # a round so far (Edit) or the one being entered
-    if round_index > last_round or player >= state.setup.n:
-        raise NotFound(f"Game {game_id} has no round {round_index + 1} entry for player {player + 1} yet.")
-    builder = letter_entry if state.setup.mode == LETTERS_MODE else category_entry
-    return builder(app, game_id, round_index, player)
+    return entry_screen(app, app.open_game(game_id), round_index, player)
 
 
-def letter_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
-    view = LetterEntry(app, round_index, player)
-    name = app.session.state.players[player]
+def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
+    view = LetterEntry(app, session, round_index, player)
+    name = session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action])
+    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
+                  on_change=view.on_change)
 
 
-def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
-    session = app.open_game(game_id)
+def category_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
     state = session.state
     edition = state.edition
     labels = field_labels(edition)
@@ -299,7 +328,7 @@ def category_entry(app: PadApp, game_id: int, round_index: int, player: int) -> 
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
             return
-        after_save(app, before, after, round_index, player)
+        after_save(app, session, before, after, round_index, player)
 
     body = ft.Container(ft.Column([
         ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",

@@ -9,6 +9,7 @@ from rules.engine import ROUNDS
 from rules.scoring import category_points
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.pad.session import SheetSession
 from scorer.pad.townmap import has_town_map, town_map_view
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.pictogram import icon_reference, is_dark
@@ -19,8 +20,10 @@ COAST_BLUE = "#1565C0"
 NAME_W, CELL_W, SUM_W = 112, 46, 52
 
 
-def undo_button(app: PadApp) -> ft.Control:
-    session = app.session
+def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
+    """The app bar's undo (a game on this device); none at a table, where each seat edits its own round."""
+    if not session.has_undo:
+        return []
 
     def undo(e) -> None:
         try:
@@ -30,13 +33,13 @@ def undo_button(app: PadApp) -> ft.Control:
             return
         app.toast(f"Undone: {what}")
         name, _params = app.route
-        if name in ("round_summary", "end"):
-            app.go("sheet", game_id=session.game_id)
+        if name in (session.place.summary, session.place.end):
+            app.go_to(session.place.route("sheet"))
         else:
             app.render()
 
-    return sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo the last entry", on_click=undo,
-                                     disabled=not session.can_undo))
+    return [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo the last entry", on_click=undo,
+                                      disabled=not session.can_undo))]
 
 
 def cell(text: str, width: int, bold: bool = False, color=None, strike: bool = False,
@@ -165,20 +168,31 @@ def category_table(state: PadState, player: int) -> ft.Control:
     return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)
 
 
-def round_status(app: PadApp, state: PadState) -> ft.Control:
+def round_status(app: PadApp, session: SheetSession) -> ft.Control:
+    state = session.state
     r = state.current_round
     if state.finished:
         return ft.FilledButton("Final ranking", icon=ft.Icons.EMOJI_EVENTS, height=52,
-                               on_click=lambda e: app.go("end", game_id=app.session.game_id))
+                               on_click=lambda e: app.go_to(session.place.route("end")))
     entered = state.entered(r)
-    buttons = []
+    buttons: list[ft.Control] = []
     for p, name in enumerate(state.players):
-        if entered[p]:
-            buttons.append(ft.OutlinedButton(f"{name}: entered", height=48, icon=ft.Icons.CHECK,
-                                             on_click=lambda e, p=p: open_entry(app, r, p)))
-        else:
-            buttons.append(ft.FilledButton(f"Enter {name}", height=48,
-                                           on_click=lambda e, p=p: open_entry(app, r, p)))
+        if session.may_enter(r, p):
+            if entered[p]:
+                buttons.append(sem(f"enter-{p + 1}", ft.OutlinedButton(
+                    f"{name}: entered", height=48, icon=ft.Icons.CHECK,
+                    on_click=lambda e, p=p: open_entry(app, session, r, p))))
+            else:
+                buttons.append(sem(f"enter-{p + 1}", ft.FilledButton(
+                    f"Enter {name}", height=48, on_click=lambda e, p=p: open_entry(app, session, r, p))))
+        else:  # another seat's phone enters it: only whether it has
+            buttons.append(ft.Container(ft.Row([
+                ft.Icon(ft.Icons.CHECK if entered[p] else ft.Icons.EDIT_NOTE, size=18,
+                        color=ft.Colors.PRIMARY if entered[p] else ft.Colors.ON_SURFACE_VARIANT),
+                sem(f"entering-{p + 1}", ft.Text(f"{name}: entered" if entered[p] else f"{name}: entering…",
+                                                 weight=ft.FontWeight.W_500))], spacing=6, tight=True),
+                height=48, padding=ft.Padding.symmetric(horizontal=14), border_radius=24,
+                border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
     direction = ""
     if state.setup.direction_variant:
         direction = " · pass " + ("right" if r % 2 == 1 else "left")
@@ -186,17 +200,18 @@ def round_status(app: PadApp, state: PadState) -> ft.Control:
     return ft.Card(ft.Container(ft.Column([
         sem("round-status", ft.Text(f"Round {r + 1} of {ROUNDS}{direction}",
                                     theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
-        ft.Text(f"Waiting for {', '.join(waiting)}" if waiting else "", size=12,
-                color=ft.Colors.ON_SURFACE_VARIANT),
+        sem("waiting-for", ft.Text(f"Waiting for {', '.join(waiting)}" if waiting else "", size=12,
+                                   color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)], spacing=6), padding=12))
 
 
-def open_entry(app: PadApp, round_index: int, player: int) -> None:
-    app.go("entry", game_id=app.session.game_id, round_index=round_index, player=player)
+def open_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> None:
+    app.go_to(session.place.route("entry", round_index=round_index, player=player))
 
 
-def rounds_history(app: PadApp, state: PadState) -> ft.Control:
-    """Every entered round, every player: what was entered, with an Edit button (a replay)."""
+def rounds_history(app: PadApp, session: SheetSession) -> ft.Control:
+    """Every entered round, every player: what was entered, with an Edit button where this device may."""
+    state = session.state
     items: list[ft.Control] = []
     for r in range(ROUNDS):
         if not state.entries[r]:
@@ -217,25 +232,27 @@ def rounds_history(app: PadApp, state: PadState) -> ft.Control:
                         overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Container(sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what)), expand=True),
                 ft.Text(points, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
-                    "Edit", on_click=lambda e, r=r, p=p: open_entry(app, r, p)))], spacing=6))
+                *([sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
+                    "Edit", on_click=lambda e, r=r, p=p: open_entry(app, session, r, p)))]
+                  if session.may_enter(r, p) else [])], spacing=6))
     if not items:
         items.append(ft.Text("Nothing entered yet.", color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(items, spacing=2)
 
 
-@screen("sheet")
-def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
-    session = app.open_game(game_id)
+def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
+    """The score sheet of a game wherever it lives (this device, a table): one tab per player."""
     state = session.state
-    player = player if player < state.setup.n else 0
+    player = player if 0 <= player < state.setup.n else 0
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
             f"{name} · {state.totals()[p]}", height=44,
-            on_click=lambda e, p=p: app.go("sheet", game_id=game_id, player=p)))
+            on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
         for p, name in enumerate(state.players)], wrap=True, spacing=6, run_spacing=6)
-    parts: list[ft.Control] = [round_status(app, state), tabs]
+    parts: list[ft.Control] = [*(sem("sheet-status", ft.Text(line, size=13, weight=ft.FontWeight.W_500))
+                                 for line in session.status_lines()),
+                               round_status(app, session), tabs]
     if state.setup.mode == LETTERS_MODE:
         places = [region_map(state, player)]
         if has_town_map(state.edition):
@@ -245,21 +262,19 @@ def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
                                               family_references(state, is_dark(app.page))], spacing=8),
                                    padding=10)),
               ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-              rounds_history(app, state)]
-    title = state.edition.name.removeprefix("Boomerang: ")
+              rounds_history(app, session)]
     column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    return Screen(title, ft.Container(column, padding=PAD),
-                  actions=[undo_button(app)], on_leave=lambda: app.keep_awake(False))
+    return Screen(session.title, ft.Container(column, padding=PAD),
+                  actions=undo_button(app, session), on_leave=lambda: app.keep_awake(False))
 
 
-@screen("round_summary")
-def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
-    session = app.open_game(game_id)
+def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -> Screen:
+    """A closed round: what each player scored, and who took which shared bonus, and why."""
     state = session.state
     if round_index >= ROUNDS:
         raise NotFound(f"A game has {ROUNDS} rounds, not {round_index + 1}.")
     if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
-        return sheet(app, game_id)
+        return sheet_screen(app, session)
     edition = state.edition
     names = edition.category_names()
     running = state.running_totals()
@@ -267,27 +282,47 @@ def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
     order = sorted(range(state.setup.n), key=lambda p: -running[p][round_index])
     for p in order:
         score = state.scores[p][round_index]
-        gains = [f"{names[cid]} +{v}" for cid, v in zip(edition.category_ids(), score, strict=False) if v]
-        bonus_lines = [line for line in state.notes[p][round_index]
-                       if line.startswith("Region bonus")
-                       or (edition.route is not None and line.startswith(edition.route.name))]
+        gains = [f"{names[cid]} +{v}" for cid, v in category_points(edition, score).items() if v]
         cards.append(ft.Card(ft.Container(ft.Column([
             ft.Row([ft.Text(state.players[p], theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                             weight=ft.FontWeight.BOLD, expand=True),
                     sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20,
                                                          weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
-                    ft.Text(f"= {running[p][round_index]}", size=16)]),
+                    sem(f"summary-total-{p + 1}", ft.Text(f"= {running[p][round_index]}", size=16))]),
             ft.Text(", ".join(gains) or "no points", size=13),
-            *(note(line) for line in bonus_lines),
         ], spacing=4), padding=12)))
+    bonuses = bonus_sentences(state, round_index)
     last = round_index == ROUNDS - 1
     proceed = ft.FilledButton("Final ranking" if last else f"Start round {round_index + 2}", height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
-                              on_click=lambda e: app.go("end" if last else "sheet", game_id=game_id))
+                              on_click=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
     body = ft.Container(ft.Column([
         sem("summary-title", ft.Text(f"Round {round_index + 1} closed", weight=ft.FontWeight.BOLD,
                                      theme_style=ft.TextThemeStyle.HEADLINE_SMALL)),
-        ft.Text("Shared bonuses were settled together: simultaneous achievers share.", size=12,
-                color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text("Shared bonuses this round", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                weight=ft.FontWeight.BOLD),
+        sem("summary-bonuses", ft.Column([note(line) for line in bonuses] or
+                                         [ft.Text("Nobody took a shared bonus this round.", size=13)],
+                                         spacing=2)),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"Round {round_index + 1}", body, actions=[undo_button(app)])
+    return Screen(f"Round {round_index + 1}", body, actions=undo_button(app, session))
+
+
+def bonus_sentences(state: PadState, round_index: int) -> list[str]:
+    """Who took which shared bonus in a closed round, and why (the rules' own wording)."""
+    lines = []
+    for p in range(state.setup.n):
+        lines += [f"{state.players[p]}: {line}" for line in state.notes[p][round_index]
+                  if line.startswith("Region bonus")
+                  or (state.edition.route is not None and line.startswith(state.edition.route.name))]
+    return lines
+
+
+@screen("sheet")
+def sheet(app: PadApp, game_id: int, player: int = 0) -> Screen:
+    return sheet_screen(app, app.open_game(game_id), player)
+
+
+@screen("round_summary")
+def round_summary(app: PadApp, game_id: int, round_index: int) -> Screen:
+    return round_summary_screen(app, app.open_game(game_id), round_index)

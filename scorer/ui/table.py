@@ -28,8 +28,12 @@ import flet as ft
 
 from scorer.routes import board_link, format_route, join_link, seat_link
 from scorer.table.lan import qr_png, session_credential
-from scorer.table.service import TableError, TableService
+from scorer.table.service import TableError, TableService, normalize_code
+from scorer.table.sheet import TableSheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.end import end_screen
+from scorer.ui.entry import entry_screen
+from scorer.ui.sheet import round_summary_screen, sheet_screen
 
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
@@ -69,13 +73,16 @@ class TableScreens:
         self.code: str | None = None
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
-        self.view: dict | None = None
+        self.view: dict | None = None  # the host's controls: the table as last published
+        #: The sheet this window shows live (a seat's, or the host's), and the rounds it had closed.
+        self.sheet: TableSheetSession | None = None
+        self._rounds_seen = 0
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
         self._unsubscribe: Callable[[], None] | None = None
         # Not on_disconnect: a phone that drops off Wi-Fi reattaches to this same session and must still
         # get live updates; on_close is the session's end.
-        self.page.on_close = lambda e: self.stop_listening()
+        self.page.on_close = lambda e: self.close()
 
     # --- storage ----------------------------------------------------------------------------------------------
 
@@ -103,6 +110,7 @@ class TableScreens:
     # --- where to go --------------------------------------------------------------------------------------------
 
     def _go_to_sheet(self, code: str, seat: int | None) -> None:
+        """This device's place at table `code`: its seat's sheet, or the host's controls."""
         if seat is None:
             self.app.go("table_host", code=code)
         else:
@@ -240,12 +248,27 @@ class TableScreens:
                            "gave you when seating you."),
                    ft.Row([token_field, ft.OutlinedButton("Use token", on_click=use_token)], wrap=True))
 
-    async def open_sheet(self, root: ft.Column, code: str, seat: int | None) -> None:
-        """Seat `seat`'s sheet (None: the host's), when this device holds its token; else the picker."""
+    # --- a seat's sheet (and the host's): the pad's sheet screens over a TableSheetSession ---------------
+
+    def sheet_session(self, code: str, seat: int | None) -> TableSheetSession | None:
+        """This window's live sheet of table `code` as seat `seat` (None: the host), once it is open."""
+        session = self.sheet
+        if (session is not None and session.gone is None and session.seat == seat
+                and normalize_code(session.code) == normalize_code(code)):
+            return session
+        return None
+
+    async def open_seat(self, root: ft.Column, code: str, seat: int | None) -> None:
+        """Open seat `seat`'s sheet (None: the host's) when this device holds its token, then draw the route
+        again; else the seat picker in `root`, saying why."""
         held = await self._role(code)
         if held is not None and held[1] == seat:
-            self.code, (self.token, self.seat) = code, held
-            self.show_sheet(root)
+            try:
+                self._watch(code, held[0], seat)
+            except TableError as err:
+                self.fill_start(root, err.message)
+                return
+            self.app.render()
             return
         whose = "the host's token" if seat is None else f"seat {seat + 1}"
         try:
@@ -254,8 +277,56 @@ class TableScreens:
         except TableError as err:
             self.fill_start(root, err.message)
 
-    def show_sheet(self, root: ft.Column) -> None:
-        """Your own entry form (host: any seat, any round so far) and every sheet, kept live."""
+    def _watch(self, code: str, token: str, seat: int | None) -> None:
+        if self.sheet is not None:
+            self.sheet.stop()
+        session = TableSheetSession(self.service, code, token, seat)
+        self.sheet = session
+        self._rounds_seen = session.state.rounds_done
+        session.listeners.append(lambda state: self._sheet_changed(session))
+        session.watch(lambda update: self.page.run_task(self._run, update))
+        self._rounds_seen = session.state.rounds_done
+
+    @staticmethod
+    async def _run(update: Callable[[], None]) -> None:
+        update()
+
+    def _sheet_changed(self, session: TableSheetSession) -> None:
+        """A committed change at the table (on this session's loop): follow it on this window's screens."""
+        before, self._rounds_seen = self._rounds_seen, session.state.rounds_done
+        name, params = self.app.route
+        if session.gone is not None:
+            self.sheet = None
+            if session.place.shows(name, params):
+                self.notice = session.gone
+                self.app.go("table")
+            return
+        if session.seat is not None and params.get("seat") not in (None, session.seat + 1) \
+                and session.place.shows(name, {**params, "seat": session.seat + 1}):
+            # the host removed a seat before this one: the same player, one seat down
+            self.page.run_task(self._remember, session.code, session.token, session.seat)
+            self.app.go_to(session.place.route("sheet"))
+            return
+        self.app.sheet_changed(session, before)
+
+    # --- the host's controls -------------------------------------------------------------------------------
+
+    async def open_host(self, root: ft.Column, code: str) -> None:
+        """The host's controls of table `code`, when this device holds its host token; else the picker."""
+        held = await self._role(code)
+        if held is not None and held[1] is None:
+            self.code, (self.token, self.seat) = code, held
+            self.show_host(root)
+            return
+        try:
+            self.fill_seats(root, code, f"This device does not hold the host's token at table {code}: pick "
+                                        "your seat, or use a token.")
+        except TableError as err:
+            self.fill_start(root, err.message)
+
+    def show_host(self, root: ft.Column) -> None:
+        """The host runs the table: who sits where and has entered, the links, joining, seats, the games.
+        Entering or correcting a round happens on the host's sheet (the same sheet every seat has)."""
         self.stop_listening()
         try:
             self.view, self._unsubscribe = self.service.subscribe(self.code, self._on_event)
@@ -264,38 +335,30 @@ class TableScreens:
             return
         self.status = ft.Text()
         self.message = ft.Text()
-        self.cards = ft.TextField(label="Your 7 cards" if self.seat is not None else "7 cards",
-                                  hint_text="Throw first, Catch last",
-                                  capitalization=ft.TextCapitalization.CHARACTERS, width=220)
-        self.choice = ft.Dropdown(label=self.view["edition"]["choice_family"], width=220)
-        self.submit_button = ft.FilledButton("Submit", on_click=self._submit)
-        self.sheets = ft.Column(horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        self.host_panel = ft.Column()
-        self.seat_pick = ft.Dropdown(label="Seat", width=180, on_select=lambda e: self._load_entry())
-        self.round_pick = ft.Dropdown(label="Round", width=150, on_select=lambda e: self._load_entry())
-        if self.seat is None:
-            self.seat_name = ft.TextField(label="Player's name", width=220)
-            self.host_panel.controls = [
-                self._join_card(),
-                self._board_card(),
-                ft.Text("Any seat", weight=ft.FontWeight.W_600),
-                ft.Row([sem("seat-pick", self.seat_pick), sem("round-pick", self.round_pick)], wrap=True),
-                # a player without a phone, or one whose phone lost its seat: the host seats them by name
-                ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)], wrap=True),
-                self._host_controls()]
+        self.roster = ft.Column(spacing=2)
+        self.seat_pick = ft.Dropdown(label="Seat", width=180)
+        self.seat_name = ft.TextField(label="Player's name", width=220)
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
-        who = "Host" if self.seat is None else self.view["seats"][self.seat]["name"]
-        self._fill(root, f"Table {self.view['code']} · {who}",
-                     sem("status", self.status),
-                     self.host_panel,
-                     ft.Row([self.cards, self.choice], wrap=True),
-                     ft.Row([self.submit_button, ft.TextButton("Leave", on_click=lambda e: self.app.go("table"))]),
-                     sem("message", self.message),
-                     self.seat_qr,
-                     ft.Divider(),
-                     ft.Text("All sheets", size=18, weight=ft.FontWeight.W_600),
-                     self.sheets)
-        self._render(reload_entry=True)
+        self._fill(root, f"Table {self.view['code']} · Host",
+                   sem("status", self.status),
+                   sem("roster", self.roster),
+                   ft.Row([sem("host-sheet", ft.FilledButton(
+                       "Score sheets", icon=ft.Icons.GRID_ON, height=48,
+                       on_click=lambda e: self.app.go("table_host_sheet", code=self.view["code"]))),
+                           ft.TextButton("Leave", on_click=lambda e: self.app.go("table"))], wrap=True),
+                   ft.Text("Enter a round for a player without a phone, or correct any seat's round, on the "
+                           "score sheets.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+                   sem("message", self.message),
+                   self._join_card(),
+                   self._board_card(),
+                   ft.Text("Seats", weight=ft.FontWeight.W_600),
+                   ft.Row([sem("seat-pick", self.seat_pick)], wrap=True),
+                   # a player without a phone, or one whose phone lost its seat: the host seats them by name
+                   ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)],
+                          wrap=True),
+                   self.seat_qr,
+                   self._host_controls())
+        self._render()
 
     def _host_controls(self) -> ft.Control:
         """The host runs the table: joining, a seat that never played, the end of the game, the next one."""
@@ -325,7 +388,7 @@ class TableScreens:
         self.message.value = done
         self.message.color = ft.Colors.GREEN
         self.view = self.service.view(self.code)
-        self._render(reload_entry=True)
+        self._render()
 
     def _toggle_joining(self, e) -> None:
         reopen = self.view["locked"]
@@ -392,18 +455,7 @@ class TableScreens:
 
     # --- state → screen ---------------------------------------------------------------------------------------
 
-    def _editing(self) -> tuple[int, int] | None:
-        """(round, seat), 1-based, that the form edits; None when there is nothing to enter."""
-        view = self.view
-        if self.seat is None:
-            if not self.seat_pick.value or not self.round_pick.value:
-                return None
-            return int(self.round_pick.value), int(self.seat_pick.value)
-        if view["finished"] or view["ended"]:
-            return None
-        return view["round"], self.seat + 1
-
-    def _render(self, reload_entry: bool = False) -> None:
+    def _render(self) -> None:
         view = self.view
         names = {s["seat"]: s["name"] for s in view["seats"]}
         if view["ended"]:
@@ -416,79 +468,19 @@ class TableScreens:
         if view["game"] > 1:
             status = f"Game {view['game']} · {status}"
         self.status.value = status
-        if self.seat is None:
-            self.joining_button.content = "Open joining" if view["locked"] else "Close joining"
-            last_round = 4 if view["finished"] else view["round"]
-            self.seat_pick.options = [ft.DropdownOption(key=str(s), text=f"{s}: {n}") for s, n in names.items()]
-            self.round_pick.options = [ft.DropdownOption(key=str(r), text=f"Round {r}")
-                                       for r in range(1, last_round + 1)]
-            self.seat_pick.value = self.seat_pick.value or "1"
-            if self.round_pick.value is None or int(self.round_pick.value) > last_round:
-                self.round_pick.value = str(last_round)
-        self.choice.options = [ft.DropdownOption(key="", text="none")] + [
-            ft.DropdownOption(key=o, text=o) for o in view["edition"]["choice_options"]]
-        if reload_entry:
-            self._load_entry()
-        self.sheets.controls = [self._sheet(s) for s in range(len(view["seats"]))]
+        self.joining_button.content = "Open joining" if view["locked"] else "Close joining"
+        self.seat_pick.options = [ft.DropdownOption(key=str(s), text=f"{s}: {n}") for s, n in names.items()]
+        if self.seat_pick.value is None or int(self.seat_pick.value) > len(names):
+            self.seat_pick.value = "1"
+        totals = [p["total"] for p in view["scores"]["players"]]
+        waiting = set(view["waiting_for"])
+        self.roster.controls = [
+            sem(f"roster-{seat['seat']}", ft.Text(
+                f"{seat['seat']}: {seat['name']} · {totals[seat['seat'] - 1]} pts"
+                + (" · entering…" if seat["seat"] in waiting else "")
+                + ("" if seat["claimed"] else " · no phone yet")))
+            for seat in view["seats"]]
         self._refresh()
-
-    def _load_entry(self) -> None:
-        editing = self._editing()
-        entry = None
-        if editing is not None:
-            r, s = editing
-            entry = self.view["rounds"][r - 1]["entries"][s - 1]
-        self.cards.value = entry["cards"] if entry else ""
-        self.choice.value = (entry["choice"] or "") if entry else ""
-        self.cards.disabled = self.choice.disabled = self.submit_button.disabled = editing is None
-        if editing is not None:
-            self.submit_button.content = f"{'Update' if entry else 'Submit'} round {editing[0]}"
-
-    def _sheet(self, seat: int) -> ft.Control:
-        view = self.view
-        player = view["scores"]["players"][seat]
-        lines = []
-        for rnd in view["rounds"]:
-            entry = rnd["entries"][seat]
-            if entry is None:
-                continue
-            points, breakdown = "", ""
-            if rnd["closed"]:
-                by_category = player["rounds"][rnd["round"] - 1]
-                points = f" · {sum(by_category.values())} pts"
-                names = view["scores"]["categories"]
-                breakdown = " · ".join(f"{names.get(c, c)} {v}" for c, v in by_category.items() if v)
-            choice = f" · {entry['choice']}" if entry["choice"] else ""
-            lines.append(ft.Text(f"R{rnd['round']}: {entry['cards']}{choice}{points}"))
-            if breakdown:
-                lines.append(ft.Text(breakdown, size=12, color=ft.Colors.ON_SURFACE_VARIANT))
-        mine = self.seat == seat
-        title = f"{player['name']}{' (you)' if mine else ''} · {player['total']} pts"
-        return sem(f"sheet-{seat + 1}", ft.Container(
-            ft.Column([ft.Text(title, weight=ft.FontWeight.BOLD), *lines], spacing=2),
-            padding=10, border_radius=8,
-            bgcolor=ft.Colors.PRIMARY_CONTAINER if mine else ft.Colors.SURFACE_CONTAINER_HIGHEST))
-
-    # --- actions and live updates ---------------------------------------------------------------------------
-
-    async def _submit(self, e) -> None:
-        editing = self._editing()
-        if editing is None:
-            return
-        r, s = editing
-        entry = self.view["rounds"][r - 1]["entries"][s - 1]
-        try:
-            ack = self.service.submit(self.code, r, s, self.cards.value or "", self.choice.value or None,
-                                      entry["revision"] if entry else 0, self.token)
-        except TableError as err:
-            self.message.value = err.message
-            self.message.color = ft.Colors.RED
-            return
-        self.message.value = (f"Round {ack['round']} saved" +
-                              (" · round closed" if ack["round_closed"] else ""))
-        self.message.color = ft.Colors.GREEN
-        self.view = self.service.view(self.code)
-        self._render(reload_entry=True)
 
     async def _seat_player(self, e) -> None:
         seat_no = int(self.seat_pick.value or "1")
@@ -501,14 +493,15 @@ class TableScreens:
             self.message.color = ft.Colors.RED
             return
         replaced = (f" {was['name']}'s old seat token no longer works." if was["claimed"] else "")
-        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds here, or let their "
+        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds on the score sheets, "
+                              f"or let their "
                               f"phone scan this code (or type the seat token under 'Have a token?'): {token}")
         self.message.color = ft.Colors.GREEN
         self.seat_qr.content = qr_image("seat-link", seat_link(self.url, self.code, token), scale=5)
         self.seat_qr.visible = True
         self.seat_name.value = ""
         self.view = self.service.view(self.code)
-        self._render(reload_entry=True)
+        self._render()
 
     def _on_event(self, event: dict) -> None:
         """Called by the service (any thread, under its lock): hand over to this session's loop."""
@@ -522,36 +515,13 @@ class TableScreens:
             return
         if event["version"] <= self.view["version"]:
             return
-        if event["kind"] == "seat_removed" and self.seat is not None and await self._moved_seat():
-            return
-        previous_round, editing = self.view["round"], self._editing()
         self.view = event["table"]
-        # Someone else changed the entry this form shows (the host, or the player on another device):
-        # show theirs, since a submission based on the old one would be refused as overtaken.
-        changed_mine = editing is not None and editing == (event.get("round"), event.get("seat"))
-        if changed_mine and self.seat is not None and event["table"]["rounds"][editing[0] - 1]["entries"][
-                editing[1] - 1]["by_host"]:
-            self.message.value = f"The host corrected your round {editing[0]}"
-            self.message.color = ft.Colors.ORANGE
-        self._render(reload_entry=changed_mine or self.view["round"] != previous_round
-                     or event["kind"] in ("new_game", "ended", "seat_removed"))
+        self._render()
 
-    async def _moved_seat(self) -> bool:
-        """After the host removed a seat: this phone's seat is gone (back to the start) or moved down one (to
-        its new sheet); False when it stays where it is."""
-        try:
-            seat = self.service.role(self.code, self.token)
-        except TableError:
-            self.stop_listening()
-            self.notice = "The host removed your seat"
-            self.app.go("table")
-            return True
-        if seat == self.seat:
-            return False
+    def close(self) -> None:
         self.stop_listening()
-        await self._remember(self.code, self.token, seat)
-        self._go_to_sheet(self.code, seat)
-        return True
+        if self.sheet is not None:
+            self.sheet.stop()
 
     def stop_listening(self) -> None:
         if self._unsubscribe is not None:
@@ -629,20 +599,68 @@ def seats(app: PadApp, code: str) -> Screen:
     return table_screen("Table mode", fill, app)
 
 
+def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[TableSheetSession], Screen]) -> Screen:
+    """A screen of a seat's sheet (`seat` 0-based; None: the host's), built by the pad's own sheet screens
+    once this window has the table open; until then "Opening the table…" while the device's storage is
+    read for its token (a reload, a pasted link)."""
+    screens = table_screens(app)
+    if screens is None:
+        return how_to_host()
+    session = screens.sheet_session(code, seat)
+    if session is None:
+        return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_seat, root, code,
+                                                                                   seat), app)
+    return build(session)
+
+
 @screen("table_seat")
-def seat_sheet(app: PadApp, code: str, seat: int) -> Screen:
-    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_sheet, root, code,
-                                                                               seat - 1),
-                        app, on_leave=lambda: leave_sheet(app))
+def seat_sheet(app: PadApp, code: str, seat: int, player: int | None = None) -> Screen:
+    return sheet_route(app, code, seat - 1,
+                       lambda session: sheet_screen(app, session, seat - 1 if player is None else player))
+
+
+@screen("table_seat_summary")
+def seat_summary(app: PadApp, code: str, seat: int, round_index: int) -> Screen:
+    return sheet_route(app, code, seat - 1, lambda session: round_summary_screen(app, session, round_index))
+
+
+@screen("table_seat_entry")
+def seat_entry(app: PadApp, code: str, seat: int, round_index: int, player: int) -> Screen:
+    return sheet_route(app, code, seat - 1, lambda session: entry_screen(app, session, round_index, player))
+
+
+@screen("table_seat_end")
+def seat_end(app: PadApp, code: str, seat: int) -> Screen:
+    return sheet_route(app, code, seat - 1, lambda session: end_screen(app, session))
 
 
 @screen("table_host")
-def host_sheet(app: PadApp, code: str) -> Screen:
-    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_sheet, root, code, None),
-                        app, on_leave=lambda: leave_sheet(app))
+def host_controls(app: PadApp, code: str) -> Screen:
+    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_host, root, code),
+                        app, on_leave=lambda: leave_host(app))
 
 
-def leave_sheet(app: PadApp) -> None:
+@screen("table_host_sheet")
+def host_sheet(app: PadApp, code: str, player: int = 0) -> Screen:
+    return sheet_route(app, code, None, lambda session: sheet_screen(app, session, player))
+
+
+@screen("table_host_summary")
+def host_summary(app: PadApp, code: str, round_index: int) -> Screen:
+    return sheet_route(app, code, None, lambda session: round_summary_screen(app, session, round_index))
+
+
+@screen("table_host_entry")
+def host_entry(app: PadApp, code: str, round_index: int, player: int) -> Screen:
+    return sheet_route(app, code, None, lambda session: entry_screen(app, session, round_index, player))
+
+
+@screen("table_host_end")
+def host_end(app: PadApp, code: str) -> Screen:
+    return sheet_route(app, code, None, lambda session: end_screen(app, session))
+
+
+def leave_host(app: PadApp) -> None:
     screens = table_screens(app)
     if screens is not None:
         screens.stop_listening()

@@ -10,6 +10,7 @@ import re
 
 import httpx
 import pytest
+from test_pad_e2e import tap_cards
 
 from benchmarks.table import host_auth
 
@@ -42,7 +43,7 @@ def take_seat(pad, code: str, seat: int, name: str) -> None:
                   lambda ms: pad.page.get_by_role("textbox", name=f"Your name (seat {seat})").wait_for(timeout=ms))
     pad.type_into(f"Your name (seat {seat})", name)
     pad.tap(f"Take seat {seat}")
-    pad.wait_text("status", "Round 1", timeout=40000)
+    pad.wait_text("round-status", "Round 1", timeout=40000)
 
 
 def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_context, open_app, csp_violations):
@@ -61,35 +62,42 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_cont
     ann.page.get_by_role("textbox", name="Your name (seat 2)").wait_for(timeout=40000)
     ann.shot("table-back-to-seats")
     ann.page.go_forward()
-    ann.wait_text("sheet-1", r"^Ann \(you\)", timeout=40000)
+    ann.wait_text("sheet-status", "your seat: 1", timeout=40000)
     take_seat(bob, code, 2, "Bob")
-    ann.wait_text("status", "waiting for Ann, Bob", timeout=40000)
+    ann.wait_text("entering-2", "Bob: entering", timeout=40000)
 
-    ann.type_into("Your 7 cards", "abcdefg")
-    ann.tap("Submit round 1")
-    ann.wait_text("message", "Round 1 saved", timeout=40000)
-    bob.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
-    bob.wait_text("status", "waiting for Bob$", timeout=40000)
+    # Ann's own keypad: the pad's own entry screen, live points and all
+    ann.tap("Enter Ann")
+    tap_cards(ann, "ABCDEFG")
+    ann.wait_text("entry-subtotal", "points so far")
+    ann.tap_ident("save")
+    ann.wait_text("waiting-for", "^Waiting for Bob$", timeout=40000)
+    bob.wait_text("entering-1", "Ann: entered", timeout=40000)
     bob.shot("table-bob-sees-ann")
 
-    # Bob's phone reloads (dropped off Wi-Fi): its seat comes back from the device's storage
+    # Bob's phone reloads (dropped off Wi-Fi) mid-entry: its seat and its unsaved keypad come back
+    bob.tap("Enter Bob")
+    tap_cards(bob, "HIJ")
     bob.page.close()
-    bob = open_app(bob_phone, host)
-    bob.wait_text("sheet-2", r"Bob \(you\)", timeout=40000)
+    bob = open_app(bob_phone, f"{host}/table/{code}/seat/2/round/1/player/2")
+    bob.wait_text("entry-cards", r"^Cards: HIJ ", timeout=40000)
     # a phone that is not seat 2 opening seat 2's URL gets the seat picker, not Bob's sheet
     stranger = open_app(new_context(viewport={"width": 390, "height": 844}), f"{host}/table/{code}/seat/2")
     stranger.wait_text("message", "This device does not hold seat 2", timeout=40000)
-    bob.type_into("Your 7 cards", "GHIJKLM")
-    bob.tap("Submit round 1")
-    bob.wait_text("message", "already in Ann's round 1 cards", timeout=40000)
-    assert "R1" not in bob.text("sheet-2")
-    bob.type_into("Your 7 cards", "HIJKLMN")
-    bob.tap("Submit round 1")
-    ann.wait_text("status", "Round 2", timeout=40000)
-    ann.wait_text("sheet-2", "R1: HIJKLMN", timeout=40000)
+    # Ann's letters are taken on Bob's keypad: a tap on one is refused, naming whose card it is
+    bob.tap("A")
+    bob.wait_text("entry-message", "A is already in Ann's cards this round", timeout=40000)
+    for i, letter in enumerate("KLMN"):
+        bob.tap(letter)
+        bob.wait_text("entry-cards", rf"^Cards: HIJ{'KLMN'[:i + 1]} ")
+    bob.tap_ident("save")
+    bob.wait_text("summary-title", "Round 1 closed", timeout=40000)
+    ann.wait_text("summary-title", "Round 1 closed", timeout=40000)  # every phone: the round's summary
     ann.shot("table-round-closed")
     view = httpx.get(f"{host}/api/tables/{code}").json()
     assert [e["cards"] for e in view["rounds"][0]["entries"]] == ["ABCDEFG", "HIJKLMN"]
+    for p, player in enumerate(view["scores"]["players"], start=1):
+        assert ann.text(f"summary-total-{p}") == f"= {player['total']}"
 
 
 def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open_app, csp_violations):

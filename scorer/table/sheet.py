@@ -1,0 +1,172 @@
+"""A seat's (or the host's) score sheet at a table: the pad's `SheetSession` over the table's service.
+
+The sheet screens draw a `PadState` and send commands; here that state is folded from the table's view
+(every seat's entries, the same `rules/` scoring as every other sheet) and a command is a submission to
+`TableService` with this device's token, so a seat changes only its own sheet, exactly as through the
+JSON API. Live: `watch` subscribes to the table, and every committed change anywhere re-folds the state
+and calls the listeners. No Flet here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.engine import ROUNDS
+from scorer.pad.errors import EntryError
+from scorer.pad.game import LETTERS_MODE, PadState, Setup, score
+from scorer.pad.places import SheetPlace
+from scorer.table.service import TableError, TableService
+
+SEAT_PLACE = ("table_seat", "table_seat_summary", "table_seat_entry", "table_seat_end")
+HOST_PLACE = ("table_host_sheet", "table_host_summary", "table_host_entry", "table_host_end")
+
+
+def state_from_view(view: dict) -> PadState:
+    """The pad's state of a table's game: its seats as players, their entries round by round, scored."""
+    from scorer.packs import resolve_edition
+
+    edition = resolve_edition(view["edition"]["id"])
+    setup = Setup(edition.id, tuple(seat["name"] for seat in view["seats"]), view["direction_variant"],
+                  LETTERS_MODE)
+    entries = [{s: {"cards": e["cards"], "choice": e["choice"]} for s, e in enumerate(rnd["entries"]) if e}
+               for rnd in view["rounds"]]
+    state = PadState(setup, edition, entries)
+    score(state)
+    return state
+
+
+class TableSheetSession:
+    """Seat `seat` (0-based) of table `code` as its token holder sees it; `seat` None: the host, who may
+    correct any seat's round so far."""
+
+    def __init__(self, service: TableService, code: str, token: str, seat: int | None) -> None:
+        self.service = service
+        self.token = token
+        self.seat = seat
+        self.listeners: list[Callable[[PadState], None]] = []
+        #: Set when the table is gone or this seat was taken away: why the sheet cannot be shown any more.
+        self.gone: str | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._set_view(service.view(code))
+        self.code = self.view["code"]
+
+    # --- the table -------------------------------------------------------------------------------------
+
+    def _set_view(self, view: dict) -> None:
+        self.view = view
+        self.state = state_from_view(view)
+
+    def reload(self) -> PadState:
+        try:
+            self._set_view(self.service.view(self.code))
+        except TableError as err:
+            self.gone = err.message
+        return self.state
+
+    def watch(self, schedule: Callable[[Callable[[], None]], None]) -> None:
+        """Follow the table live: after each committed change, `schedule` is handed what updates this
+        session and tells its listeners (it must run it on the screens' own loop, not on the caller's:
+        the service calls from its writer thread)."""
+        self.stop()
+
+        def listener(event: dict) -> None:
+            schedule(lambda: self._apply(event))
+
+        view, self._unsubscribe = self.service.subscribe(self.code, listener)
+        self._set_view(view)
+
+    def stop(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _apply(self, event: dict) -> None:
+        if event["kind"] == "expired":
+            self.gone = "The table expired"
+            self.stop()
+        elif event["version"] <= self.view["version"]:
+            return  # already in the view (this device's own submission, read back at once)
+        else:
+            if event["kind"] == "seat_removed" and self.seat is not None:
+                self._reseat()
+            self._set_view(event["table"] or self.service.view(self.code))
+        for listener in list(self.listeners):
+            listener(self.state)
+
+    def _reseat(self) -> None:
+        """After the host removed a seat, this token's seat moved down one, or is gone."""
+        try:
+            self.seat = self.service.role(self.code, self.token)
+        except TableError:
+            self.gone = "The host removed your seat"
+            self.stop()
+
+    # --- what the sheet screens ask (scorer.pad.session.SheetSession) -----------------------------------
+
+    @property
+    def place(self) -> SheetPlace:
+        if self.seat is None:
+            return SheetPlace(*HOST_PLACE, (("code", self.code),))
+        return SheetPlace(*SEAT_PLACE, (("code", self.code), ("seat", self.seat + 1)))
+
+    @property
+    def ended(self) -> bool:
+        return bool(self.view["ended"])
+
+    @property
+    def title(self) -> str:
+        who = "host" if self.seat is None else self.state.players[self.seat]
+        return f"{self.state.edition.name.removeprefix('Boomerang: ')} · {who}"
+
+    #: No undo at a table: each seat edits its own round until it closes; the host corrects any round.
+    has_undo = False
+    can_undo = False
+
+    @property
+    def export_name(self) -> str:
+        return f"tourpad-table-{self.code}-game-{self.view['game']}"
+
+    @property
+    def where(self) -> str:
+        return f"Table {self.code}"
+
+    @property
+    def draft_key(self) -> tuple:
+        return ("table", self.code, self.view["game"], "host" if self.seat is None else self.seat)
+
+    def may_enter(self, round_index: int, player: int) -> bool:
+        """A seat: its own round while it is open. The host: any seat's round so far (a correction)."""
+        if self.ended or not 0 <= player < self.state.setup.n:
+            return False
+        if self.seat is None:
+            return 0 <= round_index <= min(self.state.current_round, ROUNDS - 1)
+        return player == self.seat and round_index == self.state.current_round < ROUNDS
+
+    def status_lines(self) -> list[str]:
+        lines = [f"Table {self.code}" + (f" · game {self.view['game']}" if self.view["game"] > 1 else "")
+                 + (" · you are the host" if self.seat is None else f" · your seat: {self.seat + 1}")]
+        if self.ended:
+            lines.append("The host ended this game: the sheets stay readable, no more entries.")
+        return lines
+
+    def enter_letters(self, player: int, cards: str, choice: str | None, round_index: int | None = None
+                      ) -> PadState:
+        r = self.state.current_round if round_index is None else round_index
+        if not 0 <= r < ROUNDS:
+            raise EntryError("the game is over")
+        if not 0 <= player < self.state.setup.n:
+            raise EntryError(f"no seat {player + 1} at this table")
+        current = self.view["rounds"][r]["entries"][player]
+        try:
+            self.service.submit(self.code, r + 1, player + 1, cards, choice or None,
+                                current["revision"] if current else 0, self.token)
+        except TableError as err:
+            raise EntryError(err.message) from None
+        self.reload()
+        return self.state
+
+    def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
+        raise EntryError("a table is entered by letters: tap your 7 cards")
+
+    def undo(self) -> str:
+        raise EntryError("a table has no undo: edit your round until it closes (the host can correct any round)")
