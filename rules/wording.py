@@ -259,7 +259,7 @@ def route_summary(route: Route, who: Sequence[str], tier: int, points: int, tier
         return f"{people}{together} {doing}, but its bonuses are all taken: no bonus"
     if repeat:
         each = " each" if len(who) > 1 else ""
-        return f"{people} also {phrases.achieved}: +{points}{each} ({points} for anyone else)"
+        return f"{people} also {phrases.achieved}: +{points}{each} (anyone else scores {points})"
     if len(who) == 1:
         return f"{people} {phrases.placed.format(place=PLACES[tier])}: +{points}"
     return (f"{people} {_together(len(who))} {phrases.achieved} this round: {PLACES[tier]} place, "

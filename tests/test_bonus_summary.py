@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from rules.bonuses import Award, StruckOut, bonus_marks
+from rules.bonuses import Award, StruckOut, bonus_marks, settle_bonuses
 from rules.bots import make_bot, play
 from rules.editions import load_edition
 from rules.engine import Game
 from rules.record import GameRecord, ParsedRound, parse_record, score_record, score_rounds
-from rules.scoring import ScoreState
+from rules.scoring import ScoreState, row_mask
 from rules.validation import Entered, validate_rounds
 from rules.wording import bonus_summaries, name_list, round_bonus_summary
 from scorer.cli import app
@@ -62,7 +62,7 @@ def struck(edition, name: str, players: tuple[int, ...]) -> StruckOut:
     # USA's last tier goes on being awarded: a later achiever is "anyone else", not third again
     (USA, [route_award(USA, (3,), 2, 1)], [[route_award(USA, (0,), 0, 7)], [route_award(USA, (1,), 1, 3)],
                                           [route_award(USA, (2,), 2, 1)]],
-     "Dee also reached coast to coast: +1 (1 for anyone else)"),
+     "Dee also reached coast to coast: +1 (anyone else scores 1)"),
     (EUROPE, [route_award(EUROPE, (1,), 0, 7)], [], "Bob was first to complete the passport: +7"),
     (EUROPE, [route_award(EUROPE, (2, 3), 2, 1)], [],
      "Cy and Dee both completed the passport this round: third place, +1 each"),
@@ -83,6 +83,15 @@ def test_a_region_completed_after_it_was_taken_names_who_took_it_and_when():
         "Bob and Cy completed Benelux too, but it was already taken: no bonus"]
 
 
+def test_category_mode_lists_a_typed_region_completed_after_it_was_taken():
+    sheets = ScoreState(3)
+    benelux = 1 << next(r.index for r in EUROPE.regions if r.name == "Benelux")
+    settle_bonuses(EUROPE, sheets, 3, [benelux, 0, 0], 0)
+    struck_out: list[StruckOut] = []
+    points, _ = settle_bonuses(EUROPE, sheets, 3, [0, benelux, benelux], 0, struck_out=struck_out)
+    assert points == [0, 0, 0] and struck_out == [struck(EUROPE, "Benelux", (1, 2))]
+
+
 def test_a_quiet_round_has_no_sentence():
     assert round_bonus_summary(USA, [], NAMES[:3]) == []
     assert bonus_summaries(USA, [[], []], NAMES[:3]) == [[], []]
@@ -93,11 +102,15 @@ def test_a_quiet_round_has_no_sentence():
 POINTS = re.compile(r"\+(\d+)( each)?")
 
 
+def covers(visited: int, mask: int) -> bool:
+    return visited & mask == mask
+
+
 def named(line: str, names: list[str]) -> set[str]:
     return {name for name in names if re.search(rf"\b{name}\b", line)}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.sampled_from([AUS, EUROPE, USA]), st.integers(2, 4), st.integers(0, 2**31 - 1))
 def test_the_summary_names_the_awarded_players_and_adds_up_to_the_bonus_points(edition, n, seed):
     game = Game(edition, n, seed)
@@ -106,6 +119,9 @@ def test_the_summary_names_the_awarded_players_and_adds_up_to_the_bonus_points(e
     awards, struck_out = [], []
     per_player, _, _ = score_rounds(edition, rounds, n, explain=False, awards=awards, struck_out=struck_out)
     names = NAMES[:n]
+    visited = [[0] * n]
+    for parsed in rounds:
+        visited.append([visited[-1][p] | row_mask(parsed.rows[p]) for p in range(n)])
     for r, settled in enumerate(awards):
         lines = round_bonus_summary(edition, settled, names, earlier=awards[:r])
         assert len(lines) == len(settled)
@@ -122,6 +138,11 @@ def test_the_summary_names_the_awarded_players_and_adds_up_to_the_bonus_points(e
             assert points == award.points and bool(found.group(2)) == (len(award.players) > 1)
             summed += points * len(award.players)
         assert summed == sum(per_player[p][r].regions + per_player[p][r].route for p in range(n))
+        # struck out: exactly the players whose sheet completes this round a region an earlier round took
+        taken_before = {a.region for settled_before in awards[:r] for a in settled_before if a.region >= 0}
+        late = {(region.index, p) for region in edition.regions if region.index in taken_before for p in range(n)
+                if covers(visited[r + 1][p], region.mask) and not covers(visited[r][p], region.mask)}
+        assert {(out.region, p) for out in struck_out[r] for p in out.players} == late
         # the struck-out sentences follow, each naming the players who completed a region too late
         with_struck = round_bonus_summary(edition, settled, names, struck_out[r], awards[:r])
         assert with_struck[:len(lines)] == lines
