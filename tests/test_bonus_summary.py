@@ -230,43 +230,81 @@ def test_usa_acceptance_game_scores_the_same_through_tourpad_score():
                                                                             [0, 3, 3, 3]]
 
 
-# --- the Europe table game: the passport 1st, 2nd and tied, through the table service ---------------------------
+# --- both games at a table, through the table service ---------------------------------------------------------
+
+def play_at_table(service: TableService, record: GameRecord, check_round) -> dict:
+    """Open a table as the host, claim every seat by name, submit each seat's letters round by round (as the
+    phones would) and call `check_round(round_no, view)` as each round closes; returns the last view."""
+    code, _ = service.create_table(record.edition, len(record.players), credential=service.host_credential)
+    tokens = [service.claim_seat(code, s, name) for s, name in enumerate(record.players, start=1)]
+    for round_no, entries in enumerate(record.rounds, start=1):
+        for seat, name in enumerate(record.players, start=1):
+            entry = entries[name]
+            service.submit(code, round_no, seat, entry.cards, entry.choice, 0, tokens[seat - 1])
+        view = service.view(code)
+        last = round_no == len(record.rounds)
+        assert view["rounds"][round_no - 1]["closed"]
+        assert view["waiting_for"] == ([] if last else list(range(1, len(tokens) + 1)))
+        check_round(round_no, view)
+    return view
+
+
+def route_taken(view: dict) -> list[tuple[int, int, list[int]]]:
+    return [(t["points"], t["round"], t["seats"]) for t in view["bonuses"]["route"]["taken"]]
+
 
 def test_europe_table_settles_the_passport_first_second_and_tied(tmp_path):
     record = load("table_europe_passport.json")
-    players = record.players
-    assert players == ["Ann", "Bob", "Cy", "Dee"]
+    assert record.players == ["Ann", "Bob", "Cy", "Dee"]
+    expected_taken = {1: [], 2: [(7, 2, [1])], 3: [(7, 2, [1]), (3, 3, [2])],
+                      4: [(7, 2, [1]), (3, 3, [2]), (1, 4, [3, 4])]}
+    expected_open = {1: [7, 3, 1], 2: [3, 1], 3: [1], 4: []}
+
+    def check_round(round_no: int, view: dict) -> None:
+        assert route_taken(view) == expected_taken[round_no]
+        assert view["bonuses"]["route"]["open_tiers"] == expected_open[round_no]
+
     service = TableService(tmp_path / "tables.sqlite3")
     try:
-        code, _ = service.create_table("europe", 4, credential=service.host_credential)
-        tokens = [service.claim_seat(code, s, name) for s, name in enumerate(players, start=1)]
-        expected_taken = {1: [], 2: [(7, 2, [1])], 3: [(7, 2, [1]), (3, 3, [2])],
-                          4: [(7, 2, [1]), (3, 3, [2]), (1, 4, [3, 4])]}
-        expected_open = {1: [7, 3, 1], 2: [3, 1], 3: [1], 4: []}
-        for round_no, entries in enumerate(record.rounds, start=1):
-            for seat, name in enumerate(players, start=1):
-                service.submit(code, round_no, seat, entries[name].cards, entries[name].treasure, 0, tokens[seat - 1])
-            view = service.view(code)
-            passport = view["bonuses"]["route"]
-            assert [(t["points"], t["round"], t["seats"]) for t in passport["taken"]] == expected_taken[round_no]
-            assert passport["open_tiers"] == expected_open[round_no]
-        assert view["finished"]
-        doc = score_json(_write(tmp_path, service.record(code)))
+        view = play_at_table(service, record, check_round)
+        exported = service.record(view["code"])
+    finally:
+        service.close()
+    assert view["finished"]
+    # the table's export is the test game itself, and tourpad score agrees with the table on every total
+    assert GameRecord.model_validate(exported) == record
+    for doc in (score_json(_write(tmp_path, exported)), score_json(DATA / "table_europe_passport.json")):
         assert [p["total"] for p in view["scores"]["players"]] == [p["total"] for p in doc["players"]]
         assert [[r["passport"] for r in p["rounds"]] for p in doc["players"]] == [
             [0, 7, 0, 0], [0, 0, 3, 0], [0, 0, 0, 1], [0, 0, 0, 1]]
-        benelux = next(r for r in view["bonuses"]["regions"] if r["name"] == "Benelux")
-        assert benelux == {"name": "Benelux", "points": 3, "color": benelux["color"], "open": False, "round": 2,
-                           "seats": [1, 2]}
-        edition, awards, struck_out, _ = awards_of(GameRecord.model_validate(service.record(code)))
-        summaries = bonus_summaries(edition, awards, players, struck_out)
-    finally:
-        service.close()
+    benelux = next(r for r in view["bonuses"]["regions"] if r["name"] == "Benelux")
+    assert benelux == {"name": "Benelux", "points": 3, "color": benelux["color"], "open": False, "round": 2,
+                       "seats": [1, 2]}
+    edition, awards, struck_out, _ = awards_of(record)
+    summaries = bonus_summaries(edition, awards, record.players, struck_out)
     assert summaries[1] == ["Ann and Bob both completed Benelux this round: +3 each",
                             "Ann was first to complete the passport: +7"]
     assert summaries[2][-1] == "Bob was second to complete the passport: +3"
     assert "Cy and Dee both completed the passport this round: third place, +1 each" in summaries[3]
     assert "Bob completed Iberia too, but Ann and Cy took it in round 3: no bonus" in summaries[3]
+
+
+def test_usa_acceptance_game_at_a_table_shows_the_same_bonuses_and_totals(tmp_path):
+    record = load("table_usa_acceptance.json")
+    expected_taken = {1: [], 2: [], 3: [(7, 3, [1, 2])], 4: [(7, 3, [1, 2]), (3, 4, [3])]}
+
+    def check_round(round_no: int, view: dict) -> None:
+        assert route_taken(view) == expected_taken[round_no]
+
+    service = TableService(tmp_path / "tables.sqlite3")
+    try:
+        view = play_at_table(service, record, check_round)
+    finally:
+        service.close()
+    assert [p["total"] for p in view["scores"]["players"]] == [116, 79, 102]
+    assert view["bonuses"]["route"]["open_tiers"] == [1]  # "1pt for anyone else" stays on offer
+    plains = next(r for r in view["bonuses"]["regions"] if r["name"] == "Great Plains")
+    assert (plains["open"], plains["round"], plains["seats"]) == (False, 3, [1, 2])
 
 
 def _write(tmp_path: Path, doc: dict) -> Path:
