@@ -7,7 +7,9 @@ on offer. Letters mode (engine, records, tables, solo) and category mode both sa
 round* and call `settle_bonuses`; neither knows how the tiers run.
 
 Hot path: the engine settles every round of every simulated game, so the inputs are bitmasks and ints and
-the explanation lines are built only when asked for.
+the explanation lines are built only when asked for; so are the struck-out regions a round summary names
+(`rules.wording.round_bonus_summary`). `bonus_marks` gives what the sheets show after the closed rounds
+(each region's star, the route's tiers), for the table's screens.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from rules import wording
 from rules.bonuses import Award, StruckOut
 from rules.edition import Edition
 from rules.engine import ROUNDS
@@ -170,6 +171,15 @@ def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int, ex
             per_player[p].append(scores[p])
             notes[p].append(lines[p])
     return per_player, notes, state
+
+
+def round_summaries(edition: Edition, rounds: list[ParsedRound], names: list[str]) -> list[list[str]]:
+    """Per round, the sentences saying who took which shared bonus and why, and which regions were
+    completed too late (`rules.wording.round_bonus_summary`): what a table shows as each round closes."""
+    awards: list[list[Award]] = []
+    struck_out: list[list[StruckOut]] = []
+    score_rounds(edition, rounds, len(names), explain=False, awards=awards, struck_out=struck_out)
+    return wording.bonus_summaries(edition, awards, names, struck_out)
 
 
 def score_record(record: GameRecord, edition: Edition) -> GameReport:

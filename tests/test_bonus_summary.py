@@ -18,7 +18,7 @@ from rules.bonuses import Award, StruckOut, bonus_marks, settle_bonuses
 from rules.bots import make_bot, play
 from rules.editions import load_edition
 from rules.engine import Game
-from rules.record import GameRecord, ParsedRound, parse_record, score_record, score_rounds
+from rules.record import GameRecord, ParsedRound, parse_record, round_summaries, score_record, score_rounds
 from rules.scoring import ScoreState, row_mask
 from rules.validation import Entered, validate_rounds
 from rules.wording import bonus_summaries, name_list, round_bonus_summary
@@ -213,6 +213,9 @@ def test_usa_acceptance_game_is_legal_and_settles_a_shared_coast_and_a_shared_re
          "Ann completed Midwest too, but Cy took it in round 3: no bonus",
          "Cy completed Northeast too, but Bob took it in round 3: no bonus"],
     ]
+    # the one call a table makes for the same sentences
+    assert round_summaries(edition, parse_record(record, edition)[0], record.players) == bonus_summaries(
+        edition, awards, record.players, struck_out)
     marks = bonus_marks(edition, awards, state, 3)
     assert [t.points for t in marks.route.tiers] == [7, 3, 1] and marks.route.next_tier == 2
     assert {m.name: (m.round, m.players) for m in marks.regions}["Great Plains"] == (3, (0, 1))
