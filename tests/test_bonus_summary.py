@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_categories import typed_rounds
 from typer.testing import CliRunner
 
+from rules import categories
 from rules.bonuses import Award, StruckOut, bonus_marks, settle_bonuses
 from rules.bots import make_bot, play
 from rules.editions import load_edition
@@ -150,6 +152,23 @@ def test_the_summary_names_the_awarded_players_and_adds_up_to_the_bonus_points(e
             assert line.startswith(f"{name_list([names[p] for p in out.players])} completed {out.name} too, but ")
             assert line.endswith(": no bonus")
             assert not any(a.region == out.region for a in settled)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([AUS, EUROPE, USA]), st.integers(2, 4), st.integers(0, 2**31 - 1))
+def test_a_game_entered_by_category_gets_the_same_summary_as_by_letters(edition, n, seed):
+    """Category mode types the regions each player completed this round, taken or not: it settles the same
+    awards and strikes out the same regions, so its round summary reads the same."""
+    state = play(Game(edition, n, seed), [make_bot("easy", seed + p) for p in range(n)])
+    rounds = [ParsedRound(rows, choices) for rows, choices in state.round_log]
+    awards, struck_out = [], []
+    score_rounds(edition, rounds, n, explain=False, awards=awards, struck_out=struck_out)
+    sheets = categories.CategoryState.new(n)
+    for r, typed in enumerate(typed_rounds(edition, rounds, n)):
+        typed_awards, typed_struck = [], []
+        categories.resolve_round(edition, sheets, [categories.normalise(edition, v) for v in typed], r + 1,
+                                 explain=False, awards=typed_awards, struck_out=typed_struck)
+        assert (typed_awards, typed_struck) == (awards[r], struck_out[r])
 
 
 # --- the bonus marks after the closed rounds ------------------------------------------------------------------
