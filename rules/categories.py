@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules import wording
-from rules.bonuses import Award, settle_bonuses
+from rules.bonuses import Award, StruckOut, settle_bonuses
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 from rules.scoring import CHOICE_RULES, COLLECTION_RULES, THROW_CATCH_RULES, RoundScore
@@ -193,9 +193,10 @@ def preview(edition: Edition, state: CategoryState, p: int, values: Mapping, n_p
 
 def resolve_round(edition: Edition, state: CategoryState, values: Sequence[Mapping], round_number: int,
                   explain: bool = True, awards: list[Award] | None = None,
-                  ) -> tuple[list[RoundScore], list[list[str]]]:
+                  struck_out: list[StruckOut] | None = None) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round entered by category and settle the shared bonuses; updates `state` in place.
-    `values[p]` is player p's normalised values (validated by `check_entry`); `awards` as in letters mode."""
+    `values[p]` is player p's normalised values (validated by `check_entry`); `awards` and `struck_out` as
+    in letters mode (here the struck-out regions are the typed ones already taken)."""
     n = len(values)
     own: list[tuple[int, int, int, int, int]] = []
     notes: list[list[str]] = []
@@ -214,5 +215,5 @@ def resolve_round(edition: Edition, state: CategoryState, values: Sequence[Mappi
         if v["route"]:
             route_now |= 1 << p
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
-                                                 notes if explain else None, awards)
+                                                 notes if explain else None, awards, struck_out)
     return [RoundScore(*own[p], region_points[p], route_points[p]) for p in range(n)], notes

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from rules.bonuses import Award
+from rules import wording
+from rules.bonuses import Award, StruckOut
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
@@ -148,9 +149,10 @@ class GameReport:
 
 
 def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int, explain: bool = True,
-                 awards: list[list[Award]] | None = None,
+                 awards: list[list[Award]] | None = None, struck_out: list[list[StruckOut]] | None = None,
                  ) -> tuple[list[list[RoundScore]], list[list[list[str]]], ScoreState]:
-    """Score `rounds` in order; with `awards`, one list per round of the shared bonuses settled in it."""
+    """Score `rounds` in order; with `awards`, one list per round of the shared bonuses settled in it; with
+    `struck_out`, one list per round of the regions completed after an earlier round took them."""
     state = ScoreState(n_players)
     per_player: list[list[RoundScore]] = [[] for _ in range(n_players)]
     notes: list[list[list[str]]] = [[] for _ in range(n_players)]
@@ -159,11 +161,25 @@ def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int, ex
         if awards is not None:
             settled = []
             awards.append(settled)
-        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain, awards=settled)
+        struck: list[StruckOut] | None = None
+        if struck_out is not None:
+            struck = []
+            struck_out.append(struck)
+        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain, awards=settled,
+                                      struck_out=struck)
         for p in range(n_players):
             per_player[p].append(scores[p])
             notes[p].append(lines[p])
     return per_player, notes, state
+
+
+def round_summaries(edition: Edition, rounds: list[ParsedRound], names: list[str]) -> list[list[str]]:
+    """Per round, the sentences saying who took which shared bonus and why, and which regions were
+    completed too late (`rules.wording.round_bonus_summary`): what a table shows as each round closes."""
+    awards: list[list[Award]] = []
+    struck_out: list[list[StruckOut]] = []
+    score_rounds(edition, rounds, len(names), explain=False, awards=awards, struck_out=struck_out)
+    return wording.bonus_summaries(edition, awards, names, struck_out)
 
 
 def score_record(record: GameRecord, edition: Edition) -> GameReport:

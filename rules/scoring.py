@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from rules import wording
-from rules.bonuses import Award, settle_bonuses
+from rules.bonuses import Award, StruckOut, regions_struck_out, settle_bonuses
 from rules.edition import Edition, Family
 
 NO_CHOICE = -1
@@ -263,14 +263,15 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                   explain: bool = False, masks: Sequence[int] | None = None, awards: list[Award] | None = None,
-                  ) -> tuple[list[RoundScore], list[list[str]]]:
+                  struck_out: list[StruckOut] | None = None) -> tuple[list[RoundScore], list[list[str]]]:
     """Score one round for every player and settle the shared bonuses; updates `state` in place.
 
     `rows[p]` is player p's 7 cards in draft order (Throw first, Catch last); `choices[p]` is the choice
     icon index or NO_CHOICE; `masks` (optional) are the rows as bitmasks, if the caller keeps them. Inputs
     are trusted: they were validated at the edge (engine legality, record validation). Returns the scores
     and, when `explain`, each player's explanation lines; `awards` (optional) receives the shared bonuses
-    settled (`rules.bonuses.settle_bonuses`).
+    settled (`rules.bonuses.settle_bonuses`), `struck_out` (optional) the regions completed this round
+    after an earlier round took them (for a round summary; not looked for otherwise).
     """
     n = state.n_players
     if masks is None:
@@ -299,6 +300,8 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         for p in range(n):
             if not done >> p & 1 and route_achieved(edition, visited_after[p]):
                 route_now |= 1 << p
+    if struck_out is not None:
+        struck_out.extend(regions_struck_out(edition, claimed, visited, visited_after))
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
                                                  notes if explain else None, awards)
 

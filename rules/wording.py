@@ -8,6 +8,9 @@ this module only words the rules around them. Rules are chosen by name, as in `r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
 from rules.edition import Edition, Route
 
 # --- Throw & Catch --------------------------------------------------------------------------------------------
@@ -183,6 +186,124 @@ def route_sheet(edition: Edition) -> str:
 
 def sites_end_sheet(edition: Edition) -> tuple[str, str]:
     return f"{edition.sites_label} visited", "1 point per letter crossed out"
+
+
+# --- the round summary: who took which shared bonus, and why -------------------------------------------------
+
+class SettledBonus(Protocol):
+    """A bonus settled in a round (`rules.bonuses.Award`; a protocol here, as bonuses imports this module)."""
+
+    name: str
+    points: int
+    players: tuple[int, ...]
+    region: int
+    tier: int
+
+
+class StruckRegion(Protocol):
+    """A region completed after an earlier round took it (`rules.bonuses.StruckOut`)."""
+
+    name: str
+    region: int
+    players: tuple[int, ...]
+
+
+#: A route tier's place, by tier index (the rulebooks: "7pts for the 1st …, 3pts for 2nd, and 1pt …").
+PLACES = ("first", "second", "third", "fourth")
+
+
+class RoutePhrases(NamedTuple):
+    #: "Cy was first coast to coast"
+    placed: str
+    #: "Ann and Bob both reached coast to coast"
+    achieved: str
+
+
+#: How each kind of route is said, chosen by the route's kind (edition data).
+ROUTE_PHRASES = {
+    "coast": RoutePhrases("was {place} coast to coast", "reached coast to coast"),
+    "passport": RoutePhrases("was {place} to complete the passport", "completed the passport"),
+}
+
+
+def name_list(names: Sequence[str]) -> str:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _together(count: int) -> str:
+    return "both" if count == 2 else "all"
+
+
+def region_summary(region: str, bonus: int, who: Sequence[str]) -> str:
+    if len(who) == 1:
+        return f"{who[0]} was first to complete {region}: +{bonus}"
+    return f"{name_list(who)} {_together(len(who))} completed {region} this round: +{bonus} each"
+
+
+def region_struck_summary(region: str, who: Sequence[str], taken_by: Sequence[str], taken_round: int | None) -> str:
+    taken = (f"{name_list(taken_by)} took it in round {taken_round}" if taken_by and taken_round
+             else "it was already taken")
+    return f"{name_list(who)} completed {region} too, but {taken}: no bonus"
+
+
+def route_summary(route: Route, who: Sequence[str], tier: int, points: int, tiers: int, repeat: bool) -> str:
+    """One route settlement. `tier` is the tier index scored (its place); `tiers` how many there are at
+    this player count (`tier == tiers`: none was left); `repeat` when a repeating last tier was already
+    taken before (USA's "1pt for anyone else")."""
+    phrases = ROUTE_PHRASES[route.kind]
+    people = name_list(who)
+    if tier >= tiers:
+        together = f" {_together(len(who))}" if len(who) > 1 else ""
+        doing = f"{phrases.achieved} this round" if len(who) > 1 else f"{phrases.achieved} too"
+        return f"{people}{together} {doing}, but its bonuses are all taken: no bonus"
+    if repeat:
+        each = " each" if len(who) > 1 else ""
+        return f"{people} also {phrases.achieved}: +{points}{each} (anyone else scores {points})"
+    if len(who) == 1:
+        return f"{people} {phrases.placed.format(place=PLACES[tier])}: +{points}"
+    return (f"{people} {_together(len(who))} {phrases.achieved} this round: {PLACES[tier]} place, "
+            f"+{points} each")
+
+
+def round_bonus_summary(edition: Edition, awards_this_round: Sequence[SettledBonus], names: Sequence[str],
+                        struck_out: Sequence[StruckRegion] = (),
+                        earlier: Sequence[Sequence[SettledBonus]] = ()) -> list[str]:
+    """One sentence per shared bonus settled in a round, naming who took it and why, in settlement order
+    (regions in the edition's order, then the route); then one per region completed after an earlier
+    round took it, when `struck_out` lists them.
+
+    `names[p]` is player p's name; `earlier` holds the awards of the rounds before this one (the
+    `awards=` lists of `rules.record.score_rounds`): a struck-out sentence names who took the region and
+    when from it, and a repeat of USA's "anyone else" tier is told from its first taking by it.
+    """
+    n_players = len(names)
+    route = edition.route
+    tiers = len(route.tiers_for(n_players)) if route is not None else 0
+    earlier_route_tiers = {a.tier for settled in earlier for a in settled if a.region < 0}
+    lines = []
+    for award in awards_this_round:
+        who = [names[p] for p in award.players]
+        if award.region >= 0 or route is None:
+            lines.append(region_summary(award.name, award.points, who))
+            continue
+        repeat = route.last_tier_repeats and award.tier == tiers - 1 and award.tier in earlier_route_tiers
+        lines.append(route_summary(route, who, award.tier, award.points, tiers, repeat))
+    taken_in = {a.region: (r + 1, a.players) for r, settled in enumerate(earlier) for a in settled
+                if a.region >= 0}
+    for struck in struck_out:
+        taken_round, takers = taken_in.get(struck.region, (None, ()))
+        lines.append(region_struck_summary(struck.name, [names[p] for p in struck.players],
+                                           [names[p] for p in takers], taken_round))
+    return lines
+
+
+def bonus_summaries(edition: Edition, awards: Sequence[Sequence[SettledBonus]], names: Sequence[str],
+                    struck_out: Sequence[Sequence[StruckRegion]] = ()) -> list[list[str]]:
+    """`round_bonus_summary` for every round of a game, from `score_rounds(..., awards=, struck_out=)`."""
+    return [round_bonus_summary(edition, settled, names, struck_out[r] if r < len(struck_out) else (),
+                                awards[:r])
+            for r, settled in enumerate(awards)]
 
 
 # --- game end ----------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from rules.bonuses import Award, bonuses_open
+from rules.bonuses import Award, bonus_marks
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds, score_rounds
@@ -174,21 +174,15 @@ class Table:
         return self._bonuses
 
     def _shared_bonuses(self, awards: list[list[Award]], state: ScoreState) -> dict:
-        edition = self.edition
-        still_open = bonuses_open(edition, state, self.n_seats)
-        region_taken = {a.region: (r + 1, a) for r, settled in enumerate(awards) for a in settled if a.region >= 0}
-        regions = []
-        for region in edition.regions:
-            round_no, award = region_taken.get(region.index, (None, None))
-            regions.append({"name": region.name, "points": region.bonus, "color": region.color,
-                            "open": region.index in still_open.regions, "round": round_no,
-                            "seats": [p + 1 for p in award.players] if award else []})
+        marks = bonus_marks(self.edition, awards, state, self.n_seats)
+        regions = [{"name": m.name, "points": m.points, "color": m.color, "open": m.open, "round": m.round,
+                    "seats": [p + 1 for p in m.players]} for m in marks.regions]
         route = None
-        if edition.route is not None:
-            route = {"name": edition.route.name, "tiers": list(edition.route.tiers_for(self.n_seats)),
-                     "open_tiers": list(still_open.route_tiers), "repeats": edition.route.last_tier_repeats,
-                     "taken": [{"points": a.points, "round": r + 1, "seats": [p + 1 for p in a.players]}
-                               for r, settled in enumerate(awards) for a in settled if a.region < 0]}
+        if marks.route is not None:
+            route = {"name": marks.route.name, "tiers": [t.points for t in marks.route.tiers],
+                     "open_tiers": list(marks.route.open_points), "repeats": marks.route.last_repeats,
+                     "taken": [{"points": t.points, "round": t.round, "seats": [p + 1 for p in t.players]}
+                               for t in marks.route.takings]}
         return {"regions": regions, "route": route}
 
     def _choice_index(self, name: str | None) -> int:
