@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from rules import categories as cat
 from rules import wording
-from rules.bonuses import Award
+from rules.bonuses import Award, BonusMarks, StruckOut, bonus_marks
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
@@ -88,8 +88,10 @@ class PadState:
     notes: list[list[list[str]]] = field(default_factory=list)
     #: The sheets' carried state before each round (index r) and after the last complete one (index -1).
     before_round: list = field(default_factory=list)
-    #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`).
+    #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`), and the regions completed
+    #: in it after an earlier round took them (`rules.bonuses.StruckOut`).
     awards: list[list[Award]] = field(default_factory=list)
+    struck_out: list[list[StruckOut]] = field(default_factory=list)
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
 
@@ -165,6 +167,15 @@ class PadState:
             else:
                 lines.append(f"{who} tie on {total}; broken by {breakers}: {order}")
         return lines
+
+    def bonus_summary(self, round_index: int) -> list[str]:
+        """Who took which shared bonus in a closed round, and why, in the rules' words."""
+        return wording.round_bonus_summary(self.edition, self.awards[round_index], self.players,
+                                           self.struck_out[round_index], self.awards[:round_index])
+
+    def bonus_marks(self) -> BonusMarks:
+        """The shared bonuses after the closed rounds: each region's and route tier's, open or taken."""
+        return bonus_marks(self.edition, self.awards, self.before_round[-1], self.setup.n)
 
     def region_claims(self) -> dict[str, tuple[int, list[int]]]:
         """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
@@ -321,20 +332,24 @@ def score(state: PadState) -> None:
     carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
     state.before_round = []
     state.awards = []
+    state.struck_out = []
     for r in range(ROUNDS):
         state.before_round.append(carried.copy())
         if len(state.entries[r]) < n:
             break
         awards: list[Award] = []
+        struck: list[StruckOut] = []
         if setup.mode == LETTERS_MODE:
             rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
                                   for p in range(n)), strict=True)
-            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards)
+            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards,
+                                          struck_out=struck)
         else:
             scores, notes = cat.resolve_round(edition, carried,
                                               [state.entries[r][p]["categories"] for p in range(n)], r + 1,
-                                              awards=awards)
+                                              awards=awards, struck_out=struck)
         state.awards.append(awards)
+        state.struck_out.append(struck)
         for p in range(n):
             state.scores[p].append(scores[p])
             state.notes[p].append(notes[p])

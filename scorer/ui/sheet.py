@@ -91,7 +91,35 @@ def region_map(state: PadState, player: int) -> ft.Control:
     status = state.route_status(player)
     if status is not None:
         rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
+    tiers = route_tiers(state)
+    if tiers is not None:
+        rows.append(tiers)
     return ft.Column(rows, spacing=4)
+
+
+def route_tiers(state: PadState) -> ft.Control | None:
+    """The route bonus's tiers as the paper pad shows them: circled with who took each (and when), the one
+    on offer next outlined, the rest still open."""
+    marks = state.bonus_marks().route
+    if marks is None:
+        return None
+    chips = []
+    for tier in marks.tiers:
+        takers = "; ".join(f"{', '.join(state.players[p] for p in t.players)} R{t.round}" for t in tier.takings)
+        label = f"+{tier.points}"
+        if takers:
+            label += f" {takers}" + (" · still open" if tier.open else "")
+        else:
+            label += " next" if tier.on_offer_next else " open"
+        chips.append(ft.Container(
+            ft.Text(label, size=12, weight=ft.FontWeight.W_500,
+                    color=ft.Colors.ON_PRIMARY_CONTAINER if takers else None),
+            padding=ft.Padding.symmetric(horizontal=8, vertical=3), border_radius=12,
+            bgcolor=ft.Colors.PRIMARY_CONTAINER if takers else None,
+            border=ft.Border.all(2 if tier.on_offer_next else 1,
+                                 ft.Colors.PRIMARY if tier.on_offer_next else ft.Colors.OUTLINE_VARIANT)))
+    return sem("route-tiers", ft.Row([ft.Text(f"{marks.name}:", size=12), *chips], wrap=True, spacing=4,
+                                     run_spacing=4))
 
 
 def town_map(state: PadState, player: int) -> ft.Control:
@@ -291,7 +319,7 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
                     sem(f"summary-total-{p + 1}", ft.Text(f"= {running[p][round_index]}", size=16))]),
             ft.Text(", ".join(gains) or "no points", size=13),
         ], spacing=4), padding=12)))
-    bonuses = bonus_sentences(state, round_index)
+    bonuses = state.bonus_summary(round_index)
     last = round_index == ROUNDS - 1
     proceed = ft.FilledButton("Final ranking" if last else f"Start round {round_index + 2}", height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
@@ -306,16 +334,6 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
                                          spacing=2)),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(f"Round {round_index + 1}", body, actions=undo_button(app, session))
-
-
-def bonus_sentences(state: PadState, round_index: int) -> list[str]:
-    """Who took which shared bonus in a closed round, and why (the rules' own wording)."""
-    lines = []
-    for p in range(state.setup.n):
-        lines += [f"{state.players[p]}: {line}" for line in state.notes[p][round_index]
-                  if line.startswith("Region bonus")
-                  or (state.edition.route is not None and line.startswith(state.edition.route.name))]
-    return lines
 
 
 @screen("sheet")
