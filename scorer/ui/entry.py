@@ -270,8 +270,10 @@ def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: i
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
+    # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; a
+    # reload or a dropped connection never leaves it, so the draft waits for the phone to come back.
     return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
-                  on_change=view.on_change)
+                  on_change=view.on_change, on_leave=lambda: DRAFTS.drop(view.draft_key))
 
 
 def category_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:

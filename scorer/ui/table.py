@@ -76,7 +76,7 @@ class TableScreens:
         self.view: dict | None = None  # the host's controls: the table as last published
         #: The sheet this window shows live (a seat's, or the host's), and the rounds it had closed.
         self.sheet: TableSheetSession | None = None
-        self._rounds_seen = 0
+        self._rounds_seen, self._game_seen = 0, 0
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
         self._unsubscribe: Callable[[], None] | None = None
@@ -282,10 +282,10 @@ class TableScreens:
             self.sheet.stop()
         session = TableSheetSession(self.service, code, token, seat)
         self.sheet = session
-        self._rounds_seen = session.state.rounds_done
+        self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
         session.listeners.append(lambda state: self._sheet_changed(session))
         session.watch(lambda update: self.page.run_task(self._run, update))
-        self._rounds_seen = session.state.rounds_done
+        self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
 
     @staticmethod
     async def _run(update: Callable[[], None]) -> None:
@@ -294,6 +294,7 @@ class TableScreens:
     def _sheet_changed(self, session: TableSheetSession) -> None:
         """A committed change at the table (on this session's loop): follow it on this window's screens."""
         before, self._rounds_seen = self._rounds_seen, session.state.rounds_done
+        game, self._game_seen = self._game_seen, session.view["game"]
         name, params = self.app.route
         if session.gone is not None:
             self.sheet = None
@@ -305,6 +306,10 @@ class TableScreens:
                 and session.place.shows(name, {**params, "seat": session.seat + 1}):
             # the host removed a seat before this one: the same player, one seat down
             self.page.run_task(self._remember, session.code, session.token, session.seat)
+            self.app.go_to(session.place.route("sheet"))
+            return
+        if game != session.view["game"] and session.place.shows(name, params):
+            self.app.toast(f"Game {session.view['game']} has started: same seats, empty sheets")
             self.app.go_to(session.place.route("sheet"))
             return
         self.app.sheet_changed(session, before)

@@ -1,0 +1,136 @@
+"""A seat's score sheet at a table (`scorer.table.sheet.TableSheetSession`): the pad's `PadState`, folded
+from the table and scored by the same rules, commands as submissions with the seat's own token, and every
+seat's sheet following the table live. Played with the USA acceptance game of issue 13 (round 3: Ann and
+Bob reach coast to coast together and share Great Plains)."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+import pytest
+
+from rules.record import GameRecord
+from scorer.pad.errors import EntryError
+from scorer.pad.session import DraftBook
+from scorer.table.service import TableService
+from scorer.table.sheet import TableSheetSession
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def service(tmp_path):
+    service = TableService(tmp_path / "tables.sqlite3")
+    yield service
+    service.close()
+
+
+class Loop:
+    """The screens' loop, for a test: the service hands each update over from its writer thread (where
+    it must not work: the service may hold its lock waiting for that thread), and `run` runs them here."""
+
+    def __init__(self) -> None:
+        self.updates: queue.Queue = queue.Queue()
+
+    def schedule(self, update) -> None:
+        self.updates.put(update)
+
+    def run(self) -> None:
+        while not self.updates.empty():
+            self.updates.get()()
+
+
+def seated(service: TableService, record: GameRecord, loop: Loop
+           ) -> tuple[list[TableSheetSession], TableSheetSession]:
+    """Every seat's sheet session (claimed by name, each with its own token) and the host's, all live."""
+    code, host_token = service.create_table(record.edition, len(record.players),
+                                            credential=service.host_credential)
+    seats = [TableSheetSession(service, code, service.claim_seat(code, s, name), s - 1)
+             for s, name in enumerate(record.players, start=1)]
+    host = TableSheetSession(service, code, host_token, None)
+    for session in [*seats, host]:
+        session.watch(loop.schedule)
+    return seats, host
+
+
+def test_every_seat_plays_the_usa_game_and_every_sheet_agrees_with_the_table(service):
+    record = GameRecord.model_validate_json((DATA / "table_usa_acceptance.json").read_text())
+    loop = Loop()
+    seats, host = seated(service, record, loop)
+    seen: list[list[int]] = [[] for _ in seats]
+    for p, session in enumerate(seats):
+        session.listeners.append(lambda state, p=p: seen[p].append(state.rounds_done))
+    for r, row in enumerate(record.rounds):
+        for p, name in enumerate(record.players):
+            session = seats[p]
+            assert session.may_enter(r, p) and not session.may_enter(r, (p + 1) % len(seats))
+            session.enter_letters(p, row[name].cards, row[name].choice, r)
+            loop.run()
+        for session in [*seats, host]:
+            assert session.state.rounds_done == r + 1
+    view = service.view(seats[0].code)
+    for session in [*seats, host]:
+        state = session.state
+        assert state.finished
+        assert state.totals() == [p["total"] for p in view["scores"]["players"]] == [116, 79, 102]
+        assert state.record().model_dump(exclude_none=True) == record.model_dump(exclude_none=True)
+        summary = state.bonus_summary(2)
+        assert "Ann and Bob both completed Great Plains this round: +3 each" in summary
+        assert any(line.startswith("Ann and Bob both reached coast to coast") for line in summary)
+    # each seat heard every other seat's submission as it was committed (its own it read back at once)
+    assert [len(s) for s in seen] == [len(record.rounds) * (len(seats) - 1)] * len(seats)
+    # the route's tiers on every sheet: first taken by Ann and Bob in round 3, second by Cy in round 4
+    route = seats[2].state.bonus_marks().route
+    assert [(t.points, [(k.round, k.players) for k in t.takings]) for t in route.tiers][:2] == [
+        (7, [(3, (0, 1))]), (3, [(4, (2,))])]
+
+
+def test_a_seat_changes_only_its_own_open_round_and_a_refusal_changes_nothing(service):
+    record = GameRecord.model_validate_json((DATA / "table_usa_acceptance.json").read_text())
+    loop = Loop()
+    (ann, bob, cy), host = seated(service, record, loop)
+    ann.enter_letters(0, record.rounds[0]["Ann"].cards, None, 0)
+    loop.run()
+    version = service.view(ann.code)["version"]
+    taken = record.rounds[0]["Ann"].cards[0]
+    with pytest.raises(EntryError, match=f"{taken}.*Ann"):
+        bob.enter_letters(1, taken + record.rounds[0]["Bob"].cards[1:], None, 0)
+    with pytest.raises(EntryError, match="seat 1"):
+        bob.enter_letters(0, record.rounds[0]["Bob"].cards, None, 0)  # Ann's sheet, with Bob's token
+    assert service.view(ann.code)["version"] == version
+    assert bob.state.entries[0] == {0: {"cards": record.rounds[0]["Ann"].cards, "choice": None}}
+    assert not bob.may_enter(0, 0) and not bob.may_enter(1, 1)  # another's sheet; a round not open yet
+    for p, name in ((1, "Bob"), (2, "Cy")):
+        entry = record.rounds[0][name]
+        [ann, bob, cy][p].enter_letters(p, entry.cards, entry.choice, 0)
+    loop.run()
+    # round 1 closed: a seat may no longer edit it; the host corrects any seat's round so far
+    assert not ann.may_enter(0, 0) and host.may_enter(0, 2) and host.may_enter(1, 0)
+    with pytest.raises(EntryError, match="only the host can correct"):
+        ann.enter_letters(0, record.rounds[0]["Ann"].cards, "Dining", 0)
+    assert not ann.has_undo and ann.title == "USA · Ann" and host.title == "USA · host"
+    assert ann.place.route("entry", round_index=1, player=0) == (
+        "table_seat_entry", {"code": ann.code, "seat": 1, "round_index": 1, "player": 0})
+
+
+def test_a_removed_seat_knows_it_is_gone_and_a_later_one_moves_down(service):
+    code, host_token = service.create_table("australia", 3, credential=service.host_credential)
+    tokens = [service.claim_seat(code, s, name) for s, name in ((1, "Ann"), (2, "Bob"), (3, "Cy"))]
+    bob, cy = (TableSheetSession(service, code, tokens[s], s) for s in (1, 2))
+    loop = Loop()
+    for session in (bob, cy):
+        session.watch(loop.schedule)
+    service.remove_seat(code, 2, host_token)
+    loop.run()
+    assert bob.gone == "The host removed your seat"
+    assert cy.gone is None and cy.seat == 1 and cy.state.players == ("Ann", "Cy")
+
+
+def test_a_draft_is_kept_until_its_saved_entry_changes_elsewhere():
+    book = DraftBook()
+    key = ("table", "ABCDEFGH", 1, 0, 0, 0)
+    book.keep(key, ["A", "B"], None, base=("", None))
+    assert book.get(key).letters == ["A", "B"] and book.get(key).base == ("", None)
+    book.drop(key)
+    assert book.get(key) is None
