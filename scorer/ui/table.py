@@ -77,6 +77,7 @@ class TableScreens:
         #: The sheet this window shows live (a seat's, or the host's), and the rounds it had closed.
         self.sheet: TableSheetSession | None = None
         self._rounds_seen, self._game_seen = 0, 0
+        self._revisions_seen: dict[int, int] = {}
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
         self._unsubscribe: Callable[[], None] | None = None
@@ -283,6 +284,8 @@ class TableScreens:
         session = TableSheetSession(self.service, code, token, seat)
         self.sheet = session
         self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
+        self._revisions_seen: dict[int, int] = {}
+        self._host_corrections(session)
         session.listeners.append(lambda state: self._sheet_changed(session))
         session.watch(lambda update: self.page.run_task(self._run, update))
         self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
@@ -308,11 +311,24 @@ class TableScreens:
             self.page.run_task(self._remember, session.code, session.token, session.seat)
             self.app.go_to(session.place.route("sheet"))
             return
+        corrected = self._host_corrections(session)
+        if corrected and session.place.shows(name, params):
+            self.app.toast(f"The host corrected your round {corrected[0]}")
         if game != session.view["game"] and session.place.shows(name, params):
             self.app.toast(f"Game {session.view['game']} has started: same seats, empty sheets")
             self.app.go_to(session.place.route("sheet"))
             return
         self.app.sheet_changed(session, before)
+
+    def _host_corrections(self, session: TableSheetSession) -> list[int]:
+        """The rounds (from 1) of this seat the host has changed since this window last looked."""
+        if session.seat is None:
+            return []
+        revisions = {r: entry["revision"] for r, rnd in enumerate(session.view["rounds"], start=1)
+                     if (entry := rnd["entries"][session.seat]) is not None}
+        seen, self._revisions_seen = self._revisions_seen, revisions
+        return [r for r, revision in revisions.items()
+                if revision != seen.get(r) and session.view["rounds"][r - 1]["entries"][session.seat]["by_host"]]
 
     # --- the host's controls -------------------------------------------------------------------------------
 
