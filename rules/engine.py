@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import repeat
+from itertools import islice, repeat
 from typing import NamedTuple
 
 from rules.edition import Edition
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, row_mask, score_round
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -87,6 +87,38 @@ _HELD = {(n, passes, d): tuple(slice(p, p + passes + 1) if d == 1 else slice(p +
          for n in range(2, 5) for passes in range(n) for d in (1, -1)}
 #: Builds a NamedTuple from a tuple of its fields in order, without its keyword-taking __new__ (hot path).
 _new_view = tuple.__new__
+#: The hand size at each of a round's picks (the 7th card is passed on as the Catch card, with no decision).
+_PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
+_PICKS = len(_PICK_SIZES)
+#: Whole-round play (`State.play_out_uniform`) draws each player's picks at the round's start, player after
+#: player, then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player h + k
+#: steps in the pass direction. (players, direction) → per hand, the positions of its pickers' draws.
+_HAND_DRAWS = {(n, d): tuple(operator.itemgetter(*(((h + k * d) % n) * _PICKS + k for k in range(_PICKS)))
+                             for h in range(n))
+               for n in range(2, 5) for d in (1, -1)}
+#: (players, direction) → per player, the positions of their row's cards, in draft order, among every
+#: hand's cards in the order they were taken (hand after hand, the Catch card last).
+_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * HAND_SIZE + k for k in range(HAND_SIZE)))
+                            for p in range(n))
+              for n in range(2, 5) for d in (1, -1)}
+_BIT = tuple(1 << c for c in range(64))
+#: Per list length, the bit length of each `randbelow(i + 1)` bound `random.shuffle` draws (see `_shuffle`).
+_SHUFFLE_BITS = tuple(tuple((i + 1).bit_length() for i in range(size)) for size in range(65))
+
+
+def _shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Exactly `rng.shuffle(cards)` — the same draws from `rng`, the same order — without its per-card calls
+    (`random.shuffle` calls `_randbelow` per card: a quarter of a simulated game). The draw is CPython's
+    Fisher-Yates with `_randbelow_with_getrandbits` (unchanged since 3.2); `tests/test_engine.py` checks
+    every deal length against `random.shuffle`, so a change there is caught rather than silently dealt."""
+    getrandbits = rng.getrandbits
+    bits = _SHUFFLE_BITS[len(cards)]
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class State:
@@ -122,7 +154,7 @@ class State:
         """Cards set aside last round come first; the used cards are shuffled and go below them."""
         n = self.game.n_players
         used = self.used_cards
-        self.rng.shuffle(used)
+        _shuffle(self.rng, used)
         deck = self.set_aside + used
         dealt = HAND_SIZE * n
         self.hands = [deck[p:dealt:n] for p in range(n)]
@@ -219,17 +251,88 @@ class State:
             raise IllegalAction(f"player {player + 1} has no {name} icon this round")
 
     def _end_round(self) -> None:
-        scores, _ = resolve_round(self.game.edition, self.score, self.rows, self.choices, masks=self.masks)
-        self.round_log.append((tuple(tuple(r) for r in self.rows), tuple(self.choices)))
-        for p, s in enumerate(scores):
-            self.round_scores[p].append(s)
+        scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
+        self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
+        for rounds, s in zip(self.round_scores, scores, strict=True):
+            rounds.append(s)
         self.round_index += 1
         if self.round_index == ROUNDS:
             self.phase = Phase.GAME_OVER
             return
-        dealt = set(self.set_aside)
-        self.used_cards = [c for c in range(len(self.game.edition.cards)) if c not in dealt]
+        set_aside = row_mask(self.set_aside)
+        self.used_cards = [c for c in range(len(self.game.edition.cards)) if not set_aside >> c & 1]
         self._deal()
+
+    def play_out_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
+        """Play to the game's end with every player taking a uniformly random legal action: player p takes
+        `actions[int(uniforms[p]() * len(actions))]` of `actions = legal_actions(p)` at each step — what the
+        random bot decides step by step, with the same draws — whole rounds at a time, without building the
+        action lists or checking picks that are legal by construction. The state ends as step-by-step play
+        (`apply_joint`) leaves it: history, rows, sheets and the deal generator alike."""
+        n = self.game.n_players
+        if len(uniforms) != n:
+            raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
+        if any(a is not None for a in self._pending):
+            raise IllegalAction("some players have already chosen this step; play it out with apply_action")
+        while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
+            # a round already under way: finish it step by step
+            self.apply_joint([actions[int(uniform() * len(actions))]
+                              for uniform, actions in zip(uniforms, self.all_legal_actions(), strict=True)])
+        if self.phase != Phase.GAME_OVER:
+            self._play_rounds_uniform(uniforms)
+
+    def _play_rounds_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
+        """The rest of `play_out_uniform`, from a fresh deal: every round on local lists, the state written
+        back once at the end (nothing can look at it in between)."""
+        game = self.game
+        edition, n = game.edition, game.n_players
+        all_cards = tuple(range(len(edition.cards)))
+        icon_masks = edition.choice.icon_masks
+        score, history, round_log, round_scores = self.score, self.history, self.round_log, self.round_scores
+        choices_used = score.choices_used
+        rng = self.rng
+        dealt = HAND_SIZE * n
+        hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
+        round_index, used = self.round_index, self.used_cards
+        draw_all = [u for u in uniforms for _ in range(_PICKS)]
+        bit = _BIT.__getitem__
+        while True:
+            direction = 1 if game.pass_left(round_index) else -1
+            draws = list(map(operator.call, draw_all))
+            taken: list[int] = []
+            for hand, pickers in zip(hands, _HAND_DRAWS[n, direction], strict=True):
+                # each picker's card: hand[int(draw * cards in the hand)], as the random bot picks it
+                taken.extend(map(hand.pop, map(int, map(operator.mul, pickers(draws), _PICK_SIZES))))
+                taken.append(hand.pop())
+            rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
+            history.extend(islice(zip(*rows, strict=True), _PICKS))
+            masks = [sum(map(bit, row)) for row in rows]
+            # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
+            choices = []
+            for p in range(n):
+                mask, scored = masks[p], choices_used[p]
+                held = [i for i, icon_mask in enumerate(icon_masks) if mask & icon_mask and not scored >> i & 1]
+                pick = int(uniforms[p]() * (len(held) + 1))
+                choices.append(held[pick - 1] if pick else NO_CHOICE)
+            history.append(tuple(_CHOICE_BASE + c if c >= 0 else CHOICE_NONE for c in choices))
+            # the round's end, as `_end_round` and `_deal` play it
+            scores = score_round(edition, score, rows, choices, masks)
+            round_log.append((tuple(rows), tuple(choices)))
+            for rounds, round_score in zip(round_scores, scores, strict=True):
+                rounds.append(round_score)
+            round_index += 1
+            if round_index == ROUNDS:
+                break
+            aside = set(set_aside)
+            used = [c for c in all_cards if c not in aside] if aside else list(all_cards)
+            _shuffle(rng, used)
+            deck = set_aside + used if set_aside else used
+            hands = [deck[p:dealt:n] for p in range(n)]
+            previous_set_aside, set_aside = set_aside, deck[dealt:]
+        self.round_index, self.phase = round_index, Phase.GAME_OVER
+        self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
+        self.passes, self._direction = HAND_SIZE - 1, direction
+        self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
 
     # --- queries --------------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from rules import wording
 from rules.bonuses import Award, settle_bonuses
-from rules.edition import Edition, Family
+from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family
 
 NO_CHOICE = -1
 
@@ -275,6 +275,8 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
     n = state.n_players
     if masks is None:
         masks = [row_mask(row) for row in rows]
+    if not explain:
+        return score_round(edition, state, rows, choices, masks, awards), [[] for _ in range(n)]
     choice_icons = edition.choice.icons
     visited = state.visited
     scores: list[RoundScore] = []
@@ -325,6 +327,80 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         if choice >= 0:
             state.choices_used[p] |= 1 << choice
     return scores, notes
+
+
+_new_score = tuple.__new__
+_FIELD = (1 << TALLY_FIELD) - 1
+_COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
+
+
+def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
+                masks: Sequence[int], awards: list[Award] | None = None) -> list[RoundScore]:
+    """`resolve_round` without explanations: the points alone, for the simulator's and the bots' hot paths.
+
+    The same category rules (chosen by name, as above) on the rows' bitmasks, with the per-edition tables
+    hoisted out of the per-player loop; `tests/test_scoring.py` checks it against the explained path.
+    """
+    n = state.n_players
+    visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
+    visited_after = [visited[p] | masks[p] for p in range(n)]
+
+    # regions still unclaimed that a sheet now covers (as in resolve_round)
+    regions_completed = [0] * n
+    claimed = state.regions_claimed
+    completed_any = 0
+    for region in edition.regions:
+        bit = 1 << region.index
+        if claimed & bit:
+            continue
+        rmask = region.mask
+        for p in range(n):
+            if visited_after[p] & rmask == rmask:
+                regions_completed[p] |= bit
+                completed_any = 1
+    route_now = 0
+    if edition.route is not None:
+        done = state.route_done
+        for p in range(n):
+            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
+                route_now |= 1 << p
+    if completed_any or route_now:
+        region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now, None, awards)
+    else:
+        region_points = route_points = (0,) * n
+
+    numbers = edition.numbers
+    throw_catch = THROW_CATCH_RULES[edition.throw_catch_rule]
+    collection_rule = COLLECTION_RULES[edition.collection.rule]
+    family = edition.choice
+    choice_rule = CHOICE_RULES[family.rule]
+    # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
+    tally = edition.tally
+    count_icons = tally.per_card.__getitem__
+    pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
+    tallies = [sum(map(count_icons, row)) for row in rows]
+    scores = []
+    for p in range(n):
+        mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
+        collection = collection_rule(counted & _COLLECTION_FIELD, previous_collection[p])
+        if choice >= 0:
+            at = tally.choice_at + TALLY_FIELD * choice
+            own = counted >> at & _FIELD
+            everyone = 0
+            for other in tallies:
+                everyone += other >> at & _FIELD
+            chosen = choice_rule(family, own, everyone - own, n)
+            choices_used[p] |= 1 << choice
+        else:
+            chosen = 0
+        # positional, in the fields' order: RoundScore's keyword-taking __new__ costs more (hot path)
+        scores.append(_new_score(RoundScore, (
+            throw_catch(numbers[row[0]], numbers[row[-1]]), collection,
+            (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
+            (mask & ~visited[p]).bit_count(), region_points[p], route_points[p])))
+        visited[p] = visited_after[p]
+        previous_collection[p] = collection
+    return scores
 
 
 # --- Game end: totals and ranking ---------------------------------------------------------------------------
