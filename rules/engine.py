@@ -26,7 +26,7 @@ from itertools import islice, repeat
 from typing import NamedTuple
 
 from rules.edition import Edition
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, row_mask, score_round
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -102,6 +102,8 @@ _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * HAND_SIZE 
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
 _BIT = tuple(1 << c for c in range(64))
+#: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
+_CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
 #: Per list length, the bit length of each `randbelow(i + 1)` bound `random.shuffle` draws (see `_shuffle`).
 _SHUFFLE_BITS = tuple(tuple((i + 1).bit_length() for i in range(size)) for size in range(65))
 
@@ -287,7 +289,9 @@ class State:
         game = self.game
         edition, n = game.edition, game.n_players
         all_cards = tuple(range(len(edition.cards)))
-        icon_masks = edition.choice.icon_masks
+        tables = round_tables(edition)
+        held_low, held_1, held_2, held_high = tables.choice_icons_held
+        listed = tables.choice_icons_listed
         score, history, round_log, round_scores = self.score, self.history, self.round_log, self.round_scores
         choices_used = score.choices_used
         rng = self.rng
@@ -309,12 +313,12 @@ class State:
             masks = [sum(map(bit, row)) for row in rows]
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
-            for p in range(n):
-                mask, scored = masks[p], choices_used[p]
-                held = [i for i, icon_mask in enumerate(icon_masks) if mask & icon_mask and not scored >> i & 1]
-                pick = int(uniforms[p]() * (len(held) + 1))
-                choices.append(held[pick - 1] if pick else NO_CHOICE)
-            history.append(tuple(_CHOICE_BASE + c if c >= 0 else CHOICE_NONE for c in choices))
+            for mask, scored, uniform in zip(masks, choices_used, uniforms, strict=True):
+                icons = listed[(held_low[mask & 0xFF] | held_1[mask >> 8 & 0xFF] | held_2[mask >> 16 & 0xFF]
+                                | held_high[mask >> 24]) & ~scored]
+                pick = int(uniform() * (len(icons) + 1))
+                choices.append(icons[pick - 1] if pick else NO_CHOICE)
+            history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
             # the round's end, as `_end_round` and `_deal` play it
             scores = score_round(edition, score, rows, choices, masks)
             round_log.append((tuple(rows), tuple(choices)))

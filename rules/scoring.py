@@ -186,11 +186,16 @@ def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player
     if masks is None:
         masks = [row_mask(r) for r in rows]
     family = edition.choice
+    rule = CHOICE_RULES[family.rule]
+    own_mask, n = masks[player], len(rows)
     out = []
-    for icon_index, icon in enumerate(family.icons):
-        if masks[player] & icon.mask:
-            everyone = sum((m & icon.mask).bit_count() for m in masks)
-            out.append((icon_index, score_choice(edition, icon_index, masks[player], everyone, len(rows))[0]))
+    for icon_index, icon_mask in enumerate(family.icon_masks):
+        own = (own_mask & icon_mask).bit_count()
+        if own:  # as score_choice scores it: own icons, and everyone's count of the icon
+            everyone = 0
+            for mask in masks:
+                everyone += (mask & icon_mask).bit_count()
+            out.append((icon_index, rule(family, own, everyone - own, n)))
     return out
 
 
@@ -334,52 +339,102 @@ _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 
 
+class RoundTables(NamedTuple):
+    """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above."""
+
+    #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
+    throw_catch: tuple[tuple[int, ...], ...]
+    collection_rule: Callable[[int, int], int]
+    choice_rule: Callable[[Family, int, int, int], int]
+    #: Per byte of a sheet's visited mask (cards 0–7, 8–15, …), per value: the bitmask of the regions none
+    #: of whose cards in that byte is missing; AND over the bytes gives the regions the sheet covers.
+    regions_covered: tuple[tuple[int, ...], ...]
+    #: Per byte of a row's mask, per value: the bitmask of the choice icons those cards show (OR the bytes).
+    choice_icons_held: tuple[tuple[int, ...], ...]
+    #: Per bitmask of choice icons: those icons' indices, in icon order.
+    choice_icons_listed: tuple[tuple[int, ...], ...]
+
+
+_ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
+
+
+def round_tables(edition: Edition) -> RoundTables:
+    # keyed by identity: an Edition holds its pydantic spec, which is not hashable; the entry keeps it alive
+    entry = _ROUND_TABLES.get(id(edition))
+    if entry is None or entry[0] is not edition:
+        entry = _ROUND_TABLES[id(edition)] = (edition, _build_round_tables(edition))
+    return entry[1]
+
+
+def _build_round_tables(edition: Edition) -> RoundTables:
+    rule = THROW_CATCH_RULES[edition.throw_catch_rule]
+    numbers = edition.numbers
+    return RoundTables(
+        throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
+        collection_rule=COLLECTION_RULES[edition.collection.rule], choice_rule=CHOICE_RULES[edition.choice.rule],
+        regions_covered=tuple(
+            tuple(sum(1 << region.index for region in edition.regions if not region.mask >> at & 0xFF & ~value)
+                  for value in range(256))
+            for at in range(0, 8 * _MASK_BYTES, 8)),
+        choice_icons_held=tuple(
+            tuple(sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> at & 0xFF & value)
+                  for value in range(256))
+            for at in range(0, 8 * _MASK_BYTES, 8)),
+        choice_icons_listed=tuple(tuple(i for i in range(len(edition.choice.icons)) if icons >> i & 1)
+                                  for icons in range(1 << len(edition.choice.icons))))
+
+
+#: Every edition has 28 cards; the region tables read a visited mask four bytes at a time.
+_MASK_BYTES = 4
+
+
+def covered_regions(tables: RoundTables, visited: int) -> int:
+    """The bitmask of the regions every card of which is in `visited`."""
+    low, b1, b2, high = tables.regions_covered
+    return low[visited & 0xFF] & b1[visited >> 8 & 0xFF] & b2[visited >> 16 & 0xFF] & high[visited >> 24]
+
+
 def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                 masks: Sequence[int], awards: list[Award] | None = None) -> list[RoundScore]:
     """`resolve_round` without explanations: the points alone, for the simulator's and the bots' hot paths.
 
-    The same category rules (chosen by name, as above) on the rows' bitmasks, with the per-edition tables
-    hoisted out of the per-player loop; `tests/test_scoring.py` checks it against the explained path.
+    The same category rules (chosen by name, as above) read through per-edition tables (`RoundTables`, the
+    rows' packed icon tallies, `rules.edition.Tally`); `tests/test_scoring.py` checks it against the
+    explained path.
     """
     n = state.n_players
+    tables = round_tables(edition)
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
     visited_after = [visited[p] | masks[p] for p in range(n)]
 
-    # regions still unclaimed that a sheet now covers (as in resolve_round)
-    regions_completed = [0] * n
-    claimed = state.regions_claimed
-    completed_any = 0
-    for region in edition.regions:
-        bit = 1 << region.index
-        if claimed & bit:
-            continue
-        rmask = region.mask
-        for p in range(n):
-            if visited_after[p] & rmask == rmask:
-                regions_completed[p] |= bit
-                completed_any = 1
+    # regions still unclaimed that a sheet now covers (as in resolve_round), four table lookups a sheet
+    unclaimed = ~state.regions_claimed
+    low, b1, b2, high = tables.regions_covered
+    regions_completed = [low[v & 0xFF] & b1[v >> 8 & 0xFF] & b2[v >> 16 & 0xFF] & high[v >> 24] & unclaimed
+                         for v in visited_after]
     route_now = 0
     if edition.route is not None:
         done = state.route_done
         for p in range(n):
             if not done >> p & 1 and route_achieved(edition, visited_after[p]):
                 route_now |= 1 << p
-    if completed_any or route_now:
+    if route_now or any(regions_completed):
         region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now, None, awards)
     else:
         region_points = route_points = (0,) * n
 
-    numbers = edition.numbers
-    throw_catch = THROW_CATCH_RULES[edition.throw_catch_rule]
-    collection_rule = COLLECTION_RULES[edition.collection.rule]
-    family = edition.choice
-    choice_rule = CHOICE_RULES[family.rule]
+    throw_catch, collection_rule = tables.throw_catch, tables.collection_rule
     # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
     tally = edition.tally
-    count_icons = tally.per_card.__getitem__
+    per_card = tally.per_card
     pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
-    tallies = [sum(map(count_icons, row)) for row in rows]
     scores = []
+    tallies = []
+    for row in rows:
+        counted = 0
+        for card in row:
+            counted += per_card[card]
+        tallies.append(counted)
     for p in range(n):
         mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
         collection = collection_rule(counted & _COLLECTION_FIELD, previous_collection[p])
@@ -389,13 +444,13 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             everyone = 0
             for other in tallies:
                 everyone += other >> at & _FIELD
-            chosen = choice_rule(family, own, everyone - own, n)
+            chosen = tables.choice_rule(edition.choice, own, everyone - own, n)
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
         # positional, in the fields' order: RoundScore's keyword-taking __new__ costs more (hot path)
         scores.append(_new_score(RoundScore, (
-            throw_catch(numbers[row[0]], numbers[row[-1]]), collection,
+            throw_catch[row[0]][row[-1]], collection,
             (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
             (mask & ~visited[p]).bit_count(), region_points[p], route_points[p])))
         visited[p] = visited_after[p]

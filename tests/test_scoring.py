@@ -23,6 +23,7 @@ from rules.scoring import (
     NO_CHOICE,
     RoundScore,
     ScoreState,
+    choice_option_points,
     rank_players,
     resolve_round,
     row_mask,
@@ -227,6 +228,13 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
             open_icons = [i for i, icon in enumerate(edition.choice.icons)
                           if masks[p] & icon.mask and not quick.choices_used[p] >> i & 1]
             choices.append(rng.choice([*open_icons, NO_CHOICE]))
+        for p in range(players):
+            # the options offered at the round's end score as the choice itself would
+            everyone = {i: sum((m & icon.mask).bit_count() for m in masks)
+                        for i, icon in enumerate(edition.choice.icons)}
+            assert dict(choice_option_points(edition, rows, p)) == {
+                i: score_choice(edition, i, masks[p], everyone[i], players)[0]
+                for i, icon in enumerate(edition.choice.icons) if masks[p] & icon.mask}
         quick_awards, explained_awards = [], []
         points = score_round(edition, quick, rows, choices, masks, quick_awards)
         expected, notes = resolve_round(edition, explained, rows, choices, explain=True, awards=explained_awards)
