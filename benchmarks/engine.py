@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
-from rules.bots import make_bot, play
+from rules.bots import Bot, make_bot, play
 from rules.edition import Edition
-from rules.engine import Game
+from rules.engine import Game, State
 
 
 class PlainTables(NamedTuple):
@@ -73,14 +73,13 @@ def plain_tables(edition: Edition) -> PlainTables:
     )
 
 
-def plain_random_game(t: PlainTables, n: int, deal_rng: random.Random,
-                      bot_random: Sequence[Callable[[], float]]) -> list[int]:
+def plain_random_game(t: PlainTables, n: int, deal_rng: random.Random, bots: Sequence[Bot]) -> list[int]:
     """One game of random bots, the plain way; returns the final totals.
 
     The deal: cards set aside last round first, then the other cards shuffled by `deal_rng`, dealt round
-    robin, 7 each; hands pass left. Player p's bot draws from `bot_random[p]` and takes a uniformly random
-    card of its hand, then at the round's end a uniformly random option among "none" and the unused choice
-    icons it holds (the engine's random bot, reading the same generator the same way).
+    robin, 7 each; hands pass left. Player p's bot (`choose`, as the random bots offer it) takes a card of its
+    hand, then at the round's end an option among "none" (-1 here) and the unused choice icons it holds;
+    given the same bots in the same states, it decides as they do in the engine.
     """
     n_cards = t.n_cards
     number, collection_value, pair_icon, choice_icon = t.number, t.collection_value, t.pair_icon, t.choice_icon
@@ -114,7 +113,9 @@ def plain_random_game(t: PlainTables, n: int, deal_rng: random.Random,
         for _pick in range(6):
             for p in range(n):
                 hand = hands[p]
-                rows[p].append(hand.pop(int(bot_random[p]() * len(hand))))
+                card = bots[p].choose(hand)
+                hand.remove(card)
+                rows[p].append(card)
             hands = [hands[-1], *hands[:-1]]
         for p in range(n):
             rows[p].append(hands[p][0])
@@ -150,7 +151,7 @@ def plain_random_game(t: PlainTables, n: int, deal_rng: random.Random,
             for i in range(n_pairs):
                 score += pair_value[i] * (pair_counts[p][i] // 2)
             options = [-1] + [i for i in range(n_icons) if choice_counts[p][i] and not used_choice[p][i]]
-            chosen = options[int(bot_random[p]() * len(options))]
+            chosen = bots[p].choose(options)
             if chosen >= 0:
                 used_choice[p][chosen] = True
                 own = choice_counts[p][chosen]
@@ -205,26 +206,28 @@ def plain_route(t: PlainTables, visited: list[bool]) -> bool:
 
 
 def run(edition: Edition, games: int = 2000, seed: int = 1, batches: int = 20, players: int = 4) -> dict:
-    """Alternate short timed batches of the plain loop and the engine (so both see the same machine load);
-    report each one's games/s over its batches and the ratio engine / plain loop."""
+    """Alternate short timed batches of the plain loop and the engine (so both see the same machine load),
+    each playing the same games (the same deal seeds, bots seeded alike); report each one's games/s over its
+    batches, the ratio engine / plain loop, and whether every game was scored alike both ways."""
     tables = plain_tables(edition)
-    deal_rng = random.Random(seed)
-    plain_bots = [random.Random(seed + p).random for p in range(players)]
+    plain_bots = [make_bot("random", seed + p) for p in range(players)]
     bots = [make_bot("random", seed + p) for p in range(players)]
     per_batch = max(1, games // batches)
     plain_seconds = engine_seconds = 0.0
-    game_seed = seed
-    for _ in range(batches):
+    plain_totals: list[list[int]] = []
+    finished: list[State] = []
+    for batch in range(batches):
+        seeds = range(seed + batch * per_batch, seed + (batch + 1) * per_batch)
         start = time.perf_counter()
-        for _ in range(per_batch):
-            plain_random_game(tables, players, deal_rng, plain_bots)
+        for game_seed in seeds:
+            plain_totals.append(plain_random_game(tables, players, random.Random(game_seed), plain_bots))
         plain_seconds += time.perf_counter() - start
         start = time.perf_counter()
-        for _ in range(per_batch):
-            play(Game(edition, players, game_seed), bots)
-            game_seed += 1
+        for game_seed in seeds:
+            finished.append(play(Game(edition, players, game_seed), bots))
         engine_seconds += time.perf_counter() - start
     played = per_batch * batches
     engine, plain = played / engine_seconds, played / plain_seconds
     return {"edition": edition.id, "players": players, "games": played, "games_per_second": round(engine, 1),
-            "baseline_games_per_second": round(plain, 1), "ratio": round(engine / plain, 3)}
+            "baseline_games_per_second": round(plain, 1), "ratio": round(engine / plain, 3),
+            "scored_alike": plain_totals == [state.totals() for state in finished]}
