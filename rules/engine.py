@@ -90,12 +90,15 @@ _new_view = tuple.__new__
 #: The hand size at each of a round's picks (the 7th card is passed on as the Catch card, with no decision).
 _PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
 _PICKS = len(_PICK_SIZES)
-#: Whole-round play (`State.play_out_uniform`) draws each player's picks at the round's start, player after
-#: player, then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player h + k
-#: steps in the pass direction. (players, direction) → per hand, the positions of its pickers' draws.
-_HAND_DRAWS = {(n, d): tuple(operator.itemgetter(*(((h + k * d) % n) * _PICKS + k for k in range(_PICKS)))
+#: Whole-round play (`State.play_out_uniform`) draws each player's numbers for the round at its start,
+#: player after player (their 6 picks, then the round-end choice: each bot's generator is read in the order
+#: it decides), then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player
+#: h + k steps in the pass direction. (players, direction) → per hand, the positions of its pickers' draws.
+_HAND_DRAWS = {(n, d): tuple(operator.itemgetter(*(((h + k * d) % n) * HAND_SIZE + k for k in range(_PICKS)))
                              for h in range(n))
                for n in range(2, 5) for d in (1, -1)}
+#: Players → the positions of their round-end choice draws.
+_CHOICE_DRAWS = {n: operator.itemgetter(*(p * HAND_SIZE + _PICKS for p in range(n))) for n in range(2, 5)}
 #: (players, direction) → per player, the positions of their row's cards, in draft order, among every
 #: hand's cards in the order they were taken (hand after hand, the Catch card last).
 _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * HAND_SIZE + k for k in range(HAND_SIZE)))
@@ -298,7 +301,8 @@ class State:
         dealt = HAND_SIZE * n
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
         round_index, used = self.round_index, self.used_cards
-        draw_all = [u for u in uniforms for _ in range(_PICKS)]
+        draw_all = [u for u in uniforms for _ in range(HAND_SIZE)]
+        choice_draws = _CHOICE_DRAWS[n]
         bit = _BIT.__getitem__
         while True:
             direction = 1 if game.pass_left(round_index) else -1
@@ -313,10 +317,10 @@ class State:
             masks = [sum(map(bit, row)) for row in rows]
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
-            for mask, scored, uniform in zip(masks, choices_used, uniforms, strict=True):
+            for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
                 icons = listed[(held_low[mask & 0xFF] | held_1[mask >> 8 & 0xFF] | held_2[mask >> 16 & 0xFF]
                                 | held_high[mask >> 24]) & ~scored]
-                pick = int(uniform() * (len(icons) + 1))
+                pick = int(draw * (len(icons) + 1))
                 choices.append(icons[pick - 1] if pick else NO_CHOICE)
             history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
             # the round's end, as `_end_round` and `_deal` play it

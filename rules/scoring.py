@@ -349,6 +349,8 @@ class RoundTables(NamedTuple):
     #: Per byte of a sheet's visited mask (cards 0–7, 8–15, …), per value: the bitmask of the regions none
     #: of whose cards in that byte is missing; AND over the bytes gives the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
+    #: Per byte of a row's mask, per value: those cards' `Tally` (add the bytes' up for the row's).
+    tallies: tuple[tuple[int, ...], ...]
     #: Per byte of a row's mask, per value: the bitmask of the choice icons those cards show (OR the bytes).
     choice_icons_held: tuple[tuple[int, ...], ...]
     #: Per bitmask of choice icons: those icons' indices, in icon order.
@@ -376,6 +378,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
             tuple(sum(1 << region.index for region in edition.regions if not region.mask >> at & 0xFF & ~value)
                   for value in range(256))
             for at in range(0, 8 * _MASK_BYTES, 8)),
+        tallies=tuple(tuple(sum(edition.tally.per_card[c] for c in range(at, min(at + 8, len(numbers)))
+                                if value >> (c - at) & 1) for value in range(256))
+                      for at in range(0, 8 * _MASK_BYTES, 8)),
         choice_icons_held=tuple(
             tuple(sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> at & 0xFF & value)
                   for value in range(256))
@@ -426,15 +431,10 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     throw_catch, collection_rule = tables.throw_catch, tables.collection_rule
     # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
     tally = edition.tally
-    per_card = tally.per_card
     pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
+    t_low, t_1, t_2, t_high = tables.tallies
+    tallies = [t_low[m & 0xFF] + t_1[m >> 8 & 0xFF] + t_2[m >> 16 & 0xFF] + t_high[m >> 24] for m in masks]
     scores = []
-    tallies = []
-    for row in rows:
-        counted = 0
-        for card in row:
-            counted += per_card[card]
-        tallies.append(counted)
     for p in range(n):
         mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
         collection = collection_rule(counted & _COLLECTION_FIELD, previous_collection[p])
