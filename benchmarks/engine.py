@@ -9,6 +9,9 @@ order), so `tests/test_bench_engine.py` can check that it scores every game as t
 
 from __future__ import annotations
 
+import cProfile
+import io
+import pstats
 import random
 import time
 from collections.abc import Sequence
@@ -231,3 +234,16 @@ def run(edition: Edition, games: int = 2000, seed: int = 1, batches: int = 20, p
     return {"edition": edition.id, "players": players, "games": played, "games_per_second": round(engine, 1),
             "baseline_games_per_second": round(plain, 1), "ratio": round(engine / plain, 3),
             "scored_alike": plain_totals == [state.totals() for state in finished]}
+
+
+def profile(edition: Edition, games: int = 2000, seed: int = 1, players: int = 4, top: int = 15) -> str:
+    """cProfile of the engine side of the bench alone (the same games): the functions by own time."""
+    bots = [make_bot("random", seed + p) for p in range(players)]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for game_seed in range(seed, seed + games):
+        play(Game(edition, players, game_seed), bots)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    return out.getvalue()

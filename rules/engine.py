@@ -304,8 +304,9 @@ class State:
         draw_all = [u for u in uniforms for _ in range(HAND_SIZE)]
         choice_draws = _CHOICE_DRAWS[n]
         bit = _BIT.__getitem__
+        directions = [1 if game.pass_left(r) else -1 for r in range(ROUNDS)]
         while True:
-            direction = 1 if game.pass_left(round_index) else -1
+            direction = directions[round_index]
             draws = list(map(operator.call, draw_all))
             taken: list[int] = []
             for hand, pickers in zip(hands, _HAND_DRAWS[n, direction], strict=True):
