@@ -372,7 +372,8 @@ class State:
         return edition.choice.icons[icon].name if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
-        return [sum(r.total for r in rounds) for rounds in self.round_scores]
+        # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
+        return [sum(map(sum, rounds)) for rounds in self.round_scores]
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
