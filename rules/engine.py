@@ -93,15 +93,20 @@ _PICKS = len(_PICK_SIZES)
 #: Whole-round play (`State.play_out_uniform`) draws each player's numbers for the round at its start,
 #: player after player (their 6 picks, then the round-end choice: each bot's generator is read in the order
 #: it decides), then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player
-#: h + k steps in the pass direction. (players, direction) → per hand, the positions of its pickers' draws.
-_HAND_DRAWS = {(n, d): tuple(operator.itemgetter(*(((h + k * d) % n) * HAND_SIZE + k for k in range(_PICKS)))
-                             for h in range(n))
+#: h + k steps in the pass direction. (players, direction) → the positions of the draws that pick from
+#: each hand, hand after hand.
+_HAND_DRAWS = {(n, d): operator.itemgetter(*(((h + k * d) % n) * HAND_SIZE + k
+                                               for h in range(n) for k in range(_PICKS)))
                for n in range(2, 5) for d in (1, -1)}
+#: Players → each hand's `pop`, once per pick from that hand (hand after hand), and the sizes picked from.
+_POP_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
+_SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
 #: Players → the positions of their round-end choice draws.
 _CHOICE_DRAWS = {n: operator.itemgetter(*(p * HAND_SIZE + _PICKS for p in range(n))) for n in range(2, 5)}
-#: (players, direction) → per player, the positions of their row's cards, in draft order, among every
-#: hand's cards in the order they were taken (hand after hand, the Catch card last).
-_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * HAND_SIZE + k for k in range(HAND_SIZE)))
+#: (players, direction) → per player, the positions of their row's cards, in draft order, among the cards
+#: taken (hand after hand, pick after pick), then the hands' last cards (the Catch cards).
+_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
+                                                n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
 _BIT = tuple(1 << c for c in range(64))
@@ -302,17 +307,16 @@ class State:
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
         round_index, used = self.round_index, self.used_cards
         draw_all = [u for u in uniforms for _ in range(HAND_SIZE)]
-        choice_draws = _CHOICE_DRAWS[n]
+        choice_draws, pop_per_pick, sizes_per_pick = _CHOICE_DRAWS[n], _POP_PER_PICK[n], _SIZES_PER_PICK[n]
         bit = _BIT.__getitem__
         directions = [1 if game.pass_left(r) else -1 for r in range(ROUNDS)]
         while True:
             direction = directions[round_index]
             draws = list(map(operator.call, draw_all))
-            taken: list[int] = []
-            for hand, pickers in zip(hands, _HAND_DRAWS[n, direction], strict=True):
-                # each picker's card: hand[int(draw * cards in the hand)], as the random bot picks it
-                taken.extend(map(hand.pop, map(int, map(operator.mul, pickers(draws), _PICK_SIZES))))
-                taken.append(hand.pop())
+            # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it
+            taken = list(map(operator.call, pop_per_pick([hand.pop for hand in hands]),
+                             map(int, map(operator.mul, _HAND_DRAWS[n, direction](draws), sizes_per_pick))))
+            taken.extend(map(list.pop, hands))
             rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
             history.extend(islice(zip(*rows, strict=True), _PICKS))
             masks = [sum(map(bit, row)) for row in rows]
