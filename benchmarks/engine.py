@@ -248,3 +248,18 @@ def profile(edition: Edition, games: int = 2000, seed: int = 1, players: int = 4
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
     return out.getvalue()
+
+
+def play_only(edition: Edition, side: str, games: int, seed: int = 1, players: int = 4) -> None:
+    """Play the bench's games on one side only, untimed: for counting instructions (valgrind), which a
+    shared machine's load does not change."""
+    bots = [make_bot("random", seed + p) for p in range(players)]
+    if side == "plain":
+        tables = plain_tables(edition)
+        for game_seed in range(seed, seed + games):
+            plain_random_game(tables, players, random.Random(game_seed), bots)
+    elif side == "engine":
+        for game_seed in range(seed, seed + games):
+            play(Game(edition, players, game_seed), bots).totals()
+    else:
+        raise ValueError(f"--only takes engine or plain, not {side!r}")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from benchmarks.engine import plain_random_game, plain_tables, run
+from benchmarks.engine import plain_random_game, plain_tables, play_only, profile, run
 from rules.bots import make_bot, play
 from rules.editions import bundled_ids, load_edition
 from rules.engine import Game
@@ -33,3 +33,12 @@ def test_the_bench_reports_both_rates_and_their_ratio():
     assert result["games_per_second"] > 0 and result["baseline_games_per_second"] > 0
     assert result["ratio"] == pytest.approx(result["games_per_second"] / result["baseline_games_per_second"],
                                             rel=0.01)
+
+
+def test_one_side_alone_and_the_profile():
+    australia = load_edition("australia")
+    play_only(australia, "plain", games=2)
+    play_only(australia, "engine", games=2)
+    with pytest.raises(ValueError, match="engine or plain, not 'both'"):
+        play_only(australia, "both", games=2)
+    assert "play_out_uniform" in profile(australia, games=5)
