@@ -41,4 +41,4 @@ def test_one_side_alone_and_the_profile():
     play_only(australia, "engine", games=2)
     with pytest.raises(ValueError, match="engine or plain, not 'both'"):
         play_only(australia, "both", games=2)
-    assert "play_out_uniform" in profile(australia, games=5)
+    assert "_play_rounds_uniform" in profile(australia, games=5)  # the top function by own time
