@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import islice, repeat
+from itertools import filterfalse, islice, repeat
 from typing import NamedTuple
 
 from rules.edition import Edition
@@ -336,8 +336,8 @@ class State:
             round_index += 1
             if round_index == ROUNDS:
                 break
-            aside = set(set_aside)
-            used = [c for c in all_cards if c not in aside] if aside else list(all_cards)
+            # the cards this round used, in card order: shuffled, they go below the cards set aside
+            used = list(filterfalse(set(set_aside).__contains__, all_cards)) if set_aside else list(all_cards)
             _shuffle(rng, used)
             deck = set_aside + used if set_aside else used
             hands = [deck[p:dealt:n] for p in range(n)]
