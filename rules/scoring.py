@@ -16,6 +16,8 @@ from rules.bonuses import Award, settle_bonuses
 from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family
 
 NO_CHOICE = -1
+#: Cards in a row (a hand of 7, all drafted).
+HAND_SIZE = 7
 
 
 class RoundScore(NamedTuple):
@@ -344,8 +346,10 @@ class RoundTables(NamedTuple):
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
     throw_catch: tuple[tuple[int, ...], ...]
-    collection_rule: Callable[[int, int], int]
-    choice_rule: Callable[[Family, int, int, int], int]
+    #: Per collection total, per last round's collection score + 1 (-1 before round 1): the points.
+    collection: tuple[tuple[int, ...], ...]
+    #: Per player count, per own icons, per the other players' icons: a choice's points.
+    choice: dict[int, tuple[tuple[int, ...], ...]]
     #: Per byte of a sheet's visited mask (cards 0–7, 8–15, …), per value: the bitmask of the regions none
     #: of whose cards in that byte is missing; AND over the bytes gives the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
@@ -370,10 +374,19 @@ def round_tables(edition: Edition) -> RoundTables:
 
 def _build_round_tables(edition: Edition) -> RoundTables:
     rule = THROW_CATCH_RULES[edition.throw_catch_rule]
+    collection_rule, choice_rule = COLLECTION_RULES[edition.collection.rule], CHOICE_RULES[edition.choice.rule]
     numbers = edition.numbers
+    # a row holds 7 cards: its collection total is at most its 7 best values, and the score it must beat
+    # (USA) was such a total too
+    most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
     return RoundTables(
         throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
-        collection_rule=COLLECTION_RULES[edition.collection.rule], choice_rule=CHOICE_RULES[edition.choice.rule],
+        # last round's score: at most a doubled total (Australia's rule), else the total itself
+        collection=tuple(tuple(collection_rule(total, previous) for previous in range(-1, 2 * most_collected + 1))
+                         for total in range(most_collected + 1)),
+        choice={n: tuple(tuple(choice_rule(edition.choice, own, others, n) for others in range(HAND_SIZE * (n - 1) + 1))
+                         for own in range(HAND_SIZE + 1))
+                for n in range(2, 5)},
         regions_covered=tuple(
             tuple(sum(1 << region.index for region in edition.regions if not region.mask >> at & 0xFF & ~value)
                   for value in range(256))
@@ -428,7 +441,7 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     else:
         region_points = route_points = (0,) * n
 
-    throw_catch, collection_rule = tables.throw_catch, tables.collection_rule
+    throw_catch, collection_points, choice_points = tables.throw_catch, tables.collection, tables.choice[n]
     # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
     tally = edition.tally
     pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
@@ -437,14 +450,14 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     scores = []
     for p in range(n):
         mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
-        collection = collection_rule(counted & _COLLECTION_FIELD, previous_collection[p])
+        collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
             at = tally.choice_at + TALLY_FIELD * choice
             own = counted >> at & _FIELD
             everyone = 0
             for other in tallies:
                 everyone += other >> at & _FIELD
-            chosen = tables.choice_rule(edition.choice, own, everyone - own, n)
+            chosen = choice_points[own][everyone - own]
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
