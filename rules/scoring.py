@@ -454,9 +454,9 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
         if choice >= 0:
             at = tally.choice_at + TALLY_FIELD * choice
             own = counted >> at & _FIELD
-            everyone = 0
-            for other in tallies:
-                everyone += other >> at & _FIELD
+            # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and
+            # the fields below never carry into it)
+            everyone = sum(tallies) >> at & _FIELD
             chosen = choice_points[own][everyone - own]
             choices_used[p] |= 1 << choice
         else:
