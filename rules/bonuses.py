@@ -100,10 +100,12 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
         return region_points, route_points
     if completed_any:
         claimed = sheets.regions_claimed
-        for region in edition.regions:
-            bit = 1 << region.index
-            if not completed_any & bit:
-                continue
+        regions = edition.regions
+        rest = completed_any
+        while rest:  # the completed regions only, in the edition's order (lowest bit first)
+            bit = rest & -rest
+            rest ^= bit
+            region = regions[bit.bit_length() - 1]
             achievers = [p for p in range(n_players) if regions_completed[p] & bit]
             if claimed & bit:
                 if struck_out is not None:

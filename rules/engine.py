@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import repeat
+from itertools import filterfalse, islice, repeat
+from math import floor
 from typing import NamedTuple
 
 from rules.edition import Edition
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, resolve_round, row_mask
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -87,6 +88,48 @@ _HELD = {(n, passes, d): tuple(slice(p, p + passes + 1) if d == 1 else slice(p +
          for n in range(2, 5) for passes in range(n) for d in (1, -1)}
 #: Builds a NamedTuple from a tuple of its fields in order, without its keyword-taking __new__ (hot path).
 _new_view = tuple.__new__
+#: The hand size at each of a round's picks (the 7th card is passed on as the Catch card, with no decision).
+_PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
+_PICKS = len(_PICK_SIZES)
+#: Whole-round play (`State.play_out_uniform`) draws each player's numbers for the round at its start,
+#: player after player (their 6 picks, then the round-end choice: each bot's generator is read in the order
+#: it decides), then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player
+#: h + k steps in the pass direction. (players, direction) → the positions of the draws that pick from
+#: each hand, hand after hand.
+_HAND_DRAWS = {(n, d): operator.itemgetter(*(((h + k * d) % n) * HAND_SIZE + k
+                                               for h in range(n) for k in range(_PICKS)))
+               for n in range(2, 5) for d in (1, -1)}
+#: Players → each hand's `pop`, once per pick from that hand (hand after hand), and the sizes picked from.
+_POP_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
+_SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
+#: Players → the positions of their round-end choice draws.
+_CHOICE_DRAWS = {n: operator.itemgetter(*(p * HAND_SIZE + _PICKS for p in range(n))) for n in range(2, 5)}
+#: (players, direction) → per player, the positions of their row's cards, in draft order, among the cards
+#: taken (hand after hand, pick after pick), then the hands' last cards (the Catch cards).
+_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
+                                                n * _PICKS + (p - _PICKS * d) % n)
+                            for p in range(n))
+              for n in range(2, 5) for d in (1, -1)}
+_BIT = tuple(1 << c for c in range(64))
+#: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
+_CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
+#: Per list length, the bit length of each `randbelow(i + 1)` bound `random.shuffle` draws (see `_shuffle`).
+_SHUFFLE_BITS = tuple(tuple((i + 1).bit_length() for i in range(size)) for size in range(65))
+
+
+def _shuffle(rng: random.Random, cards: list[int]) -> None:
+    """Exactly `rng.shuffle(cards)` — the same draws from `rng`, the same order — without its per-card calls
+    (`random.shuffle` calls `_randbelow` per card: a quarter of a simulated game). The draw is CPython's
+    Fisher-Yates with `_randbelow_with_getrandbits` (unchanged since 3.2); `tests/test_engine.py` checks
+    every deal length against `random.shuffle`, so a change there is caught rather than silently dealt."""
+    getrandbits = rng.getrandbits
+    bits = _SHUFFLE_BITS[len(cards)]
+    for i in range(len(cards) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class State:
@@ -122,7 +165,7 @@ class State:
         """Cards set aside last round come first; the used cards are shuffled and go below them."""
         n = self.game.n_players
         used = self.used_cards
-        self.rng.shuffle(used)
+        _shuffle(self.rng, used)
         deck = self.set_aside + used
         dealt = HAND_SIZE * n
         self.hands = [deck[p:dealt:n] for p in range(n)]
@@ -219,17 +262,92 @@ class State:
             raise IllegalAction(f"player {player + 1} has no {name} icon this round")
 
     def _end_round(self) -> None:
-        scores, _ = resolve_round(self.game.edition, self.score, self.rows, self.choices, masks=self.masks)
-        self.round_log.append((tuple(tuple(r) for r in self.rows), tuple(self.choices)))
-        for p, s in enumerate(scores):
-            self.round_scores[p].append(s)
+        scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
+        self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
+        for rounds, s in zip(self.round_scores, scores, strict=True):
+            rounds.append(s)
         self.round_index += 1
         if self.round_index == ROUNDS:
             self.phase = Phase.GAME_OVER
             return
-        dealt = set(self.set_aside)
-        self.used_cards = [c for c in range(len(self.game.edition.cards)) if c not in dealt]
+        set_aside = row_mask(self.set_aside)
+        self.used_cards = [c for c in range(len(self.game.edition.cards)) if not set_aside >> c & 1]
         self._deal()
+
+    def play_out_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
+        """Play to the game's end with every player taking a uniformly random legal action: player p takes
+        `actions[int(uniforms[p]() * len(actions))]` of `actions = legal_actions(p)` at each step — what the
+        random bot decides step by step, with the same draws — whole rounds at a time, without building the
+        action lists or checking picks that are legal by construction. The state ends as step-by-step play
+        (`apply_joint`) leaves it: history, rows, sheets and the deal generator alike."""
+        n = self.game.n_players
+        if len(uniforms) != n:
+            raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
+        if any(a is not None for a in self._pending):
+            raise IllegalAction("some players have already chosen this step; play it out with apply_action")
+        while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
+            # a round already under way: finish it step by step
+            self.apply_joint([actions[int(uniform() * len(actions))]
+                              for uniform, actions in zip(uniforms, self.all_legal_actions(), strict=True)])
+        if self.phase != Phase.GAME_OVER:
+            self._play_rounds_uniform(uniforms)
+
+    def _play_rounds_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
+        """The rest of `play_out_uniform`, from a fresh deal: every round on local lists, the state written
+        back once at the end (nothing can look at it in between)."""
+        game = self.game
+        edition, n = game.edition, game.n_players
+        all_cards = tuple(range(len(edition.cards)))
+        tables = round_tables(edition)
+        held_low, held_1, held_2, held_high = tables.choice_icons_held
+        listed = tables.choice_icons_listed
+        score, history, round_log, round_scores = self.score, self.history, self.round_log, self.round_scores
+        choices_used = score.choices_used
+        rng = self.rng
+        dealt = HAND_SIZE * n
+        hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
+        round_index, used = self.round_index, self.used_cards
+        draw_all = [u for u in uniforms for _ in range(HAND_SIZE)]
+        choice_draws, pop_per_pick, sizes_per_pick = _CHOICE_DRAWS[n], _POP_PER_PICK[n], _SIZES_PER_PICK[n]
+        bit = _BIT.__getitem__
+        directions = [1 if game.pass_left(r) else -1 for r in range(ROUNDS)]
+        while True:
+            direction = directions[round_index]
+            draws = list(map(operator.call, draw_all))
+            # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it (floor is
+            # int for these non-negative products, and a plain function call costs less than a type call)
+            taken = list(map(operator.call, pop_per_pick([hand.pop for hand in hands]),
+                             map(floor, map(operator.mul, _HAND_DRAWS[n, direction](draws), sizes_per_pick))))
+            taken.extend(map(list.pop, hands))
+            rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
+            history.extend(islice(zip(*rows, strict=True), _PICKS))
+            masks = [sum(map(bit, row)) for row in rows]
+            # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
+            choices = []
+            for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
+                icons = listed[(held_low[mask & 0xFF] | held_1[mask >> 8 & 0xFF] | held_2[mask >> 16 & 0xFF]
+                                | held_high[mask >> 24]) & ~scored]
+                pick = int(draw * (len(icons) + 1))
+                choices.append(icons[pick - 1] if pick else NO_CHOICE)
+            history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
+            # the round's end, as `_end_round` and `_deal` play it
+            scores = score_round(edition, score, rows, choices, masks)
+            round_log.append((tuple(rows), tuple(choices)))
+            for rounds, round_score in zip(round_scores, scores, strict=True):
+                rounds.append(round_score)
+            round_index += 1
+            if round_index == ROUNDS:
+                break
+            # the cards this round used, in card order: shuffled, they go below the cards set aside
+            used = list(filterfalse(set(set_aside).__contains__, all_cards)) if set_aside else list(all_cards)
+            _shuffle(rng, used)
+            deck = set_aside + used if set_aside else used
+            hands = [deck[p:dealt:n] for p in range(n)]
+            previous_set_aside, set_aside = set_aside, deck[dealt:]
+        self.round_index, self.phase = round_index, Phase.GAME_OVER
+        self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
+        self.passes, self._direction = HAND_SIZE - 1, direction
+        self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
 
     # --- queries --------------------------------------------------------------------------------------------
 
@@ -260,7 +378,8 @@ class State:
         return edition.choice.icons[icon].name if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
-        return [sum(r.total for r in rounds) for rounds in self.round_scores]
+        # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
+        return [sum(map(sum, rounds)) for rounds in self.round_scores]
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""

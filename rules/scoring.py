@@ -13,9 +13,11 @@ from typing import NamedTuple
 
 from rules import wording
 from rules.bonuses import Award, StruckOut, regions_struck_out, settle_bonuses
-from rules.edition import Edition, Family
+from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family
 
 NO_CHOICE = -1
+#: Cards in a row (a hand of 7, all drafted).
+HAND_SIZE = 7
 
 
 class RoundScore(NamedTuple):
@@ -186,11 +188,16 @@ def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player
     if masks is None:
         masks = [row_mask(r) for r in rows]
     family = edition.choice
+    rule = CHOICE_RULES[family.rule]
+    own_mask, n = masks[player], len(rows)
     out = []
-    for icon_index, icon in enumerate(family.icons):
-        if masks[player] & icon.mask:
-            everyone = sum((m & icon.mask).bit_count() for m in masks)
-            out.append((icon_index, score_choice(edition, icon_index, masks[player], everyone, len(rows))[0]))
+    for icon_index, icon_mask in enumerate(family.icon_masks):
+        own = (own_mask & icon_mask).bit_count()
+        if own:  # as score_choice scores it: own icons, and everyone's count of the icon
+            everyone = 0
+            for mask in masks:
+                everyone += (mask & icon_mask).bit_count()
+            out.append((icon_index, rule(family, own, everyone - own, n)))
     return out
 
 
@@ -276,6 +283,8 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
     n = state.n_players
     if masks is None:
         masks = [row_mask(row) for row in rows]
+    if not explain and struck_out is None:  # the engine's hot path: no words, no struck-out regions
+        return score_round(edition, state, rows, choices, masks, awards), [[] for _ in range(n)]
     choice_icons = edition.choice.icons
     visited = state.visited
     scores: list[RoundScore] = []
@@ -328,6 +337,141 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         if choice >= 0:
             state.choices_used[p] |= 1 << choice
     return scores, notes
+
+
+_new_score = tuple.__new__
+_FIELD = (1 << TALLY_FIELD) - 1
+_COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
+
+
+class RoundTables(NamedTuple):
+    """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above."""
+
+    #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
+    throw_catch: tuple[tuple[int, ...], ...]
+    #: Per collection total, per last round's collection score + 1 (-1 before round 1): the points.
+    collection: tuple[tuple[int, ...], ...]
+    #: Per player count, per own icons, per the other players' icons: a choice's points.
+    choice: dict[int, tuple[tuple[int, ...], ...]]
+    #: Per byte of a sheet's visited mask (cards 0–7, 8–15, …), per value: the bitmask of the regions none
+    #: of whose cards in that byte is missing; AND over the bytes gives the regions the sheet covers.
+    regions_covered: tuple[tuple[int, ...], ...]
+    #: Per byte of a row's mask, per value: those cards' `Tally` (add the bytes' up for the row's).
+    tallies: tuple[tuple[int, ...], ...]
+    #: Per byte of a row's mask, per value: the bitmask of the choice icons those cards show (OR the bytes).
+    choice_icons_held: tuple[tuple[int, ...], ...]
+    #: Per bitmask of choice icons: those icons' indices, in icon order.
+    choice_icons_listed: tuple[tuple[int, ...], ...]
+
+
+_ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
+
+
+def round_tables(edition: Edition) -> RoundTables:
+    # keyed by identity: an Edition holds its pydantic spec, which is not hashable; the entry keeps it alive
+    entry = _ROUND_TABLES.get(id(edition))
+    if entry is None or entry[0] is not edition:
+        entry = _ROUND_TABLES[id(edition)] = (edition, _build_round_tables(edition))
+    return entry[1]
+
+
+def _build_round_tables(edition: Edition) -> RoundTables:
+    rule = THROW_CATCH_RULES[edition.throw_catch_rule]
+    collection_rule, choice_rule = COLLECTION_RULES[edition.collection.rule], CHOICE_RULES[edition.choice.rule]
+    numbers = edition.numbers
+    # a row holds 7 cards: its collection total is at most its 7 best values, and the score it must beat
+    # (USA) was such a total too
+    most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
+    return RoundTables(
+        throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
+        # last round's score: at most a doubled total (Australia's rule), else the total itself
+        collection=tuple(tuple(collection_rule(total, previous) for previous in range(-1, 2 * most_collected + 1))
+                         for total in range(most_collected + 1)),
+        choice={n: tuple(tuple(choice_rule(edition.choice, own, others, n) for others in range(HAND_SIZE * (n - 1) + 1))
+                         for own in range(HAND_SIZE + 1))
+                for n in range(2, 5)},
+        regions_covered=tuple(
+            tuple(sum(1 << region.index for region in edition.regions if not region.mask >> at & 0xFF & ~value)
+                  for value in range(256))
+            for at in range(0, 8 * _MASK_BYTES, 8)),
+        tallies=tuple(tuple(sum(edition.tally.per_card[c] for c in range(at, min(at + 8, len(numbers)))
+                                if value >> (c - at) & 1) for value in range(256))
+                      for at in range(0, 8 * _MASK_BYTES, 8)),
+        choice_icons_held=tuple(
+            tuple(sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> at & 0xFF & value)
+                  for value in range(256))
+            for at in range(0, 8 * _MASK_BYTES, 8)),
+        choice_icons_listed=tuple(tuple(i for i in range(len(edition.choice.icons)) if icons >> i & 1)
+                                  for icons in range(1 << len(edition.choice.icons))))
+
+
+#: Every edition has 28 cards; the region tables read a visited mask four bytes at a time.
+_MASK_BYTES = 4
+
+
+def covered_regions(tables: RoundTables, visited: int) -> int:
+    """The bitmask of the regions every card of which is in `visited`."""
+    low, b1, b2, high = tables.regions_covered
+    return low[visited & 0xFF] & b1[visited >> 8 & 0xFF] & b2[visited >> 16 & 0xFF] & high[visited >> 24]
+
+
+def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
+                masks: Sequence[int], awards: list[Award] | None = None) -> list[RoundScore]:
+    """`resolve_round` without explanations: the points alone, for the simulator's and the bots' hot paths.
+
+    The same category rules (chosen by name, as above) read through per-edition tables (`RoundTables`, the
+    rows' packed icon tallies, `rules.edition.Tally`); `tests/test_scoring.py` checks it against the
+    explained path.
+    """
+    n = state.n_players
+    tables = round_tables(edition)
+    visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
+    visited_after = [visited[p] | masks[p] for p in range(n)]
+
+    # regions still unclaimed that a sheet now covers (as in resolve_round), four table lookups a sheet
+    unclaimed = ~state.regions_claimed
+    low, b1, b2, high = tables.regions_covered
+    regions_completed = [low[v & 0xFF] & b1[v >> 8 & 0xFF] & b2[v >> 16 & 0xFF] & high[v >> 24] & unclaimed
+                         for v in visited_after]
+    route_now = 0
+    if edition.route is not None:
+        done = state.route_done
+        for p in range(n):
+            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
+                route_now |= 1 << p
+    if route_now or any(regions_completed):
+        region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now, None, awards)
+    else:
+        region_points = route_points = (0,) * n
+
+    throw_catch, collection_points, choice_points = tables.throw_catch, tables.collection, tables.choice[n]
+    # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
+    tally = edition.tally
+    pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
+    t_low, t_1, t_2, t_high = tables.tallies
+    tallies = [t_low[m & 0xFF] + t_1[m >> 8 & 0xFF] + t_2[m >> 16 & 0xFF] + t_high[m >> 24] for m in masks]
+    scores = []
+    for p in range(n):
+        mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
+        collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
+        if choice >= 0:
+            at = tally.choice_at + TALLY_FIELD * choice
+            own = counted >> at & _FIELD
+            # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and
+            # the fields below never carry into it)
+            everyone = sum(tallies) >> at & _FIELD
+            chosen = choice_points[own][everyone - own]
+            choices_used[p] |= 1 << choice
+        else:
+            chosen = 0
+        # positional, in the fields' order: RoundScore's keyword-taking __new__ costs more (hot path)
+        scores.append(_new_score(RoundScore, (
+            throw_catch[row[0]][row[-1]], collection,
+            (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
+            (mask & ~visited[p]).bit_count(), region_points[p], route_points[p])))
+        visited[p] = visited_after[p]
+        previous_collection[p] = collection
+    return scores
 
 
 # --- Game end: totals and ranking ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.bots import make_bot, play
 from rules.editions import bundled_ids, load_edition
-from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, action_choice, choice_action
+from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, _shuffle, action_choice, choice_action
 from rules.scoring import NO_CHOICE
 
 EDITIONS = bundled_ids()
@@ -231,3 +231,55 @@ def test_greedy_beats_random_bots(australia):
                      [make_bot("random", seed * 4 + p) for p in range(3)])
         wins += state.ranks()[0] == 1
     assert wins >= 36  # measured: greedy wins ~80% against three random bots (chance: 25%)
+
+
+def step_by_step(state, bots) -> None:
+    """Random bots deciding one step at a time through the public API (what `play` does for other bots)."""
+    while not state.is_terminal():
+        state.apply_joint([bot.choose(tuple(state.legal_actions(p))) for p, bot in enumerate(bots)])
+
+
+def state_fields(state) -> dict:
+    fields = {name: getattr(state, name) for name in State.__slots__ if name not in ("_public", "game", "rng")}
+    return {**fields, "rng": state.rng.getstate()}
+
+
+@given(edition=st.sampled_from(EDITIONS), players=st.integers(2, 4), seed=st.integers(0, 2**32),
+       variant=st.booleans(), steps_first=st.integers(0, 30))
+def test_whole_round_random_play_ends_as_step_by_step_play(edition, players, seed, variant, steps_first):
+    """`play_out_uniform` (the random bots' fast path) leaves every field as step-by-step play does, from
+    a fresh game or from any step of one, and the bots' generators in the same state."""
+    game = Game(load_edition(edition), players, seed, variant and players >= 3)
+    fast, slow = game.new_initial_state(), game.new_initial_state()
+    fast_bots = [make_bot("random", seed + p) for p in range(players)]
+    slow_bots = [make_bot("random", seed + p) for p in range(players)]
+    for _ in range(steps_first):
+        if fast.is_terminal():
+            break
+        actions = [bot.choose(tuple(fast.legal_actions(p))) for p, bot in enumerate(fast_bots)]
+        fast.apply_joint(actions)
+        slow.apply_joint([bot.choose(tuple(slow.legal_actions(p))) for p, bot in enumerate(slow_bots)])
+    fast.play_out_uniform([bot.uniform for bot in fast_bots])
+    step_by_step(slow, slow_bots)
+    assert state_fields(fast) == state_fields(slow)
+    assert [bot.rng.getstate() for bot in fast_bots] == [bot.rng.getstate() for bot in slow_bots]
+    assert fast.view(0) == slow.view(0)
+
+
+def test_whole_round_play_refuses_a_step_half_chosen(australia):
+    state = Game(australia, 2, 1).new_initial_state()
+    state.apply_action(0, state.legal_actions(0)[0])
+    with pytest.raises(IllegalAction, match="already chosen this step"):
+        state.play_out_uniform([random.Random(1).random, random.Random(2).random])
+    with pytest.raises(IllegalAction, match="one per player"):
+        Game(australia, 2, 1).new_initial_state().play_out_uniform([random.random])
+
+
+@pytest.mark.parametrize("length", range(65))
+def test_the_inlined_shuffle_deals_as_random_shuffle(length):
+    for seed in range(20):
+        expected, cards = list(range(length)), list(range(length))
+        reference, rng = random.Random(seed), random.Random(seed)
+        reference.shuffle(expected)
+        _shuffle(rng, cards)
+        assert cards == expected and rng.getstate() == reference.getstate()

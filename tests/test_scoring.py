@@ -12,18 +12,25 @@ Y 7 Leaves+Emus, Z 7 Koalas+Sightseeing, @ 7 Leaves+Indigenous, # 7 Kangaroos+Sw
 
 from __future__ import annotations
 
-import pytest
+import random
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules.editions import bundled_ids, load_edition
 from rules.scoring import (
     NO_CHOICE,
     RoundScore,
     ScoreState,
+    choice_option_points,
     rank_players,
     resolve_round,
     row_mask,
     score_choice,
     score_collection,
     score_pairs,
+    score_round,
     score_throw_catch,
 )
 
@@ -203,3 +210,33 @@ def test_ties_are_broken_by_throw_and_catch(australia):
 
 def test_players_tied_on_the_tie_breaker_too_stay_tied(australia):
     assert rank_players(australia, [[rs(5, 20)], [rs(5, 20)], [rs(6, 30)]]) == [2, 2, 1]
+
+
+@given(edition_id=st.sampled_from(bundled_ids()), players=st.integers(2, 4), seed=st.integers(0, 2**32))
+def test_points_alone_match_the_explained_scoring_every_round(edition_id, players, seed):
+    """`score_round` (the hot path, no explanations) scores and settles a whole game as the explained path."""
+    edition = load_edition(edition_id)
+    rng = random.Random(seed)
+    quick, explained = ScoreState(players), ScoreState(players)
+    for _ in range(4):
+        deck = list(range(len(edition.cards)))
+        rng.shuffle(deck)
+        rows = [deck[7 * p:7 * p + 7] for p in range(players)]
+        masks = [row_mask(row) for row in rows]
+        choices = []
+        for p in range(players):
+            open_icons = [i for i, icon in enumerate(edition.choice.icons)
+                          if masks[p] & icon.mask and not quick.choices_used[p] >> i & 1]
+            choices.append(rng.choice([*open_icons, NO_CHOICE]))
+        for p in range(players):
+            # the options offered at the round's end score as the choice itself would
+            everyone = {i: sum((m & icon.mask).bit_count() for m in masks)
+                        for i, icon in enumerate(edition.choice.icons)}
+            assert dict(choice_option_points(edition, rows, p)) == {
+                i: score_choice(edition, i, masks[p], everyone[i], players)[0]
+                for i, icon in enumerate(edition.choice.icons) if masks[p] & icon.mask}
+        quick_awards, explained_awards = [], []
+        points = score_round(edition, quick, rows, choices, masks, quick_awards)
+        expected, notes = resolve_round(edition, explained, rows, choices, explain=True, awards=explained_awards)
+        assert points == expected and quick == explained and quick_awards == explained_awards
+        assert all(notes)

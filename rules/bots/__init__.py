@@ -16,7 +16,10 @@ from rules.engine import Game, PlayerView, State
 class Bot(Protocol):
     """`act(view)` decides on a `PlayerView`. A bot that reads nothing but its legal actions may also offer
     `choose(actions: tuple[int, ...]) -> int`, with `act(view) == choose(view.actions)`: `play` then hands
-    it just its legal actions, so the engine builds no view for it."""
+    it just its legal actions, so the engine builds no view for it. A bot whose every decision is a
+    uniformly random legal action may also offer `uniform`, the random() of its generator, with
+    `choose(actions) == actions[int(uniform() * len(actions))]`: when every seat offers it, `play` lets the
+    engine play the game out in one go (`State.play_out_uniform`), drawing from those same generators."""
 
     name: str
 
@@ -55,6 +58,9 @@ def _load_builtin() -> None:
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
+    if all(hasattr(bot, "uniform") for bot in bots):
+        state.play_out_uniform([bot.uniform for bot in bots])
+        return state
     if all(hasattr(bot, "choose") for bot in bots):
         decide, given = [bot.choose for bot in bots], state.all_legal_actions
     else:

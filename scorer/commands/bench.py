@@ -24,12 +24,24 @@ def report(result: dict, as_json: bool) -> None:
 
 
 @app.command("engine")
-def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia") -> None:
-    """Random-bot 4-player games/s through the engine vs a minimal hand-written loop, same run."""
+def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia", players: int = typer.Option(
+        4, min=2, max=4), profile: bool = typer.Option(
+        False, "--profile", help="instead, cProfile the engine's side (its functions by own time)"),
+        only: str | None = typer.Option(None, help="instead, play one side's games untimed (engine or plain), "
+                                                  "to count instructions under valgrind")) -> None:
+    """Random-bot games/s through the engine vs the plain hand-written loop, interleaved in one run."""
     from benchmarks import engine as bench_engine
     from scorer.commands.engine_commands import edition_or_fail
 
-    report(bench_engine.run(edition_or_fail(edition), games), as_json)
+    if only is not None:
+        if only not in ("engine", "plain"):
+            raise typer.BadParameter(f"--only takes engine or plain, not {only!r}")
+        bench_engine.play_only(edition_or_fail(edition), only, games, players=players)
+        return
+    if profile:
+        print(bench_engine.profile(edition_or_fail(edition), games, players=players))
+        return
+    report(bench_engine.run(edition_or_fail(edition), games, players=players), as_json)
 
 
 @app.command("table")
