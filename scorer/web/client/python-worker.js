@@ -1,0 +1,114 @@
+// tourpad's Python worker (replaces the Flet client's python-worker.js in a published site).
+//
+// Flet's own worker is created only once Flutter has loaded and asks for Python, and then installs the app
+// with micropip from an app archive: every step waits for the one before. This one is created with the page
+// (python.js), so Pyodide boots, the wheels load and the app's modules import while Flutter's engine loads
+// on the page's thread; when Flutter asks ("connect"), only the app's start is left. It speaks the same
+// protocol to the page as Flet's: "initialized" or an error text once connected, then protocol bytes.
+//
+// Python's compiled bytecode for the start is kept in the browser's Cache storage after the first visit
+// (scorer/web/bytecode.py), so later starts import without compiling.
+//
+// Timings go to the page as {tourpadMark, at} (at: an absolute time in ms); the page records them as
+// performance marks (`tourpad bench publish` reports them).
+
+const mark = (name) => self.postMessage({tourpadMark: name, at: performance.timeOrigin + performance.now()});
+
+let askedToConnect;
+const connectRequest = new Promise((resolve) => { askedToConnect = resolve; });
+let sendToPython = null;
+// Flet's Python side reads and sets names on this module (documentUrl, start_connection, send)
+const fletJs = {};
+
+// The bytecode bundle's cache; its name keeps it apart from the service worker's "tourpad-<version>" caches.
+const BYTECODE_CACHE = "bytecode-of-tourpad";
+// Milliseconds after the first screen before the first visit compiles the bundle (it yields as it goes).
+const BYTECODE_DELAY_MS = 1000;
+const BYTECODE_FILE = "/tmp/tourpad-bytecode.zip";
+
+// The bundle belongs to exactly these wheels on exactly this runtime.
+async function bytecodeKey(pyodide) {
+  const hashes = Object.values(pyodide.lockfile.packages).map((p) => p.file_name + " " + p.sha256).sort();
+  const text = new TextEncoder().encode([pyodide.version, ...hashes].join("\n"));
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", text));
+  const hex = Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
+  return new URL("tourpad-bytecode/" + hex, self.location.href).href;
+}
+
+async function readBytecode(key) {
+  const hit = await (await caches.open(BYTECODE_CACHE)).match(key);
+  return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+}
+
+async function saveBytecode(pyodide, key) {
+  const bundle = await pyodide.runPythonAsync("import scorer.web.bytecode\nawait scorer.web.bytecode.bundle()");
+  const data = bundle.toJs();
+  bundle.destroy();
+  const cache = await caches.open(BYTECODE_CACHE);
+  for (const old of await cache.keys()) await cache.delete(old);  // an earlier version's
+  await cache.put(key, new Response(data));
+  mark("tourpad:bytecode-saved");
+}
+
+const receiveFromPython = (message) => {
+  // a fresh Uint8Array from Python's bytes: its buffer can move to the page without a copy
+  const bytes = message.toJs();
+  self.postMessage(bytes, [bytes.buffer]);
+};
+
+async function boot({pyodideUrl}) {
+  mark("tourpad:worker-started");
+  const {loadPyodide} = await import(pyodideUrl);
+  const pyodide = await loadPyodide({stdout: (text) => console.log(text), stderr: (text) => console.error(text)});
+  mark("tourpad:pyodide-ready");
+  pyodide.registerJsModule("flet_js", fletJs);
+  const key = bytecodeKey(pyodide);
+  const saved = key.then(readBytecode).catch((error) => console.warn("bytecode cache:", error));
+  // the site's lock lists our wheel with every dependency: one call fetches them together
+  await pyodide.loadPackage("tourpad", {messageCallback: () => {}});
+  mark("tourpad:wheels-loaded");
+  const bytecode = await saved;
+  if (bytecode) {
+    try {
+      pyodide.FS.writeFile(BYTECODE_FILE, bytecode);
+      await pyodide.runPythonAsync(`import scorer.web.bytecode
+with open("${BYTECODE_FILE}", "rb") as saved:
+    scorer.web.bytecode.install(saved.read())`);
+      mark("tourpad:bytecode-installed");
+    } catch (error) {
+      console.warn("bytecode cache:", error);  // the app compiles its modules as without a cache
+    }
+  }
+  await pyodide.runPythonAsync("import scorer.web.app\nscorer.web.app.load()");
+  mark("tourpad:app-imported");
+  return {pyodide, key, hasBytecode: !!bytecode};
+}
+
+async function connect(started) {
+  const [{pyodide, key, hasBytecode}, request] = await Promise.all([started, connectRequest]);
+  fletJs.documentUrl = request.documentUrl;
+  fletJs.args = request.args;
+  // ft.run in Pyodide makes the connection object, which wants a running event loop: hence the async run
+  await pyodide.runPythonAsync("scorer.web.app.run()");
+  await fletJs.start_connection(receiveFromPython);
+  sendToPython = fletJs.send;
+  mark("tourpad:python-connected");
+  if (!hasBytecode) {
+    setTimeout(() => key.then((k) => saveBytecode(pyodide, k))
+                        .catch((error) => console.warn("bytecode cache:", error)), BYTECODE_DELAY_MS);
+  }
+}
+
+self.onmessage = (event) => {
+  const data = event.data;
+  if (sendToPython) {
+    sendToPython(data);
+  } else if (data && data.tourpadBoot) {
+    connect(boot(data.tourpadBoot)).then(() => self.postMessage("initialized"),
+                                          (error) => self.postMessage(String(error)));
+  } else if (data && data.tourpadConnect) {
+    askedToConnect(data.tourpadConnect);
+  } else {
+    console.error("tourpad: dropped a message for a Python app that has not started");
+  }
+};
