@@ -9,6 +9,11 @@
 // Python's compiled bytecode for the start is kept in the browser's Cache storage after the first visit
 // (scorer/web/bytecode.py), so later starts import without compiling.
 //
+// Pyodide's own start is kept too, as a memory snapshot of the interpreter taken on the first visit before
+// any package is loaded (a snapshot cannot hold a loaded package or a native library): initialised, with
+// the standard library modules the app uses and the start-up modules of the pure-Python libraries listed
+// in python-preload.json (written by `tourpad publish`) imported. Later starts restore it instead.
+//
 // Timings go to the page as {tourpadMark, at} (at: an absolute time in ms); the page records them as
 // performance marks (`tourpad bench publish` reports them).
 
@@ -30,9 +35,7 @@ const BYTECODE_FILE = "/tmp/tourpad-bytecode.zip";
 async function bytecodeKey(pyodide) {
   const hashes = Object.values(pyodide.lockfile.packages).map((p) => p.file_name + " " + p.sha256).sort();
   const text = new TextEncoder().encode([pyodide.version, ...hashes].join("\n"));
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", text));
-  const hex = Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-  return new URL("tourpad-bytecode/" + hex, self.location.href).href;
+  return new URL("tourpad-bytecode/" + await hexDigest(text), self.location.href).href;
 }
 
 async function readBytecode(key) {
@@ -50,6 +53,99 @@ async function saveBytecode(pyodide, key) {
   mark("tourpad:bytecode-saved");
 }
 
+// The interpreter snapshot's cache (one entry). Its key is the hash of python-preload.json, which names
+// the preloaded wheels with their hashes: a site with other libraries never restores an old snapshot, and
+// Pyodide itself refuses one of another build (then the worker starts afresh and keeps a new one).
+const SNAPSHOT_CACHE = "pyodide-snapshot-of-tourpad";
+// Pure-Python standard library modules the app imports, imported before the snapshot is taken.
+const SNAPSHOT_IMPORTS = "import asyncio, dataclasses, enum, inspect, json, logging, re, typing, datetime, " +
+  "pathlib, zipfile, tomllib, importlib.metadata, importlib.resources, functools, collections, contextlib";
+// Puts the preload's wheels where loadPackage will put them (without their metadata, which loadPackage
+// writes) and imports their modules; one that needs a library the snapshot cannot hold is left for later.
+const PRELOAD_PYTHON = `
+def _tourpad_preload():
+    import importlib, json, sys, zipfile
+    with open("/tmp/python-preload.json") as file:
+        preload = json.load(file)
+    site = next(p for p in sys.path if p.endswith("site-packages"))
+    for wheel in preload["wheels"]:
+        with zipfile.ZipFile("/tmp/" + wheel["file_name"]) as whl:
+            whl.extractall(site, [n for n in whl.namelist() if ".dist-info/" not in n])
+    blocked = [n for n in ("msgpack", "pydantic", "pydantic_core", "flet_js") if n not in sys.modules]
+    for name in blocked:
+        sys.modules[name] = None
+    for name in preload["modules"]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    for name in blocked:
+        del sys.modules[name]
+_tourpad_preload()
+del _tourpad_preload
+`;
+
+const fetchBytes = async (path) =>
+  new Uint8Array(await (await fetch(new URL(path, self.location.href))).arrayBuffer());
+
+async function hexDigest(bytes) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function readSnapshot(preload) {
+  try {
+    const key = new URL("tourpad-pyodide-snapshot/" + await hexDigest(await preload), self.location.href).href;
+    const hit = await (await caches.open(SNAPSHOT_CACHE)).match(key);
+    return {key, snapshot: hit ? new Uint8Array(await hit.arrayBuffer()) : null};
+  } catch (error) {
+    console.warn("pyodide snapshot:", error);
+    return {key: null, snapshot: null};
+  }
+}
+
+async function preloadLibraries(pyodide, preload) {
+  pyodide.FS.writeFile("/tmp/python-preload.json", preload);
+  await Promise.all(JSON.parse(new TextDecoder().decode(preload)).wheels.map(
+    async (wheel) => pyodide.FS.writeFile("/tmp/" + wheel.file_name, await fetchBytes("pyodide/" + wheel.file_name))));
+  pyodide.runPython(PRELOAD_PYTHON);
+}
+
+function keepSnapshot(pyodide, key) {
+  const fresh = pyodide.makeMemorySnapshot();
+  (async () => {  // stored while the start goes on
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const old of await cache.keys()) await cache.delete(old);  // an earlier version's
+    await cache.put(key, new Response(fresh));
+    mark("tourpad:pyodide-snapshot-saved");
+  })().catch((error) => console.warn("pyodide snapshot:", error));
+}
+
+async function startPython(loadPyodide, preload, savedSnapshot) {
+  const options = {stdout: (text) => console.log(text), stderr: (text) => console.error(text)};
+  const {key, snapshot} = await savedSnapshot;
+  if (snapshot) {
+    try {
+      const pyodide = await loadPyodide({...options, _loadSnapshot: snapshot});
+      mark("tourpad:pyodide-restored");
+      return pyodide;
+    } catch (error) {
+      console.warn("pyodide snapshot:", error);  // another Pyodide build's: start afresh, keep a new one
+    }
+  }
+  const pyodide = await loadPyodide({...options, _makeSnapshot: true});
+  if (key) {
+    try {
+      pyodide.runPython(SNAPSHOT_IMPORTS);
+      await preloadLibraries(pyodide, await preload);
+      keepSnapshot(pyodide, key);
+    } catch (error) {
+      console.warn("pyodide snapshot:", error);  // this start goes on; the next one tries again
+    }
+  }
+  return pyodide;
+}
+
 const receiveFromPython = (message) => {
   // a fresh Uint8Array from Python's bytes: its buffer can move to the page without a copy
   const bytes = message.toJs();
@@ -58,8 +154,11 @@ const receiveFromPython = (message) => {
 
 async function boot({pyodideUrl}) {
   mark("tourpad:worker-started");
+  // read while the runtime's script loads
+  const preload = fetchBytes("python-preload.json");
+  const savedSnapshot = readSnapshot(preload);
   const {loadPyodide} = await import(pyodideUrl);
-  const pyodide = await loadPyodide({stdout: (text) => console.log(text), stderr: (text) => console.error(text)});
+  const pyodide = await startPython(loadPyodide, preload, savedSnapshot);
   mark("tourpad:pyodide-ready");
   pyodide.registerJsModule("flet_js", fletJs);
   const key = bytecodeKey(pyodide);
