@@ -48,12 +48,6 @@ CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python
 #: Our own start-up in place of the Flet client's (python.js, python-worker.js): Python boots with the page,
 #: in parallel with Flutter's engine, and loads the wheels straight from the lock (no micropip, no app archive).
 CLIENT_REPLACED = ("python.js", "python-worker.js")
-#: Pure-Python libraries whose start-up modules go into the interpreter snapshot the site's worker keeps
-#: (see python-worker.js): the ones that need no native library to import (pydantic needs pydantic-core).
-SNAPSHOT_LIBRARIES = ("flet", "repath", "six", "typing_extensions", "platformdirs")
-#: What the browser build cannot import (no wheel in the site), blocked when listing the start-up modules.
-NOT_IN_BROWSER = ("reportlab", "uvicorn", "zxingcpp", "fastapi", "cryptography", "numpy", "PIL", "starlette",
-                  "httpx")
 ICON_SIZES = (192, 512)
 RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
 APPLE_ICON_SIZE = 180
@@ -102,7 +96,6 @@ def publish(out: Path, base_url: str = "/") -> Site:
     for wheel in wheels:
         shutil.copyfile(wheel, out / "pyodide" / wheel.name)
     _write_lock(out / "pyodide", client / "pyodide" / "pyodide-lock.json", wheels)
-    _write_preload(out, wheels)
     _write_icons(out)
     _write_manifest(out)
     prefix = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
@@ -222,44 +215,6 @@ def _write_lock(folder: Path, flet_lock: Path, wheels: list[Path]) -> None:
     ours["tourpad"]["depends"] = sorted(d for d in ours if d != "tourpad")
     lock["packages"] = ours
     (folder / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
-
-
-STARTUP_MODULES_SCRIPT = """
-import json, sys, types
-import flet, pydantic, sqlite3, zoneinfo  # what Pyodide has; imported before the platform changes
-for name in NOT_IN_BROWSER:
-    sys.modules[name] = None
-sys.modules["flet_js"] = types.ModuleType("flet_js")  # Pyodide's bridge module, only there in the browser
-sys.platform = "emscripten"
-import scorer.web.app
-scorer.web.app.load()
-print(json.dumps(sorted(sys.modules)))
-"""
-
-
-def startup_modules() -> list[str]:
-    """The modules of SNAPSHOT_LIBRARIES the browser build imports before its first screen, found by running
-    that import here as in Pyodide (sys.platform "emscripten", nothing the site lacks)."""
-    script = f"NOT_IN_BROWSER = {NOT_IN_BROWSER!r}\n" + STARTUP_MODULES_SCRIPT
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise PublishError("cannot list the browser build's start-up modules: "
-                           + (done.stderr.strip().splitlines() or ["python failed"])[-1])
-    loaded = json.loads(done.stdout.splitlines()[-1])
-    return [name for name in loaded if name.split(".")[0] in SNAPSHOT_LIBRARIES]
-
-
-def _write_preload(out: Path, wheels: list[Path]) -> None:
-    """python-preload.json: the wheels of SNAPSHOT_LIBRARIES and their start-up modules, which the worker
-    imports into Pyodide's snapshot on the first visit (a later start restores them instead of importing)."""
-    libraries = []
-    for wheel in wheels:
-        with zipfile.ZipFile(wheel) as whl:
-            tops = {name.split("/")[0].removesuffix(".py") for name in whl.namelist() if name.endswith(".py")}
-        if tops & set(SNAPSHOT_LIBRARIES):
-            libraries.append({"file_name": wheel.name, "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest()})
-    preload = {"wheels": sorted(libraries, key=lambda w: w["file_name"]), "modules": startup_modules()}
-    (out / "python-preload.json").write_text(json.dumps(preload, indent=1))
 
 
 # --- PWA: icons, manifest, index, service worker ---------------------------------------------------------

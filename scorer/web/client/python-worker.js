@@ -11,8 +11,7 @@
 //
 // Pyodide's own start is kept too, as a memory snapshot of the interpreter taken on the first visit before
 // any package is loaded (a snapshot cannot hold a loaded package or a native library): initialised, with
-// the standard library modules the app uses and the start-up modules of the pure-Python libraries listed
-// in python-preload.json (written by `tourpad publish`) imported. Later starts restore it instead.
+// the standard library modules the app uses imported. Later starts restore it instead.
 //
 // Timings go to the page as {tourpadMark, at} (at: an absolute time in ms); the page records them as
 // performance marks (`tourpad bench publish` reports them).
@@ -53,49 +52,27 @@ async function saveBytecode(pyodide, key) {
   mark("tourpad:bytecode-saved");
 }
 
-// The interpreter snapshot's cache (one entry). Its key is the hash of python-preload.json, which names
-// the preloaded wheels with their hashes: a site with other libraries never restores an old snapshot, and
-// Pyodide itself refuses one of another build (then the worker starts afresh and keeps a new one).
+// The interpreter snapshot's cache (one entry), keyed by what the snapshot imports; Pyodide itself refuses
+// a snapshot of another build (then the worker starts afresh and keeps a new one).
 const SNAPSHOT_CACHE = "pyodide-snapshot-of-tourpad";
-// Pure-Python standard library modules the app imports, imported before the snapshot is taken.
+// Standard library modules the app imports, imported before the snapshot is taken. They fit in Pyodide's
+// initial memory: a snapshot can only be restored into that (Pyodide 314 does not grow the memory first),
+// which is why the app's libraries are not in it (flet alone grows the memory).
 const SNAPSHOT_IMPORTS = "import asyncio, dataclasses, enum, inspect, json, logging, re, typing, datetime, " +
-  "pathlib, zipfile, tomllib, importlib.metadata, importlib.resources, functools, collections, contextlib";
-// Puts the preload's wheels where loadPackage will put them (without their metadata, which loadPackage
-// writes) and imports their modules; one that needs a library the snapshot cannot hold is left for later.
-const PRELOAD_PYTHON = `
-def _tourpad_preload():
-    import importlib, json, sys, zipfile
-    with open("/tmp/python-preload.json") as file:
-        preload = json.load(file)
-    site = next(p for p in sys.path if p.endswith("site-packages"))
-    for wheel in preload["wheels"]:
-        with zipfile.ZipFile("/tmp/" + wheel["file_name"]) as whl:
-            whl.extractall(site, [n for n in whl.namelist() if ".dist-info/" not in n])
-    blocked = [n for n in ("msgpack", "pydantic", "pydantic_core", "flet_js") if n not in sys.modules]
-    for name in blocked:
-        sys.modules[name] = None
-    for name in preload["modules"]:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
-    for name in blocked:
-        del sys.modules[name]
-_tourpad_preload()
-del _tourpad_preload
-`;
-
-const fetchBytes = async (path) =>
-  new Uint8Array(await (await fetch(new URL(path, self.location.href))).arrayBuffer());
+  "pathlib, zipfile, tomllib, importlib.metadata, importlib.resources, functools, collections, contextlib, " +
+  "sqlite3, decimal, zoneinfo, uuid, textwrap, string, hashlib, base64, io, math, random, itertools, " +
+  "weakref, copy, types, traceback, warnings, tempfile, shutil, struct, bisect, heapq, operator, " +
+  "fractions, statistics, email.utils, urllib.parse, html, unicodedata, py_compile";
 
 async function hexDigest(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-async function readSnapshot(preload) {
+async function readSnapshot() {
   try {
-    const key = new URL("tourpad-pyodide-snapshot/" + await hexDigest(await preload), self.location.href).href;
+    const name = "tourpad-pyodide-snapshot/" + await hexDigest(new TextEncoder().encode(SNAPSHOT_IMPORTS));
+    const key = new URL(name, self.location.href).href;
     const hit = await (await caches.open(SNAPSHOT_CACHE)).match(key);
     return {key, snapshot: hit ? new Uint8Array(await hit.arrayBuffer()) : null};
   } catch (error) {
@@ -104,14 +81,11 @@ async function readSnapshot(preload) {
   }
 }
 
-async function preloadLibraries(pyodide, preload) {
-  pyodide.FS.writeFile("/tmp/python-preload.json", preload);
-  await Promise.all(JSON.parse(new TextDecoder().decode(preload)).wheels.map(
-    async (wheel) => pyodide.FS.writeFile("/tmp/" + wheel.file_name, await fetchBytes("pyodide/" + wheel.file_name))));
-  pyodide.runPython(PRELOAD_PYTHON);
-}
-
-function keepSnapshot(pyodide, key) {
+function keepSnapshot(pyodide, key, initialMemory) {
+  if (pyodide._module.HEAP8.length !== initialMemory) {
+    console.warn("pyodide snapshot: the imports outgrew the initial memory; no snapshot kept");
+    return;
+  }
   const fresh = pyodide.makeMemorySnapshot();
   (async () => {  // stored while the start goes on
     const cache = await caches.open(SNAPSHOT_CACHE);
@@ -121,7 +95,7 @@ function keepSnapshot(pyodide, key) {
   })().catch((error) => console.warn("pyodide snapshot:", error));
 }
 
-async function startPython(loadPyodide, preload, savedSnapshot) {
+async function startPython(loadPyodide, savedSnapshot) {
   const options = {stdout: (text) => console.log(text), stderr: (text) => console.error(text)};
   const {key, snapshot} = await savedSnapshot;
   if (snapshot) {
@@ -136,9 +110,9 @@ async function startPython(loadPyodide, preload, savedSnapshot) {
   const pyodide = await loadPyodide({...options, _makeSnapshot: true});
   if (key) {
     try {
+      const initialMemory = pyodide._module.HEAP8.length;
       pyodide.runPython(SNAPSHOT_IMPORTS);
-      await preloadLibraries(pyodide, await preload);
-      keepSnapshot(pyodide, key);
+      keepSnapshot(pyodide, key, initialMemory);
     } catch (error) {
       console.warn("pyodide snapshot:", error);  // this start goes on; the next one tries again
     }
@@ -154,11 +128,9 @@ const receiveFromPython = (message) => {
 
 async function boot({pyodideUrl}) {
   mark("tourpad:worker-started");
-  // read while the runtime's script loads
-  const preload = fetchBytes("python-preload.json");
-  const savedSnapshot = readSnapshot(preload);
+  const savedSnapshot = readSnapshot();  // read while the runtime's script loads
   const {loadPyodide} = await import(pyodideUrl);
-  const pyodide = await startPython(loadPyodide, preload, savedSnapshot);
+  const pyodide = await startPython(loadPyodide, savedSnapshot);
   mark("tourpad:pyodide-ready");
   pyodide.registerJsModule("flet_js", fletJs);
   const key = bytecodeKey(pyodide);
