@@ -71,8 +71,9 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
                 first = _time_to_home(page, url)
                 first_marks = page.evaluate(MARKS_JS)
                 page.evaluate("() => navigator.serviceWorker.ready")
-                page.wait_for_function("() => performance.getEntriesByName('tourpad:bytecode-saved').length",
-                                       timeout=TIMEOUT_MS)
+                if "worker-started" in first_marks:  # a site with the start-up caches (not an older one)
+                    page.wait_for_function("() => performance.getEntriesByName('tourpad:bytecode-saved').length",
+                                           timeout=TIMEOUT_MS)
                 page.close()
                 page = context.new_page()
                 cached = _time_to_home(page, url)
