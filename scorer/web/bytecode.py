@@ -58,17 +58,26 @@ async def bundle(site: Path | None = None) -> bytes:
 
 def install(data: bytes, site: Path | None = None) -> int:
     """Put each .pyc of a bundle in place; returns how many. A bundle naming a path outside `site` is refused
-    whole before anything is written."""
-    site = (site or site_packages()).resolve()
+    whole before anything is written. (Paths are checked as text: resolving each one on Pyodide's file system
+    costs more than the rest of the install.)"""
+    site_text = os.path.normpath(site or site_packages())
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         members = archive.infolist()
+        targets = []
         for member in members:
-            target = (site / member.filename).resolve()
-            if not target.is_relative_to(site) or target.suffix != ".pyc" or target.parent.name != "__pycache__":
-                raise ValueError(f"a bytecode bundle may only hold __pycache__/*.pyc files in {site}, "
+            target = os.path.normpath(os.path.join(site_text, member.filename))
+            folder, name = os.path.split(target)
+            if not target.startswith(site_text + os.sep) or not name.endswith(".pyc") \
+                    or os.path.basename(folder) != "__pycache__":
+                raise ValueError(f"a bytecode bundle may only hold __pycache__/*.pyc files in {site_text}, "
                                  f"not {member.filename}")
-        for member in members:
-            target = site / member.filename
-            os.makedirs(target.parent, exist_ok=True)
-            target.write_bytes(archive.read(member))
+            targets.append(target)
+        made: set[str] = set()
+        for member, target in zip(members, targets, strict=True):
+            folder = os.path.dirname(target)
+            if folder not in made:
+                os.makedirs(folder, exist_ok=True)
+                made.add(folder)
+            with open(target, "wb") as file:
+                file.write(archive.read(member))
     return len(members)
