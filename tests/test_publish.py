@@ -41,6 +41,8 @@ def test_every_wheel_pyodide_loads_is_in_the_site_with_its_hash(site):
         assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry["sha256"], name
         assert set(entry["depends"]) <= set(packages), name
     assert {"tourpad", "flet", "pydantic", "pydantic-core", "msgpack"} <= set(packages)
+    # the site's own worker loads the wheels from the lock: no micropip, no app archive to unpack
+    assert "micropip" not in packages and not list(site.rglob("micropip-*")) and not (site / "app.tar.gz").exists()
     assert "pyemscripten_2026_0_wasm32" in packages["pydantic-core"]["file_name"]
     names = " ".join(packages).lower()
     for banned in ("reportlab", "uvicorn", "zxing", "fastapi", "cryptography", "numpy", "pillow"):
@@ -69,6 +71,20 @@ def test_the_page_runs_python_in_the_browser_under_the_prefix_with_nothing_from_
     for path in (site / "index.html", site / "manifest.json", site / "pyodide" / "pyodide-lock.json"):
         text = path.read_text().replace("https://cdn.jsdelivr.net/npm/@rive-app/", "")  # the refused script
         assert "https://" not in text, path
+
+
+def test_python_starts_with_the_page_through_the_sites_own_worker(site):
+    """Flet's bridge creates its Python worker only once Flutter has loaded; the site's creates it as the page
+    loads (python.js is a plain script in the page's head), so Pyodide boots while Flutter loads."""
+    bridge = (site / "python.js").read_text()
+    assert "\ntourpadPython.worker = tourpadStartWorker();\n" in bridge
+    assert '<script src="python.js"></script>' in (site / "index.html").read_text()
+    worker = (site / "python-worker.js").read_text()
+    assert 'pyodide.loadPackage("tourpad"' in worker
+    assert "scorer.web.bytecode.install" in worker and "scorer.web.bytecode.bundle()" in worker
+    with zipfile.ZipFile(next((site / "pyodide").glob("tourpad-*.whl"))) as whl:
+        assert "scorer/web/bytecode.py" in whl.namelist()
+        assert not any(name.startswith("scorer/web/client/") for name in whl.namelist())
 
 
 def test_manifest_makes_it_an_installable_app_with_our_icons(site):

@@ -1,8 +1,21 @@
-"""The published web app's entry point: the browser's storage first, then the same app as `tourpad app`."""
+"""The published web app's entry point: the browser's storage first, then the same app as `tourpad app`.
+
+The site's Python worker calls `load()` while Flutter's engine is still loading in the page, then `run()`
+once Flutter asks for Python: the slow part of a start (importing the app) overlaps the engine's.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+
+def load() -> None:
+    """Import everything the first screen needs."""
+    import flet
+    import flet.messaging.pyodide_connection  # noqa: F401  (what ft.run uses in Pyodide)
+
+    import scorer.browser_storage
+    import scorer.ui.main  # noqa: F401
 
 
 def run() -> None:

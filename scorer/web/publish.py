@@ -10,14 +10,12 @@ host. Routes use the URL's hash, so any static file server (and any path prefix)
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import zipfile
 from dataclasses import dataclass
 from importlib import metadata
@@ -39,13 +37,17 @@ PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 #: Our packages in the browser wheel, and what they leave out (the computer-only parts are never imported
 #: there; fonts are for the PDFs).
 OWN_PACKAGES = ("rules", "scorer", "printables", "assets")
-OWN_SKIPPED = ("assets/fonts/", "__pycache__/")
+OWN_SKIPPED = ("assets/fonts/", "__pycache__/", "scorer/web/client/")
 #: `tourpad bench publish` times the hard bot in Pyodide with the same benchmark as `tourpad bench bots`.
 OWN_EXTRA_FILES = ("benchmarks/__init__.py", "benchmarks/bots.py")
 #: Parts of the Flet client and Pyodide folder a browser never loads (CLI runners, debug symbols, types,
 #: renderers only chosen by an explicit setting).
 CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python\.bat|python\.exe|"
-                            r"python_cli_entry\.mjs|package\.json)$|^canvaskit/(experimental_webparagraph|wimp)")
+                            r"python_cli_entry\.mjs|package\.json|micropip-.*\.whl|packaging-.*\.whl)$|"
+                            r"^canvaskit/(experimental_webparagraph|wimp)")
+#: Our own start-up in place of the Flet client's (python.js, python-worker.js): Python boots with the page,
+#: in parallel with Flutter's engine, and loads the wheels straight from the lock (no micropip, no app archive).
+CLIENT_REPLACED = ("python.js", "python-worker.js")
 ICON_SIZES = (192, 512)
 RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
 APPLE_ICON_SIZE = 180
@@ -88,11 +90,12 @@ def publish(out: Path, base_url: str = "/") -> Site:
             dest = out / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest)
+    for name in CLIENT_REPLACED:
+        shutil.copyfile(Path(__file__).parent / "client" / name, out / name)
     wheels = [*browser_wheels(), own_wheel(cache_dir())]
     for wheel in wheels:
         shutil.copyfile(wheel, out / "pyodide" / wheel.name)
     _write_lock(out / "pyodide", client / "pyodide" / "pyodide-lock.json", wheels)
-    (out / "app.tar.gz").write_bytes(_app_archive())
     _write_icons(out)
     _write_manifest(out)
     prefix = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
@@ -199,10 +202,9 @@ def _b64_digest(data: bytes) -> str:
 
 
 def _write_lock(folder: Path, flet_lock: Path, wheels: list[Path]) -> None:
-    """Pyodide's package list, cut down to what the site ships: micropip (which reads requirements.txt)
-    and our wheels, each with its hash, so loading never looks anywhere else."""
+    """Pyodide's package list, cut down to what the site ships: our wheels, each with its hash, so loading
+    never looks anywhere else."""
     lock = json.loads(flet_lock.read_text())
-    kept = {name: lock["packages"][name] for name in ("micropip", "packaging") if name in lock["packages"]}
     ours = {}
     for wheel in wheels:
         dist = wheel.name.split("-")[0].replace("_", "-").lower()
@@ -211,20 +213,8 @@ def _write_lock(folder: Path, flet_lock: Path, wheels: list[Path]) -> None:
                       "package_type": "package", "imports": [], "depends": [], "unvendored_tests": False,
                       "shared_library": False}
     ours["tourpad"]["depends"] = sorted(d for d in ours if d != "tourpad")
-    lock["packages"] = {**kept, **ours}
+    lock["packages"] = ours
     (folder / "pyodide-lock.json").write_text(json.dumps(lock, indent=1))
-
-
-def _app_archive() -> bytes:
-    """What Flet's Python worker unpacks and runs: requirements (our wheel, found in the lock) and main.py."""
-    members = {"main.py": b"from scorer.web.app import run\n\nrun()\n", "requirements.txt": b"tourpad\n"}
-    buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        for name, data in members.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
 
 
 # --- PWA: icons, manifest, index, service worker ---------------------------------------------------------
