@@ -454,6 +454,7 @@ class GameSession:
         return pad_place(self.game_id)
 
     has_undo = True  # the one phone's log: undo cancels the latest entry, whoever's it was
+    passed_around = True  # one phone for everyone: after a player's round, the next player's keypad
 
     @property
     def title(self) -> str:

@@ -32,6 +32,8 @@ class SheetSession(Protocol):
 
     #: Whether this game has an undo at all (the app bar's button), and whether there is anything to undo.
     has_undo: bool
+    #: One device passed from player to player: saving a round opens the next player's keypad.
+    passed_around: bool
 
     @property
     def can_undo(self) -> bool: ...

@@ -121,6 +121,8 @@ class TableSheetSession:
     #: No undo at a table: each seat edits its own round until it closes; the host corrects any round.
     has_undo = False
     can_undo = False
+    #: Every seat enters on its own phone (the host, for a seat without one): after a save, the sheet.
+    passed_around = False
 
     @property
     def export_name(self) -> str:

@@ -42,7 +42,8 @@ def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadS
     app.toast(f"Round {round_index + 1} edited: {name}; all totals recomputed" if edited
               else f"Saved {name}'s round {round_index + 1}")
     nxt = [p for p in range(after.setup.n)
-           if not after.entered(round_index)[p] and session.may_enter(round_index, p)] if not edited else []
+           if not after.entered(round_index)[p] and session.may_enter(round_index, p)] \
+        if session.passed_around and not edited else []
     if nxt:  # straight on to the next player still to enter this round (the phone passed around)
         app.go_to(place.route("entry", round_index=round_index, player=nxt[0]))
     else:
