@@ -74,9 +74,8 @@ class TableScreens:
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
         self.view: dict | None = None  # the host's controls: the table as last published
-        #: The sheet this window shows live (a seat's, or the host's), and the rounds it had closed.
+        #: The sheet this window shows live (a seat's, or the host's).
         self.sheet: TableSheetSession | None = None
-        self._rounds_seen = 0
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
         self._unsubscribe: Callable[[], None] | None = None
@@ -282,10 +281,8 @@ class TableScreens:
             self.sheet.stop()
         session = TableSheetSession(self.service, code, token, seat)
         self.sheet = session
-        self._rounds_seen = session.state.rounds_done
         session.listeners.append(lambda state: self._sheet_changed(session))
         session.watch(lambda update: self.page.run_task(self._run, update))
-        self._rounds_seen = session.state.rounds_done
 
     @staticmethod
     async def _run(update: Callable[[], None]) -> None:
@@ -293,7 +290,6 @@ class TableScreens:
 
     def _sheet_changed(self, session: TableSheetSession) -> None:
         """A committed change at the table (on this session's loop): follow it on this window's screens."""
-        before, self._rounds_seen = self._rounds_seen, session.state.rounds_done
         name, params = self.app.route
         if session.gone is not None:
             self.sheet = None
@@ -307,7 +303,7 @@ class TableScreens:
             self.page.run_task(self._remember, session.code, session.token, session.seat)
             self.app.go_to(session.place.route("sheet"))
             return
-        self.app.sheet_changed(session, before)
+        self.app.sheet_changed(session, session.rounds_done_before)
 
     # --- the host's controls -------------------------------------------------------------------------------
 
