@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from rules import categories as cat
 from rules import wording
-from rules.bonuses import Award
+from rules.bonuses import Award, StruckOut
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
@@ -90,6 +90,8 @@ class PadState:
     before_round: list = field(default_factory=list)
     #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`).
     awards: list[list[Award]] = field(default_factory=list)
+    #: Per complete round: the regions completed there that an earlier round had taken (`rules.bonuses.StruckOut`).
+    struck_out: list[list[StruckOut]] = field(default_factory=list)
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
 
@@ -321,20 +323,24 @@ def score(state: PadState) -> None:
     carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
     state.before_round = []
     state.awards = []
+    state.struck_out = []
     for r in range(ROUNDS):
         state.before_round.append(carried.copy())
         if len(state.entries[r]) < n:
             break
         awards: list[Award] = []
+        struck_out: list[StruckOut] = []
         if setup.mode == LETTERS_MODE:
             rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
                                   for p in range(n)), strict=True)
-            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards)
+            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards,
+                                          struck_out=struck_out)
         else:
             scores, notes = cat.resolve_round(edition, carried,
                                               [state.entries[r][p]["categories"] for p in range(n)], r + 1,
-                                              awards=awards)
+                                              awards=awards, struck_out=struck_out)
         state.awards.append(awards)
+        state.struck_out.append(struck_out)
         for p in range(n):
             state.scores[p].append(scores[p])
             state.notes[p].append(notes[p])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import flet as ft
 import flet.canvas as cv
 
+from rules import wording
 from rules.engine import ROUNDS
 from rules.scoring import category_points
 from scorer.pad.errors import EntryError
@@ -309,13 +310,10 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
 
 
 def bonus_sentences(state: PadState, round_index: int) -> list[str]:
-    """Who took which shared bonus in a closed round, and why (the rules' own wording)."""
-    lines = []
-    for p in range(state.setup.n):
-        lines += [f"{state.players[p]}: {line}" for line in state.notes[p][round_index]
-                  if line.startswith("Region bonus")
-                  or (state.edition.route is not None and line.startswith(state.edition.route.name))]
-    return lines
+    """Who took which shared bonus in a closed round, and why, and who completed a region too late (the
+    rules' own sentences: "Ann and Bob both completed Great Plains this round: +3 each")."""
+    return wording.round_bonus_summary(state.edition, state.awards[round_index], state.players,
+                                       state.struck_out[round_index], state.awards[:round_index])
 
 
 @screen("sheet")
