@@ -52,6 +52,14 @@ def open_keypad(pad, name: str) -> None:
                   lambda ms: pad.wait_text("entry-cards", r"^Cards: none ", timeout=ms))
 
 
+def pick_seat(table, option: str) -> None:
+    """The host's seat picker: open it (until its menu shows: the host's screen redraws as phones join)
+    and choose `option`."""
+    table.tap_until(lambda: table.tap_ident("seat-pick"),
+                    lambda ms: table.button(option).first.wait_for(timeout=ms), timeout=5000)
+    table.tap(option)
+
+
 def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_context, open_app, csp_violations):
     # the host credential opens tables; a stranger's request is refused
     assert httpx.post(f"{host}/api/tables", json={"seats": 2}).status_code == 401
@@ -137,8 +145,7 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
 
     # the host seats Max (no phone yet) at seat 2; Max's phone later takes the seat with the token shown
     table.goto(f"{host}/table/{code}/host")  # the host's controls (the device keeps its host token)
-    table.tap_ident("seat-pick")
-    table.tap("2: seat 2")
+    pick_seat(table, "2: seat 2")
     table.type_into("Player's name", "Max")
     table.tap("Seat player")
     table.wait_text("message", "^Seat 2 is Max's", timeout=40000)
