@@ -34,8 +34,8 @@ pytestmark = pytest.mark.e2e
 GAME_FILE = Path(__file__).parent.parent / "data" / "table_usa_acceptance.json"
 PHONE = {"viewport": {"width": 390, "height": 844}}
 BIG_SCREEN = {"viewport": {"width": 1920, "height": 1080}}
-RELOADED = "Cy"  # whose phone reloads mid-round, and in which round, after how many cards
-RELOAD_ROUND, RELOAD_AFTER = 2, 3
+# Cy's phone reloads in round 2 with 3 cards tapped (Ann and Bob have entered: their letters show as taken)
+RELOADED, RELOAD_ROUND, RELOAD_AFTER = "Cy", 2, 3
 
 
 def open_pages(new_context, urls: dict[str, tuple[dict, str]]) -> dict:
@@ -61,8 +61,8 @@ def tap_letters(pad, letters: str, done: str = "") -> None:
 
 
 def leave_summary(pad, button: str) -> None:
-    """Tap the summary's way on until the summary is gone (the sheet under it already shows the next round,
-    so that is no sign the tap landed)."""
+    """Tap the summary's way on until the summary is gone (a tap during a redraw can miss; the summary's
+    leaving is the sign that it landed)."""
     pad.tap_until(lambda: pad.tap(button),
                   lambda ms: pad.ident("summary-title").wait_for(state="detached", timeout=ms))
 
@@ -91,8 +91,7 @@ def test_three_phones_and_the_board_play_a_whole_usa_game(host, tmp_path, new_co
                       headers=host_auth(tmp_path)).json()["code"]
     pages = open_pages(new_context, {**{name: (PHONE, host) for name in names},
                                      "board": (BIG_SCREEN, f"{host}/table/{code}/board")})
-    board = pages.pop("board")
-    phones = pages
+    board, phones = pages.pop("board"), pages
     for seat, name in enumerate(names, start=1):
         take_seat(phones[name], code, seat, name)
     board.wait_text("board-status", r"^Round 1 · still entering: Ann, Bob, Cy$", timeout=40000)
