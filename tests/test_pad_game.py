@@ -274,3 +274,19 @@ def test_category_preview_scores_own_categories_or_names_the_problem(store):
     assert total == 2 + 12 + 7 + 4 + 7 and lines[0].startswith("Throw & Catch: Throw 3, Catch 5")
     total, lines = preview(AUS, CategoryState.new(2), 0, cat_values(throw=""), 2, 1)
     assert total is None and lines == ["Throw card number is missing"]
+
+
+def test_round_summaries_name_who_took_each_shared_bonus(store):
+    """The sheet's round summary says what `rules.record.round_summaries` says of the same game, round by
+    round: shared regions, coast to coast together, a second place, regions completed too late."""
+    from pathlib import Path
+
+    from rules.record import parse_record, round_summaries
+
+    record = GameRecord(**json.loads((Path(__file__).parent / "data" / "table_usa_acceptance.json").read_text()))
+    state = GameSession.from_record(store, record).state
+    usa = load_edition("usa")
+    expected = round_summaries(usa, parse_record(record, usa)[0], list(record.players))
+    assert [state.bonus_summary(r) for r in range(4)] == expected
+    assert "Ann and Bob both reached coast to coast this round: first place, +7 each" in expected[2]
+    assert "Ann completed Midwest too, but Cy took it in round 3: no bonus" in expected[3]

@@ -46,6 +46,10 @@ class TableSheetSession:
         self.listeners: list[Callable[[PadState], None]] = []
         #: Set when the table is gone or this seat was taken away: why the sheet cannot be shown any more.
         self.gone: str | None = None
+        #: The rounds closed before the change the listeners were last told of. This device's own submission
+        #: is read back at once and its event skipped, so a listener cannot keep count itself: it would take
+        #: the round its own entry closed for one just closed elsewhere.
+        self.rounds_done_before = 0
         self._unsubscribe: Callable[[], None] | None = None
         self._set_view(service.view(code))
         self.code = self.view["code"]
@@ -89,6 +93,7 @@ class TableSheetSession:
         else:
             if event["kind"] == "seat_removed" and self.seat is not None:
                 self._reseat()
+            self.rounds_done_before = self.state.rounds_done
             self._set_view(event["table"] or self.service.view(self.code))
         for listener in list(self.listeners):
             listener(self.state)

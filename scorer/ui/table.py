@@ -74,9 +74,9 @@ class TableScreens:
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
         self.view: dict | None = None  # the host's controls: the table as last published
-        #: The sheet this window shows live (a seat's, or the host's), and the rounds it had closed.
+        #: The sheet this window shows live (a seat's, or the host's).
         self.sheet: TableSheetSession | None = None
-        self._rounds_seen, self._game_seen = 0, 0
+        self._game_seen = 0
         self._revisions_seen: dict[int, int] = {}
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
@@ -283,12 +283,11 @@ class TableScreens:
             self.sheet.stop()
         session = TableSheetSession(self.service, code, token, seat)
         self.sheet = session
-        self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
+        self._game_seen = session.view["game"]
         self._revisions_seen: dict[int, int] = {}
         self._host_corrections(session)
         session.listeners.append(lambda state: self._sheet_changed(session))
         session.watch(lambda update: self.page.run_task(self._run, update))
-        self._rounds_seen, self._game_seen = session.state.rounds_done, session.view["game"]
 
     @staticmethod
     async def _run(update: Callable[[], None]) -> None:
@@ -296,7 +295,6 @@ class TableScreens:
 
     def _sheet_changed(self, session: TableSheetSession) -> None:
         """A committed change at the table (on this session's loop): follow it on this window's screens."""
-        before, self._rounds_seen = self._rounds_seen, session.state.rounds_done
         game, self._game_seen = self._game_seen, session.view["game"]
         name, params = self.app.route
         if session.gone is not None:
@@ -318,7 +316,7 @@ class TableScreens:
             self.app.toast(f"Game {session.view['game']} has started: same seats, empty sheets")
             self.app.go_to(session.place.route("sheet"))
             return
-        self.app.sheet_changed(session, before)
+        self.app.sheet_changed(session, session.rounds_done_before)
 
     def _host_corrections(self, session: TableSheetSession) -> list[int]:
         """The rounds (from 1) of this seat the host has changed since this window last looked."""

@@ -46,6 +46,20 @@ def take_seat(pad, code: str, seat: int, name: str) -> None:
     pad.wait_text("round-status", "Round 1", timeout=40000)
 
 
+def open_keypad(pad, name: str) -> None:
+    """From the sheet, this phone's own keypad (the sheet may be redrawing: another phone's entry)."""
+    pad.tap_until(lambda: pad.tap(f"Enter {name}"),
+                  lambda ms: pad.wait_text("entry-cards", r"^Cards: none ", timeout=ms))
+
+
+def pick_seat(table, option: str) -> None:
+    """The host's seat picker: open it (until its menu shows: the host's screen redraws as phones join)
+    and choose `option`."""
+    table.tap_until(lambda: table.tap_ident("seat-pick"),
+                    lambda ms: table.button(option).first.wait_for(timeout=ms), timeout=5000)
+    table.tap(option)
+
+
 def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_context, open_app, csp_violations):
     # the host credential opens tables; a stranger's request is refused
     assert httpx.post(f"{host}/api/tables", json={"seats": 2}).status_code == 401
@@ -108,20 +122,30 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     code = table.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=40000)
     zoe = open_app(phone, host)
     take_seat(zoe, code, 1, "Zoë")
-    zoe.type_into("Your 7 cards", "ABCDEFG")
-    zoe.tap("Submit round 1")
-    table.wait_text("sheet-1", "R1: ABCDEFG", timeout=40000)
-    table.type_into("7 cards", "ABCDEFH")
-    table.tap("Update round 1")
-    zoe.wait_text("sheet-1", "R1: ABCDEFH", timeout=40000)
-    zoe.wait_text("message", "The host corrected your round 1", timeout=40000)
+    open_keypad(zoe, "Zoë")
+    tap_cards(zoe, "ABCDEFG")
+    zoe.tap_ident("save")
+    zoe.wait_text("enter-1", "Zoë: entered", timeout=40000)
+    table.wait_text("roster-1", r"^1: Zoë · 0 pts$", timeout=40000)  # entered: no longer "entering…"
+
+    # the host corrects Zoë's round on the host's score sheets: her round's Edit, the keypad, save
+    table.tap_until(lambda: table.tap_ident("host-sheet"),
+                    lambda ms: table.wait_text("history-r1-p1", "^ABCDEFG$", timeout=ms))
+    table.wait_text("sheet-status", "you are the host")
+    table.tap_until(lambda: table.tap_ident("edit-r1-p1"),
+                    lambda ms: table.wait_text("entry-cards", r"^Cards: ABCDEFG ", timeout=ms))
+    table.tap_ident("backspace")
+    table.wait_text("entry-cards", r"^Cards: ABCDEF ")
+    table.tap("H")
+    table.wait_text("entry-cards", r"^Cards: ABCDEFH ")
+    table.shot("table-host-corrects")
+    table.tap_ident("save")
+    zoe.wait_text("history-r1-p1", "^ABCDEFH$", timeout=40000)  # Zoë's own sheet, live
     zoe.shot("table-player-corrected")
-    table.shot("table-host")
 
     # the host seats Max (no phone yet) at seat 2; Max's phone later takes the seat with the token shown
-    table.tap_ident("seat-pick")
-    table.tap("2: seat 2")
-    table.button("Submit round 1").wait_for(timeout=40000)  # the form now edits seat 2's empty round 1
+    table.goto(f"{host}/table/{code}/host")  # the host's controls (the device keeps its host token)
+    pick_seat(table, "2: seat 2")
     table.type_into("Player's name", "Max")
     table.tap("Seat player")
     table.wait_text("message", "^Seat 2 is Max's", timeout=40000)
@@ -129,10 +153,11 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     assert re.fullmatch(rf"{host}/seat/{code}/[\w-]{{22}}", link), link
     assert table.text("message").endswith(link.rsplit("/", 1)[1])  # the token, for typing instead
     table.shot("table-host-seats-max")
-    zoe.wait_text("sheet-2", "^Max", timeout=40000)
-    # Max's phone scans the seat code: it opens straight on seat 2
+    zoe.wait_text("entering-2", "^Max: entering", timeout=40000)
+    # Max's phone scans the seat code: it opens straight on seat 2, Max's own keypad a tap away
     max_phone = open_app(new_context(viewport={"width": 390, "height": 844}), link)
-    max_phone.wait_text("sheet-2", r"^Max \(you\)", timeout=40000)
+    max_phone.wait_text("sheet-status", "your seat: 2", timeout=40000)
+    max_phone.wait_text("enter-2", "^Enter Max$")
     # another phone scans the table's join code: it opens on the seat picker of this table
     join_url = table.ident("join-qr").locator("[aria-label]").first.get_attribute("aria-label")
     assert join_url == f"{host}/join/{code}"
