@@ -52,21 +52,31 @@ def podium_card(seat: int, place: int, name: str, total: int) -> ft.Control:
                                            color=ft.Colors.PRIMARY))]), padding=12))
 
 
+#: What a 390 px phone leaves the breakdown's card (the page's and the card's padding taken off).
+BREAKDOWN_W = 330
+LABEL_W, GAP = 110, 4
+
+
 def breakdown(state: PadState) -> ft.Control:
+    """Category × player totals; the columns share the phone's width (4 players fit without scrolling)."""
     names = state.edition.category_names()
-    col_w = 64
+    col_w = min(64, (BREAKDOWN_W - LABEL_W) // state.setup.n - GAP)
     right = ft.TextAlign.RIGHT
-    rows = [ft.Row([ft.Text("", width=118),
-                    *(ft.Text(n, width=col_w, weight=ft.FontWeight.BOLD, max_lines=1,
-                              overflow=ft.TextOverflow.ELLIPSIS, text_align=right) for n in state.players)])]
+
+    def row(label: ft.Text, cells: list[ft.Text]) -> ft.Row:
+        return ft.Row([label, *cells], spacing=GAP)
+
+    rows = [row(ft.Text("", width=LABEL_W),
+                [ft.Text(n, width=col_w, weight=ft.FontWeight.BOLD, max_lines=1,
+                         overflow=ft.TextOverflow.ELLIPSIS, text_align=right) for n in state.players])]
     per_player = [state.category_totals(p) for p in range(state.setup.n)]
     for cid in state.edition.category_ids():
-        rows.append(ft.Row([ft.Text(names[cid], width=118, size=13),
-                            *(ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=right)
-                              for p in range(state.setup.n))]))
-    rows.append(ft.Row([ft.Text("Total", width=118, weight=ft.FontWeight.BOLD),
-                        *(ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=right)
-                          for t in state.totals())]))
+        rows.append(row(ft.Text(names[cid], width=LABEL_W, size=13),
+                        [ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=right)
+                         for p in range(state.setup.n)]))
+    rows.append(row(ft.Text("Total", width=LABEL_W, weight=ft.FontWeight.BOLD),
+                    [ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=right)
+                     for t in state.totals()]))
     return ft.Row([ft.Column(rows, spacing=4)], scroll=ft.ScrollMode.AUTO)
 
 
