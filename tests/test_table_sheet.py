@@ -171,3 +171,23 @@ def test_the_seat_whose_entry_closed_a_round_is_not_told_it_closed_again(service
     ann.session.enter_letters(0, "OPQRSTU", None)  # round 2's first entry, on Ann's phone
     bob.deliver(1)
     assert bob.told[-1] == (1, 1)  # Bob is not sent back to round 1's summary
+
+
+def test_europe_passport_first_second_and_a_tie_on_every_seat_s_round_summary(service):
+    """The passport settled 1st (round 2), 2nd (round 3) and tied 3rd (round 4) at a table: every seat's
+    sheet tells it in the same words, and every sheet marks the tiers taken."""
+    record = GameRecord.model_validate_json((DATA / "table_europe_passport.json").read_text())
+    loop = Loop()
+    seats, host = seated(service, record, loop)
+    for r, row in enumerate(record.rounds):
+        for p, name in enumerate(record.players):
+            seats[p].enter_letters(p, row[name].cards, row[name].choice, r)
+            loop.run()
+    for session in [*seats, host]:
+        state = session.state
+        assert "Ann was first to complete the passport: +7" in state.bonus_summary(1)
+        assert "Bob was second to complete the passport: +3" in state.bonus_summary(2)
+        assert "Cy and Dee both completed the passport this round: third place, +1 each" in state.bonus_summary(3)
+        tiers = state.bonus_marks().route.tiers
+        assert [[(t.round, t.players) for t in tier.takings] for tier in tiers] == [
+            [(2, (0,))], [(3, (1,))], [(4, (2, 3))]]
