@@ -85,7 +85,11 @@ class TableSheetSession:
             self.gone = "The table expired"
             self.stop()
         elif event["version"] <= self.view["version"]:
-            return  # already in the view (this device's own submission, read back at once)
+            # already in the view: this device's own submission, read back at once. When it closed a round,
+            # the screens are still told: they count the rounds closed from what they are told, and would
+            # take the next change from another seat for this round closing (and show its summary again).
+            if not event.get("round_closed"):
+                return
         else:
             if event["kind"] == "seat_removed" and self.seat is not None:
                 self._reseat()
