@@ -11,10 +11,12 @@ import pytest
 from flet.controls.context import _context_page
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import run_session
+from typer.testing import CliRunner
 
 from benchmarks import table_flet
 from benchmarks.table import scripted_rounds
 from rules.editions import load_edition
+from scorer.cli import app as cli_app
 from scorer.pad.store import EventStore
 from scorer.table.service import TableService
 from scorer.ui import table as table_ui
@@ -70,3 +72,24 @@ def test_the_phone_that_closes_a_round_stays_on_the_next_round_when_others_save(
             table_flet.close_phones([ann, bob])
 
     run_session(run)
+
+
+def test_a_tiny_bench_run_measures_every_update_and_ends_on_the_engines_totals():
+    """1 table × 2 seats, 1 game: every submission timed on the other phone, and both phones' final round
+    summaries (and the service's view) show the totals of the game the engine played."""
+    result = table_flet.run(load_edition("australia"), tables=1, seats=2, games=1)
+    assert result["submissions"] == 8  # 4 rounds × 2 seats
+    assert result["updates_expected"] == result["updates_measured"] == 8  # each seen by the one other phone
+    assert result["totals_compared"] == 3 and result["totals_unlike_engine"] == 0
+    assert 0 < result["update_latency_p50_ms"] <= result["update_latency_p95_ms"] <= result["update_latency_max_ms"]
+    assert table_ui.HOSTING is None  # the run put back what the app was configured with
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--phones", "browser"], "--phones is one of both, sse, flet, not 'browser'"),
+    (["--seats", "5"], "--seats: a table has 2 to 4 seats, not 5"),
+    (["--flet-games", "0"], "--flet-games must be at least 1 (got 0)"),
+])
+def test_bench_table_refuses_bad_options_before_running(args, message):
+    result = CliRunner().invoke(cli_app, ["bench", "table", *args])
+    assert result.exit_code == 2 and message in " ".join(result.output.split())
