@@ -47,6 +47,7 @@ class TableSheetSession:
         #: Set when the table is gone or this seat was taken away: why the sheet cannot be shown any more.
         self.gone: str | None = None
         self._unsubscribe: Callable[[], None] | None = None
+        self._received = 0  # the version of the latest change the table has told this session about
         self._set_view(service.view(code))
         self.code = self.view["code"]
 
@@ -70,6 +71,7 @@ class TableSheetSession:
         self.stop()
 
         def listener(event: dict) -> None:
+            self._received = event["version"]  # events come in version order
             schedule(lambda: self._apply(event))
 
         view, self._unsubscribe = self.service.subscribe(self.code, listener)
@@ -90,6 +92,10 @@ class TableSheetSession:
             # take the next change from another seat for this round closing (and show its summary again).
             if not event.get("round_closed"):
                 return
+        elif event["kind"] == "entry" and event["version"] < self._received:
+            # A later change is already on its way to this session and carries the whole table: a burst of
+            # submissions redraws each phone once, not once per submission (each redraw is a whole screen).
+            return
         else:
             if event["kind"] == "seat_removed" and self.seat is not None:
                 self._reseat()
