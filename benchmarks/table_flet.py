@@ -97,10 +97,16 @@ class HeadlessPhone(Connection):
     def expect(self, *texts: str, shown: Callable[[float], None]) -> None:
         self.awaited.append(Awaited(tuple(text.encode() for text in texts), shown))
 
-    def shows(self, *texts: str) -> asyncio.Future:
-        """A future that is done once a patch holding one of `texts` has been sent (from now on)."""
+    def shows(self, *texts: str, then: Callable[[float], None] = lambda at: None) -> asyncio.Future:
+        """A future that is done once a patch holding one of `texts` has been sent (from now on); `then` is
+        called with that moment as it is sent."""
         done = self.loop.create_future()
-        self.expect(*texts, shown=lambda at: done.done() or done.set_result(at))
+
+        def shown(at: float) -> None:
+            then(at)
+            done.set_result(at)
+
+        self.expect(*texts, shown=shown)
         return done
 
     def _answer(self, body) -> None:
@@ -228,31 +234,43 @@ async def seat_table(main, service: TableService, edition: Edition, seats: int, 
     return SeatedTable(code, rounds, engine_totals, phones)
 
 
-async def play_table(table: SeatedTable, latencies: list[float]) -> dict:
-    """Every seat plays its rounds on its phone; returns the counts and the totals the phones showed."""
+async def play_table(table: SeatedTable, latencies: list[float], turns: bool = False) -> dict:
+    """Every seat plays its rounds on its phone; returns the counts and the totals the phones showed.
+    All seats save at once (a burst), or with `turns` one at a time: each once the last is shown everywhere."""
     phones = table.phones
     seats = len(phones)
     on_sheet = asyncio.Barrier(seats)
+    turn = asyncio.Lock()
     expected = 0
 
-    async def seat_plays(phone: Phone) -> list[int]:
+    def save(phone: Phone, r: int, cards: str, choice: str | None) -> list[asyncio.Future]:
+        """The keypad's Save on `phone`, timed until each other phone shows it (the futures)."""
         nonlocal expected
-        _context_page.set(phone.page)  # what Flet sets for an event's handler
         s = phone.seat
+        sheet = phone.sheet
+        before = sheet.state
+        started = time.perf_counter()
+        shown = []
+        for other in phones:
+            if other is not phone:
+                shown.append(other.connection.shows(f"P{s}: entered", f"Round {r + 1} closed",
+                                                    then=lambda at: latencies.append(at - started)))
+                expected += 1
+        after = sheet.enter_letters(s - 1, cards, choice, r)  # the seat's token, as the Save button sends it
+        after_save(phone.app, sheet, before, after, r, s - 1)
+        return shown
+
+    async def seat_plays(phone: Phone) -> list[int]:
+        _context_page.set(phone.page)  # what Flet sets for an event's handler
         for r, entries in enumerate(table.rounds):
             closed = phone.connection.shows(f"Round {r + 1} closed")
             await on_time(on_sheet.wait(), phone, f"every phone to show round {r + 1}")
-            cards, choice = entries[s - 1]
-            sheet = phone.sheet
-            before = sheet.state
-            started = time.perf_counter()
-            for other in phones:
-                if other is not phone:
-                    other.connection.expect(f"P{s}: entered", f"Round {r + 1} closed",
-                                            shown=lambda at, started=started: latencies.append(at - started))
-                    expected += 1
-            after = sheet.enter_letters(s - 1, cards, choice, r)  # the keypad's Save, with the seat's token
-            after_save(phone.app, sheet, before, after, r, s - 1)
+            if turns:
+                async with turn:
+                    shown = save(phone, r, *entries[phone.seat - 1])
+                    await on_time(asyncio.gather(*shown), phone, f"the others to show its round {r + 1}")
+            else:
+                save(phone, r, *entries[phone.seat - 1])
             await on_time(closed, phone, f"round {r + 1} to close")
             if r + 1 == len(table.rounds):
                 return shown_totals(phone, seats)
@@ -280,7 +298,7 @@ def close_phones(phones: list[Phone]) -> None:
         phone.connection.session.close()
 
 
-async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: int) -> dict:
+async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: int, turns: bool) -> dict:
     service = TableService(folder / "tables.sqlite3", tables_per_minute=tables * games + 1)
     store = EventStore(folder / "games.sqlite3")
     table_ui.configure(service, HOST_URL)
@@ -295,7 +313,7 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
                 seated = [await seat_table(main, service, edition, seats, game * 1000 + t, hub, executor)
                           for t in range(tables)]
                 started = time.perf_counter()  # every phone shows its sheet: the game starts
-                played = await asyncio.gather(*(play_table(table, latencies) for table in seated))
+                played = await asyncio.gather(*(play_table(table, latencies, turns) for table in seated))
                 elapsed += time.perf_counter() - started
                 for table, one in zip(seated, played, strict=True):
                     close_phones(table.phones)
@@ -311,7 +329,8 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
             service.close()
     ms = sorted(x * 1000 for x in latencies)
     return {
-        "phones": "flet sessions", "tables": tables, "seats": seats, "games_per_table": games,
+        "phones": "flet sessions", "saves": "one at a time" if turns else "all at once",
+        "tables": tables, "seats": seats, "games_per_table": games,
         "submissions": submissions, "seconds": round(elapsed, 2),
         "submissions_per_s": round(submissions / elapsed, 1),
         "updates_expected": expected, "updates_measured": len(ms),
@@ -324,13 +343,13 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
     }
 
 
-def run(edition: Edition, tables: int = 1, seats: int = 4, games: int = 3) -> dict:
+def run(edition: Edition, tables: int = 1, seats: int = 4, games: int = 3, turns: bool = False) -> dict:
     """One run in a fresh data folder, on a thread of its own (its own event loop: the caller may run one).
     The clock leaves out opening the phones: each game's starts once every phone shows its sheet."""
     previous = table_ui.HOSTING
     with tempfile.TemporaryDirectory(prefix="tourpad-bench-flet-") as folder, \
             concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
         try:
-            return pool.submit(asyncio.run, _run(Path(folder), edition, tables, seats, games)).result()
+            return pool.submit(asyncio.run, _run(Path(folder), edition, tables, seats, games, turns)).result()
         finally:
             table_ui.HOSTING = previous

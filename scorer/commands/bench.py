@@ -41,7 +41,9 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
                                                    "on 127.0.0.1); flet: every seat's phone a real Flet session "
                                                    "of the app, at 1 table and at --tables; both"),
           flet_games: int = typer.Option(1, help="games per table with Flet phones (each redraw costs far more "
-                                                 "than an event)")) -> None:
+                                                 "than an event)"),
+          turns: bool = typer.Option(False, help="Flet phones save one at a time (each once the last is shown on "
+                                                 "every phone) instead of all at once")) -> None:
     """Table mode on loopback, full games submitted concurrently. Through the API: submissions/s and
     p50/p95 from a submission to its event on the other seats' streams. With phones as Flet sessions:
     p50/p95/max from a submission to the patch that shows it on the other seats' sheets (goal at 1 × 4:
@@ -66,7 +68,7 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
     if phones in ("flet", "both"):
         from benchmarks import table_flet
 
-        result["flet_sessions"] = [table_flet.run(chosen, n, seats, flet_games)
+        result["flet_sessions"] = [table_flet.run(chosen, n, seats, flet_games, turns)
                                    for n in sorted({1, tables})]
     if as_json:
         print(json.dumps(result["sse"] if phones == "sse" else result, indent=2))
@@ -80,8 +82,9 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
 def flet_table(runs: list[dict]):
     from rich.table import Table
 
-    shown = Table(title="Phones as Flet sessions: a submission until each other seat's sheet shows it")
-    for column in ("tables×seats", "subs", "updates", "p50 ms", "p95 ms", "max ms", "subs/s", "unlike engine"):
+    shown = Table(title="Phones as Flet sessions: a submission until each other seat's sheet shows it "
+                        f"(saves {runs[0]['saves']})")
+    for column in ("size", "subs", "updates", "p50 ms", "p95 ms", "max ms", "subs/s", "unlike engine"):
         shown.add_column(column, justify="right")
     for run in runs:
         shown.add_row(f"{run['tables']} × {run['seats']}", str(run["submissions"]),
