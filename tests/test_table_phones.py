@@ -74,10 +74,11 @@ def test_the_phone_that_closes_a_round_stays_on_the_next_round_when_others_save(
     run_session(run)
 
 
-def test_a_tiny_bench_run_measures_every_update_and_ends_on_the_engines_totals():
-    """1 table × 2 seats, 1 game: every submission timed on the other phone, and both phones' final round
-    summaries (and the service's view) show the totals of the game the engine played."""
-    result = table_flet.run(load_edition("australia"), tables=1, seats=2, games=1)
+@pytest.mark.parametrize("turns", [False, True])
+def test_a_tiny_bench_run_measures_every_update_and_ends_on_the_engines_totals(turns):
+    """1 table × 2 seats, 1 game, saves all at once or one at a time: every submission timed on the other
+    phone, and both phones' final round summaries (and the service's view) show the engine's totals."""
+    result = table_flet.run(load_edition("australia"), tables=1, seats=2, games=1, turns=turns)
     assert result["submissions"] == 8  # 4 rounds × 2 seats
     assert result["updates_expected"] == result["updates_measured"] == 8  # each seen by the one other phone
     assert result["totals_compared"] == 3 and result["totals_unlike_engine"] == 0
