@@ -12,11 +12,14 @@ A submission is the keypad's Save on the seat's phone session: `TableSheetSessio
 seat's token (the service validates, commits, publishes), then the Save's own navigation
 (`scorer.ui.entry.after_save`), on the loop, as Flet runs the button's handler. The letters come from a
 game the engine played (`benchmarks.table.scripted_rounds`), so every entry is legal and the totals are
-known. Every seat of a table submits as soon as all its phones show the round's sheet (a burst, like the
-SSE bench). Measured, for each submission and each OTHER seat: the time from just before the Save's work to
-the moment that seat's session hands its connection the patch that shows it (the sheet's "<name>:
-entered", or "Round N closed" when it closed the round) — taken in the connection's send path, after the
-message is packed for the wire, never by polling.
+known. Every seat of a table submits as soon as all its phones show the round's sheet (a burst, as in the
+event-stream bench, `benchmarks/table.py`), or with `turns` one at a time, each once the previous save is
+shown on every phone (one save's latency with nothing queued ahead of it).
+
+Measured, for each submission and each OTHER seat: the time from just before the Save's work to the moment
+that seat's session hands its connection the patch that shows it (the sheet's "<name>: entered", or "Round
+N closed" when it closed the round), taken in the connection's send path after the message is packed for
+the wire, never by polling.
 """
 
 from __future__ import annotations
