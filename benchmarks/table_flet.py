@@ -237,8 +237,9 @@ async def seat_table(main, service: TableService, edition: Edition, seats: int, 
     return SeatedTable(code, rounds, engine_totals, phones)
 
 
-async def play_table(table: SeatedTable, latencies: list[float], turns: bool = False) -> dict:
-    """Every seat plays its rounds on its phone; returns the counts and the totals the phones showed.
+async def play_table(table: SeatedTable, timings: dict[str, list[float]], turns: bool = False) -> dict:
+    """Every seat plays its rounds on its phone; returns the counts and the totals the phones showed, and
+    adds to `timings` each update's latency ("update") and each Save handler's own time ("save").
     All seats save at once (a burst), or with `turns` one at a time: each once the last is shown everywhere."""
     phones = table.phones
     seats = len(phones)
@@ -257,10 +258,11 @@ async def play_table(table: SeatedTable, latencies: list[float], turns: bool = F
         for other in phones:
             if other is not phone:
                 shown.append(other.connection.shows(f"P{s}: entered", f"Round {r + 1} closed",
-                                                    then=lambda at: latencies.append(at - started)))
+                                                    then=lambda at: timings["update"].append(at - started)))
                 expected += 1
         after = sheet.enter_letters(s - 1, cards, choice, r)  # the seat's token, as the Save button sends it
         after_save(phone.app, sheet, before, after, r, s - 1)
+        timings["save"].append(time.perf_counter() - started)
         return shown
 
     async def seat_plays(phone: Phone) -> list[int]:
@@ -306,7 +308,7 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
     store = EventStore(folder / "games.sqlite3")
     table_ui.configure(service, HOST_URL)
     main = make_main(lambda: store)
-    latencies: list[float] = []
+    timings: dict[str, list[float]] = {"update": [], "save": []}
     submissions = expected = unlike = compared = 0
     elapsed = 0.0
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
@@ -316,7 +318,7 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
                 seated = [await seat_table(main, service, edition, seats, game * 1000 + t, hub, executor)
                           for t in range(tables)]
                 started = time.perf_counter()  # every phone shows its sheet: the game starts
-                played = await asyncio.gather(*(play_table(table, latencies, turns) for table in seated))
+                played = await asyncio.gather(*(play_table(table, timings, turns) for table in seated))
                 elapsed += time.perf_counter() - started
                 for table, one in zip(seated, played, strict=True):
                     close_phones(table.phones)
@@ -330,7 +332,8 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
             await asyncio.sleep(0.05)  # the sessions' close events
             store.close()
             service.close()
-    ms = sorted(x * 1000 for x in latencies)
+    ms = sorted(x * 1000 for x in timings["update"])
+    save_ms = sorted(x * 1000 for x in timings["save"])
     return {
         "phones": "flet sessions", "saves": "one at a time" if turns else "all at once",
         "tables": tables, "seats": seats, "games_per_table": games,
@@ -338,12 +341,20 @@ async def _run(folder: Path, edition: Edition, tables: int, seats: int, games: i
         "submissions_per_s": round(submissions / elapsed, 1),
         "updates_expected": expected, "updates_measured": len(ms),
         "update_latency_p50_ms": round(statistics.median(ms), 1),
-        "update_latency_p95_ms": round(ms[int(0.95 * (len(ms) - 1))], 1),
+        "update_latency_p95_ms": round(percentile_95(ms), 1),
         "update_latency_max_ms": round(ms[-1], 1),
+        # the submitter's Save handler itself (submission and its own redraw): the others' updates wait behind it
+        "save_handler_p50_ms": round(statistics.median(save_ms), 1),
+        "save_handler_p95_ms": round(percentile_95(save_ms), 1),
         # each phone's final round summary, and the service's view, against the engine's totals
         "totals_compared": compared,
         "totals_unlike_engine": unlike,
     }
+
+
+def percentile_95(ordered: list[float]) -> float:
+    """As the event-stream bench takes it (benchmarks/table.py)."""
+    return ordered[int(0.95 * (len(ordered) - 1))]
 
 
 def run(edition: Edition, tables: int = 1, seats: int = 4, games: int = 3, turns: bool = False) -> dict:
