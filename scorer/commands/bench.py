@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from scorer.commands.common import console
+from scorer.commands.common import console, fail
 
 app = typer.Typer(help="Benchmarks: engine, print, table, bots, scan.", no_args_is_help=True)
 
@@ -44,15 +44,66 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
     report(bench_engine.run(edition_or_fail(edition), games, players=players), as_json)
 
 
+PHONES = ("both", "sse", "flet")
+
+
 @app.command("table")
-def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int = 3,
-          edition: str = "australia") -> None:
-    """Tables × seats on loopback (127.0.0.1 only), full games submitted concurrently: submissions/s and
-    p50/p95 from a submission to its event on the other seats' streams."""
-    from benchmarks import table as bench_table
+def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int = 3, edition: str = "australia",
+          phones: str = typer.Option("both", help="sse: seats through the JSON API and the event stream (a host "
+                                                   "on 127.0.0.1); flet: every seat's phone a real Flet session "
+                                                   "of the app, at 1 table and at --tables; both"),
+          flet_games: int = typer.Option(1, help="games per table with Flet phones (each redraw costs far more "
+                                                 "than an event)"),
+          turns: bool = typer.Option(False, help="Flet phones save one at a time (each once the last is shown on "
+                                                 "every phone) instead of all at once")) -> None:
+    """Table mode on loopback, full games submitted concurrently. Through the API: submissions/s and
+    p50/p95 from a submission to its event on the other seats' streams. With phones as Flet sessions:
+    p50/p95/max from a submission to the patch that shows it on the other seats' sheets (goal at 1 × 4:
+    p95 <= 100 ms)."""
     from scorer.commands.engine_commands import edition_or_fail
 
-    report(bench_table.run(edition_or_fail(edition), tables, seats, games), as_json)
+    if phones not in PHONES:
+        fail(f"--phones is one of {', '.join(PHONES)}, not {phones!r}")
+    from scorer.table.service import MAX_SEATS, MIN_SEATS
+
+    if not MIN_SEATS <= seats <= MAX_SEATS:
+        fail(f"--seats: a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
+    for name, value in (("--tables", tables), ("--games", games), ("--flet-games", flet_games)):
+        if value < 1:
+            fail(f"{name} must be at least 1 (got {value})")
+    chosen = edition_or_fail(edition)
+    result: dict = {}
+    if phones in ("sse", "both"):
+        from benchmarks import table as bench_table
+
+        result["sse"] = bench_table.run(chosen, tables, seats, games)
+    if phones in ("flet", "both"):
+        from benchmarks import table_flet
+
+        result["flet_sessions"] = [table_flet.run(chosen, n, seats, flet_games, turns)
+                                   for n in sorted({1, tables})]
+    if as_json:
+        print(json.dumps(result["sse"] if phones == "sse" else result, indent=2))
+        return
+    if "sse" in result:
+        report(result["sse"], as_json=False)
+    if "flet_sessions" in result:
+        console.print(flet_table(result["flet_sessions"]))
+
+
+def flet_table(runs: list[dict]):
+    from rich.table import Table
+
+    shown = Table(title="Phones as Flet sessions: a submission until each other seat's sheet shows it "
+                        f"(saves {runs[0]['saves']})")
+    for column in ("size", "subs", "updates", "p50 ms", "p95 ms", "max ms", "subs/s", "unlike engine"):
+        shown.add_column(column, justify="right")
+    for run in runs:
+        shown.add_row(f"{run['tables']} × {run['seats']}", str(run["submissions"]),
+                      f"{run['updates_measured']}/{run['updates_expected']}", str(run["update_latency_p50_ms"]),
+                      str(run["update_latency_p95_ms"]), str(run["update_latency_max_ms"]),
+                      str(run["submissions_per_s"]), f"{run['totals_unlike_engine']}/{run['totals_compared']}")
+    return shown
 
 
 @app.command("bots")
@@ -83,8 +134,6 @@ def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50
     from scorer.commands.engine_commands import edition_or_fail
 
     if sheets < 1:
-        from scorer.commands.common import fail
-
         fail(f"--sheets must be at least 1 (got {sheets})")
     report(bench_print.run(edition_or_fail(edition), sheets, paper), as_json)
 

@@ -51,6 +51,7 @@ class TableSheetSession:
         #: the round its own entry closed for one just closed elsewhere.
         self.rounds_done_before = 0
         self._unsubscribe: Callable[[], None] | None = None
+        self._received = 0  # the version of the latest change the table has told this session about
         self._set_view(service.view(code))
         self.code = self.view["code"]
 
@@ -74,6 +75,7 @@ class TableSheetSession:
         self.stop()
 
         def listener(event: dict) -> None:
+            self._received = event["version"]  # events come in version order
             schedule(lambda: self._apply(event))
 
         view, self._unsubscribe = self.service.subscribe(self.code, listener)
@@ -90,6 +92,10 @@ class TableSheetSession:
             self.stop()
         elif event["version"] <= self.view["version"]:
             return  # already in the view (this device's own submission, read back at once)
+        elif event["kind"] == "entry" and event["version"] < self._received:
+            # A later change is already on its way to this session and carries the whole table: a burst of
+            # submissions redraws each phone once, not once per submission (each redraw is a whole screen).
+            return
         else:
             if event["kind"] == "seat_removed" and self.seat is not None:
                 self._reseat()
