@@ -94,6 +94,7 @@ class PadApp:
         self._pushed: list[str] = []  # routes pushed to the browser whose route change has not come back yet
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
+        self._drawn_with: dict[str, dict] = {}  # per path in the view stack: the params its screen was drawn with
 
     # --- navigation -------------------------------------------------------------------------------------
 
@@ -119,7 +120,11 @@ class PadApp:
         except RouteError as err:
             name, params = "not_found", {"message": str(err)}
         self.route = (name, {**params, **self._extras.get(path, {})})
-        self.render(rebuild_below=moved)
+        if not (moved and self._back_down_to(path)):
+            # The screens below the new one that are already drawn stay as they are (a keypad → the round's
+            # summary keeps the sheet under both): a screen is drawn anew, or brings itself up to date, when
+            # it comes back on top (`_back_down_to`), so only the Back gesture's glimpse of it may be stale.
+            self.render()
         if push and path != self._browser_path:
             self._browser_path = path
             self._pushed.append(path)
@@ -162,7 +167,7 @@ class PadApp:
         name, params = self.route
         below = chain(name, params)[:-1] if name in BY_SCREEN else [("home", {})]
         below_paths = [format_route(n, **p) for n, p in below]
-        kept = {path: (view, shown) for path, view, shown in self._stack[:-1]
+        kept = {path: (view, shown) for path, view, shown in self._stack  # the top too: going up from it
                 if not rebuild_below and path in below_paths}
         for path, _view, shown in self._stack:  # left (or drawn anew): release what it holds first
             if path not in kept and shown.on_leave is not None:
@@ -179,10 +184,31 @@ class PadApp:
             if ok:
                 stack.append((path, self._view(path, shown), shown))
         stack.append((self.path, self._view(self.path, top), top))
+        self._drawn_with = {path: self._extras_params(path) for path, _view, _shown in stack}
         self._stack = stack
         self._rendered_wide = self.wide
         self.page.views[:] = [view for _path, view, _shown in stack]
         self.page.update()
+
+    def _back_down_to(self, path: str) -> bool:
+        """Going back down the view stack to a screen that can bring itself up to date (`on_change`, e.g. the
+        sheet under a keypad just saved): the screens above it leave, and it updates in place instead of
+        every screen being drawn anew (on a phone at a table that is the difference between a patch of a few
+        hundred bytes and a whole sheet). False when there is no such screen drawn with these params."""
+        for depth, (below_path, _view, shown) in enumerate(self._stack[:-1]):
+            if below_path != path:
+                continue
+            if shown.on_change is None or self._drawn_with.get(path) != self.route[1]:
+                return False
+            for _path, _gone_view, gone in self._stack[depth + 1:]:
+                if gone.on_leave is not None:
+                    gone.on_leave()
+            self._stack = self._stack[:depth + 1]
+            self.page.views[:] = [view for _path, view, _shown in self._stack]
+            shown.on_change()
+            self.page.update()
+            return True
+        return False
 
     def _build(self, name: str, params: dict) -> tuple[Screen, bool]:
         """The screen, and whether it is the one asked for (not "not found" or an error)."""
@@ -215,6 +241,14 @@ class PadApp:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
         return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
                        scroll=ft.ScrollMode.AUTO, padding=0)
+
+    def _extras_params(self, path: str) -> dict:
+        """The params a path's screen is drawn with: its URL's and those remembered for it (a sheet's tab)."""
+        try:
+            _name, params = parse(path)
+        except RouteError:
+            return {}
+        return {**params, **self._extras.get(path, {})}
 
     @property
     def wide(self) -> bool:
@@ -255,8 +289,7 @@ class PadApp:
             return
         state = session.state
         if state.rounds_done > rounds_done_before and name in (place.sheet, place.entry):
-            self.toast(f"Round {state.rounds_done} closed: every sheet is scored")
-            self.go_to(place.route("summary", round_index=state.rounds_done - 1))
+            self.go_to(place.route("summary", round_index=state.rounds_done - 1))  # it says the round closed
             return
         top = self._stack[-1][2] if self._stack else None
         if top is not None and top.on_change is not None:
@@ -272,12 +305,15 @@ class PadApp:
 
     # --- feedback --------------------------------------------------------------------------------------
 
-    def toast(self, message: str, error: bool = False) -> None:
+    def toast(self, message: str, error: bool = False, update: bool = True) -> None:
+        """A short message at the bottom. `update=False` when a navigation follows at once: its page update
+        carries the message too (each page update diffs the whole page)."""
         self.page.show_dialog(ft.SnackBar(
             sem("toast", ft.Text(message)), bgcolor=ft.Colors.ERROR if error else None,
             duration=4000 if error else 2500))
         # show_dialog counts as an update, which turns off the handler's auto-update: push the rest too
-        self.page.update()
+        if update:
+            self.page.update()
 
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK

@@ -35,12 +35,12 @@ def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadS
     place = session.place
     if after.rounds_done > before.rounds_done and round_index == after.rounds_done - 1:
         # a toast in any case: it also replaces an error toast from a refused try that is now fixed
-        app.toast(f"Saved {name}'s round {round_index + 1}: the round is complete")
+        app.toast(f"Saved {name}'s round {round_index + 1}: the round is complete", update=False)
         app.go_to(place.route("summary", round_index=round_index))
         return
     edited = round_index < before.rounds_done
     app.toast(f"Round {round_index + 1} edited: {name}; all totals recomputed" if edited
-              else f"Saved {name}'s round {round_index + 1}")
+              else f"Saved {name}'s round {round_index + 1}", update=False)  # the navigation below shows it
     nxt = [p for p in range(after.setup.n)
            if not after.entered(round_index)[p] and session.may_enter(round_index, p)] \
         if session.passed_around and not edited else []
@@ -271,10 +271,16 @@ def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: i
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
-    # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; a
-    # reload or a dropped connection never leaves it, so the draft waits for the phone to come back.
+    # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; the
+    # same keypad drawn anew (a reload, a reconnection, the theme) keeps it, and so does a closed tab.
+    path = app.path
+
+    def leave() -> None:
+        if app.path != path:
+            DRAFTS.drop(view.draft_key)
+
     return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
-                  on_change=view.on_change, on_leave=lambda: DRAFTS.drop(view.draft_key))
+                  on_change=view.on_change, on_leave=leave)
 
 
 def category_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:

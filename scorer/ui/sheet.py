@@ -278,9 +278,11 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
             f"{name} · {state.totals()[p]}", height=44,
             on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
         for p, name in enumerate(state.players)], wrap=True, spacing=6, run_spacing=6)
+    status_box = ft.Container(round_status(app, session))
+    history_box = ft.Container(rounds_history(app, session))
     parts: list[ft.Control] = [*(sem("sheet-status", ft.Text(line, size=13, weight=ft.FontWeight.W_500))
                                  for line in session.status_lines()),
-                               round_status(app, session), tabs]
+                               status_box, tabs]
     if state.setup.mode == LETTERS_MODE:
         places = [region_map(state, player)]
         if has_town_map(state.edition):
@@ -290,10 +292,33 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
                                               family_references(state, is_dark(app.page))], spacing=8),
                                    padding=10)),
               ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-              rounds_history(app, session)]
+              history_box]
     column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    return Screen(session.title, ft.Container(column, padding=PAD),
-                  actions=undo_button(app, session), on_leave=lambda: app.keep_awake(False))
+    drawn = scored_part(session)
+
+    def on_change() -> None:
+        """Another device entered a round: while no round closed and nothing scored changed, only who has
+        entered and the rounds list change, so only they are sent (a whole sheet is ~40 KB per phone)."""
+        if scored_part(session) != drawn:
+            app.render()
+            return
+        status_box.content = round_status(app, session)
+        history_box.content = rounds_history(app, session)
+        try:  # just these two: a page.update() would diff the whole sheet to find them
+            status_box.update()
+            history_box.update()
+        except RuntimeError:  # not on the page (a stack being rebuilt): the next draw shows it
+            pass
+
+    return Screen(session.title, ft.Container(column, padding=PAD), actions=undo_button(app, session),
+                  on_leave=lambda: app.keep_awake(False), on_change=on_change)
+
+
+def scored_part(session: SheetSession) -> tuple:
+    """What the sheet shows beyond the open round's entries: the closed rounds, the names, the status."""
+    state = session.state
+    return (state.rounds_done, repr(state.entries[:state.rounds_done]), state.players,
+            tuple(session.status_lines()), session.can_undo)
 
 
 def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -> Screen:
