@@ -5,6 +5,7 @@ tests/e2e/test_publish_e2e.py and `tourpad bench publish` (its cached visit star
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import importlib
 import io
 import shutil
@@ -18,6 +19,13 @@ from hypothesis import strategies as st
 from scorer.web.bytecode import bundle, install, loaded_sources
 
 PACKAGE = "tourpad_bytecode_probe"
+
+
+def run_apart(coroutine):
+    """`asyncio.run` on a thread of its own: the browser tests' Playwright keeps an event loop running on the
+    main thread when random ordering runs them first in this worker."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -43,7 +51,7 @@ def _forget_package() -> None:
 def test_the_bundle_holds_the_bytecode_of_exactly_the_modules_loaded_from_the_wheels(wheels_folder):
     assert [p.relative_to(wheels_folder).as_posix() for p in loaded_sources(wheels_folder)] == [
         f"{PACKAGE}/__init__.py", f"{PACKAGE}/answer.py"]
-    with zipfile.ZipFile(io.BytesIO(asyncio.run(bundle(wheels_folder)))) as archive:
+    with zipfile.ZipFile(io.BytesIO(run_apart(bundle(wheels_folder)))) as archive:
         names = sorted(archive.namelist())
         tag = sys.implementation.cache_tag
         assert names == [f"{PACKAGE}/__pycache__/__init__.{tag}.pyc", f"{PACKAGE}/__pycache__/answer.{tag}.pyc"]
@@ -53,7 +61,7 @@ def test_the_bundle_holds_the_bytecode_of_exactly_the_modules_loaded_from_the_wh
 
 
 def test_a_later_visit_imports_the_bundled_bytecode_without_the_source_time_stamps(wheels_folder, tmp_path):
-    data = asyncio.run(bundle(wheels_folder))
+    data = run_apart(bundle(wheels_folder))
     sys.path.remove(str(wheels_folder))
     _forget_package()
     # the next visit: the wheels unpacked afresh (new time stamps), then the bundle put in place
