@@ -268,6 +268,17 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in route.edges if visited >> a & 1 and visited >> b & 1]
 
 
+def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int]) -> int:
+    """Bitmask of the players who achieve the route this round (each scores it once: earlier achievers not)."""
+    if edition.route is None:
+        return 0
+    done, now = state.route_done, 0
+    for p, visited in enumerate(visited_after):
+        if not done >> p & 1 and route_achieved(edition, visited):
+            now |= 1 << p
+    return now
+
+
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                   explain: bool = False, masks: Sequence[int] | None = None, awards: list[Award] | None = None,
                   struck_out: list[StruckOut] | None = None) -> tuple[list[RoundScore], list[list[str]]]:
@@ -303,12 +314,7 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
         for p in range(n):
             if visited_after[p] & rmask == rmask:
                 regions_completed[p] |= bit
-    route_now = 0
-    if edition.route is not None:
-        done = state.route_done
-        for p in range(n):
-            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
-                route_now |= 1 << p
+    route_now = route_achievers(edition, state, visited_after)
     if struck_out is not None:
         struck_out.extend(regions_struck_out(edition, claimed, visited, visited_after))
     region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now,
@@ -433,12 +439,7 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     low, b1, b2, high = tables.regions_covered
     regions_completed = [low[v & 0xFF] & b1[v >> 8 & 0xFF] & b2[v >> 16 & 0xFF] & high[v >> 24] & unclaimed
                          for v in visited_after]
-    route_now = 0
-    if edition.route is not None:
-        done = state.route_done
-        for p in range(n):
-            if not done >> p & 1 and route_achieved(edition, visited_after[p]):
-                route_now |= 1 << p
+    route_now = route_achievers(edition, state, visited_after)
     if route_now or any(regions_completed):
         region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now, None, awards)
     else:
