@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
-from printables.payload import PayloadError, card_code_width_mm, parse_card_payload
+from printables.payload import PayloadError, card_code_width_mm, card_payload, parse_card_payload
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 
@@ -131,18 +131,121 @@ def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Im
     return image.convert("L")
 
 
-def _decode(gray: np.ndarray | Image.Image, binarizer=None) -> list[tuple[str, np.ndarray]]:
+def _decode(gray: np.ndarray | Image.Image, binarizer=None,
+            unread: list[np.ndarray] | None = None) -> list[tuple[str, np.ndarray]]:
+    """(text, corners) of every QR code read. With `unread`, the corners of codes that were located but whose
+    bits failed the error correction are appended to it (a blurred code: `match_known_code` may still tell it)."""
     import zxingcpp
 
-    kwargs = {"formats": zxingcpp.BarcodeFormat.QRCode, "try_invert": False}
+    kwargs = {"formats": zxingcpp.BarcodeFormat.QRCode, "try_invert": False, "return_errors": unread is not None}
     if binarizer is not None:
         kwargs["binarizer"] = binarizer
     out = []
     for code in zxingcpp.read_barcodes(gray, **kwargs):
         p = code.position
         corners = np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)], float)
-        out.append((code.text, corners))
+        if code.valid:
+            out.append((code.text, corners))
+        elif unread is not None:
+            unread.append(corners)
     return out
+
+
+# --- Telling a blurred code by its look ---------------------------------------------------------------------
+
+#: A located code is taken for a known card only if its modules agree with that card's code this well
+#: (correlation of the sampled greys with the code's dark/light pattern, -1..1) ...
+MATCH_MIN = 0.5
+#: ... and this much better than with any other card's code (the codes of one edition differ in a few dozen
+#: of their 441 modules, so a sample that fits two about equally is too blurred to tell).
+MATCH_MARGIN = 0.12
+
+
+def _known_patterns(edition_id: str) -> dict[str, np.ndarray]:
+    """Payload → code matrix (+1 dark, -1 light) of every card code a photo of this game may show: this
+    edition's cards and every bundled edition's, so another game's card is told as such, not taken for ours."""
+    cached = _PATTERNS.get(edition_id)
+    if cached is None:
+        from printables.payload import card_qr
+        from rules.editions import bundled_ids
+        from scorer.packs import resolve_edition
+
+        cached = {}
+        for other in dict.fromkeys((edition_id, *bundled_ids())):
+            try:
+                letters = resolve_edition(other).letters
+            except Exception:
+                continue
+            for letter in letters:
+                payload = card_payload(other, letter)
+                matrix = np.array([list(row) for row in card_qr(payload).matrix], np.float32)
+                cached[payload] = np.where(matrix > 0, 1.0, -1.0).astype(np.float32)
+        _PATTERNS[edition_id] = cached
+    return cached
+
+
+_PATTERNS: dict[str, dict[str, np.ndarray]] = {}
+
+
+def _sample_modules(gray: np.ndarray, corners: np.ndarray, modules: int) -> np.ndarray | None:
+    """The grey level at every module centre of a code whose outer corners (top-left, top-right,
+    bottom-right, bottom-left) are `corners`: a projective map from module space, bilinear sampling."""
+    src = np.array([(0, 0), (modules, 0), (modules, modules), (0, modules)], float)
+    rows, rhs = [], []
+    for (u, v), (x, y) in zip(src, corners, strict=True):
+        rows.append([u, v, 1, 0, 0, 0, -x * u, -x * v])
+        rows.append([0, 0, 0, u, v, 1, -y * u, -y * v])
+        rhs.extend([x, y])
+    try:
+        h = np.append(np.linalg.solve(np.array(rows), np.array(rhs)), 1.0).reshape(3, 3)
+    except np.linalg.LinAlgError:
+        return None
+    centres = np.arange(modules) + 0.5
+    u, v = np.meshgrid(centres, centres)
+    w = h[2, 0] * u + h[2, 1] * v + h[2, 2]
+    x = (h[0, 0] * u + h[0, 1] * v + h[0, 2]) / w
+    y = (h[1, 0] * u + h[1, 1] * v + h[1, 2]) / w
+    height, width = gray.shape
+    if x.min() < 0 or y.min() < 0 or x.max() > width - 2 or y.max() > height - 2:
+        return None
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    g = gray.astype(np.float32)
+    return (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy) +
+            g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)
+
+
+def match_known_code(gray: np.ndarray, corners: np.ndarray, edition_id: str) -> str | None:
+    """The payload of the card code located at `corners` whose bits were too blurred to decode, told by
+    comparing its module greys with every card code the game can have; None unless one fits clearly best.
+
+    A phone's QR reader must decode any text; ours only has to tell which of a few dozen known codes this
+    is, which a code far too soft for the error correction still shows (its finder patterns were found).
+    Only the modules that differ between the codes are compared: finder patterns, timing and the shared
+    `tp:<edition>:` part would make every code look alike."""
+    by_size: dict[int, list[tuple[str, np.ndarray]]] = {}
+    for payload, pattern in _known_patterns(edition_id).items():
+        by_size.setdefault(len(pattern), []).append((payload, pattern))
+    scores = []
+    for size, group in by_size.items():
+        stack = np.stack([pattern for _, pattern in group])
+        telling = stack.min(axis=0) != stack.max(axis=0)
+        sample = _sample_modules(gray, corners, size)
+        if sample is None or telling.sum() < 8:
+            continue
+        sample = sample[telling] - sample[telling].mean()
+        norm = float(np.linalg.norm(sample))
+        if norm < 1e-6:
+            continue
+        for payload, pattern in group:
+            centred = pattern[telling] - pattern[telling].mean()
+            # dark modules are low grey: a good fit correlates negatively with the +1-for-dark pattern
+            scores.append((-float(sample @ centred) / (norm * (float(np.linalg.norm(centred)) or 1.0)), payload))
+    if len(scores) < 2:
+        return None
+    scores.sort(reverse=True)
+    (best, payload), (second, _) = scores[0], scores[1]
+    return payload if best >= MATCH_MIN and best - second >= MATCH_MARGIN else None
 
 
 def _found(text: str, corners: np.ndarray, scale: float, offset: tuple[float, float]) -> FoundCode:
@@ -174,9 +277,12 @@ def _sharpened(image: Image.Image, radius: float = 2, percent: int = 300) -> Ima
 GUESSED_CODE_SIZE = 80
 
 
-def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0) -> list[FoundCode]:
+def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0,
+                 edition_id: str | None = None) -> list[FoundCode]:
     """Look hard at the one spot where a card's code should be: crop, sharpen, enlarge to ~8 px per module,
-    try three binarizers. A crop is small, so this costs a few milliseconds where the whole photo costs 50+."""
+    try three binarizers, then a smoothed, contrast-stretched copy (a dim, grainy photo). A crop is small, so
+    this costs a few milliseconds where the whole photo costs 50+. If no attempt decodes but one located a
+    code, the code is told by its look among the game's card codes (`match_known_code`, with `edition_id`)."""
     import zxingcpp
 
     half = 1.4 * size + doubt
@@ -195,14 +301,27 @@ def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: flo
     # Sharpen before enlarging: the same effect on a ninth of the pixels. Strong sharpening with a fixed
     # threshold reads the most blurred codes (measured on the bench photos); the others catch the rest.
     sharp, sharper = enlarged(_sharpened(crop, 1.5)), enlarged(_sharpened(crop, 1.5, 600))
+    # Grain (a dim room) breaks the binarizer's runs and sharpening makes it worse: average it away first,
+    # and stretch what contrast is left past the binarizer's minimum.
+    smooth = enlarged(ImageOps.autocontrast(crop.filter(ImageFilter.BoxBlur(1)), cutoff=1))
+    located: list[tuple[np.ndarray, np.ndarray]] = []
     for variant, binarizer in ((sharp, zxingcpp.Binarizer.LocalAverage),
                                (sharper, zxingcpp.Binarizer.FixedThreshold),
                                (sharper, zxingcpp.Binarizer.LocalAverage),
                                (enlarged(crop), zxingcpp.Binarizer.LocalAverage),
-                               (sharp, zxingcpp.Binarizer.GlobalHistogram)):
-        found = [_found(t, c, factor, box[:2]) for t, c in _decode(variant, binarizer)]
+                               (sharp, zxingcpp.Binarizer.GlobalHistogram),
+                               (smooth, zxingcpp.Binarizer.LocalAverage)):
+        pixels = np.asarray(variant)
+        unread: list[np.ndarray] = []
+        found = [_found(t, c, factor, box[:2]) for t, c in _decode(pixels, binarizer, unread)]
         if found:
             return found
+        located.extend((pixels, corners) for corners in unread)
+    if edition_id is not None:
+        for pixels, corners in located:
+            payload = match_known_code(pixels, corners, edition_id)
+            if payload is not None:
+                return [_found(payload, corners, factor, box[:2])]
     return []
 
 
@@ -258,10 +377,11 @@ class Detail:
 
 
 def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET,
-               detail: Detail | None = None) -> list[FoundCode]:
+               detail: Detail | None = None, edition_id: str | None = None) -> list[FoundCode]:
     """Every QR code in the photo (greyscale PIL image). While fewer than `want` are found and the time budget
     lasts: close looks where the row says a card should be, then at the photo's most detailed patches, then
-    the whole photo with another binarizer."""
+    the whole photo with another binarizer. With `edition_id`, a code located but too blurred to decode is
+    told by its look among that game's card codes."""
     import zxingcpp
 
     deadline = time.thread_time() + budget
@@ -282,7 +402,7 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
             if not spots:
                 return
             centre, size, doubt = spots[0]
-            if not _merge(codes, _read_around(image, centre, size, doubt)):
+            if not _merge(codes, _read_around(image, centre, size, doubt, edition_id)):
                 tried.append(centre)
 
     look_where_cards_should_be()
@@ -293,7 +413,7 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
             if any(math.dist(spot, code.centre) < 0.8 * code.size for code in codes):
                 continue
             size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
-            if _merge(codes, _read_around(image, spot, size)):
+            if _merge(codes, _read_around(image, spot, size, 0.0, edition_id)):
                 look_where_cards_should_be()
     if not done():
         _merge(codes, (_found(t, c, 1.0, (0, 0))
@@ -417,7 +537,7 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     started = time.perf_counter()
     image = load_image(source)
     detail = Detail(image)
-    codes = read_codes(image, row_length, budget, detail)
+    codes = read_codes(image, row_length, budget, detail, edition.id)
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
