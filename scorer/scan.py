@@ -17,6 +17,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +31,7 @@ from rules.engine import HAND_SIZE
 ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
-DEFAULT_BUDGET = 0.6
+DEFAULT_BUDGET = 1.0
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
 SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
@@ -161,30 +162,54 @@ MATCH_MIN = 0.5
 MATCH_MARGIN = 0.12
 
 
-def _known_patterns(edition_id: str) -> dict[str, np.ndarray]:
-    """Payload → code matrix (+1 dark, -1 light) of every card code a photo of this game may show: this
-    edition's cards and every bundled edition's, so another game's card is told as such, not taken for ours."""
-    cached = _PATTERNS.get(edition_id)
+@dataclass(frozen=True)
+class _CodeFamily:
+    """The card codes of one size (modules across) a photo of the game may show, ready to compare: the
+    modules that differ between them (`telling`) and, per payload, those modules' pattern, centred and
+    scaled to unit length (+ for dark)."""
+
+    modules: int
+    payloads: tuple[str, ...]
+    telling: np.ndarray
+    patterns: np.ndarray
+
+
+def _code_families(edition: Edition) -> tuple[_CodeFamily, ...]:
+    """Every card code a photo of this game may show: this edition's cards and every bundled edition's, so
+    another game's card is told as such, not taken for one of ours."""
+    key = (edition.id, edition.letters)
+    cached = _FAMILIES.get(key)
     if cached is None:
         from printables.payload import card_qr
         from rules.editions import bundled_ids
         from scorer.packs import resolve_edition
 
-        cached = {}
-        for other in dict.fromkeys((edition_id, *bundled_ids())):
-            try:
-                letters = resolve_edition(other).letters
-            except Exception:
-                continue
+        letters_of = {edition.id: edition.letters}
+        for other in bundled_ids():
+            if other not in letters_of:
+                with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
+                    letters_of[other] = resolve_edition(other).letters
+        by_size: dict[int, list[tuple[str, np.ndarray]]] = {}
+        for edition_id, letters in letters_of.items():
             for letter in letters:
-                payload = card_payload(other, letter)
+                payload = card_payload(edition_id, letter)
                 matrix = np.array([list(row) for row in card_qr(payload).matrix], np.float32)
-                cached[payload] = np.where(matrix > 0, 1.0, -1.0).astype(np.float32)
-        _PATTERNS[edition_id] = cached
+                by_size.setdefault(len(matrix), []).append((payload, np.where(matrix > 0, 1.0, -1.0)))
+        families = []
+        for modules, group in by_size.items():
+            stack = np.stack([pattern for _, pattern in group])
+            telling = stack.min(axis=0) != stack.max(axis=0)
+            if len(group) < 2 or telling.sum() < 8:
+                continue
+            picked = stack[:, telling]
+            picked = picked - picked.mean(axis=1, keepdims=True)
+            picked /= np.linalg.norm(picked, axis=1, keepdims=True)
+            families.append(_CodeFamily(modules, tuple(p for p, _ in group), telling, picked.astype(np.float32)))
+        cached = _FAMILIES[key] = tuple(families)
     return cached
 
 
-_PATTERNS: dict[str, dict[str, np.ndarray]] = {}
+_FAMILIES: dict[tuple[str, str], tuple[_CodeFamily, ...]] = {}
 
 
 def _sample_modules(gray: np.ndarray, corners: np.ndarray, modules: int) -> np.ndarray | None:
@@ -215,7 +240,7 @@ def _sample_modules(gray: np.ndarray, corners: np.ndarray, modules: int) -> np.n
             g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)
 
 
-def match_known_code(gray: np.ndarray, corners: np.ndarray, edition_id: str) -> str | None:
+def match_known_code(gray: np.ndarray, corners: np.ndarray, edition: Edition) -> str | None:
     """The payload of the card code located at `corners` whose bits were too blurred to decode, told by
     comparing its module greys with every card code the game can have; None unless one fits clearly best.
 
@@ -223,24 +248,18 @@ def match_known_code(gray: np.ndarray, corners: np.ndarray, edition_id: str) -> 
     is, which a code far too soft for the error correction still shows (its finder patterns were found).
     Only the modules that differ between the codes are compared: finder patterns, timing and the shared
     `tp:<edition>:` part would make every code look alike."""
-    by_size: dict[int, list[tuple[str, np.ndarray]]] = {}
-    for payload, pattern in _known_patterns(edition_id).items():
-        by_size.setdefault(len(pattern), []).append((payload, pattern))
-    scores = []
-    for size, group in by_size.items():
-        stack = np.stack([pattern for _, pattern in group])
-        telling = stack.min(axis=0) != stack.max(axis=0)
-        sample = _sample_modules(gray, corners, size)
-        if sample is None or telling.sum() < 8:
+    scores: list[tuple[float, str]] = []
+    for family in _code_families(edition):
+        sample = _sample_modules(gray, corners, family.modules)
+        if sample is None:
             continue
-        sample = sample[telling] - sample[telling].mean()
+        sample = sample[family.telling] - sample[family.telling].mean()
         norm = float(np.linalg.norm(sample))
         if norm < 1e-6:
             continue
-        for payload, pattern in group:
-            centred = pattern[telling] - pattern[telling].mean()
-            # dark modules are low grey: a good fit correlates negatively with the +1-for-dark pattern
-            scores.append((-float(sample @ centred) / (norm * (float(np.linalg.norm(centred)) or 1.0)), payload))
+        # dark modules are low grey: a good fit correlates negatively with the +1-for-dark pattern
+        fits = -(family.patterns @ sample) / norm
+        scores.extend(zip(fits.tolist(), family.payloads, strict=True))
     if len(scores) < 2:
         return None
     scores.sort(reverse=True)
@@ -268,30 +287,53 @@ def _merge(codes: list[FoundCode], new: Iterable[FoundCode]) -> int:
     return added
 
 
+def _deblurred(image: Image.Image, sigma: float, noise: float = 0.03) -> Image.Image:
+    """A Wiener filter for a Gaussian blur of `sigma` px (a phone slightly out of focus): the frequencies
+    the blur damped are raised again, as far as `noise` (the grain's share) allows, then the greys stretched.
+    For a small crop: an FFT of the whole image would cost more than every other look together."""
+    pixels = np.asarray(image, np.float32)
+    fy = np.fft.fftfreq(pixels.shape[0])[:, None]
+    fx = np.fft.rfftfreq(pixels.shape[1])[None, :]
+    blur = np.exp(-2 * np.pi ** 2 * sigma ** 2 * (fx ** 2 + fy ** 2))
+    mean = float(pixels.mean())
+    out = np.fft.irfft2(np.fft.rfft2(pixels - mean) * blur / (blur ** 2 + noise), s=pixels.shape) + mean
+    low, high = np.percentile(out, (0.5, 99.5))
+    return Image.fromarray(np.clip((out - low) * (255 / max(1e-6, high - low)), 0, 255).astype(np.uint8))
+
+
 def _sharpened(image: Image.Image, radius: float = 2, percent: int = 300) -> Image.Image:
     # Undoes some of the camera's blur: a code whose modules ran together gets its edges back.
     return image.filter(ImageFilter.UnsharpMask(radius=radius, percent=percent, threshold=0))
 
 
-#: Size (px) assumed for a code near a busy spot when no code has been read yet: small codes are the hard ones.
-GUESSED_CODE_SIZE = 80
+#: Size (px) assumed for a code near a busy spot when no code has been read yet: small codes are the hard ones
+#: (the first pass over the whole photo reads the large ones), about 2.6 px per module.
+GUESSED_CODE_SIZE = 56
 
 
 def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0,
-                 edition_id: str | None = None) -> list[FoundCode]:
+                 edition: Edition | None = None) -> list[FoundCode]:
     """Look hard at the one spot where a card's code should be: crop, sharpen, enlarge to ~8 px per module,
     try three binarizers, then a smoothed, contrast-stretched copy (a dim, grainy photo). A crop is small, so
     this costs a few milliseconds where the whole photo costs 50+. If no attempt decodes but one located a
-    code, the code is told by its look among the game's card codes (`match_known_code`, with `edition_id`)."""
-    import zxingcpp
-
+    code, the code is told by its look among the game's card codes (`match_known_code`, with `edition`)."""
     half = 1.4 * size + doubt
     box = (max(0, int(centre[0] - half)), max(0, int(centre[1] - half)),
            min(image.width, int(centre[0] + half)), min(image.height, int(centre[1] + half)))
     if box[2] - box[0] < size / 2 or box[3] - box[1] < size / 2:
         return []
     crop = image.crop(box)
-    factor = min(4.0, max(1.0, 200 / size))
+    # ~8 px per module, then ~6: at 2–3 px per module in the photo, whether the locator finds a code's finder
+    # patterns hangs on how the enlargement lands on the blurred edges, so a second size often finds it.
+    for factor in dict.fromkeys((min(4.0, max(1.0, 200 / size)), min(3.0, max(1.0, 150 / size)))):
+        found = _read_crop(crop, factor, box[:2], edition)
+        if found:
+            return found
+    return []
+
+
+def _read_crop(crop: Image.Image, factor: float, offset: tuple[int, int], edition: Edition | None) -> list[FoundCode]:
+    import zxingcpp
 
     def enlarged(img: Image.Image) -> Image.Image:
         if factor < 1.05:
@@ -300,28 +342,31 @@ def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: flo
 
     # Sharpen before enlarging: the same effect on a ninth of the pixels. Strong sharpening with a fixed
     # threshold reads the most blurred codes (measured on the bench photos); the others catch the rest.
-    sharp, sharper = enlarged(_sharpened(crop, 1.5)), enlarged(_sharpened(crop, 1.5, 600))
     # Grain (a dim room) breaks the binarizer's runs and sharpening makes it worse: average it away first,
-    # and stretch what contrast is left past the binarizer's minimum.
-    smooth = enlarged(ImageOps.autocontrast(crop.filter(ImageFilter.BoxBlur(1)), cutoff=1))
-    located: list[tuple[np.ndarray, np.ndarray]] = []
-    for variant, binarizer in ((sharp, zxingcpp.Binarizer.LocalAverage),
-                               (sharper, zxingcpp.Binarizer.FixedThreshold),
-                               (sharper, zxingcpp.Binarizer.LocalAverage),
-                               (enlarged(crop), zxingcpp.Binarizer.LocalAverage),
-                               (sharp, zxingcpp.Binarizer.GlobalHistogram),
-                               (smooth, zxingcpp.Binarizer.LocalAverage)):
-        pixels = np.asarray(variant)
+    # and stretch what contrast is left past the binarizer's minimum. A code too soft for all of those
+    # (2–3 px per module, out of focus) has its blur undone (`_deblurred`) for the locator. Each look is
+    # made only if the ones before it failed.
+    sharp = cache(lambda: enlarged(_sharpened(crop, 1.5)))
+    sharper = cache(lambda: enlarged(_sharpened(crop, 1.5, 600)))
+    looks = ((sharp, zxingcpp.Binarizer.LocalAverage),
+             (sharper, zxingcpp.Binarizer.FixedThreshold),
+             (sharper, zxingcpp.Binarizer.LocalAverage),
+             (lambda: enlarged(crop), zxingcpp.Binarizer.LocalAverage),
+             (sharp, zxingcpp.Binarizer.GlobalHistogram),
+             (lambda: enlarged(ImageOps.autocontrast(crop.filter(ImageFilter.BoxBlur(1)), cutoff=1)),
+              zxingcpp.Binarizer.LocalAverage),
+             (lambda: enlarged(_deblurred(crop, 1.3)), zxingcpp.Binarizer.LocalAverage),
+             (lambda: enlarged(_deblurred(crop, 1.6)), zxingcpp.Binarizer.LocalAverage))
+    for look, binarizer in looks:
+        pixels = np.asarray(look())
         unread: list[np.ndarray] = []
-        found = [_found(t, c, factor, box[:2]) for t, c in _decode(pixels, binarizer, unread)]
+        found = [_found(t, c, factor, offset) for t, c in _decode(pixels, binarizer, unread)]
         if found:
             return found
-        located.extend((pixels, corners) for corners in unread)
-    if edition_id is not None:
-        for pixels, corners in located:
-            payload = match_known_code(pixels, corners, edition_id)
+        for corners in unread if edition is not None else ():
+            payload = match_known_code(pixels, corners, edition)
             if payload is not None:
-                return [_found(payload, corners, factor, box[:2])]
+                return [_found(payload, corners, factor, offset)]
     return []
 
 
@@ -377,10 +422,10 @@ class Detail:
 
 
 def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET,
-               detail: Detail | None = None, edition_id: str | None = None) -> list[FoundCode]:
+               detail: Detail | None = None, edition: Edition | None = None) -> list[FoundCode]:
     """Every QR code in the photo (greyscale PIL image). While fewer than `want` are found and the time budget
     lasts: close looks where the row says a card should be, then at the photo's most detailed patches, then
-    the whole photo with another binarizer. With `edition_id`, a code located but too blurred to decode is
+    the whole photo with another binarizer. With `edition`, a code located but too blurred to decode is
     told by its look among that game's card codes."""
     import zxingcpp
 
@@ -392,18 +437,24 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
     def done() -> bool:
         return len(codes) >= want or time.thread_time() > deadline
 
-    tried: list[np.ndarray] = []
+    tried: list[tuple[np.ndarray, float, float]] = []
+
+    def worth_a_look(centre: np.ndarray, size: float, doubt: float) -> bool:
+        # A place looked at already is looked at again only when the row now says more surely where the
+        # card is (a new neighbour found since): a tighter crop at the right enlargement reads what a loose
+        # one missed.
+        return all(math.dist(centre, seen) > 0.3 * size or doubt < seen_doubt - 0.2 * size
+                   or abs(size - seen_size) > 0.15 * size for seen, seen_size, seen_doubt in tried)
 
     def look_where_cards_should_be() -> None:
         # One spot at a time, re-planned after every find: each new code sharpens where the rest must be.
         while codes and not done():
-            spots = [(centre, size, doubt) for centre, size, doubt in _expected_spots(codes, image.size, want, detail)
-                     if all(math.dist(centre, seen) > 0.3 * size for seen in tried)]
+            spots = [spot for spot in _expected_spots(codes, image.size, want, detail) if worth_a_look(*spot)]
             if not spots:
                 return
             centre, size, doubt = spots[0]
-            if not _merge(codes, _read_around(image, centre, size, doubt, edition_id)):
-                tried.append(centre)
+            if not _merge(codes, _read_around(image, centre, size, doubt, edition)):
+                tried.append((centre, size, doubt))
 
     look_where_cards_should_be()
     if not done():
@@ -413,7 +464,8 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
             if any(math.dist(spot, code.centre) < 0.8 * code.size for code in codes):
                 continue
             size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
-            if _merge(codes, _read_around(image, spot, size, 0.0, edition_id)):
+            # The densest texture of a card may be its text beside the code: crop wide around the spot.
+            if _merge(codes, _read_around(image, spot, size, 0.6 * size, edition)):
                 look_where_cards_should_be()
     if not done():
         _merge(codes, (_found(t, c, 1.0, (0, 0))
@@ -537,7 +589,7 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     started = time.perf_counter()
     image = load_image(source)
     detail = Detail(image)
-    codes = read_codes(image, row_length, budget, detail, edition.id)
+    codes = read_codes(image, row_length, budget, detail, edition)
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
