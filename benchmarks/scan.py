@@ -24,7 +24,7 @@ from scorer.scan import scan_row
 
 #: Bump when the generator changes what it draws, so stale cached photos are not measured. The printed
 #: card design (code size, quiet zone, payload) is part of the folder name too, so a new card is re-shot.
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 CARD_DESIGN = f"{card_payload('x', 'A').split(':')[0]}-qr{scan_photos.QR_MM:g}b{scan_photos.QR_BORDER_MODULES}"
 #: What the photos must show: `tourpad bench scan` fails its bars below these.
 SHARE_BAR = 0.995

@@ -355,7 +355,9 @@ def _read_crop(crop: Image.Image, factor: float, offset: tuple[int, int], editio
              (sharp, zxingcpp.Binarizer.GlobalHistogram),
              (lambda: enlarged(ImageOps.autocontrast(crop.filter(ImageFilter.BoxBlur(1)), cutoff=1)),
               zxingcpp.Binarizer.LocalAverage),
-             (lambda: enlarged(_deblurred(crop, 1.3)), zxingcpp.Binarizer.LocalAverage),
+             (deblurred := cache(lambda: enlarged(_deblurred(crop, 1.3))), zxingcpp.Binarizer.LocalAverage),
+             (deblurred, zxingcpp.Binarizer.FixedThreshold),
+             (lambda: enlarged(_deblurred(crop, 1.6, 0.01)), zxingcpp.Binarizer.FixedThreshold),
              (lambda: enlarged(_deblurred(crop, 1.6)), zxingcpp.Binarizer.LocalAverage))
     for look, binarizer in looks:
         pixels = np.asarray(look())
