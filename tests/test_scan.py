@@ -145,7 +145,7 @@ def test_a_far_blurred_row_the_first_pass_misses_reads_complete(australia):
     assert result.letters == "".join(photo.letters) and result.complete
 
 
-def blurred_code(payload: str, blur: float = 2.2, px_per_module: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def blurred_code(payload: str, blur: float = 1.8, px_per_module: int = 3) -> tuple[np.ndarray, np.ndarray]:
     """A card code at 3 px per module blurred past decoding, and its outer corners (quiet zone of 2)."""
     image = scan_photos.qr_image(payload, px_per_module, border=2).filter(ImageFilter.GaussianBlur(blur))
     start, end = 2 * px_per_module, (2 + 21) * px_per_module
