@@ -312,7 +312,7 @@ GUESSED_CODE_SIZE = 56
 
 
 def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0,
-                 edition: Edition | None = None) -> list[FoundCode]:
+                 edition: Edition | None = None, sizes: int = 3) -> list[FoundCode]:
     """Look hard at the one spot where a card's code should be: crop, sharpen, enlarge to ~8 px per module,
     try three binarizers, then a smoothed, contrast-stretched copy (a dim, grainy photo). A crop is small, so
     this costs a few milliseconds where the whole photo costs 50+. If no attempt decodes but one located a
@@ -323,9 +323,11 @@ def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: flo
     if box[2] - box[0] < size / 2 or box[3] - box[1] < size / 2:
         return []
     crop = image.crop(box)
-    # ~8 px per module, then ~6: at 2–3 px per module in the photo, whether the locator finds a code's finder
+    # ~8 px per module, then ~6 and ~7: at 2–3 px per module in the photo, whether the locator finds a code's finder
     # patterns hangs on how the enlargement lands on the blurred edges, so a second size often finds it.
-    for factor in dict.fromkeys((min(4.0, max(1.0, 200 / size)), min(3.0, max(1.0, 150 / size)))):
+    # `sizes` says how many of these enlargements to try: all where the row says a card lies, fewer on a guess.
+    enlargements = ((4.0, 200), (3.0, 150), (3.5, 175))[:sizes]
+    for factor in dict.fromkeys(min(limit, max(1.0, px / size)) for limit, px in enlargements):
         found = _read_crop(crop, factor, box[:2], edition)
         if found:
             return found
@@ -357,7 +359,10 @@ def _read_crop(crop: Image.Image, factor: float, offset: tuple[int, int], editio
               zxingcpp.Binarizer.LocalAverage),
              (deblurred := cache(lambda: enlarged(_deblurred(crop, 1.3))), zxingcpp.Binarizer.LocalAverage),
              (deblurred, zxingcpp.Binarizer.FixedThreshold),
-             (lambda: enlarged(_deblurred(crop, 1.6, 0.01)), zxingcpp.Binarizer.FixedThreshold),
+             (lambda: enlarged(_deblurred(crop, 1.3, 0.01)), zxingcpp.Binarizer.LocalAverage),
+             (deblurred_more := cache(lambda: enlarged(_deblurred(crop, 1.6, 0.01))),
+              zxingcpp.Binarizer.FixedThreshold),
+             (deblurred_more, zxingcpp.Binarizer.LocalAverage),
              (lambda: enlarged(_deblurred(crop, 1.6)), zxingcpp.Binarizer.LocalAverage))
     for look, binarizer in looks:
         pixels = np.asarray(look())
@@ -467,7 +472,7 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
                 continue
             size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
             # The densest texture of a card may be its text beside the code: crop wide around the spot.
-            if _merge(codes, _read_around(image, spot, size, 0.6 * size, edition)):
+            if _merge(codes, _read_around(image, spot, size, 0.6 * size, edition, sizes=1)):
                 look_where_cards_should_be()
     if not done():
         _merge(codes, (_found(t, c, 1.0, (0, 0))
