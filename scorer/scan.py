@@ -29,7 +29,8 @@ from rules.engine import HAND_SIZE
 
 #: A player's row: the cards they drafted this round.
 ROW_LENGTH = HAND_SIZE
-#: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
+#: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
+#: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 1.0
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
