@@ -158,8 +158,8 @@ def _decode(gray: np.ndarray | Image.Image, binarizer=None,
 #: A located code is taken for a known card only if its modules agree with that card's code this well
 #: (correlation of the sampled greys with the code's dark/light pattern, -1..1) ...
 MATCH_MIN = 0.5
-#: ... and this much better than with any other card's code (the codes of one edition differ in a few dozen
-#: of their 441 modules, so a sample that fits two about equally is too blurred to tell).
+#: ... and this much better than with any other card's code (one edition's codes share most of their modules,
+#: so a true code's rivals still fit about 0.6–0.7; a sample that fits two about equally is too blurred to tell).
 MATCH_MARGIN = 0.12
 
 
