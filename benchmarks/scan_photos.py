@@ -2,8 +2,11 @@
 
 Each photo shows 7 card faces laid in a row (or a column) on a table-like background, seen by a hand-held
 phone: the whole row rotated (±15°), tilted in perspective, at 0.5–1.5 × a nominal framing, then blurred,
-noised, lit unevenly and JPEG-compressed. The same (seed, index) always gives the same photo, so a failure
-can be reproduced with `photo(seed, index)`.
+noised, lit unevenly and JPEG-compressed. The same (seed, index, case) always gives the same photo, so a
+failure can be reproduced with `photo(seed, index, case=...)`.
+
+`CASES` names the kinds of photo the benchmark mixes: everyday shots and the hard ones (far, blurred, heavily
+compressed, dim), each a set of ranges the photo's settings are drawn from.
 
 The card faces are the printed ones: `printables.cards` renders the edition's sheets as a PDF, pdftoppm
 rasterises it, and each card is cut out at its trim box (`pdf_card_faces`). Where pdftoppm is missing,
@@ -37,6 +40,37 @@ PHOTO_SIZE = (4032, 3024)
 #: At scale 1.0 a row's length spans this share of the photo's width; 0.5–1.5 gives 30–90 %.
 NOMINAL_ROW_SHARE = 0.6
 ROW_LENGTH = 7
+
+
+@dataclass(frozen=True)
+class PhotoCase:
+    """The ranges one kind of photo draws its settings from. `exposure` darkens the whole photo before the
+    sensor noise (a dim room: the phone keeps the shutter short and the picture comes out dark and grainy)."""
+
+    scale: tuple[float, float] = (0.5, 1.5)
+    blur: tuple[float, float] = (0.0, 1.6)
+    noise: tuple[float, float] = (2, 10)
+    quality: tuple[int, int] = (35, 90)
+    exposure: tuple[float, float] | None = None
+
+
+#: The benchmark's mix, one case after another by photo index (`case_of`). Every hard case pushes one
+#: setting past the everyday range and draws the rest as usual, except that a blurred shot is not also a far
+#: one: at 2 px per module a 2 px blur leaves no code for any reader.
+CASES: dict[str, PhotoCase] = {
+    "everyday": PhotoCase(),
+    "far": PhotoCase(scale=(0.5, 0.6)),
+    "blurred": PhotoCase(scale=(0.8, 1.5), blur=(1.6, 2.2)),
+    "compressed": PhotoCase(quality=(12, 25)),
+    # One to two stops under-exposed: a quarter to a half of the contrast left, the sensor's grain the same.
+    "dim": PhotoCase(exposure=(0.25, 0.5)),
+}
+
+
+def case_of(index: int) -> str:
+    """The case photo `index` of a benchmark set shows: the cases in turn, so any 5 consecutive photos hold
+    one of each."""
+    return list(CASES)[index % len(CASES)]
 
 
 @dataclass(frozen=True)
@@ -221,8 +255,8 @@ def sensor_noise(picture: Image.Image, sigma: float, rng: random.Random) -> Imag
 def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[str, ...] | None = None, *,
           column: bool = False, turn: float = 0.0, scale: float | None = None, blur: float | None = None,
           all_letters: tuple[str, ...] | None = None, extra_faces: dict[int, Image.Image] | None = None,
-          qr_mm: float = QR_MM, printed: bool = True) -> Photo:
-    """Photo `index` of the set made from `seed`.
+          qr_mm: float = QR_MM, printed: bool = True, case: str = "everyday") -> Photo:
+    """Photo `index` of the set made from `seed`, of the kind `case` (a key of `CASES`).
 
     `turn` adds to the random ±15° (180 photographs the row from across the table); `letters` fixes the
     row instead of dealing 7 at random; `extra_faces` swaps in other faces at given positions (0-based),
@@ -231,6 +265,9 @@ def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[s
     printed cards' unless `printed` is False or `qr_mm` asks for another code size (quiet zone included):
     then the stand-ins.
     """
+    if case not in CASES:
+        raise ValueError(f"unknown photo case {case!r}: one of {', '.join(CASES)}")
+    settings = CASES[case]
     rng = random.Random(seed * 1_000_003 + index)
     if letters is None:
         pool = list(all_letters or (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#"))
@@ -243,7 +280,7 @@ def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[s
     for position, face in (extra_faces or {}).items():
         faces[position] = face
     rotation = rng.uniform(-15, 15) + turn
-    scale = rng.uniform(0.5, 1.5) if scale is None else scale
+    scale = rng.uniform(*settings.scale) if scale is None else scale
     row = lay_out(faces, column, rng)
     layer, (x0, y0) = place(row, PHOTO_SIZE, rotation, scale, column, rng)
     picture = background(PHOTO_SIZE, rng)
@@ -253,17 +290,21 @@ def photo(seed: int, index: int, edition_id: str = "australia", letters: tuple[s
     offset = (rng.randint(-10, 10), rng.randint(4, 16))
     region.paste(Image.new("RGB", layer.size, "black"), offset, shadow)
     region.paste(layer, (0, 0), layer)
-    drawn_blur = rng.uniform(0.0, 1.6)
+    drawn_blur = rng.uniform(*settings.blur)
     blur = drawn_blur if blur is None else blur
     if blur > 0.2:
         region = region.filter(ImageFilter.GaussianBlur(blur))
     picture.paste(region, (x0, y0))
     picture = uneven_light(picture, rng)
-    noise = rng.uniform(2, 10)
+    exposure = 1.0 if settings.exposure is None else rng.uniform(*settings.exposure)
+    if exposure < 1.0:
+        picture = picture.point(lambda level: round(level * exposure))
+    noise = rng.uniform(*settings.noise)
     picture = sensor_noise(picture, noise, rng)
-    quality = rng.randint(35, 90)
+    quality = rng.randint(*settings.quality)
     out = io.BytesIO()
     picture.save(out, "JPEG", quality=quality)
-    description = (f"seed={seed} index={index} {'column' if column else 'row'} rotation={rotation:.1f}° "
-                   f"scale={scale:.2f} blur={blur:.2f} noise={noise:.1f} jpeg={quality}")
+    description = (f"seed={seed} index={index} case={case} {'column' if column else 'row'} "
+                   f"rotation={rotation:.1f}° scale={scale:.2f} blur={blur:.2f} exposure={exposure:.2f} "
+                   f"noise={noise:.1f} jpeg={quality}")
     return Photo(out.getvalue(), tuple(letters), edition_id, description)

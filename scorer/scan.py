@@ -17,20 +17,22 @@ import math
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
-from printables.payload import PayloadError, card_code_width_mm, parse_card_payload
+from printables.payload import PayloadError, card_code_width_mm, card_payload, parse_card_payload
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 
 #: A player's row: the cards they drafted this round.
 ROW_LENGTH = HAND_SIZE
-#: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench bar is 0.3 s median).
+#: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
+#: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
-DEFAULT_BUDGET = 0.6
+DEFAULT_BUDGET = 1.0
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
 SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
@@ -131,18 +133,139 @@ def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Im
     return image.convert("L")
 
 
-def _decode(gray: np.ndarray | Image.Image, binarizer=None) -> list[tuple[str, np.ndarray]]:
+def _decode(gray: np.ndarray | Image.Image, binarizer=None,
+            unread: list[np.ndarray] | None = None) -> list[tuple[str, np.ndarray]]:
+    """(text, corners) of every QR code read. With `unread`, the corners of codes that were located but whose
+    bits failed the error correction are appended to it (a blurred code: `match_known_code` may still tell it)."""
     import zxingcpp
 
-    kwargs = {"formats": zxingcpp.BarcodeFormat.QRCode, "try_invert": False}
+    kwargs = {"formats": zxingcpp.BarcodeFormat.QRCode, "try_invert": False, "return_errors": unread is not None}
     if binarizer is not None:
         kwargs["binarizer"] = binarizer
     out = []
     for code in zxingcpp.read_barcodes(gray, **kwargs):
         p = code.position
         corners = np.array([(c.x, c.y) for c in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)], float)
-        out.append((code.text, corners))
+        if code.valid:
+            out.append((code.text, corners))
+        elif unread is not None:
+            unread.append(corners)
     return out
+
+
+# --- Telling a blurred code by its look ---------------------------------------------------------------------
+
+#: A located code is taken for a known card only if its modules agree with that card's code this well
+#: (correlation of the sampled greys with the code's dark/light pattern, -1..1) ...
+MATCH_MIN = 0.5
+#: ... and this much better than with any other card's code (one edition's codes share most of their modules,
+#: so a true code's rivals still fit about 0.6–0.7; a sample that fits two about equally is too blurred to tell).
+MATCH_MARGIN = 0.12
+
+
+@dataclass(frozen=True)
+class _CodeFamily:
+    """The card codes of one size (modules across) a photo of the game may show, ready to compare: the
+    modules that differ between them (`telling`) and, per payload, those modules' pattern, centred and
+    scaled to unit length (+ for dark)."""
+
+    modules: int
+    payloads: tuple[str, ...]
+    telling: np.ndarray
+    patterns: np.ndarray
+
+
+def _code_families(edition: Edition) -> tuple[_CodeFamily, ...]:
+    """Every card code a photo of this game may show: this edition's cards and every bundled edition's, so
+    another game's card is told as such, not taken for one of ours."""
+    key = (edition.id, edition.letters)
+    cached = _FAMILIES.get(key)
+    if cached is None:
+        from printables.payload import card_qr
+        from rules.editions import bundled_ids
+        from scorer.packs import resolve_edition
+
+        letters_of = {edition.id: edition.letters}
+        for other in bundled_ids():
+            if other not in letters_of:
+                with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
+                    letters_of[other] = resolve_edition(other).letters
+        by_size: dict[int, list[tuple[str, np.ndarray]]] = {}
+        for edition_id, letters in letters_of.items():
+            for letter in letters:
+                payload = card_payload(edition_id, letter)
+                matrix = np.array([list(row) for row in card_qr(payload).matrix], np.float32)
+                by_size.setdefault(len(matrix), []).append((payload, np.where(matrix > 0, 1.0, -1.0)))
+        families = []
+        for modules, group in by_size.items():
+            stack = np.stack([pattern for _, pattern in group])
+            telling = stack.min(axis=0) != stack.max(axis=0)
+            if len(group) < 2 or telling.sum() < 8:
+                continue
+            picked = stack[:, telling]
+            picked = picked - picked.mean(axis=1, keepdims=True)
+            picked /= np.linalg.norm(picked, axis=1, keepdims=True)
+            families.append(_CodeFamily(modules, tuple(p for p, _ in group), telling, picked.astype(np.float32)))
+        cached = _FAMILIES[key] = tuple(families)
+    return cached
+
+
+_FAMILIES: dict[tuple[str, str], tuple[_CodeFamily, ...]] = {}
+
+
+def _sample_modules(gray: np.ndarray, corners: np.ndarray, modules: int) -> np.ndarray | None:
+    """The grey level at every module centre of a code whose outer corners (top-left, top-right,
+    bottom-right, bottom-left) are `corners`: a projective map from module space, bilinear sampling."""
+    src = np.array([(0, 0), (modules, 0), (modules, modules), (0, modules)], float)
+    rows, rhs = [], []
+    for (u, v), (x, y) in zip(src, corners, strict=True):
+        rows.append([u, v, 1, 0, 0, 0, -x * u, -x * v])
+        rows.append([0, 0, 0, u, v, 1, -y * u, -y * v])
+        rhs.extend([x, y])
+    try:
+        h = np.append(np.linalg.solve(np.array(rows), np.array(rhs)), 1.0).reshape(3, 3)
+    except np.linalg.LinAlgError:
+        return None
+    centres = np.arange(modules) + 0.5
+    u, v = np.meshgrid(centres, centres)
+    w = h[2, 0] * u + h[2, 1] * v + h[2, 2]
+    x = (h[0, 0] * u + h[0, 1] * v + h[0, 2]) / w
+    y = (h[1, 0] * u + h[1, 1] * v + h[1, 2]) / w
+    height, width = gray.shape
+    if x.min() < 0 or y.min() < 0 or x.max() > width - 2 or y.max() > height - 2:
+        return None
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    g = gray.astype(np.float32)
+    return (g[y0, x0] * (1 - fx) * (1 - fy) + g[y0, x0 + 1] * fx * (1 - fy) +
+            g[y0 + 1, x0] * (1 - fx) * fy + g[y0 + 1, x0 + 1] * fx * fy)
+
+
+def match_known_code(gray: np.ndarray, corners: np.ndarray, edition: Edition) -> str | None:
+    """The payload of the card code located at `corners` whose bits were too blurred to decode, told by
+    comparing its module greys with every card code the game can have; None unless one fits clearly best.
+
+    A phone's QR reader must decode any text; ours only has to tell which of a few dozen known codes this
+    is, which a code far too soft for the error correction still shows (its finder patterns were found).
+    Only the modules that differ between the codes are compared: finder patterns, timing and the shared
+    `tp:<edition>:` part would make every code look alike."""
+    scores: list[tuple[float, str]] = []
+    for family in _code_families(edition):
+        sample = _sample_modules(gray, corners, family.modules)
+        if sample is None:
+            continue
+        sample = sample[family.telling] - sample[family.telling].mean()
+        norm = float(np.linalg.norm(sample))
+        if norm < 1e-6:
+            continue
+        # dark modules are low grey: a good fit correlates negatively with the +1-for-dark pattern
+        fits = -(family.patterns @ sample) / norm
+        scores.extend(zip(fits.tolist(), family.payloads, strict=True))
+    if len(scores) < 2:
+        return None
+    scores.sort(reverse=True)
+    (best, payload), (second, _) = scores[0], scores[1]
+    return payload if best >= MATCH_MIN and best - second >= MATCH_MARGIN else None
 
 
 def _found(text: str, corners: np.ndarray, scale: float, offset: tuple[float, float]) -> FoundCode:
@@ -165,27 +288,55 @@ def _merge(codes: list[FoundCode], new: Iterable[FoundCode]) -> int:
     return added
 
 
+def _deblurred(image: Image.Image, sigma: float, noise: float = 0.03) -> Image.Image:
+    """A Wiener filter for a Gaussian blur of `sigma` px (a phone slightly out of focus): the frequencies
+    the blur damped are raised again, as far as `noise` (the grain's share) allows, then the greys stretched.
+    For a small crop: an FFT of the whole image would cost more than every other look together."""
+    pixels = np.asarray(image, np.float32)
+    fy = np.fft.fftfreq(pixels.shape[0])[:, None]
+    fx = np.fft.rfftfreq(pixels.shape[1])[None, :]
+    blur = np.exp(-2 * np.pi ** 2 * sigma ** 2 * (fx ** 2 + fy ** 2))
+    mean = float(pixels.mean())
+    out = np.fft.irfft2(np.fft.rfft2(pixels - mean) * blur / (blur ** 2 + noise), s=pixels.shape) + mean
+    low, high = np.percentile(out, (0.5, 99.5))
+    return Image.fromarray(np.clip((out - low) * (255 / max(1e-6, high - low)), 0, 255).astype(np.uint8))
+
+
 def _sharpened(image: Image.Image, radius: float = 2, percent: int = 300) -> Image.Image:
     # Undoes some of the camera's blur: a code whose modules ran together gets its edges back.
     return image.filter(ImageFilter.UnsharpMask(radius=radius, percent=percent, threshold=0))
 
 
-#: Size (px) assumed for a code near a busy spot when no code has been read yet: small codes are the hard ones.
-GUESSED_CODE_SIZE = 80
+#: Size (px) assumed for a code near a busy spot when no code has been read yet: small codes are the hard ones
+#: (the first pass over the whole photo reads the large ones), about 2.6 px per module.
+GUESSED_CODE_SIZE = 56
 
 
-def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0) -> list[FoundCode]:
+def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: float = 0.0,
+                 edition: Edition | None = None, sizes: int = 3) -> list[FoundCode]:
     """Look hard at the one spot where a card's code should be: crop, sharpen, enlarge to ~8 px per module,
-    try three binarizers. A crop is small, so this costs a few milliseconds where the whole photo costs 50+."""
-    import zxingcpp
-
+    try three binarizers, then a smoothed, contrast-stretched copy (a dim, grainy photo). A crop is small, so
+    this costs a few milliseconds where the whole photo costs 50+. If no attempt decodes but one located a
+    code, the code is told by its look among the game's card codes (`match_known_code`, with `edition`)."""
     half = 1.4 * size + doubt
     box = (max(0, int(centre[0] - half)), max(0, int(centre[1] - half)),
            min(image.width, int(centre[0] + half)), min(image.height, int(centre[1] + half)))
     if box[2] - box[0] < size / 2 or box[3] - box[1] < size / 2:
         return []
     crop = image.crop(box)
-    factor = min(4.0, max(1.0, 200 / size))
+    # ~8 px per module, then ~6 and ~7: at 2–3 px per module in the photo, whether the locator finds a code's finder
+    # patterns hangs on how the enlargement lands on the blurred edges, so a second size often finds it.
+    # `sizes` says how many of these enlargements to try: all where the row says a card lies, fewer on a guess.
+    enlargements = ((4.0, 200), (3.0, 150), (3.5, 175))[:sizes]
+    for factor in dict.fromkeys(min(limit, max(1.0, px / size)) for limit, px in enlargements):
+        found = _read_crop(crop, factor, box[:2], edition)
+        if found:
+            return found
+    return []
+
+
+def _read_crop(crop: Image.Image, factor: float, offset: tuple[int, int], edition: Edition | None) -> list[FoundCode]:
+    import zxingcpp
 
     def enlarged(img: Image.Image) -> Image.Image:
         if factor < 1.05:
@@ -194,15 +345,36 @@ def _read_around(image: Image.Image, centre: np.ndarray, size: float, doubt: flo
 
     # Sharpen before enlarging: the same effect on a ninth of the pixels. Strong sharpening with a fixed
     # threshold reads the most blurred codes (measured on the bench photos); the others catch the rest.
-    sharp, sharper = enlarged(_sharpened(crop, 1.5)), enlarged(_sharpened(crop, 1.5, 600))
-    for variant, binarizer in ((sharp, zxingcpp.Binarizer.LocalAverage),
-                               (sharper, zxingcpp.Binarizer.FixedThreshold),
-                               (sharper, zxingcpp.Binarizer.LocalAverage),
-                               (enlarged(crop), zxingcpp.Binarizer.LocalAverage),
-                               (sharp, zxingcpp.Binarizer.GlobalHistogram)):
-        found = [_found(t, c, factor, box[:2]) for t, c in _decode(variant, binarizer)]
+    # Grain (a dim room) breaks the binarizer's runs and sharpening makes it worse: average it away first,
+    # and stretch what contrast is left past the binarizer's minimum. A code too soft for all of those
+    # (2–3 px per module, out of focus) has its blur undone (`_deblurred`) for the locator. Each look is
+    # made only if the ones before it failed.
+    sharp = cache(lambda: enlarged(_sharpened(crop, 1.5)))
+    sharper = cache(lambda: enlarged(_sharpened(crop, 1.5, 600)))
+    looks = ((sharp, zxingcpp.Binarizer.LocalAverage),
+             (sharper, zxingcpp.Binarizer.FixedThreshold),
+             (sharper, zxingcpp.Binarizer.LocalAverage),
+             (lambda: enlarged(crop), zxingcpp.Binarizer.LocalAverage),
+             (sharp, zxingcpp.Binarizer.GlobalHistogram),
+             (lambda: enlarged(ImageOps.autocontrast(crop.filter(ImageFilter.BoxBlur(1)), cutoff=1)),
+              zxingcpp.Binarizer.LocalAverage),
+             (deblurred := cache(lambda: enlarged(_deblurred(crop, 1.3))), zxingcpp.Binarizer.LocalAverage),
+             (deblurred, zxingcpp.Binarizer.FixedThreshold),
+             (lambda: enlarged(_deblurred(crop, 1.3, 0.01)), zxingcpp.Binarizer.LocalAverage),
+             (deblurred_more := cache(lambda: enlarged(_deblurred(crop, 1.6, 0.01))),
+              zxingcpp.Binarizer.FixedThreshold),
+             (deblurred_more, zxingcpp.Binarizer.LocalAverage),
+             (lambda: enlarged(_deblurred(crop, 1.6)), zxingcpp.Binarizer.LocalAverage))
+    for look, binarizer in looks:
+        pixels = np.asarray(look())
+        unread: list[np.ndarray] = []
+        found = [_found(t, c, factor, offset) for t, c in _decode(pixels, binarizer, unread)]
         if found:
             return found
+        for corners in unread if edition is not None else ():
+            payload = match_known_code(pixels, corners, edition)
+            if payload is not None:
+                return [_found(payload, corners, factor, offset)]
     return []
 
 
@@ -258,10 +430,11 @@ class Detail:
 
 
 def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET,
-               detail: Detail | None = None) -> list[FoundCode]:
+               detail: Detail | None = None, edition: Edition | None = None) -> list[FoundCode]:
     """Every QR code in the photo (greyscale PIL image). While fewer than `want` are found and the time budget
     lasts: close looks where the row says a card should be, then at the photo's most detailed patches, then
-    the whole photo with another binarizer."""
+    the whole photo with another binarizer. With `edition`, a code located but too blurred to decode is
+    told by its look among that game's card codes."""
     import zxingcpp
 
     deadline = time.thread_time() + budget
@@ -272,18 +445,24 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
     def done() -> bool:
         return len(codes) >= want or time.thread_time() > deadline
 
-    tried: list[np.ndarray] = []
+    tried: list[tuple[np.ndarray, float, float]] = []
+
+    def worth_a_look(centre: np.ndarray, size: float, doubt: float) -> bool:
+        # A place looked at already is looked at again only when the row now says more surely where the
+        # card is (a new neighbour found since): a tighter crop at the right enlargement reads what a loose
+        # one missed.
+        return all(math.dist(centre, seen) > 0.3 * size or doubt < seen_doubt - 0.2 * size
+                   or abs(size - seen_size) > 0.15 * size for seen, seen_size, seen_doubt in tried)
 
     def look_where_cards_should_be() -> None:
         # One spot at a time, re-planned after every find: each new code sharpens where the rest must be.
         while codes and not done():
-            spots = [(centre, size, doubt) for centre, size, doubt in _expected_spots(codes, image.size, want, detail)
-                     if all(math.dist(centre, seen) > 0.3 * size for seen in tried)]
+            spots = [spot for spot in _expected_spots(codes, image.size, want, detail) if worth_a_look(*spot)]
             if not spots:
                 return
             centre, size, doubt = spots[0]
-            if not _merge(codes, _read_around(image, centre, size, doubt)):
-                tried.append(centre)
+            if not _merge(codes, _read_around(image, centre, size, doubt, edition)):
+                tried.append((centre, size, doubt))
 
     look_where_cards_should_be()
     if not done():
@@ -293,7 +472,8 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
             if any(math.dist(spot, code.centre) < 0.8 * code.size for code in codes):
                 continue
             size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
-            if _merge(codes, _read_around(image, spot, size)):
+            # The densest texture of a card may be its text beside the code: crop wide around the spot.
+            if _merge(codes, _read_around(image, spot, size, 0.6 * size, edition, sizes=1)):
                 look_where_cards_should_be()
     if not done():
         _merge(codes, (_found(t, c, 1.0, (0, 0))
@@ -417,7 +597,7 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     started = time.perf_counter()
     image = load_image(source)
     detail = Detail(image)
-    codes = read_codes(image, row_length, budget, detail)
+    codes = read_codes(image, row_length, budget, detail, edition)
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
