@@ -8,9 +8,9 @@ loop, as they share the host's. Each session's connection is a `HeadlessPhone`: 
 asks the browser (client storage, route pushes) and serialises every message exactly as the web server's
 connection does; nothing is drawn.
 
-A submission is the keypad's Save on the seat's phone session: `TableSheetSession.enter_letters` with the
-seat's token (the service validates, commits, publishes), then the Save's own navigation
-(`scorer.ui.entry.after_save`), on the loop, as Flet runs the button's handler. The letters come from a
+A submission is the keypad's Save on the seat's phone session, `scorer.ui.entry.submit_round`:
+`TableSheetSession.enter_letters` with the seat's token (the service validates, commits, publishes), then the
+Save's own navigation (`after_save`), on the loop, as Flet runs the button's handler. The letters come from a
 game the engine played (`benchmarks.table.scripted_rounds`), so every entry is legal and the totals are
 known. Every seat of a table submits as soon as all its phones show the round's sheet (a burst, as in the
 event-stream bench, `benchmarks/table.py`), or with `turns` one at a time, each once the previous save is
@@ -55,7 +55,7 @@ from scorer.pad.store import EventStore
 from scorer.routes import format_route
 from scorer.table.service import TableService
 from scorer.ui import table as table_ui
-from scorer.ui.entry import after_save
+from scorer.ui.entry import submit_round
 from scorer.ui.main import make_main
 
 HOST_URL = "http://127.0.0.1:8550"  # what the phones' pages report; nothing listens there
@@ -247,12 +247,11 @@ async def play_table(table: SeatedTable, timings: dict[str, list[float]], turns:
     turn = asyncio.Lock()
     expected = 0
 
-    def save(phone: Phone, r: int, cards: str, choice: str | None) -> list[asyncio.Future]:
+    async def save(phone: Phone, r: int, cards: str, choice: str | None) -> list[asyncio.Future]:
         """The keypad's Save on `phone`, timed until each other phone shows it (the futures)."""
         nonlocal expected
         s = phone.seat
         sheet = phone.sheet
-        before = sheet.state
         started = time.perf_counter()
         shown = []
         for other in phones:
@@ -260,8 +259,7 @@ async def play_table(table: SeatedTable, timings: dict[str, list[float]], turns:
                 shown.append(other.connection.shows(f"P{s}: entered", f"Round {r + 1} closed",
                                                     then=lambda at: timings["update"].append(at - started)))
                 expected += 1
-        after = sheet.enter_letters(s - 1, cards, choice, r)  # the seat's token, as the Save button sends it
-        after_save(phone.app, sheet, before, after, r, s - 1)
+        await submit_round(phone.app, sheet, s - 1, cards, choice, r)  # what the Save button runs
         timings["save"].append(time.perf_counter() - started)
         return shown
 
@@ -272,10 +270,10 @@ async def play_table(table: SeatedTable, timings: dict[str, list[float]], turns:
             await on_time(on_sheet.wait(), phone, f"every phone to show round {r + 1}")
             if turns:
                 async with turn:
-                    shown = save(phone, r, *entries[phone.seat - 1])
+                    shown = await save(phone, r, *entries[phone.seat - 1])
                     await on_time(asyncio.gather(*shown), phone, f"the others to show its round {r + 1}")
             else:
-                save(phone, r, *entries[phone.seat - 1])
+                await save(phone, r, *entries[phone.seat - 1])
             await on_time(closed, phone, f"round {r + 1} to close")
             if r + 1 == len(table.rounds):
                 return shown_totals(phone, seats)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import flet as ft
 
 from rules.engine import HAND_SIZE, ROUNDS
@@ -50,6 +52,24 @@ def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadS
         app.go_to(place.route("sheet", player=player))
 
 
+#: Loop turns a Save gives before drawing its own next screen: the other screens woken by the same change
+#: (a table's other phones, queued from the host's writer thread) are served first, each in a turn or two.
+YIELDS_BEFORE_OWN_REDRAW = 3
+
+
+async def submit_round(app: PadApp, session: SheetSession, player: int, cards: str, choice: str | None,
+                       round_index: int) -> PadState:
+    """What a keypad's Save does: the command (EntryError, changing nothing, if refused), then where it leads
+    (`after_save`) once the other screens the change woke have been served."""
+    before, path = session.state, app.path
+    after = session.enter_letters(player, cards, choice, round_index)
+    for _ in range(YIELDS_BEFORE_OWN_REDRAW):
+        await asyncio.sleep(0)
+    if app.path == path:  # else the screen has moved on meanwhile: another seat closed the round (its summary)
+        after_save(app, session, before, after, round_index, player)
+    return after
+
+
 class LetterEntry:
     def __init__(self, app: PadApp, session: SheetSession, round_index: int, player: int) -> None:
         self.app = app
@@ -67,7 +87,7 @@ class LetterEntry:
         self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.typed = ft.TextField(label="Type the letters", value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
-                                  on_change=self.on_typed, on_submit=lambda e: self.save(e))
+                                  on_change=self.on_typed, on_submit=self.save)
         self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
         self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.keypad = ft.Column(spacing=6)
@@ -116,17 +136,15 @@ class LetterEntry:
         self.draft.choice = name
         self.refresh()
 
-    def save(self, e) -> None:
-        before = self.session.state
+    async def save(self, e) -> None:
         try:
-            after = self.session.enter_letters(self.p, self.draft.cards, self.draft.choice, self.r)
+            await submit_round(self.app, self.session, self.p, self.draft.cards, self.draft.choice, self.r)
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
             self.refresh(sync_text=False)
             self.app.toast(str(err), error=True)
             return
         DRAFTS.drop(self.draft_key)
-        after_save(self.app, self.session, before, after, self.r, self.p)
 
     def on_change(self) -> None:
         """The game changed on another device: the letters others took this round, the points, the used-up
