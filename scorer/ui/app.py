@@ -40,6 +40,8 @@ class Screen:
     #: Called when the game it shows changed on another device, instead of drawing the screen anew (an
     #: entry screen keeps what is typed and updates around it).
     on_change: Callable[[], None] | None = None
+    #: The params it was drawn with (set by the app when it draws it): a screen reused as it is must match.
+    drawn_with: dict = field(default_factory=dict)
 
 
 class NotFound(Exception):
@@ -94,7 +96,6 @@ class PadApp:
         self._pushed: list[str] = []  # routes pushed to the browser whose route change has not come back yet
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
-        self._drawn_with: dict[str, dict] = {}  # per path in the view stack: the params its screen was drawn with
 
     # --- navigation -------------------------------------------------------------------------------------
 
@@ -184,7 +185,6 @@ class PadApp:
             if ok:
                 stack.append((path, self._view(path, shown), shown))
         stack.append((self.path, self._view(self.path, top), top))
-        self._drawn_with = {path: self._extras_params(path) for path, _view, _shown in stack}
         self._stack = stack
         self._rendered_wide = self.wide
         self.page.views[:] = [view for _path, view, _shown in stack]
@@ -198,7 +198,7 @@ class PadApp:
         for depth, (below_path, _view, shown) in enumerate(self._stack[:-1]):
             if below_path != path:
                 continue
-            if shown.on_change is None or self._drawn_with.get(path) != self.route[1]:
+            if shown.on_change is None or shown.drawn_with != self.route[1]:
                 return False
             for _path, _gone_view, gone in self._stack[depth + 1:]:
                 if gone.on_leave is not None:
@@ -215,7 +215,9 @@ class PadApp:
         try:
             if name == "not_found":
                 return not_found(self, params["message"]), False
-            return SCREENS[name](self, **params), True
+            shown = SCREENS[name](self, **params)
+            shown.drawn_with = params
+            return shown, True
         except NotFound as err:
             return not_found(self, str(err)), False
         except Exception as err:  # a bug must not take the page down: every entry is already saved
@@ -241,14 +243,6 @@ class PadApp:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
         return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
                        scroll=ft.ScrollMode.AUTO, padding=0)
-
-    def _extras_params(self, path: str) -> dict:
-        """The params a path's screen is drawn with: its URL's and those remembered for it (a sheet's tab)."""
-        try:
-            _name, params = parse(path)
-        except RouteError:
-            return {}
-        return {**params, **self._extras.get(path, {})}
 
     @property
     def wide(self) -> bool:
