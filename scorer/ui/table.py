@@ -271,7 +271,10 @@ class TableScreens:
                 return
             self.app.render()
             return
-        whose = "the host's token" if seat is None else f"seat {seat + 1}"
+        self._not_held(root, code, "the host's token" if seat is None else f"seat {seat + 1}")
+
+    def _not_held(self, root: ft.Column, code: str, whose: str) -> None:
+        """A seat's or the host's screen opened on a device without its token: the table's seat picker."""
         try:
             self.fill_seats(root, code, f"This device does not hold {whose} at table {code}: pick your seat, or "
                                         "use a token.")
@@ -337,11 +340,7 @@ class TableScreens:
             self.code, (self.token, self.seat) = code, held
             self.show_host(root)
             return
-        try:
-            self.fill_seats(root, code, f"This device does not hold the host's token at table {code}: pick "
-                                        "your seat, or use a token.")
-        except TableError as err:
-            self.fill_start(root, err.message)
+        self._not_held(root, code, "the host's token")
 
     def show_host(self, root: ft.Column) -> None:
         """The host runs the table: who sits where and has entered, the links, joining, seats, the games.
