@@ -259,7 +259,8 @@ async def play_table(table: SeatedTable, timings: dict[str, list[float]], turns:
                 shown.append(other.connection.shows(f"P{s}: entered", f"Round {r + 1} closed",
                                                     then=lambda at: timings["update"].append(at - started)))
                 expected += 1
-        await submit_round(phone.app, sheet, s - 1, cards, choice, r)  # what the Save button runs
+        # what the Save button runs, with the seat's token
+        await submit_round(phone.app, sheet, lambda: sheet.enter_letters(s - 1, cards, choice, r), r, s - 1)
         timings["save"].append(time.perf_counter() - started)
         return shown
 

@@ -20,7 +20,7 @@ from scorer.cli import app as cli_app
 from scorer.pad.store import EventStore
 from scorer.table.service import TableService
 from scorer.ui import table as table_ui
-from scorer.ui.entry import after_save
+from scorer.ui.entry import submit_round
 from scorer.ui.main import make_main
 
 
@@ -34,13 +34,12 @@ def hosting(tmp_path, monkeypatch):
     service.close()
 
 
-def save(phone: table_flet.Phone, round_index: int, cards: str, choice: str | None) -> None:
-    """What the keypad's Save does on the phone: the seat's submission, then where it leads."""
+async def save(phone: table_flet.Phone, round_index: int, cards: str, choice: str | None) -> None:
+    """What the keypad's Save does on the phone (`submit_round`): the seat's submission, then where it leads."""
     _context_page.set(phone.page)
     sheet = phone.sheet
-    before = sheet.state
-    after = sheet.enter_letters(phone.seat - 1, cards, choice, round_index)
-    after_save(phone.app, sheet, before, after, round_index, phone.seat - 1)
+    await submit_round(phone.app, sheet, lambda: sheet.enter_letters(phone.seat - 1, cards, choice, round_index),
+                       round_index, phone.seat - 1)
 
 
 def test_the_phone_that_closes_a_round_stays_on_the_next_round_when_others_save(hosting):
@@ -58,14 +57,14 @@ def test_the_phone_that_closes_a_round_stays_on_the_next_round_when_others_save(
             ann, bob = [await table_flet.seat_phone(main, service, code, s, tokens[s - 1], hub, executor)
                         for s in (1, 2)]
             ann_closed = ann.connection.shows("Round 1 closed")
-            save(ann, 0, *rounds[0][0])
-            save(bob, 0, *rounds[0][1])
+            await save(ann, 0, *rounds[0][0])
+            await save(bob, 0, *rounds[0][1])
             assert bob.app.path == f"/table/{code}/seat/2/round/1"
             await asyncio.wait_for(ann_closed, 5)
             for phone in (ann, bob):
                 await table_flet.tap(phone, table_flet.button(phone.page, "Start round 2"))
             ann_entered = bob.connection.shows("Ann: entered")
-            save(ann, 1, *rounds[1][0])
+            await save(ann, 1, *rounds[1][0])
             await asyncio.wait_for(ann_entered, 5)
             assert bob.app.path == f"/table/{code}/seat/2"
             assert table_flet.hooked(bob.page, "round-status").value == "Round 2 of 4"

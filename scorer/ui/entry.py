@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import flet as ft
 
@@ -57,12 +58,13 @@ def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadS
 YIELDS_BEFORE_OWN_REDRAW = 3
 
 
-async def submit_round(app: PadApp, session: SheetSession, player: int, cards: str, choice: str | None,
-                       round_index: int) -> PadState:
-    """What a keypad's Save does: the command (EntryError, changing nothing, if refused), then where it leads
-    (`after_save`) once the other screens the change woke have been served."""
+async def submit_round(app: PadApp, session: SheetSession, command: Callable[[], PadState], round_index: int,
+                       player: int) -> PadState:
+    """What an entry screen's Save does: `command` (a session's `enter_letters` / `enter_categories`; it raises
+    EntryError, changing nothing, if refused), then where it leads (`after_save`) once the other screens the
+    change woke have been served."""
     before, path = session.state, app.path
-    after = session.enter_letters(player, cards, choice, round_index)
+    after = command()
     for _ in range(YIELDS_BEFORE_OWN_REDRAW):
         await asyncio.sleep(0)
     if app.path == path:  # else the screen has moved on meanwhile: another seat closed the round (its summary)
@@ -138,7 +140,8 @@ class LetterEntry:
 
     async def save(self, e) -> None:
         try:
-            await submit_round(self.app, self.session, self.p, self.draft.cards, self.draft.choice, self.r)
+            await submit_round(self.app, self.session, lambda: self.session.enter_letters(
+                self.p, self.draft.cards, self.draft.choice, self.r), self.r, self.p)
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
             self.refresh(sync_text=False)
@@ -308,7 +311,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     saved = (state.entries[round_index].get(player) or {}).get("categories", {})
     fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
                                 keyboard_type=ft.KeyboardType.NUMBER, dense=True,
-                                on_submit=lambda e: save(e), on_change=lambda e: show_points())
+                                on_change=lambda e: show_points())
               for key in NUMBER_FIELDS}
     points_line = ft.Text("", weight=ft.FontWeight.BOLD)
     points_notes = ft.Column(spacing=2)
@@ -347,15 +350,16 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
-    def save(e) -> None:
-        before = session.state
+    async def save(e) -> None:
         try:
-            after = session.enter_categories(player, values(), round_index)
+            await submit_round(app, session, lambda: session.enter_categories(player, values(), round_index),
+                               round_index, player)
         except EntryError as err:
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
-            return
-        after_save(app, session, before, after, round_index, player)
+
+    for number_field in fields.values():  # Enter in a field saves, like the Save button
+        number_field.on_submit = save
 
     body = ft.Container(ft.Column([
         ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
