@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps clean
+.PHONY: run test lint system-deps clean catalogs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -17,7 +17,22 @@ system-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || { \
 	  $(APT) update -qq && $(APT) install -y -qq chromium poppler-utils; }
 
-run: $(STAMP)
+# Message catalogs (gettext, managed with Babel): each package's French words live in
+# <package>/locale/fr/LC_MESSAGES/<package>.po; the install compiles them into the .mo files the app reads.
+DOMAINS   := rules printables scorer
+LANGS     := fr
+MO_FILES  := $(foreach d,$(DOMAINS),$(foreach l,$(LANGS),$(d)/locale/$(l)/LC_MESSAGES/$(d).mo))
+
+%.mo: %.po $(STAMP)
+	$(BIN)/pybabel -q compile -i $< -o $@
+
+# `make catalogs` after changing messages: every marked message of a package's sources goes into its
+# catalogs (new ones empty, for a translator to fill; gone ones dropped), then they are compiled.
+catalogs: $(STAMP)
+	$(BIN)/python -m rules.i18n update
+	@$(MAKE) --no-print-directory $(MO_FILES)
+
+run: $(STAMP) $(MO_FILES)
 	$(BIN)/tourpad app
 
 # lint-imports checks the contracts in pyproject.toml: layers point down, no import cycles, the app's screens
@@ -26,7 +41,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-logo
 
-test: $(STAMP) system-deps lint
+test: $(STAMP) $(MO_FILES) system-deps lint
 	$(BIN)/pytest -q -n 2 --timeout 600
 
 clean:

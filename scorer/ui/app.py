@@ -96,6 +96,9 @@ class PadApp:
         self._pushed: list[str] = []  # routes pushed to the browser whose route change has not come back yet
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
+        #: This session's language (`rules.i18n.LANGUAGES`); None until chosen. Read only through
+        #: `rules.i18n.current_language`, which `scorer.ui.main` points at the session being served.
+        self.language: str | None = None
 
     # --- navigation -------------------------------------------------------------------------------------
 

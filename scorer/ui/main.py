@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from rules.i18n import set_language_source
 from scorer.pad.store import EventStore
 from scorer.runtime import IN_BROWSER
 from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
@@ -21,8 +22,15 @@ else:
     from scorer.ui import table, table_board  # noqa: F401  (registers the table's screens)
 
 
+def session_language() -> str | None:
+    """The language of the Flet session whose event is being handled (each phone its own)."""
+    app = ft.context.page.data
+    return app.language if isinstance(app, PadApp) else None
+
+
 def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> Callable[[ft.Page], None]:
     store = store_factory()
+    set_language_source(session_language)
 
     def main(page: ft.Page) -> None:
         page.title = "tourpad score pad"

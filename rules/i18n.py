@@ -1,0 +1,278 @@
+"""Which language tourpad speaks, decided in one place, and the words of each package in that language.
+
+Messages are gettext catalogs managed with Babel: each package that shows words owns a *domain*
+(`rules`, `printables`, `scorer`), with its `.po` files in the repository under `<package>/locale/` and the
+compiled `.mo` files built by the install (`make catalogs`). A module marks its messages with its
+package's `_` / `ngettext` / `N_` (see `Domain`); nothing else in tourpad knows which language is on.
+
+How the language is decided, first match wins:
+1. `use_language(lang)` around a piece of work (`tourpad print --lang fr`, a test);
+2. the *language source* an application installs (`set_language_source`): the Flet app answers with the
+   language of the session whose event is being handled, so each phone at a table reads its own language
+   while every phone shows the same game;
+3. the process default (`set_default_language`): the CLI sets it from `--lang` or `LC_ALL` / `LC_MESSAGES`
+   / `LANG`;
+4. English.
+
+Numbers and dates are formatted by Babel for the language (`format_number`, `format_date`); plural forms
+come from the catalog's `Plural-Forms` (`ngettext`), never from adding an "s".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext as _gettext
+import os
+from collections.abc import Callable, Iterator, Mapping
+from contextvars import ContextVar
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+
+#: Every language tourpad speaks; English is the source language of every message.
+LANGUAGES: tuple[str, ...] = ("en", "fr")
+DEFAULT_LANGUAGE = "en"
+#: Each language's own name, as the language switch shows it.
+LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français"}
+
+
+class LanguageError(ValueError):
+    """A language tourpad does not speak; the message names it and the ones it does."""
+
+
+_chosen: ContextVar[str | None] = ContextVar("tourpad_language", default=None)
+_source: Callable[[], str | None] | None = None
+_default = DEFAULT_LANGUAGE
+
+
+def check_language(lang: str) -> str:
+    """`lang` itself when tourpad speaks it, else a `LanguageError` that says which it speaks."""
+    if lang not in LANGUAGES:
+        known = ", ".join(f"{code} ({LANGUAGE_NAMES[code]})" for code in LANGUAGES)
+        raise LanguageError(f"tourpad does not speak {lang!r}: choose one of {known}")
+    return lang
+
+
+def language_from_tag(tag: str | None) -> str:
+    """A browser's, phone's or POSIX locale tag → the language tourpad speaks for it: `fr-CA`, `fr_BE.UTF-8`
+    and `fr` → French; anything else (or nothing) → English."""
+    if not tag:
+        return DEFAULT_LANGUAGE
+    primary = tag.replace("_", "-").split(".")[0].split("@")[0].split("-")[0].strip().lower()
+    return primary if primary in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def language_from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language a terminal asks for, as gettext reads it: the first of `LANGUAGE` (its first entry),
+    `LC_ALL`, `LC_MESSAGES`, `LANG` that is set."""
+    env = os.environ if environ is None else environ
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(key)
+        if value:
+            return language_from_tag(value.split(":")[0])
+    return DEFAULT_LANGUAGE
+
+
+def set_default_language(lang: str) -> None:
+    """The process's language when nothing closer decides (the CLI's `--lang` / environment)."""
+    global _default
+    _default = check_language(lang)
+
+
+def set_language_source(source: Callable[[], str | None] | None) -> None:
+    """Install where the running application keeps the language of the work in hand (None when it has
+    no opinion), e.g. the Flet app's current session. `None` removes it."""
+    global _source
+    _source = source
+
+
+@contextlib.contextmanager
+def use_language(lang: str) -> Iterator[str]:
+    """Speak `lang` inside the block (this thread / task only)."""
+    token = _chosen.set(check_language(lang))
+    try:
+        yield lang
+    finally:
+        _chosen.reset(token)
+
+
+def current_language() -> str:
+    chosen = _chosen.get()
+    if chosen is not None:
+        return chosen
+    if _source is not None:
+        with contextlib.suppress(Exception):  # a source asked outside its application's context
+            asked = _source()
+            if asked in LANGUAGES:
+                return asked
+    return _default
+
+
+# --- message catalogs ------------------------------------------------------------------------------------
+
+#: Every package's domain, by name: the catalog tests walk it.
+DOMAINS: dict[str, Domain] = {}
+
+
+class Domain:
+    """One package's messages: `domain = Domain("printables", Path(__file__).parent / "locale")`, then
+    `_ = domain.gettext`, `ngettext = domain.ngettext`. The marks `_("…")`, `ngettext("…", "…", n)`,
+    `pgettext("context", "…")` and `N_("…")` are what `pybabel extract` collects."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        self.name = name
+        self.folder = folder
+        DOMAINS[name] = self
+
+    def po_file(self, lang: str) -> Path:
+        return self.folder / lang / "LC_MESSAGES" / f"{self.name}.po"
+
+    def mo_file(self, lang: str) -> Path:
+        return self.po_file(lang).with_suffix(".mo")
+
+    def catalog(self, lang: str | None = None) -> _gettext.NullTranslations:
+        return _catalog(self.name, str(self.folder), lang or current_language())
+
+    def gettext(self, message: str) -> str:
+        return self.catalog().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalog().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return self.catalog().pgettext(context, message)
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        return self.catalog().npgettext(context, singular, plural, n)
+
+
+@cache
+def _catalog(domain: str, folder: str, lang: str) -> _gettext.NullTranslations:
+    if lang == DEFAULT_LANGUAGE:
+        return _gettext.NullTranslations()  # English is the source text: nothing to look up
+    try:
+        with open(Path(folder) / lang / "LC_MESSAGES" / f"{domain}.mo", "rb") as mo:
+            return _gettext.GNUTranslations(mo)
+    except FileNotFoundError:  # a catalog not compiled: the tests say so; the user reads English
+        return _gettext.NullTranslations()
+
+
+def N_(message: str) -> str:
+    """Marks a message to translate later (a module constant): `pybabel extract` collects it, and the
+    code that shows it calls its domain's `_` on it then, in the language of that moment."""
+    return message
+
+
+def localized(names: Mapping[str, str], fallback: str) -> str:
+    """A name edition data gives per language (`{"fr": "Pêche"}`), else its English `fallback`."""
+    return names.get(current_language(), fallback)
+
+
+# --- numbers and dates, by Babel ---------------------------------------------------------------------------
+
+def _locale() -> str:
+    return {"en": "en_GB", "fr": "fr_FR"}.get(current_language(), "en_GB")
+
+
+def format_number(value: float | int) -> str:
+    """A number as the language writes it (`1 234,5` in French, `1,234.5` in English)."""
+    from babel.numbers import format_decimal  # Babel loads its locale data on first use
+
+    return format_decimal(value, locale=_locale())
+
+
+def format_percent(value: float, digits: int = 0) -> str:
+    from babel.numbers import format_percent as babel_percent
+
+    return babel_percent(value, format="#,##0" + ("." + "0" * digits if digits else "") + "%", locale=_locale())
+
+
+def format_date(value: date | datetime, form: str = "medium") -> str:
+    """A date as the language writes it: `24 Nov 2026` / `24 nov. 2026` (`form` is Babel's)."""
+    from babel.dates import format_date as babel_date
+
+    return babel_date(value, format=form, locale=_locale())
+
+
+def format_datetime(value: datetime, form: str = "medium") -> str:
+    from babel.dates import format_datetime as babel_datetime
+
+    return babel_datetime(value, format=form, locale=_locale())
+
+
+# --- keeping the catalogs (`make catalogs`; the catalog tests read the same extraction) ---------------------
+
+def extract_messages(domain: Domain) -> dict[tuple[str, str | None], tuple[str, ...]]:
+    """Every message the package's sources mark, keyed by (msgid, context), with its plural forms' ids."""
+    from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+
+    found: dict[tuple[str, str | None], tuple[str, ...]] = {}
+    package = domain.folder.parent
+    for _file, _line, message, _comments, context in extract_from_dir(
+            str(package), method_map=[("**.py", "python")], keywords=DEFAULT_KEYWORDS):
+        ids = (message,) if isinstance(message, str) else tuple(message)
+        found.setdefault((ids[0], context), ids)
+    return found
+
+
+def update_catalog(domain: Domain, lang: str) -> Path:
+    """Bring `lang`'s catalog in line with the sources: new messages added untranslated, gone ones dropped,
+    translations kept. The output is stable (no dates, no line numbers), so a diff shows only words."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import read_po, write_po
+
+    po = domain.po_file(lang)
+    if po.exists():
+        with po.open("rb") as f:
+            catalog = read_po(f, locale=lang, domain=domain.name)
+    else:
+        catalog = Catalog(locale=lang, domain=domain.name)
+    template = Catalog(domain=domain.name)
+    for (msgid, context), ids in extract_messages(domain).items():
+        template.add(ids if len(ids) > 1 else msgid, context=context,
+                     flags=("python-brace-format",) if "{" in msgid else ())
+    catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+    catalog.obsolete.clear()
+    catalog.project, catalog.version = "tourpad", ""
+    catalog.header_comment = (f"# The words of tourpad's `{domain.name}` package in {LANGUAGE_NAMES[lang]}"
+                              f" (gettext domain `{domain.name}`).\n# `make catalogs` adds new messages"
+                              " (empty, to translate) and drops gone ones.")
+    import io
+
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, no_location=True, ignore_obsolete=True, sort_output=False)
+    text = out.getvalue().decode("utf-8")
+    keep = ("POT-Creation-Date", "PO-Revision-Date", "Last-Translator", "Language-Team", "Report-Msgid-Bugs-To")
+    text = "\n".join(line for line in text.split("\n") if not line.startswith(tuple(f'"{k}:' for k in keep)))
+    po.parent.mkdir(parents=True, exist_ok=True)
+    po.write_text(text, encoding="utf-8")
+    return po
+
+
+def _import_domains() -> None:
+    import importlib
+
+    for package in ("rules", "printables", "scorer"):
+        importlib.import_module(f"{package}.locale")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m rules.i18n update`: every domain's catalogs brought in line with the sources."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["update"]:
+        print("usage: python -m rules.i18n update", file=sys.stderr)
+        return 2
+    _import_domains()
+    for domain in DOMAINS.values():
+        for lang in LANGUAGES:
+            if lang != DEFAULT_LANGUAGE:
+                print(update_catalog(domain, lang))
+    return 0
+
+
+if __name__ == "__main__":  # run as a script: use the imported module, where the domains register
+    from rules.i18n import main as registered_main
+
+    raise SystemExit(registered_main())
