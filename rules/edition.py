@@ -8,7 +8,32 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.i18n import current_language
 from rules.model import EditionSpec
+
+#: A name's translations as edition data gives them: ((language, text), ...).
+Names = tuple[tuple[str, str], ...]
+
+
+def _in_language(names: Names, english: str) -> str:
+    language = current_language()
+    for lang, text in names:
+        if lang == language:
+            return text
+    return english
+
+
+class Named:
+    """Something edition data names: `name` is the English key rules and records use, `label` is what a
+    person reads, in the language of the moment (English when the data gives no translation)."""
+
+    __slots__ = ()
+    name: str
+    names: Names
+
+    @property
+    def label(self) -> str:
+        return _in_language(self.names, self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,18 +47,25 @@ class Card:
     collection: int
     pairs: int
     choice: int
+    site_names: Names = ()
+
+    @property
+    def site_label(self) -> str:
+        """The site's name as a person reads it, in the language of the moment."""
+        return _in_language(self.site_names, self.site)
 
 
 @dataclass(frozen=True, slots=True)
-class Icon:
+class Icon(Named):
     name: str
     value: int
     #: Cards showing this icon.
     mask: int
+    names: Names = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Family:
+class Family(Named):
     id: str
     name: str
     rule: str
@@ -44,6 +76,7 @@ class Family:
     masks_values: tuple[tuple[int, int], ...] = ()
     #: Each icon's mask, in icon order.
     icon_masks: tuple[int, ...] = ()
+    names: Names = ()
 
     def icon_index(self, name: str) -> int:
         for i, icon in enumerate(self.icons):
@@ -53,16 +86,17 @@ class Family:
 
 
 @dataclass(frozen=True, slots=True)
-class Region:
+class Region(Named):
     index: int
     name: str
     bonus: int
     color: str
     mask: int
+    names: Names = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Route:
+class Route(Named):
     kind: str
     id: str
     name: str
@@ -74,6 +108,7 @@ class Route:
     east_mask: int = 0
     neighbours: tuple[int, ...] = ()
     edges: tuple[tuple[int, int], ...] = ()
+    names: Names = ()
 
     def tiers_for(self, n_players: int) -> tuple[int, ...]:
         """The tiers on offer at this player count (the last one needs 3–4 players where the rules say so)."""
@@ -137,7 +172,7 @@ def build_tally(cards: tuple[Card, ...], collection_values: tuple[int, ...], pai
 
 
 @dataclass(frozen=True, slots=True)
-class Edition:
+class Edition(Named):
     id: str
     name: str
     provenance: str
@@ -160,6 +195,17 @@ class Edition:
     spec: EditionSpec
     #: Every card's icons packed for counting a row's icons with one sum (the scoring's hot path).
     tally: Tally
+    names: Names = ()
+    #: The site noun in other languages: ((language, singular, plural), ...).
+    site_nouns: tuple[tuple[str, str, str], ...] = ()
+
+    def site_noun_label(self, plural: bool = False) -> str:
+        """The site noun as a person reads it ("town" / "ville"), singular or plural."""
+        language = current_language()
+        for lang, one, many in self.site_nouns:
+            if lang == language:
+                return many if plural else one
+        return self.sites_noun if plural else self.site_noun
 
     @property
     def letters(self) -> str:
@@ -223,20 +269,22 @@ def compile_edition(spec: EditionSpec) -> Edition:
             role: next((i for i, icon in enumerate(fspec.icons) if icon.name in cspec.icons), -1)
             for role, fspec in (("collection", spec.collection), ("pairs", spec.pairs), ("choice", spec.choice))
         }
-        cards.append(Card(index, cspec.letter, cspec.site, region_index[cspec.region], cspec.number, **slots))
+        cards.append(Card(index, cspec.letter, cspec.site, region_index[cspec.region], cspec.number, **slots,
+                          site_names=_names(cspec.site_names)))
 
     def build_family(fspec, role: str) -> Family:
         icons = tuple(
             Icon(icon.name, icon.value or 0,
-                 sum(1 << c.index for c in cards if getattr(c, role) == i))
+                 sum(1 << c.index for c in cards if getattr(c, role) == i), _names(icon.names))
             for i, icon in enumerate(fspec.icons))
         per_icon = tuple(sorted((fspec.per_icon_by_players or {}).items()))
         return Family(fspec.id, fspec.name, fspec.rule or "pairs", icons, tuple(fspec.table or ()), per_icon,
-                      tuple((icon.mask, icon.value) for icon in icons), tuple(icon.mask for icon in icons))
+                      tuple((icon.mask, icon.value) for icon in icons), tuple(icon.mask for icon in icons),
+                      _names(fspec.names))
 
     collection = build_family(spec.collection, "collection")
     regions = tuple(
-        Region(i, r.name, r.bonus, r.color, sum(1 << c.index for c in cards if c.region == i))
+        Region(i, r.name, r.bonus, r.color, sum(1 << c.index for c in cards if c.region == i), _names(r.names))
         for i, r in enumerate(spec.regions))
 
     route = None
@@ -255,7 +303,8 @@ def compile_edition(spec: EditionSpec) -> Edition:
                      "east_mask": sum(1 << idx[x] for x in spec.map.east_coast),
                      "neighbours": tuple(neighbours), "edges": tuple(edges)}
         r = spec.route
-        route = Route(r.kind, r.id, r.name, tuple(r.tiers), r.last_tier_min_players, r.last_tier_repeats, **extra)
+        route = Route(r.kind, r.id, r.name, tuple(r.tiers), r.last_tier_min_players, r.last_tier_repeats, **extra,
+                      names=_names(r.names))
 
     pairs = build_family(spec.pairs, "pairs")
     collection_values = tuple(collection.icons[c.collection].value if c.collection >= 0 else 0 for c in cards)
@@ -267,4 +316,10 @@ def compile_edition(spec: EditionSpec) -> Edition:
         pairs=pairs, choice=build_family(spec.choice, "choice"), route=route,
         numbers=tuple(c.number for c in cards), collection_values=collection_values, spec=spec,
         tally=build_tally(tuple(cards), collection_values, tuple(icon.value for icon in pairs.icons)),
+        names=_names(spec.names),
+        site_nouns=tuple((lang, one, many) for lang, (one, many) in sorted(spec.site_nouns.items())),
     )
+
+
+def _names(translations: dict[str, str]) -> Names:
+    return tuple(sorted(translations.items()))

@@ -7,7 +7,7 @@ A loaded `EditionSpec` is checked against the rulebooks' invariants and then com
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -26,8 +26,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+#: A name in other languages than English, by language code: `names = { fr = "Truite" }`. The English
+#: name stays the key every rule and record uses; these are only what a person reads.
+Translations = dict[Literal["fr"], Annotated[str, Field(min_length=1, max_length=48)]]
+
+
 class IconSpec(_Strict):
     name: str = Field(min_length=1, max_length=40)
+    names: Translations = Field(default_factory=dict)
     value: int | None = Field(default=None, ge=0, le=20)
     #: How many cards of the deck show this icon, when a rulebook says so; checked on load.
     count: int | None = Field(default=None, ge=0, le=CARD_COUNT)
@@ -38,6 +44,7 @@ class FamilySpec(_Strict):
 
     id: str = Field(pattern=r"^[a-z_]+$")
     name: str
+    names: Translations = Field(default_factory=dict)
     rule: str | None = None
     icons: list[IconSpec] = Field(min_length=1, max_length=8)
     #: Activity points by icon count (index = count), for the "activity_table" rule.
@@ -56,6 +63,7 @@ class FamilySpec(_Strict):
 
 class RegionSpec(_Strict):
     name: str = Field(min_length=1, max_length=40)
+    names: Translations = Field(default_factory=dict)
     bonus: int = Field(ge=0, le=10)
     color: str = Field(pattern=HEX_COLOR)
 
@@ -66,6 +74,7 @@ class RouteSpec(_Strict):
     kind: Literal["passport", "coast"]
     id: str = Field(pattern=r"^[a-z_]+$")
     name: str
+    names: Translations = Field(default_factory=dict)
     tiers: list[int] = Field(min_length=1, max_length=4)
     #: The last tier is only awarded with at least this many players (the rulebooks' "3 or 4-player game").
     last_tier_min_players: int = Field(default=2, ge=2, le=4)
@@ -84,6 +93,7 @@ class MapSpec(_Strict):
 class CardSpec(_Strict):
     letter: str
     site: str = Field(min_length=1, max_length=48)
+    site_names: Translations = Field(default_factory=dict)
     region: str
     number: int = Field(ge=1, le=7)
     icons: list[str] = Field(default_factory=list, max_length=3)
@@ -92,10 +102,15 @@ class CardSpec(_Strict):
 class EditionSpec(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str
+    names: Translations = Field(default_factory=dict)
     provenance: Literal["publisher", "tourpad", "owner"]
     site_noun: str = Field(default="site", min_length=1, max_length=40)
     #: Its plural ("countries"); when left out, the regular English plural of `site_noun`.
     sites_noun: str | None = Field(default=None, min_length=1, max_length=40)
+    #: The site noun in other languages, singular and plural: `site_nouns = { fr = ["ville", "villes"] }`.
+    site_nouns: dict[Literal["fr"], tuple[Annotated[str, Field(min_length=1, max_length=40)],
+                                          Annotated[str, Field(min_length=1, max_length=40)]]] = \
+        Field(default_factory=dict)
     throw_catch: Literal["difference", "throw_if_caught"]
     tie_breakers: list[Literal["route", "throw_catch"]]
     #: The edition this pack's rules come from (a deck pack typed in by an owner names "europe" etc.).
