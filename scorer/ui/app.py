@@ -11,6 +11,7 @@ A reload reattaches to the same server session (the same screen); a new session 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
+from rules.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_from_tag
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
@@ -25,6 +27,11 @@ from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise,
 log = logging.getLogger(__name__)
 
 SEED_COLOR = "#1F7A6D"
+#: Where this device keeps the language chosen with the switch (the browser's storage, the phone's prefs).
+LANGUAGE_KEY = "tourpad.language"
+#: How long the first screen waits for the device to say its language before giving up (a headless
+#: session never answers).
+LANGUAGE_ASK_SECONDS = 10.0
 MAX_BODY_WIDTH = 640
 
 
@@ -311,6 +318,40 @@ class PadApp:
         # show_dialog counts as an update, which turns off the handler's auto-update: push the rest too
         if update:
             self.page.update()
+
+    # --- language ----------------------------------------------------------------------------------------
+
+    async def settle_language(self) -> None:
+        """This session's language: the one chosen on this device (the language switch), else the
+        device's / browser's own (`fr-*` → French), else English. The first screen is drawn at once in
+        English and redrawn when the answer differs; on a connection that never answers (a headless
+        session), nothing changes."""
+        chosen: str | None = None
+        with contextlib.suppress(Exception):
+            saved = await asyncio.wait_for(ft.SharedPreferences().get(LANGUAGE_KEY), LANGUAGE_ASK_SECONDS)
+            chosen = saved if saved in LANGUAGES else None
+        if chosen is None:
+            with contextlib.suppress(Exception):
+                info = await asyncio.wait_for(self.page.get_device_info(), LANGUAGE_ASK_SECONDS)
+                if info is not None and info.locales:
+                    locale = info.locales[0]
+                    chosen = language_from_tag(locale.language_code)
+        if chosen is not None and chosen != (self.language or DEFAULT_LANGUAGE):
+            self.set_language(chosen)
+        else:
+            self.language = chosen or self.language
+
+    def set_language(self, lang: str, remember: bool = False) -> None:
+        """Speak `lang` in this session from now on (every screen redrawn); `remember` keeps it on this
+        device for its next visits (the language switch)."""
+        self.language = lang
+        self.render(rebuild_below=True)
+        if remember:
+            async def keep() -> None:
+                with contextlib.suppress(Exception):
+                    await ft.SharedPreferences().set(LANGUAGE_KEY, lang)
+            with contextlib.suppress(Exception):
+                self.page.run_task(keep)
 
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK

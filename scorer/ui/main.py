@@ -45,5 +45,6 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         page.pubsub.subscribe_topic(GAMES_TOPIC, app.on_game_changed)
         page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
         app.start(page.route or "/")
+        page.run_task(app.settle_language)
 
     return main
