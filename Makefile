@@ -19,9 +19,7 @@ system-deps:
 
 # Message catalogs (gettext, managed with Babel): each package's French words live in
 # <package>/locale/fr/LC_MESSAGES/<package>.po; the install compiles them into the .mo files the app reads.
-DOMAINS   := rules printables scorer
-LANGS     := fr
-MO_FILES  := $(foreach d,$(DOMAINS),$(foreach l,$(LANGS),$(d)/locale/$(l)/LC_MESSAGES/$(d).mo))
+MO_FILES  := $(patsubst %.po,%.mo,$(wildcard */locale/*/LC_MESSAGES/*.po))
 
 %.mo: %.po $(STAMP)
 	$(BIN)/pybabel -q compile -i $< -o $@

@@ -34,6 +34,9 @@ LANGUAGES: tuple[str, ...] = ("en", "fr")
 DEFAULT_LANGUAGE = "en"
 #: Each language's own name, as the language switch shows it.
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "fr": "Français"}
+#: The Babel locale whose conventions format numbers and dates, where it is not the language code itself
+#: (English dates read "24 Nov 2026", not the US "Nov 24, 2026").
+BABEL_LOCALES: Mapping[str, str] = {"en": "en_GB"}
 
 
 class LanguageError(ValueError):
@@ -171,7 +174,8 @@ def localized(names: Mapping[str, str], fallback: str) -> str:
 # --- numbers and dates, by Babel ---------------------------------------------------------------------------
 
 def _locale() -> str:
-    return {"en": "en_GB", "fr": "fr_FR"}.get(current_language(), "en_GB")
+    language = current_language()
+    return BABEL_LOCALES.get(language, language)
 
 
 def format_number(value: float | int) -> str:

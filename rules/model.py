@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from rules.i18n import DEFAULT_LANGUAGE, check_language
 
 #: The 28 card letters every Boomerang edition uses, in rulebook order.
 LETTERS: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#")
@@ -26,9 +28,16 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _spoken(language: str) -> str:
+    """A translation's language must be one tourpad speaks (and not English, the names' own language)."""
+    if language == DEFAULT_LANGUAGE:
+        raise ValueError("English is the name itself: give only other languages here")
+    return check_language(language)
+
+
 #: A name in other languages than English, by language code: `names = { fr = "Truite" }`. The English
 #: name stays the key every rule and record uses; these are only what a person reads.
-Translations = dict[Literal["fr"], Annotated[str, Field(min_length=1, max_length=48)]]
+Translations = dict[Annotated[str, AfterValidator(_spoken)], Annotated[str, Field(min_length=1, max_length=48)]]
 
 
 class IconSpec(_Strict):
@@ -108,7 +117,7 @@ class EditionSpec(_Strict):
     #: Its plural ("countries"); when left out, the regular English plural of `site_noun`.
     sites_noun: str | None = Field(default=None, min_length=1, max_length=40)
     #: The site noun in other languages, singular and plural: `site_nouns = { fr = ["ville", "villes"] }`.
-    site_nouns: dict[Literal["fr"], tuple[Annotated[str, Field(min_length=1, max_length=40)],
+    site_nouns: dict[Annotated[str, AfterValidator(_spoken)], tuple[Annotated[str, Field(min_length=1, max_length=40)],
                                           Annotated[str, Field(min_length=1, max_length=40)]]] = \
         Field(default_factory=dict)
     throw_catch: Literal["difference", "throw_if_caught"]

@@ -150,3 +150,48 @@ def test_the_compiled_catalog_says_what_the_po_says(domain):
         else:
             got = compiled.pgettext(message.context, message.id) if message.context else compiled.gettext(message.id)
             assert got == message.string, f"{mo} is stale for {message.id!r}: `make catalogs`"
+
+
+def _usa_document() -> dict:
+    import tomllib
+    from pathlib import Path
+
+    return tomllib.loads((Path(rules.__file__).parent / "editions" / "usa.toml").read_text(encoding="utf-8"))
+
+
+def test_edition_data_names_things_per_language_and_keeps_the_english_key():
+    import tomli_w
+
+    from rules.editions import edition_from_text
+
+    doc = _usa_document()
+    doc["names"] = {"fr": "Boomerang : USA (essai)"}
+    doc["regions"][0]["names"] = {"fr": "Nord-Ouest (essai)"}
+    doc["cards"][0]["site_names"] = {"fr": "Seattle (essai)"}
+    doc["site_nouns"] = {"fr": ["bourg", "bourgs"]}
+    doc["pairs"]["icons"][0]["names"] = {"fr": "Truite (essai)"}
+    edition = edition_from_text(tomli_w.dumps(doc))
+    english = (edition.label, edition.regions[0].label, edition.cards[0].site_label, edition.site_noun_label(True))
+    assert english == (edition.name, edition.regions[0].name, edition.cards[0].site, edition.sites_noun)
+    with use_language("fr"):
+        assert (edition.label, edition.regions[0].label, edition.cards[0].site_label,
+                edition.site_noun_label(), edition.site_noun_label(True), edition.pairs.icons[0].label) == (
+            "Boomerang : USA (essai)", "Nord-Ouest (essai)", "Seattle (essai)", "bourg", "bourgs", "Truite (essai)")
+        assert edition.regions[0].name == "Pacific Northwest"  # the key rules and records use
+
+
+@pytest.mark.parametrize("names, problem", [
+    ({"de": "Forelle"}, "names.de.*does not speak 'de'"),
+    ({"en": "Trout"}, "names.en.*English is the name itself"),
+    ({"fr": ""}, "names.fr.*at least 1 character"),
+])
+def test_a_translation_in_a_language_tourpad_does_not_speak_is_refused_by_field(names, problem):
+    import tomli_w
+
+    from rules.editions import edition_from_text
+    from rules.model import EditionDataError
+
+    doc = _usa_document()
+    doc["names"] = names
+    with pytest.raises(EditionDataError, match=problem):
+        edition_from_text(tomli_w.dumps(doc))
