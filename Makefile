@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps clean catalogs
+.PHONY: run test lint system-deps clean catalogs compiled-catalogs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -28,7 +28,9 @@ MO_FILES  := $(patsubst %.po,%.mo,$(wildcard */locale/*/LC_MESSAGES/*.po))
 # catalogs (new ones empty, for a translator to fill; gone ones dropped), then they are compiled.
 catalogs: $(STAMP)
 	$(BIN)/python -m rules.i18n update
-	@$(MAKE) --no-print-directory $(MO_FILES)
+	@$(MAKE) --no-print-directory compiled-catalogs  # a fresh make: it sees catalogs just created
+
+compiled-catalogs: $(MO_FILES)
 
 run: $(STAMP) $(MO_FILES)
 	$(BIN)/tourpad app
