@@ -27,6 +27,7 @@ from math import floor
 from typing import NamedTuple
 
 from rules.edition import Edition
+from rules.locale import _
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
 
 ROUNDS = 4
@@ -254,12 +255,13 @@ class State:
         icon = action_choice(action)
         family = self.game.edition.choice
         if not 0 <= icon < len(family.icons):
-            raise IllegalAction(f"player {player + 1}: {action} is not a {family.name} choice")
-        name = family.icons[icon].name
+            raise IllegalAction(_("player {n}: {action} is not a {family} choice").format(
+                n=player + 1, action=action, family=family.label))
+        name = family.icons[icon].label
         if self.score.choices_used[player] >> icon & 1:
-            raise IllegalAction(f"player {player + 1} has already scored {name} this game")
+            raise IllegalAction(_("player {n} has already scored {icon} this game").format(n=player + 1, icon=name))
         if not self.masks[player] & family.icons[icon].mask:
-            raise IllegalAction(f"player {player + 1} has no {name} icon this round")
+            raise IllegalAction(_("player {n} has no {icon} icon this round").format(n=player + 1, icon=name))
 
     def _end_round(self) -> None:
         scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
@@ -373,9 +375,9 @@ class State:
         if 0 <= action < len(edition.cards):
             return edition.cards[action].letter
         if action == CHOICE_NONE:
-            return f"no {edition.choice.name}"
+            return _("no {family}").format(family=edition.choice.label)
         icon = action_choice(action)
-        return edition.choice.icons[icon].name if 0 <= icon < len(edition.choice.icons) else f"?{action}"
+        return edition.choice.icons[icon].label if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
         # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
