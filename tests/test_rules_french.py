@@ -17,8 +17,12 @@ from rules import wording
 from rules.categories import normalise
 from rules.edition import compile_edition
 from rules.editions import bundled_ids, load_edition
+from rules.engine import IllegalAction
 from rules.i18n import use_language
 from rules.model import EditionDataError, parse_edition
+from rules.race.board import board_pack_from_text, load_board
+from rules.race.engine import RaceGame, place
+from rules.race.journey import check_journey
 from rules.record import GameRecord, parse_record, round_summaries, score_record
 from rules.scoring import score_pairs
 from rules.text import TextError, clean_name
@@ -208,3 +212,58 @@ def test_an_owners_pack_without_french_names_falls_back_to_its_english_names():
         assert pack.site_noun_label(plural=True) == "towns" and pack.sites_label == "Towns"
         # the rules' own words are still French around the English names
         assert pack.category_names()["throw_catch"] == "Lancer et Réception"
+
+
+# --- Race Around Europe ---------------------------------------------------------------------------------------
+
+def test_a_broken_journey_is_explained_in_french_with_french_place_names():
+    board = load_board()
+    journey = [board.kind_of(name) for name in ("Spain", "pink aeroplane", "France", "Switzerland", "Atlantic ship",
+                                                "Spain", "Spain", "Portugal", "Italy", "Atlantic ship")]
+    with use_language("fr"):
+        check = check_journey(board, journey)
+        said = [str(b) for b in check.breaks] + [str(p) for p in check.problems]
+    assert said == [
+        f"étapes 2–3{NBSP}: France{NBSP}: orange, pas rose{NNBSP}; "
+        "l'avion rose ne relie que des pays de sa couleur (rose)",
+        f"étapes 4–5{NBSP}: Suisse{NBSP}: pas de côte sur l'Atlantique, le bateau de l'Atlantique ne peut pas y aller",
+        f"étapes 6–7{NBSP}: les deux tuiles Espagne ne peuvent pas se suivre",
+        f"étapes 8–9{NBSP}: Portugal – Italie{NBSP}: pas de frontière commune (ni terrestre, ni ferry, ni pont)",
+        f"étapes 9–10{NBSP}: Italie{NBSP}: pas de côte sur l'Atlantique, le bateau de l'Atlantique ne peut pas y aller",
+        f"étape 10{NBSP}: un voyage doit finir par une tuile pays, pas par{NBSP}: bateau de l'Atlantique",
+        f"étapes 1, 6, 7{NBSP}: Espagne apparaît 3 fois, mais le jeu n'a que 2 tuiles Espagne",
+    ]
+    # the same journey in English, word for word as before
+    assert str(check_journey(board, journey).breaks[2]) == "trips 6–7: the two Spain tiles may not be side by side"
+
+
+def test_every_country_of_the_board_has_a_french_name_and_tiles_are_typed_in_either_language():
+    board = load_board()
+    assert [board.countries[i] for i, names in enumerate(board.country_names) if "fr" not in dict(names)] == []
+    with use_language("fr"):
+        assert board.kind_label(board.kind_of("Wales")) == "Pays de Galles"
+        assert board.kind_of("espagne") == board.kind_of("Spain")
+        assert board.kind_of("avion rose") == board.kind_of("pink aeroplane")
+        assert board.kind_of("bateau de l'Atlantique") == board.kind_of("Atlantic ship")
+        with pytest.raises(KeyError) as unknown:
+            board.kind_of("Atlantide")
+    assert unknown.value.args[0].startswith(f"'Atlantide' n'est pas une tuile{NBSP}: donnez un pays (p. ex. 'Espagne')")
+
+
+def test_a_recoloured_board_pack_is_named_by_its_own_name_in_french():
+    pack = board_pack_from_text('id = "mine"\nname = "My board"\n[colours]\nSpain = "blue"\n')
+    with use_language("fr"):
+        assert pack.label == "My board"
+        assert pack.country_label(pack.countries.index("Spain")) == "Espagne"
+        assert load_board().label == "Race Around Europe (plateau tourpad)"
+
+
+def test_a_race_move_is_described_and_refused_in_french():
+    state = RaceGame(2, seed=2).new_initial_state()
+    state.apply_action(0, place(4))
+    state.apply_action(1, place(4))
+    with use_language("fr"):
+        assert state.action_to_string(place(0)) == "placer à l'étape 1"
+        with pytest.raises(IllegalAction) as refused:
+            state.apply_action(0, place(4))
+    assert str(refused.value) == f"le joueur 1 ne peut pas placer à l'étape 5 maintenant (phase{NBSP}: mise en place)"
