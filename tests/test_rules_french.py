@@ -16,7 +16,7 @@ from deck_helpers import fill_row, mask_of, with_icon
 from rules import wording
 from rules.categories import normalise
 from rules.edition import compile_edition
-from rules.editions import bundled_ids, load_edition
+from rules.editions import bundled_ids, edition_from_text, load_edition
 from rules.engine import IllegalAction
 from rules.i18n import use_language
 from rules.model import EditionDataError, parse_edition
@@ -267,3 +267,15 @@ def test_a_race_move_is_described_and_refused_in_french():
         with pytest.raises(IllegalAction) as refused:
             state.apply_action(0, place(4))
     assert str(refused.value) == f"le joueur 1 ne peut pas placer à l'étape 5 maintenant (phase{NBSP}: mise en place)"
+
+
+def test_a_pack_on_a_base_takes_the_bases_french_words_and_its_own_names_where_given():
+    text = (Path(__file__).parent.parent / "docs" / "deck-pack-template.toml").read_text(encoding="utf-8")
+    pack = edition_from_text(text)
+    with use_language("fr"):
+        assert pack.label == "Mon Boomerang : Europe"
+        assert [r.label for r in pack.regions[:2]] == ["Région verte", "Red region"]
+        assert pack.cards[0].site_label == "Pays de la carte A" and pack.cards[1].site_label == "Country on card B"
+        assert pack.pairs.label == "Transports" and pack.route.label == "Passeport"
+        assert pack.sites_label == "Pays"
+    assert pack.label == "My Boomerang: Europe" and pack.sites_label == "Countries"
