@@ -101,9 +101,9 @@ class RaceGame:
 
     def __post_init__(self) -> None:
         if not 2 <= self.n_players <= 4:
-            raise ValueError(f"Race Around Europe is for 2 to 4 players, not {self.n_players}")
+            raise ValueError(_("Race Around Europe is for 2 to 4 players, not {n}").format(n=self.n_players))
         if not 0 <= self.first_player < self.n_players:
-            raise ValueError(f"first player must be a seat 0..{self.n_players - 1}")
+            raise ValueError(_("first player must be a seat 0..{last}").format(last=self.n_players - 1))
         if self.board is None:
             object.__setattr__(self, "board", load_board())
 

@@ -148,10 +148,11 @@ def check_journey(board: Board, kinds: Sequence[int]) -> JourneyCheck:
     """Every broken link with its reason, and every journey criterion that fails."""
     kinds = tuple(kinds)
     if len(kinds) != JOURNEY_LENGTH:
-        raise ValueError(f"a journey has {JOURNEY_LENGTH} trips, not {len(kinds)}")
+        raise ValueError(_("a journey has {length} trips, not {count}").format(length=JOURNEY_LENGTH,
+                                                                            count=len(kinds)))
     for trip, kind in enumerate(kinds, start=1):
         if not 0 <= kind < board.n_kinds:
-            raise ValueError(f"trip {trip}: {kind} is not a tile kind of this board")
+            raise ValueError(_("trip {trip}: {kind} is not a tile kind of this board").format(trip=trip, kind=kind))
     mask = broken_links(board, kinds)
     breaks = tuple(Break(i, link_reason(board, kinds, i) or "") for i in range(LINKS) if mask >> i & 1)
     problems = []
