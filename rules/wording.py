@@ -1,9 +1,14 @@
 """Every rule's human wording, in one place: the scoring explanations, the category-mode labels and notes,
-and the printed score pad's rule lines all read it, so a rule reads the same everywhere (and one file is
-all a translation has to cover).
+and the printed score pad's rule lines all read it, so a rule reads the same everywhere.
 
-Names of things (categories, icons, regions, the route, the site nouns and their plurals) are edition data;
-this module only words the rules around them. Rules are chosen by name, as in `rules.scoring`.
+Every sentence is a whole gettext message of the `rules` domain (`rules.locale`), read in the language of
+the moment: French orders a sentence its own way, so nothing here is assembled from translated pieces, and
+counts go through `ngettext`. Tables a caller reads by key (`THROW_CATCH_SHEET[rule]`) translate when read
+(`Translated`); a constant shown as it is has a function (`throw_catch_name()`, `pairs_sheet()`).
+
+Names of things (categories, icons, regions, the route, the site nouns and their plurals) are edition data,
+passed in as their `.label`s; this module only words the rules around them. Rules are chosen by name, as in
+`rules.scoring`.
 """
 
 from __future__ import annotations
