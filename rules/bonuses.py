@@ -112,7 +112,7 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
                     struck_out.append(StruckOut(region.name, region.index, tuple(achievers)))
                 if notes is not None:
                     for p in achievers:
-                        notes[p].append(wording.region_struck_out(region.name))
+                        notes[p].append(wording.region_struck_out(region.label))
                 continue
             sheets.regions_claimed |= bit
             if awards is not None:
@@ -120,7 +120,7 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
             for p in achievers:
                 region_points[p] += region.bonus
                 if notes is not None:
-                    notes[p].append(wording.region_bonus(region.name, region.bonus, len(achievers) > 1))
+                    notes[p].append(wording.region_bonus(region.label, region.bonus, len(achievers) > 1))
     route = edition.route
     achievers_mask = route_achieved_now & ~sheets.route_done
     if route is not None and achievers_mask:
@@ -136,7 +136,7 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
             if achievers_mask >> p & 1:
                 route_points[p] = points
                 if notes is not None:
-                    notes[p].append(wording.route_bonus(route.name, points, shared))
+                    notes[p].append(wording.route_bonus(route.label, points, shared))
     return region_points, route_points
 
 

@@ -18,6 +18,7 @@ from rules import wording
 from rules.bonuses import Award, StruckOut, settle_bonuses
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
+from rules.locale import _
 from rules.scoring import CHOICE_RULES, COLLECTION_RULES, THROW_CATCH_RULES, RoundScore
 from rules.validation import RuleError, check_choice_unused, check_rounds_in_order
 
@@ -33,12 +34,13 @@ def normalise(edition: Edition, values: Mapping) -> dict:
         raw = values.get(key, 0 if key == "choice_count" else None)
         if raw is None or (isinstance(raw, str) and not raw.strip()):
             if key in ("throw", "catch"):
-                raise RuleError(f"{labels[key]} is missing")
+                raise RuleError(_("{field} is missing").format(field=labels[key]))
             raw = 0
         try:
             out[key] = int(str(raw).strip())
         except ValueError:
-            raise RuleError(f"{labels[key]}: {raw!r} is not a whole number") from None
+            raise RuleError(_("{field}: {value} is not a whole number").format(field=labels[key],
+                                                                                value=repr(raw))) from None
     choice = values.get("choice") or None
     if choice is not None:
         try:
@@ -48,9 +50,12 @@ def normalise(edition: Edition, values: Mapping) -> dict:
     out["choice"] = choice
     regions = []
     for name in values.get("regions") or []:
-        match = [r.name for r in edition.regions if r.name.casefold() == str(name).casefold()]
+        typed = str(name).casefold()
+        match = [r.name for r in edition.regions
+                 if typed in (r.name.casefold(), *(text.casefold() for _lang, text in r.names))]
         if not match:
-            raise RuleError(f"{name!r} is not a region of {edition.name}")
+            raise RuleError(_("{name} is not a region of {edition}").format(name=repr(name),
+                                                                             edition=edition.label))
         regions.append(match[0])
     out["regions"] = sorted(set(regions), key=[r.name for r in edition.regions].index)
     out["route"] = bool(values.get("route")) and edition.route is not None
@@ -112,32 +117,42 @@ def check_entry(edition: Edition, state: CategoryState, p: int, values: Mapping,
                 where: str) -> None:
     """One player's normalised values against what 7 cards can carry and what their sheet already has."""
     v = values
+    def refuse(message: str) -> RuleError:
+        return RuleError(_("{where}: {message}").format(where=where, message=message))
+
+    numbers = {"throw": _("the Throw card's number must be 1 to 7, not {n}"),
+               "catch": _("the Catch card's number must be 1 to 7, not {n}")}
     for key in ("throw", "catch"):
         if not 1 <= v[key] <= 7:
-            raise RuleError(f"{where}: the {key.capitalize()} card's number must be 1 to 7, not {v[key]}")
+            raise refuse(numbers[key].format(n=v[key]))
     top = max_collection_total(edition)
     if not 0 <= v["collection"] <= top:
-        raise RuleError(f"{where}: {edition.collection.name} total {v['collection']} is impossible "
-                        f"(7 cards carry at most {top})")
+        raise refuse(_("{family} total {total} is impossible (7 cards carry at most {top})").format(
+            family=edition.collection.label, total=v["collection"], top=top))
     if v["pairs"] not in reachable_pair_points(edition):
-        raise RuleError(f"{where}: {edition.pairs.name} cannot score {v['pairs']} with 7 cards "
-                        f"(pairs of {', '.join(f'{i.name} {i.value}' for i in edition.pairs.icons)})")
+        values = ", ".join(_("{icon} {value}").format(icon=i.label, value=i.value) for i in edition.pairs.icons)
+        raise refuse(_("{family} cannot score {points} with 7 cards (pairs of {values})").format(
+            family=edition.pairs.label, points=v["pairs"], values=values))
     if v["choice"] is not None:
-        check_choice_unused(edition, edition.choice.icon_index(v["choice"]), state.choices_used[p], where)
+        icon = edition.choice.icon_index(v["choice"])
+        check_choice_unused(edition, icon, state.choices_used[p], where)
         least, most = choice_count_range(edition, n_players)
         if not least <= v["choice_count"] <= most:
-            raise RuleError(f"{where}: {v['choice_count']} {v['choice']} icons is impossible ({least} to {most})")
-    noun = edition.sites_noun
+            raise refuse(_("{count} {icon} icons is impossible ({least} to {most})").format(
+                count=v["choice_count"], icon=edition.choice.icons[icon].label, least=least, most=most))
+    sites = edition.site_noun_label(plural=True)
     if not 0 <= v["sites"] <= HAND_SIZE:
-        raise RuleError(f"{where}: {v['sites']} new {noun} is impossible (0 to {HAND_SIZE})")
+        raise refuse(_("{count} new {sites} is impossible (0 to {most})").format(count=v["sites"], sites=sites,
+                                                                                  most=HAND_SIZE))
     if state.sites_total[p] + v["sites"] > len(edition.cards):
-        raise RuleError(f"{where}: {state.sites_total[p] + v['sites']} {noun} in all; "
-                        f"the deck has {len(edition.cards)}")
+        raise refuse(_("{count} {sites} in all; the deck has {deck}").format(
+            count=state.sites_total[p] + v["sites"], sites=sites, deck=len(edition.cards)))
     again = [r for r in v["regions"] if state.regions_done[p] & region_mask(edition, [r])]
     if again:
-        raise RuleError(f"{where}: {again[0]} was already completed by this player in an earlier round")
+        region = edition.regions[[r.name for r in edition.regions].index(again[0])].label
+        raise refuse(_("{region} was already completed by this player in an earlier round").format(region=region))
     if v["route"] and state.route_done >> p & 1:
-        raise RuleError(f"{where}: {edition.route.name} was already achieved by this player")
+        raise refuse(_("{route} was already achieved by this player").format(route=edition.route.label))
 
 
 def check_rounds(edition: Edition, players: Sequence[str], entries: Sequence[Mapping[int, Mapping]],
@@ -148,7 +163,8 @@ def check_rounds(edition: Edition, players: Sequence[str], entries: Sequence[Map
     state = CategoryState.new(len(players))
     for r, row_entries in enumerate(entries):
         for p in sorted(row_entries, key=lambda q: q == focus):
-            check_entry(edition, state, p, row_entries[p], len(players), f"round {r + 1}, {players[p]}")
+            check_entry(edition, state, p, row_entries[p], len(players),
+                        wording.round_and_player(r + 1, players[p]))
         if len(row_entries) == len(players):
             resolve_round(edition, state, [row_entries[p] for p in range(len(players))], r + 1)
 
@@ -168,13 +184,14 @@ def own_points(edition: Edition, state: CategoryState, p: int, v: Mapping, n_pla
     points = (tc, col, v["pairs"], ch, v["sites"])
     if not explain:
         return points, []
-    family = edition.choice.name
+    family = edition.choice.label
+    chosen = edition.choice.icons[edition.choice.icon_index(v["choice"])].label if v["choice"] is not None else ""
     return points, [
-        wording.throw_catch(edition.throw_catch_rule, f"Throw {v['throw']}, Catch {v['catch']}", tc),
-        wording.collection(edition.collection.name, "icons total", edition.collection.rule, v["collection"],
-                           previous, col),
-        wording.pairs_typed(edition.pairs.name, v["pairs"]),
-        wording.choice_typed(family, v["choice"], v["choice_count"], ch) if v["choice"] is not None
+        wording.throw_catch(edition.throw_catch_rule, wording.throw_catch_typed(v["throw"], v["catch"]), tc),
+        wording.collection(edition.collection.label, wording.collection_typed(), edition.collection.rule,
+                           v["collection"], previous, col),
+        wording.pairs_typed(edition.pairs.label, v["pairs"]),
+        wording.choice_typed(family, chosen, v["choice_count"], ch) if v["choice"] is not None
         else wording.choice_none(family),
         wording.sites_typed(edition, v["sites"])]
 
@@ -184,7 +201,7 @@ def preview(edition: Edition, state: CategoryState, p: int, values: Mapping, n_p
     """Live points for a form being filled in: (own points, lines), or (None, [the problem])."""
     try:
         v = normalise(edition, values)
-        check_entry(edition, state, p, v, n_players, f"round {round_number}")
+        check_entry(edition, state, p, v, n_players, wording.round_and_player(round_number))
     except RuleError as err:
         return None, [str(err)]
     points, lines = own_points(edition, state, p, v, n_players)

@@ -9,7 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.i18n import current_language
+from rules.locale import N_, _
 from rules.model import EditionSpec
+
+#: Whose design a deck and map are, as printed on cards and pads (by `EditionSpec.provenance`).
+PROVENANCE_LABELS = {"publisher": N_("publisher's card list"), "tourpad": N_("tourpad print-and-play design"),
+                     "owner": N_("owner's deck pack")}
 
 #: A name's translations as edition data gives them: ((language, text), ...).
 Names = tuple[tuple[str, str], ...]
@@ -79,8 +84,13 @@ class Family(Named):
     names: Names = ()
 
     def icon_index(self, name: str) -> int:
+        """The icon named `name` (any case), by its English key or any of its translations."""
+        typed = name.casefold()
         for i, icon in enumerate(self.icons):
-            if icon.name.casefold() == name.casefold():
+            if icon.name.casefold() == typed:
+                return i
+        for i, icon in enumerate(self.icons):
+            if any(text.casefold() == typed for _lang, text in icon.names):
                 return i
         raise KeyError(name)
 
@@ -224,13 +234,13 @@ class Edition(Named):
     @property
     def provenance_label(self) -> str:
         """Whose design the deck and map are, printed on cards and pads (only Australia's list is public)."""
-        return {"publisher": "publisher's card list", "tourpad": "tourpad print-and-play design",
-                "owner": "owner's deck pack"}[self.provenance]
+        return _(PROVENANCE_LABELS[self.provenance])
 
     @property
     def sites_label(self) -> str:
         """The sheet's heading for visited sites: "Tourist sites", "Countries" (Europe), "Towns" (USA)."""
-        return self.sites_noun[:1].upper() + self.sites_noun[1:]
+        noun = self.site_noun_label(plural=True)
+        return noun[:1].upper() + noun[1:]
 
     def category_ids(self) -> tuple[str, ...]:
         """Per-round score categories in score-sheet order, as used in records and reports."""
@@ -240,11 +250,12 @@ class Edition(Named):
         return tuple(ids)
 
     def category_names(self) -> dict[str, str]:
-        names = {"throw_catch": "Throw & Catch", self.collection.id: self.collection.name,
-                 self.pairs.id: self.pairs.name, self.choice.id: self.choice.name,
-                 "sites": self.sites_label, "regions": "Region bonuses"}
+        """Each category's name as a person reads it, by category id (the language of the moment)."""
+        names = {"throw_catch": _("Throw & Catch"), self.collection.id: self.collection.label,
+                 self.pairs.id: self.pairs.label, self.choice.id: self.choice.label,
+                 "sites": self.sites_label, "regions": _("Region bonuses")}
         if self.route is not None:
-            names[self.route.id] = self.route.name
+            names[self.route.id] = self.route.label
         return names
 
 

@@ -27,6 +27,7 @@ from math import floor
 from typing import NamedTuple
 
 from rules.edition import Edition
+from rules.locale import _
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
 
 ROUNDS = 4
@@ -64,7 +65,7 @@ class Game:
 
     def __post_init__(self) -> None:
         if not 2 <= self.n_players <= 4:
-            raise ValueError(f"Boomerang is for 2 to 4 players, not {self.n_players}")
+            raise ValueError(_("Boomerang is for 2 to 4 players, not {n}").format(n=self.n_players))
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -200,7 +201,8 @@ class State:
             return
         for p, card in enumerate(actions):
             if card not in hands[p]:
-                raise IllegalAction(f"player {p + 1} cannot pick card {card}: it is not in their hand")
+                raise IllegalAction(_("player {n} cannot pick card {card}: it is not in their hand").format(
+                    n=p + 1, card=card))
         rows, masks = self.rows, self.masks
         for p, card in enumerate(actions):
             hands[p].remove(card)
@@ -221,7 +223,7 @@ class State:
 
     def _apply_choices(self, actions: Sequence[int]) -> None:
         if self.phase == Phase.GAME_OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         for p, action in enumerate(actions):
             self._check_choice(p, action)
         self.choices = [action_choice(a) for a in actions]
@@ -231,11 +233,12 @@ class State:
     def apply_action(self, player: int, action: int) -> bool:
         """Record one player's hidden pick; returns True when it completed the step and the picks were revealed."""
         if player not in self.current_players():
-            raise IllegalAction(f"player {player + 1} has nothing to decide now")
+            raise IllegalAction(_("player {n} has nothing to decide now").format(n=player + 1))
         if self._pending[player] is not None:
-            raise IllegalAction(f"player {player + 1} has already chosen this step")
+            raise IllegalAction(_("player {n} has already chosen this step").format(n=player + 1))
         if action not in self.legal_actions(player):
-            raise IllegalAction(f"player {player + 1} cannot take action {self.action_to_string(action)} now")
+            raise IllegalAction(_("player {n} cannot take action {action} now").format(
+                n=player + 1, action=self.action_to_string(action)))
         self._pending[player] = action
         if any(a is None for a in self._pending):
             return False
@@ -254,12 +257,13 @@ class State:
         icon = action_choice(action)
         family = self.game.edition.choice
         if not 0 <= icon < len(family.icons):
-            raise IllegalAction(f"player {player + 1}: {action} is not a {family.name} choice")
-        name = family.icons[icon].name
+            raise IllegalAction(_("player {n}: {action} is not a {family} choice").format(
+                n=player + 1, action=action, family=family.label))
+        name = family.icons[icon].label
         if self.score.choices_used[player] >> icon & 1:
-            raise IllegalAction(f"player {player + 1} has already scored {name} this game")
+            raise IllegalAction(_("player {n} has already scored {icon} this game").format(n=player + 1, icon=name))
         if not self.masks[player] & family.icons[icon].mask:
-            raise IllegalAction(f"player {player + 1} has no {name} icon this round")
+            raise IllegalAction(_("player {n} has no {icon} icon this round").format(n=player + 1, icon=name))
 
     def _end_round(self) -> None:
         scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
@@ -373,9 +377,9 @@ class State:
         if 0 <= action < len(edition.cards):
             return edition.cards[action].letter
         if action == CHOICE_NONE:
-            return f"no {edition.choice.name}"
+            return _("no {family}").format(family=edition.choice.label)
         icon = action_choice(action)
-        return edition.choice.icons[icon].name if 0 <= icon < len(edition.choice.icons) else f"?{action}"
+        return edition.choice.icons[icon].label if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
         # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)

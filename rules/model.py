@@ -13,6 +13,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from rules.i18n import DEFAULT_LANGUAGE, check_language
 
+from rules.locale import _
+
 #: The 28 card letters every Boomerang edition uses, in rulebook order.
 LETTERS: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#")
 CARD_COUNT = len(LETTERS)
@@ -66,7 +68,7 @@ class FamilySpec(_Strict):
     def _unique_icon_names(cls, icons: list[IconSpec]) -> list[IconSpec]:
         repeated = [n for n, k in Counter(i.name for i in icons).items() if k > 1]
         if repeated:
-            raise ValueError(f"icon {repeated[0]!r} is listed twice")
+            raise ValueError(_("icon {name} is listed twice").format(name=repr(repeated[0])))
         return icons
 
 
@@ -143,91 +145,120 @@ CHOICE_RULES = ("activity_table", "treasure_others")
 
 
 def _fail(where: str, problem: str) -> None:
-    raise EditionDataError(f"{where}: {problem}")
+    raise EditionDataError(_("{where}: {problem}").format(where=where, problem=problem))
+
+
+def _card(letter: str, position: int) -> str:
+    return _("card {letter} (#{position})").format(letter=repr(letter), position=position)
+
+
+def _region(name: str) -> str:
+    return _("region {name}").format(name=repr(name))
+
+
+def _family_icon(family: str, icon: str) -> str:
+    return _("{family} icon {name}").format(family=family, name=repr(icon))
+
+
+def _map_edge(a: str, b: str) -> str:
+    return _("map edge {a}–{b}").format(a=a, b=b)
 
 
 def check_invariants(spec: EditionSpec) -> None:
     """The structural facts every rulebook states; each failure names the card (or part) and field."""
+    unknown_rule = _("unknown rule {rule}; expected one of {rules}")
     if spec.collection.rule not in COLLECTION_RULES:
-        _fail("collection.rule", f"unknown rule {spec.collection.rule!r}; expected one of {COLLECTION_RULES}")
+        _fail("collection.rule", unknown_rule.format(rule=repr(spec.collection.rule), rules=COLLECTION_RULES))
     if spec.choice.rule not in CHOICE_RULES:
-        _fail("choice.rule", f"unknown rule {spec.choice.rule!r}; expected one of {CHOICE_RULES}")
+        _fail("choice.rule", unknown_rule.format(rule=repr(spec.choice.rule), rules=CHOICE_RULES))
     if spec.choice.rule == "activity_table" and (not spec.choice.table or spec.choice.table[0] != 0):
-        _fail("choice.table", "an activity table starting with 0 points for 0 icons is required")
+        _fail("choice.table", _("an activity table starting with 0 points for 0 icons is required"))
     if spec.choice.rule == "treasure_others" and set(spec.choice.per_icon_by_players or {}) != {2, 3, 4}:
-        _fail("choice.per_icon_by_players", "points per icon are needed for 2, 3 and 4 players")
+        _fail("choice.per_icon_by_players", _("points per icon are needed for 2, 3 and 4 players"))
     for family in (spec.collection, spec.pairs):
         for icon in family.icons:
             if icon.value is None:
-                _fail(f"{family.id} icon {icon.name!r}", "a value is required")
+                _fail(_family_icon(family.id, icon.name), _("a value is required"))
 
     families = {"collection": spec.collection, "pairs": spec.pairs, "choice": spec.choice}
     icon_family: dict[str, str] = {}
     for role, family in families.items():
         for icon in family.icons:
             if icon.name in icon_family:
-                _fail(f"icon {icon.name!r}", f"appears in both {icon_family[icon.name]} and {family.id}")
+                _fail(_("icon {name}").format(name=repr(icon.name)),
+                      _("appears in both {first} and {second}").format(first=icon_family[icon.name],
+                                                                       second=family.id))
             icon_family[icon.name] = role
 
     region_names = [r.name for r in spec.regions]
     for name, k in Counter(region_names).items():
         if k > 1:
-            _fail(f"region {name!r}", "is listed twice")
+            _fail(_region(name), _("is listed twice"))
 
     if len(spec.cards) != CARD_COUNT:
         given = {card.letter for card in spec.cards}
         missing = [letter for letter in LETTERS if letter not in given]
-        hint = f"; missing {', '.join(missing)}" if missing else ""
-        _fail("cards", f"a deck has {CARD_COUNT} cards (A–Z, @, #); this one has {len(spec.cards)}{hint}")
+        if missing:
+            problem = _("a deck has {deck} cards (A–Z, @, #); this one has {count}; missing {missing}").format(
+                deck=CARD_COUNT, count=len(spec.cards), missing=", ".join(missing))
+        else:
+            problem = _("a deck has {deck} cards (A–Z, @, #); this one has {count}").format(
+                deck=CARD_COUNT, count=len(spec.cards))
+        _fail("cards", problem)
     letters_seen: dict[str, int] = {}
     for position, card in enumerate(spec.cards, start=1):
-        where = f"card {card.letter!r} (#{position})"
+        where = _card(card.letter, position)
         if card.letter not in LETTERS:
-            _fail(where, "letter must be one of A–Z, @ or #")
+            _fail(where, _("letter must be one of A–Z, @ or #"))
         if card.letter in letters_seen:
-            _fail(where, f"letter already used by card #{letters_seen[card.letter]}")
+            _fail(where, _("letter already used by card #{position}").format(position=letters_seen[card.letter]))
         letters_seen[card.letter] = position
         if card.region not in region_names:
-            _fail(where, f"region {card.region!r} is not one of the edition's regions {region_names}")
+            _fail(where, _("region {name} is not one of the edition's regions {regions}").format(
+                name=repr(card.region), regions=region_names))
         roles_on_card: list[str] = []
         for icon in card.icons:
             if icon not in icon_family:
-                _fail(where, f"icon {icon!r} is not an icon of this edition ({sorted(icon_family)})")
+                _fail(where, _("icon {name} is not an icon of this edition ({icons})").format(
+                    name=repr(icon), icons=sorted(icon_family)))
             role = icon_family[icon]
             if role in roles_on_card:
-                _fail(where, f"has two {families[role].name} icons; a card shows at most one per family")
+                _fail(where, _("has two {family} icons; a card shows at most one per family").format(
+                    family=families[role].name))
             roles_on_card.append(role)
 
     numbers = Counter(card.number for card in spec.cards)
     for number in range(1, 8):
         if numbers[number] != CARDS_PER_NUMBER:
-            cards = ", ".join(c.letter for c in spec.cards if c.number == number) or "none"
-            _fail(f"number {number}", f"must be on exactly {CARDS_PER_NUMBER} cards; found on {cards}")
+            cards = ", ".join(c.letter for c in spec.cards if c.number == number) or _("none")
+            _fail(_("number {n}").format(n=number), _("must be on exactly {each} cards; found on {cards}").format(
+                each=CARDS_PER_NUMBER, cards=cards))
 
     icon_counts = Counter(icon for card in spec.cards for icon in card.icons)
     for family in families.values():
         for icon in family.icons:
             if icon.count is not None and icon_counts[icon.name] != icon.count:
-                _fail(f"{family.id} icon {icon.name!r}",
-                      f"the rulebook has it on {icon.count} cards; this deck has {icon_counts[icon.name]}")
+                _fail(_family_icon(family.id, icon.name),
+                      _("the rulebook has it on {count} cards; this deck has {found}").format(
+                          count=icon.count, found=icon_counts[icon.name]))
 
     for region in spec.regions:
         if not any(card.region == region.name for card in spec.cards):
-            _fail(f"region {region.name!r}", "has no card")
+            _fail(_region(region.name), _("has no card"))
 
     if spec.route is not None and spec.route.kind == "coast" and spec.map is None:
-        _fail("map", "a coast-to-coast bonus needs the town map (edges, west_coast, east_coast)")
+        _fail("map", _("a coast-to-coast bonus needs the town map (edges, west_coast, east_coast)"))
     if spec.map is not None:
         for a, b in spec.map.edges:
             for end in (a, b):
                 if end not in letters_seen:
-                    _fail(f"map edge {a}–{b}", f"{end!r} is not a card letter")
+                    _fail(_map_edge(a, b), _("{letter} is not a card letter").format(letter=repr(end)))
             if a == b:
-                _fail(f"map edge {a}–{b}", "joins a town to itself")
+                _fail(_map_edge(a, b), _("joins a town to itself"))
         for side in ("west_coast", "east_coast"):
             for letter in getattr(spec.map, side):
                 if letter not in letters_seen:
-                    _fail(f"map.{side}", f"{letter!r} is not a card letter")
+                    _fail(f"map.{side}", _("{letter} is not a card letter").format(letter=repr(letter)))
 
 
 def parse_edition(data: dict) -> EditionSpec:
@@ -240,7 +271,7 @@ def parse_edition(data: dict) -> EditionSpec:
         if isinstance(ctx_error, EditionDataError):
             raise ctx_error from None
         location = _describe_location(data, first["loc"])
-        raise EditionDataError(f"{location}: {first['msg']}") from None
+        raise EditionDataError(_("{where}: {problem}").format(where=location, problem=first["msg"])) from None
 
 
 def _describe_location(data: dict, loc: tuple) -> str:
@@ -248,7 +279,7 @@ def _describe_location(data: dict, loc: tuple) -> str:
     if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
         cards = data.get("cards") or []
         letter = cards[loc[1]].get("letter") if loc[1] < len(cards) and isinstance(cards[loc[1]], dict) else None
-        head = f"card {letter!r} (#{loc[1] + 1})" if letter else f"card #{loc[1] + 1}"
+        head = _card(letter, loc[1] + 1) if letter else _("card #{position}").format(position=loc[1] + 1)
         rest = ".".join(str(p) for p in loc[2:])
-        return f"{head} field {rest!r}" if rest else head
-    return ".".join(str(p) for p in loc) or "edition"
+        return _("{card} field {field}").format(card=head, field=repr(rest)) if rest else head
+    return ".".join(str(p) for p in loc) or _("edition")

@@ -20,6 +20,7 @@ from rules import wording
 from rules.bonuses import Award, StruckOut
 from rules.edition import Edition
 from rules.engine import ROUNDS
+from rules.locale import _
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
 from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, validate_round
@@ -56,11 +57,11 @@ class GameRecord(BaseModel):
             # games saved before names were limited to 24 still load. Checked, not rewritten: the rounds
             # are keyed by the names as written.
             try:
-                clean_name(name, f"player name {name!r}", longest=RECORDED_NAME_LENGTH)
+                clean_name(name, _("player name {name}").format(name=repr(name)), longest=RECORDED_NAME_LENGTH)
             except TextError as err:
                 raise ValueError(str(err)) from None
         if len({n.casefold() for n in players}) != len(players):
-            raise ValueError("player names must be different")
+            raise ValueError(_("player names must be different"))
         return players
 
 
@@ -80,8 +81,8 @@ def _check_choice_field(edition: Edition, entry: PlayerRound, where: str) -> Non
     key = choice_key(edition)
     other = "activity" if key == "treasure" else "treasure"
     if getattr(entry, other) is not None:
-        raise RecordError(f"{where}: {edition.name} records the {edition.choice.name} choice as "
-                          f"{key!r}, not {other!r}")
+        raise RecordError(_("{where}: {edition} records the {family} choice as {key}, not {other}").format(
+            where=where, edition=edition.label, family=edition.choice.label, key=repr(key), other=repr(other)))
 
 
 def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound], list[str]]:
@@ -95,12 +96,14 @@ def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound
     for r, entries in enumerate(record.rounds, start=1):
         unknown = [name for name in entries if name not in players]
         if unknown:
-            raise RecordError(f"round {r}: {unknown[0]!r} is not a player of this game ({', '.join(players)})")
+            raise RecordError(_("{where}: {name} is not a player of this game ({players})").format(
+                where=wording.round_and_player(r), name=repr(unknown[0]), players=", ".join(players)))
         missing = [name for name in players if name not in entries]
         if missing:
-            raise RecordError(f"round {r}: no cards entered for {missing[0]}")
+            raise RecordError(_("{where}: no cards entered for {name}").format(where=wording.round_and_player(r),
+                                                                               name=missing[0]))
         for name in players:
-            _check_choice_field(edition, entries[name], f"round {r}, {name}")
+            _check_choice_field(edition, entries[name], wording.round_and_player(r, name))
         checked = validate_round(edition, r, players, {p: Entered(entries[name].cards, entries[name].choice)
                                                         for p, name in enumerate(players)}, used)
         rows = tuple(checked[p].row for p in range(len(players)))
@@ -111,8 +114,9 @@ def parse_record(record: GameRecord, edition: Edition) -> tuple[list[ParsedRound
         dealt = sum(1 << c for row in rows for c in row)
         if set_aside_before is not None and set_aside_before & ~dealt:
             missing_letters = ", ".join(edition.letters_of(set_aside_before & ~dealt))
-            warnings.append(f"round {r}: {missing_letters} were not dealt in round {r - 1}, so the rules deal "
-                            f"them first in round {r}; check those letters")
+            warnings.append(_("{where}: {letters} were not dealt in round {previous}, so the rules deal them first "
+                              "in round {round}; check those letters").format(
+                where=wording.round_and_player(r), letters=missing_letters, previous=r - 1, round=r))
         set_aside_before = ((1 << len(edition.cards)) - 1) & ~dealt if len(players) < 4 else None
         parsed.append(ParsedRound(rows, choices))
     return parsed, warnings
@@ -184,7 +188,7 @@ def round_summaries(edition: Edition, rounds: list[ParsedRound], names: list[str
 
 def score_record(record: GameRecord, edition: Edition) -> GameReport:
     parsed, warnings = parse_record(record, edition)
-    per_player, notes, _ = score_rounds(edition, parsed, len(record.players))
+    per_player, notes, _state = score_rounds(edition, parsed, len(record.players))
     return GameReport(edition, list(record.players), per_player, notes, rank_players(edition, per_player),
                       warnings)
 

@@ -73,7 +73,7 @@ def score_throw_catch(edition: Edition, row: Sequence[int], explain: bool = Fals
     if not explain:
         return points, None
     throw, catch = edition.cards[row[0]], edition.cards[row[-1]]
-    how = f"Throw {throw.letter} ({throw.number}), Catch {catch.letter} ({catch.number})"
+    how = wording.throw_catch_cards(throw.letter, throw.number, catch.letter, catch.number)
     return points, wording.throw_catch(edition.throw_catch_rule, how, points)
 
 
@@ -107,9 +107,9 @@ def score_collection(edition: Edition, row_mask: int, previous_score: int, expla
     points = COLLECTION_RULES[family.rule](total, previous_score)
     if not explain:
         return points, None
-    parts = " + ".join(f"{icon.name} {icon.value}×{(row_mask & icon.mask).bit_count()}"
-                       for icon in family.icons if row_mask & icon.mask) or "nothing"
-    return points, wording.collection(family.name, parts, family.rule, total, previous_score, points)
+    parts = wording.collection_parts([(icon.label, icon.value, (row_mask & icon.mask).bit_count())
+                                      for icon in family.icons if row_mask & icon.mask])
+    return points, wording.collection(family.label, parts, family.rule, total, previous_score, points)
 
 
 # --- Animals / Transport: pairs -----------------------------------------------------------------------------
@@ -127,8 +127,8 @@ def score_pairs(edition: Edition, row_mask: int, explain: bool = False) -> Score
         n = (row_mask & icon.mask).bit_count()
         if n:
             pairs = n >> 1
-            parts.append(f"{icon.name} ×{n} ({wording.pairs_count(pairs)}) → {icon.value * pairs}")
-    return points, wording.pairs(family.name, parts, points)
+            parts.append(wording.pairs_part(icon.label, n, pairs, icon.value * pairs))
+    return points, wording.pairs(family.label, parts, points)
 
 
 # --- Activities / National Treasures: the optional round-end choice -----------------------------------------
@@ -152,12 +152,12 @@ CHOICE_RULES: dict[str, Callable[[Family, int, int, int], int]] = {
 
 
 def _activity_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
-    return wording.choice_own(family.name, family.icons[icon].name, own, points)
+    return wording.choice_own(family.label, family.icons[icon].label, own, points)
 
 
 def _treasure_text(family: Family, icon: int, own: int, others: int, n_players: int, points: int) -> str:
     per_icon = dict(family.per_icon_by_players)[n_players]
-    return wording.choice_others(family.name, family.icons[icon].name, others, per_icon, n_players, points)
+    return wording.choice_others(family.label, family.icons[icon].label, others, per_icon, n_players, points)
 
 
 CHOICE_TEXTS: dict[str, Callable[[Family, int, int, int, int, int], str]] = {
@@ -171,7 +171,7 @@ def score_choice(edition: Edition, choice: int, row_mask: int, everyone_count: i
     """`everyone_count` is how many cards with the chosen icon all players drafted this round."""
     family = edition.choice
     if choice == NO_CHOICE:
-        return 0, (wording.choice_none(family.name) if explain else None)
+        return 0, (wording.choice_none(family.label) if explain else None)
     own = (row_mask & family.icons[choice].mask).bit_count()
     points = CHOICE_RULES[family.rule](family, own, everyone_count - own, n_players)
     if not explain:

@@ -15,13 +15,16 @@ with a message that names the problem. What it decides:
   not-yet-assigned code points (a newer emoji than this Python knows) are welcome. Lone surrogates are
   not text and are refused.
 
-Pure Python, no dependencies: the lowest layer, for rules, the app, the table host and the packs alike.
+Pure Python (its only import is the rules' message catalog, for the refusals' words): the lowest layer, for rules,
+the app, the table host and the packs alike.
 `for_terminal` is its counterpart on the way out: text shown in a terminal or log, escaped.
 """
 
 from __future__ import annotations
 
 import unicodedata
+
+from rules.locale import _
 
 NAME_LENGTH = 24
 #: Deck and board pack names are a game box's title, not a person's: `tourpad board export` proposes
@@ -48,22 +51,22 @@ def _named_problem(ch: str) -> str:
     """What a refused character is, in words a player understands."""
     code = f"U+{ord(ch):04X}"
     if ch in "\n\r\x0b\x0c\x85\u2028\u2029":
-        return "a line break"
+        return _("a line break")
     if ch == "\t":
-        return "a tab"
+        return _("a tab")
     if ch == "\x00":
-        return "a NUL character (U+0000)"
+        return _("a NUL character (U+0000)")
     if ch == "\x1b":
-        return "an escape character (U+001B, used by terminal escape sequences)"
+        return _("an escape character (U+001B, used by terminal escape sequences)")
     if ch in BIDI_CONTROLS:
-        return f"a text-direction control character ({code})"
+        return _("a text-direction control character ({code})").format(code=code)
     if ch in ZERO_WIDTH:
-        return f"an invisible zero-width character ({code})"
+        return _("an invisible zero-width character ({code})").format(code=code)
     if unicodedata.category(ch) == "Cs":
-        return f"a broken character (lone surrogate {code})"
+        return _("a broken character (lone surrogate {code})").format(code=code)
     if unicodedata.category(ch) == "Cc":
-        return f"a control character ({code})"
-    return f"an invisible formatting character ({code})"
+        return _("a control character ({code})").format(code=code)
+    return _("an invisible formatting character ({code})").format(code=code)
 
 
 def _is_pictograph(ch: str) -> bool:
@@ -122,23 +125,27 @@ def visible_length(text: str) -> int:
     return count
 
 
-def clean_name(text: str, what: str = "a name", longest: int = NAME_LENGTH) -> str:
+def clean_name(text: str, what: str | None = None, longest: int = NAME_LENGTH) -> str:
     """`text` as a name: NFC, trimmed, inner spaces collapsed; raises TextError naming the problem.
 
-    `what` names the field in the message ("a player name", "a pack name")."""
+    `what` names the field in the message ("a player name", "a pack name"), in the reader's language;
+    by default "a name"."""
+    if what is None:
+        what = _("a name")
     if not isinstance(text, str):
-        raise TextError(f"{what} must be text")
+        raise TextError(_("{what} must be text").format(what=what))
     text = unicodedata.normalize("NFC", text)
     bad = _refused_character(text)
     if bad is not None:
-        raise TextError(f"{what} cannot contain {_named_problem(bad)}")
+        raise TextError(_("{what} cannot contain {problem}").format(what=what, problem=_named_problem(bad)))
     text = " ".join(part for part in text.replace("\u00a0", " ").split(" ") if part)
     text = text.strip()
     if not text:
-        raise TextError(f"{what} needs at least one visible character")
+        raise TextError(_("{what} needs at least one visible character").format(what=what))
     length = visible_length(text)
     if length > longest:
-        raise TextError(f"{what} has at most {longest} characters; {text[:longest]!r}… has {length}")
+        raise TextError(_("{what} has at most {longest} characters; {start}… has {length}").format(
+            what=what, longest=longest, start=repr(text[:longest]), length=length))
     return text
 
 

@@ -43,7 +43,7 @@ class Checked(NamedTuple):
 def check_direction_variant(n_players: int, direction_variant: bool) -> None:
     """With 2 players left and right are the same neighbour: the variant is refused, not ignored."""
     if direction_variant and n_players < 3:
-        raise RuleError(wording.DIRECTION_VARIANT_PLAYERS)
+        raise RuleError(wording.direction_variant_players())
 
 
 def check_rounds_in_order(entered: Sequence[int], n_players: int) -> None:
@@ -63,14 +63,12 @@ def parse_row(edition: Edition, letters: str, where: str) -> tuple[int, ...]:
         try:
             card = edition.card_index(letter)
         except KeyError:
-            raise RuleError(f"{where}: {letter!r} is not a card of {edition.name} "
-                            f"(cards are {edition.letters})") from None
+            raise RuleError(wording.letter_unknown(where, letter, edition)) from None
         if card in cards:
-            raise RuleError(f"{where}: letter {letter!r} appears twice; each card is drafted once a round")
+            raise RuleError(wording.letter_twice(where, letter))
         cards.append(card)
     if len(cards) != HAND_SIZE:
-        raise RuleError(f"{where}: {len(cards)} cards ({cleaned or 'none'}); a round's row has exactly "
-                        f"{HAND_SIZE}, Throw first and Catch last")
+        raise RuleError(wording.row_length(where, len(cards), cleaned, HAND_SIZE))
     return tuple(cards)
 
 
@@ -85,7 +83,7 @@ def choice_icon(edition: Edition, name: str, where: str) -> int:
 def check_choice_unused(edition: Edition, icon: int, used: Mapping[int, int], where: str) -> None:
     """`used` maps the icons this player scored in the game's other rounds to that round (1-based)."""
     if icon in used:
-        raise RuleError(wording.choice_used(where, edition.choice.icons[icon].name, edition.choice.name,
+        raise RuleError(wording.choice_used(where, edition.choice.icons[icon].label, edition.choice.label,
                                             used[icon]))
 
 
@@ -97,7 +95,7 @@ def parse_choice(edition: Edition, name: str | None, row: tuple[int, ...], used:
     icon = choice_icon(edition, name, where)
     check_choice_unused(edition, icon, used, where)
     if not row_mask(row) & edition.choice.icons[icon].mask:
-        raise RuleError(wording.choice_needs_icon(where, edition.choice.icons[icon].name))
+        raise RuleError(wording.choice_needs_icon(where, edition.choice.icons[icon].label))
     return icon
 
 
@@ -112,7 +110,7 @@ def validate_round(edition: Edition, round_number: int, names: Sequence[str], en
     owner: dict[int, int] = {}
     out: dict[int, Checked] = {}
     for p in sorted(entries, key=lambda q: q == focus):
-        where = f"round {round_number}, {names[p]}"
+        where = wording.round_and_player(round_number, names[p])
         row = parse_row(edition, entries[p].cards, where)
         clashes: dict[int, list[int]] = {}
         for card in row:

@@ -1,61 +1,119 @@
 """Every rule's human wording, in one place: the scoring explanations, the category-mode labels and notes,
-and the printed score pad's rule lines all read it, so a rule reads the same everywhere (and one file is
-all a translation has to cover).
+and the printed score pad's rule lines all read it, so a rule reads the same everywhere.
 
-Names of things (categories, icons, regions, the route, the site nouns and their plurals) are edition data;
-this module only words the rules around them. Rules are chosen by name, as in `rules.scoring`.
+Every sentence is a whole gettext message of the `rules` domain (`rules.locale`), read in the language of
+the moment: French orders a sentence its own way, so nothing here is assembled from translated pieces, and
+counts go through `ngettext`. Tables a caller reads by key (`THROW_CATCH_SHEET[rule]`) translate when read
+(`Translated`); a constant shown as it is has a function (`throw_catch_name()`, `pairs_sheet()`).
+
+Names of things (categories, icons, regions, the route, the site nouns and their plurals) are edition data,
+passed in as their `.label`s; this module only words the rules around them. Rules are chosen by name, as in
+`rules.scoring`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from rules.edition import Edition, Route
+from rules.locale import N_, _, ngettext
+
+
+class Translated(Mapping[str, str]):
+    """A table of marked messages read in the language of the moment: `SHEET[rule]` is `_(the message)`,
+    so a caller that looks a rule's words up by key reads them translated, whoever it is."""
+
+    def __init__(self, messages: Mapping[str, str]) -> None:
+        self._messages = dict(messages)
+
+    def __getitem__(self, key: str) -> str:
+        return _(self._messages[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._messages)
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+
+def round_and_player(round_number: int, player: str | None = None) -> str:
+    """Where a refusal happened: "round 2, Ann" (or "round 2" for a form that names no player yet)."""
+    if player is None:
+        return _("round {n}").format(n=round_number)
+    return _("round {n}, {player}").format(n=round_number, player=player)
+
+
+def _at(where: str, message: str) -> str:
+    """A refusal's place before its message: "round 2, Ann: …" (French puts a space before the colon)."""
+    return _("{where}: {message}").format(where=where, message=message)
+
 
 # --- Throw & Catch --------------------------------------------------------------------------------------------
 
-THROW_CATCH = "Throw & Catch"
+THROW_CATCH = N_("Throw & Catch")
 #: How each rule scores, as an explanation's closing words.
-THROW_CATCH_RULE = {
-    "difference": "the difference",
-    "throw_if_caught": "the Throw number when the Catch is at least as high, else 0",
-}
+THROW_CATCH_RULE = Translated({
+    "difference": N_("the difference"),
+    "throw_if_caught": N_("the Throw number when the Catch is at least as high, else 0"),
+})
 #: The printed pad's line for each rule.
-THROW_CATCH_SHEET = {
-    "difference": "Score the difference between your Throw and Catch numbers.",
-    "throw_if_caught": "Catch ≥ Throw: score the Throw number. Catch < Throw: 0.",
-}
+THROW_CATCH_SHEET = Translated({
+    "difference": N_("Score the difference between your Throw and Catch numbers."),
+    "throw_if_caught": N_("Catch ≥ Throw: score the Throw number. Catch < Throw: 0."),
+})
+
+
+def throw_catch_name() -> str:
+    """The category's name as a person reads it ("Throw & Catch", « Lancer et Réception »)."""
+    return _(THROW_CATCH)
+
+
+def throw_catch_cards(throw_letter: str, throw_number: int, catch_letter: str, catch_number: int) -> str:
+    return _("Throw {throw_letter} ({throw_number}), Catch {catch_letter} ({catch_number})").format(
+        throw_letter=throw_letter, throw_number=throw_number, catch_letter=catch_letter, catch_number=catch_number)
+
+
+def throw_catch_typed(throw: int, catch: int) -> str:
+    return _("Throw {throw}, Catch {catch}").format(throw=throw, catch=catch)
 
 
 def throw_catch(rule: str, how: str, points: int) -> str:
     """`how` names the cards ("Throw B (1), Catch G (3)") or the typed numbers ("Throw 1, Catch 3")."""
-    return f"{THROW_CATCH}: {how} → {points} ({THROW_CATCH_RULE[rule]})"
+    return _("Throw & Catch: {how} → {points} ({rule})").format(how=how, points=points,
+                                                               rule=THROW_CATCH_RULE[rule])
 
 
 # --- Collections / Cuisine / Americana ------------------------------------------------------------------------
 
-COLLECTION_SHEET = {
-    "double_if_at_most_7": "Add the values. Total 1–7: double it. 8 or more: score it as it is.",
-    "halve_above_7": "Add the values. Total 1–7: score it. 8 or more: half, rounded up.",
-    "must_beat_previous": "Add the values. You must beat last round's total or score 0 "
-                          "(after a 0, any total of 1+ scores).",
-}
+COLLECTION_SHEET = Translated({
+    "double_if_at_most_7": N_("Add the values. Total 1–7: double it. 8 or more: score it as it is."),
+    "halve_above_7": N_("Add the values. Total 1–7: score it. 8 or more: half, rounded up."),
+    "must_beat_previous": N_("Add the values. You must beat last round's total or score 0 "
+                             "(after a 0, any total of 1+ scores)."),
+})
 
 
 def _double_text(total: int, previous_score: int, points: int) -> str:
-    return f"{total} ≤ 7, doubled → {points}" if total <= 7 else f"{total} > 7, not doubled → {points}"
+    if total <= 7:
+        return _("{total} ≤ 7, doubled → {points}").format(total=total, points=points)
+    return _("{total} > 7, not doubled → {points}").format(total=total, points=points)
 
 
 def _halve_text(total: int, previous_score: int, points: int) -> str:
-    return f"{total} ≤ 7 → {points}" if total <= 7 else f"{total} ≥ 8, halved and rounded up → {points}"
+    if total <= 7:
+        return _("{total} ≤ 7 → {points}").format(total=total, points=points)
+    return _("{total} ≥ 8, halved and rounded up → {points}").format(total=total, points=points)
 
 
 def _beat_text(total: int, previous_score: int, points: int) -> str:
     if previous_score < 0:
-        return f"{total}, first round → {points}"
-    verdict = "more than" if points else "not more than"
-    return f"{total}, {verdict} last round's {previous_score} → {points}"
+        return _("{total}, first round → {points}").format(total=total, points=points)
+    if points:
+        message = _("{total}, more than last round's {previous} → {points}")
+    else:
+        message = _("{total}, not more than last round's {previous} → {points}")
+    return message.format(total=total, previous=previous_score, points=points)
 
 
 COLLECTION_RULE = {
@@ -65,97 +123,143 @@ COLLECTION_RULE = {
 }
 
 
+def collection_parts(counted: Sequence[tuple[str, int, int]]) -> str:
+    """The icons counted, (icon label, value, count) each: "Beer 1×2 + Wine 3×1", or "nothing"."""
+    if not counted:
+        return _("nothing")
+    return " + ".join(_("{icon} {value}×{count}").format(icon=icon, value=value, count=count)
+                      for icon, value, count in counted)
+
+
+def collection_typed() -> str:
+    """What stands for the icons when their total was typed."""
+    return _("icons total")
+
+
 def collection(family_name: str, parts: str, rule: str, total: int, previous_score: int, points: int) -> str:
     """`parts` lists the icons counted ("Beer 1×2 + Wine 3×1") or says the total was typed."""
-    return f"{family_name}: {parts} = {COLLECTION_RULE[rule](total, previous_score, points)}"
+    return _("{family}: {parts} = {result}").format(
+        family=family_name, parts=parts, result=COLLECTION_RULE[rule](total, previous_score, points))
 
 
 # --- Animals / Transport: pairs ---------------------------------------------------------------------------------
 
-PAIRS_SHEET = "Each matching pair scores its value once (3 of a kind = 1 pair)."
+PAIRS_SHEET = N_("Each matching pair scores its value once (3 of a kind = 1 pair).")
+
+
+def pairs_sheet() -> str:
+    return _(PAIRS_SHEET)
 
 
 def pairs_count(pairs: int) -> str:
-    return f"{pairs} pairs" if pairs > 1 else "1 pair" if pairs else "no pair"
+    if not pairs:
+        return _("no pair")
+    return ngettext("{n} pair", "{n} pairs", pairs).format(n=pairs)
+
+
+def pairs_part(icon: str, count: int, pairs: int, points: int) -> str:
+    """One icon's pairs: "Trout ×3 (1 pair) → 3"."""
+    return _("{icon} ×{count} ({pairs}) → {points}").format(icon=icon, count=count, pairs=pairs_count(pairs),
+                                                          points=points)
 
 
 def pairs(family_name: str, parts: list[str], points: int) -> str:
-    return f"{family_name}: {', '.join(parts) if parts else 'none'} = {points}"
+    if not parts:
+        return _("{family}: none = {points}").format(family=family_name, points=points)
+    return _("{family}: {parts} = {points}").format(family=family_name, parts=", ".join(parts), points=points)
 
 
 def pairs_typed(family_name: str, points: int) -> str:
-    return f"{family_name}: {points} (typed)"
+    return _("{family}: {points} (typed)").format(family=family_name, points=points)
 
 
 # --- Activities / National Treasures ------------------------------------------------------------------------
 
 def choice_sheet(edition: Edition) -> str:
-    return f"Optional: score one of the {len(edition.choice.icons)} per round, each only once per game."
+    return _("Optional: score one of the {n} per round, each only once per game.").format(
+        n=len(edition.choice.icons))
 
 
 def choice_none(family_name: str) -> str:
-    return f"{family_name}: none chosen"
+    return _("{family}: none chosen").format(family=family_name)
 
 
 def choice_own(family_name: str, icon: str, own: int, points: int) -> str:
-    return f"{family_name}: {icon} ×{own} → {points}"
+    return _("{family}: {icon} ×{own} → {points}").format(family=family_name, icon=icon, own=own, points=points)
 
 
 def choice_others(family_name: str, icon: str, others: int, per_icon: int, n_players: int, points: int) -> str:
-    return (f"{family_name}: {icon}: {others} on other players' cards × {per_icon} ({n_players} players) "
-            f"→ {points}")
+    return _("{family}: {icon}: {others} on other players' cards × {per_icon} ({n_players} players) "
+             "→ {points}").format(family=family_name, icon=icon, others=others, per_icon=per_icon,
+                                  n_players=n_players, points=points)
 
 
 def choice_typed(family_name: str, icon: str, count: int, points: int) -> str:
-    return f"{family_name}: {icon} ×{count} → {points}"
+    return _("{family}: {icon} ×{count} → {points}").format(family=family_name, icon=icon, count=count,
+                                                           points=points)
 
 
 def choice_used(where: str, icon: str, family_name: str, round_number: int) -> str:
-    return (f"{where}: {icon} was already scored in round {round_number}; each of the {family_name} scores "
-            f"once per game")
+    return _at(where, _("{icon} was already scored in round {round}; each of the {family} scores once per game")
+               .format(icon=icon, round=round_number, family=family_name))
 
 
 def choice_needs_icon(where: str, icon: str) -> str:
-    return f"{where}: {icon} needs at least one {icon} icon on the player's cards"
+    return _at(where, _("{icon} needs at least one {icon} icon on the player's cards").format(icon=icon))
 
 
 def choice_unknown(where: str, name: str, edition: Edition) -> str:
     """`where` ("round 2, Ann") may be empty, for a form that names no round yet."""
-    options = ", ".join(i.name for i in edition.choice.icons)
-    return f"{where + ': ' if where else ''}{name!r} is not one of the {edition.choice.name} ({options})"
+    options = ", ".join(i.label for i in edition.choice.icons)
+    message = _("{name} is not one of the {family} ({options})").format(
+        name=repr(name), family=edition.choice.label, options=options)
+    return _at(where, message) if where else message
 
 
 # --- Sites, regions, the route --------------------------------------------------------------------------------
 
 def sites_new(edition: Edition, letters: str, count: int) -> str:
-    return f"{edition.sites_label}: new {letters or 'none'} → +{count} (counted at game end)"
+    if not letters:
+        return _("{sites}: new none → +{count} (counted at game end)").format(sites=edition.sites_label,
+                                                                              count=count)
+    return _("{sites}: new {letters} → +{count} (counted at game end)").format(
+        sites=edition.sites_label, letters=letters, count=count)
 
 
 def sites_typed(edition: Edition, count: int) -> str:
-    return f"{edition.sites_label}: +{count} new (counted at game end)"
+    return ngettext("{sites}: +{count} new (counted at game end)", "{sites}: +{count} new (counted at game end)",
+                    count).format(sites=edition.sites_label, count=count)
 
 
 def region_bonus(region: str, bonus: int, shared: bool) -> str:
-    return f"Region bonus: {region} complete first{' (shared)' if shared else ''} → +{bonus}"
+    if shared:
+        return _("Region bonus: {region} complete first (shared) → +{bonus}").format(region=region, bonus=bonus)
+    return _("Region bonus: {region} complete first → +{bonus}").format(region=region, bonus=bonus)
 
 
 def region_struck_out(region: str) -> str:
-    return f"Region bonus: {region} complete, but already claimed → struck out"
+    return _("Region bonus: {region} complete, but already claimed → struck out").format(region=region)
 
 
 def route_bonus(route: str, points: int, shared: bool) -> str:
-    return f"{route}: achieved{' (shared tier)' if shared else ''} → +{points}"
+    if shared:
+        return _("{route}: achieved (shared tier) → +{points}").format(route=route, points=points)
+    return _("{route}: achieved → +{points}").format(route=route, points=points)
 
 
 def region_hint(region: str, bonus: int, claimed: bool) -> str:
     """The letters preview's note on a region the cards so far complete (settled at round close)."""
     if claimed:
-        return f"{region} complete, but already claimed (struck out)"
-    return f"{region} complete: +{bonus} at round close unless claimed first"
+        return _("{region} complete, but already claimed (struck out)").format(region=region)
+    return _("{region} complete: +{bonus} at round close unless claimed first").format(region=region, bonus=bonus)
 
 
 def route_hint(route: str) -> str:
-    return f"{route} achieved: scored at round close"
+    return _("{route} achieved: scored at round close").format(route=route)
+
+
+#: A route tier's caption on the pad, by tier index.
+TIER_CAPTIONS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
 
 
 def route_tier_labels(route: Route) -> list[tuple[int, str]]:
@@ -163,29 +267,31 @@ def route_tier_labels(route: Route) -> list[tuple[int, str]]:
     labels = []
     for i, points in enumerate(route.tiers):
         last = i == len(route.tiers) - 1
-        caption = ("others" if route.last_tier_repeats and last and i > 1 else ("1st", "2nd", "3rd", "4th")[i])
+        caption = _("others") if route.last_tier_repeats and last and i > 1 else _(TIER_CAPTIONS[i])
         if last and route.last_tier_min_players > 2 and len(route.tiers) > 1:
-            caption += f" ({route.last_tier_min_players}–4 pl.)"
+            caption = _("{caption} ({least}–4 pl.)").format(caption=caption, least=route.last_tier_min_players)
         labels.append((points, caption))
     return labels
 
 
 def sites_sheet(edition: Edition) -> str:
     if edition.route is not None and edition.route.edges:  # the pad draws the town map
-        return (f"Cross out each {edition.site_noun} you visit; draw each pathway once both its "
-                f"{edition.sites_noun} are visited.")
-    return "Cross out each letter you visit. First to complete a region: circle its star (others scribble it out)."
+        return _("Cross out each {site} you visit; draw each pathway once both its {sites} are visited.").format(
+            site=edition.site_noun_label(), sites=edition.site_noun_label(plural=True))
+    return _("Cross out each letter you visit. First to complete a region: circle its star "
+             "(others scribble it out).")
 
 
 def route_sheet(edition: Edition) -> str:
     if edition.route is not None and edition.route.kind == "coast":
-        noun = edition.site_noun
-        return f"First to join a west-coast {noun} to an east-coast {noun} along drawn pathways."
-    return f"First to visit at least one {edition.site_noun} in every region: circle your bonus."
+        return _("First to join a west-coast {site} to an east-coast {site} along drawn pathways.").format(
+            site=edition.site_noun_label())
+    return _("First to visit at least one {site} in every region: circle your bonus.").format(
+        site=edition.site_noun_label())
 
 
 def sites_end_sheet(edition: Edition) -> tuple[str, str]:
-    return f"{edition.sites_label} visited", "1 point per letter crossed out"
+    return (_("{sites} visited").format(sites=edition.sites_label), _("1 point per letter crossed out"))
 
 
 # --- the round summary: who took which shared bonus, and why -------------------------------------------------
@@ -209,42 +315,71 @@ class StruckRegion(Protocol):
 
 
 #: A route tier's place, by tier index (the rulebooks: "7pts for the 1st …, 3pts for 2nd, and 1pt …").
-PLACES = ("first", "second", "third", "fourth")
+PLACES = (N_("first"), N_("second"), N_("third"), N_("fourth"))
 
 
 class RoutePhrases(NamedTuple):
-    #: "Cy was first coast to coast"
+    """Every sentence a round summary says about one kind of route, whole (French orders them its own way).
+    Placeholders: {people} (a name list), {place} (a `PLACES` word), {points}."""
+
+    #: "Cy was first coast to coast: +7"
     placed: str
-    #: "Ann and Bob both reached coast to coast"
-    achieved: str
+    #: "Ann and Bob both reached coast to coast this round: first place, +7 each" (two, then three or more)
+    placed_both: str
+    placed_all: str
+    #: one late achiever, then several, when no tier is left
+    none_left_one: str
+    none_left_both: str
+    none_left_all: str
+    #: a repeating last tier taken again (USA's "anyone else"): one, then several
+    again_one: str
+    again_several: str
 
 
 #: How each kind of route is said, chosen by the route's kind (edition data).
 ROUTE_PHRASES = {
-    "coast": RoutePhrases("was {place} coast to coast", "reached coast to coast"),
-    "passport": RoutePhrases("was {place} to complete the passport", "completed the passport"),
+    "coast": RoutePhrases(
+        N_("{people} was {place} coast to coast: +{points}"),
+        N_("{people} both reached coast to coast this round: {place} place, +{points} each"),
+        N_("{people} all reached coast to coast this round: {place} place, +{points} each"),
+        N_("{people} reached coast to coast too, but its bonuses are all taken: no bonus"),
+        N_("{people} both reached coast to coast this round, but its bonuses are all taken: no bonus"),
+        N_("{people} all reached coast to coast this round, but its bonuses are all taken: no bonus"),
+        N_("{people} also reached coast to coast: +{points} (anyone else scores {points})"),
+        N_("{people} also reached coast to coast: +{points} each (anyone else scores {points})")),
+    "passport": RoutePhrases(
+        N_("{people} was {place} to complete the passport: +{points}"),
+        N_("{people} both completed the passport this round: {place} place, +{points} each"),
+        N_("{people} all completed the passport this round: {place} place, +{points} each"),
+        N_("{people} completed the passport too, but its bonuses are all taken: no bonus"),
+        N_("{people} both completed the passport this round, but its bonuses are all taken: no bonus"),
+        N_("{people} all completed the passport this round, but its bonuses are all taken: no bonus"),
+        N_("{people} also completed the passport: +{points} (anyone else scores {points})"),
+        N_("{people} also completed the passport: +{points} each (anyone else scores {points})")),
 }
 
 
 def name_list(names: Sequence[str]) -> str:
     """"Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _together(count: int) -> str:
-    return "both" if count == 2 else "all"
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def region_summary(region: str, bonus: int, who: Sequence[str]) -> str:
     if len(who) == 1:
-        return f"{who[0]} was first to complete {region}: +{bonus}"
-    return f"{name_list(who)} {_together(len(who))} completed {region} this round: +{bonus} each"
+        return _("{who} was first to complete {region}: +{bonus}").format(who=who[0], region=region, bonus=bonus)
+    message = (_("{people} both completed {region} this round: +{bonus} each") if len(who) == 2
+               else _("{people} all completed {region} this round: +{bonus} each"))
+    return message.format(people=name_list(who), region=region, bonus=bonus)
 
 
 def region_struck_summary(region: str, who: Sequence[str], taken_by: Sequence[str], taken_round: int | None) -> str:
-    taken = (f"{name_list(taken_by)} took it in round {taken_round}" if taken_by and taken_round
-             else "it was already taken")
-    return f"{name_list(who)} completed {region} too, but {taken}: no bonus"
+    if taken_by and taken_round:
+        return _("{people} completed {region} too, but {takers} took it in round {round}: no bonus").format(
+            people=name_list(who), region=region, takers=name_list(taken_by), round=taken_round)
+    return _("{people} completed {region} too, but it was already taken: no bonus").format(
+        people=name_list(who), region=region)
 
 
 def route_summary(route: Route, who: Sequence[str], tier: int, points: int, tiers: int, repeat: bool) -> str:
@@ -254,16 +389,13 @@ def route_summary(route: Route, who: Sequence[str], tier: int, points: int, tier
     phrases = ROUTE_PHRASES[route.kind]
     people = name_list(who)
     if tier >= tiers:
-        together = f" {_together(len(who))}" if len(who) > 1 else ""
-        doing = f"{phrases.achieved} this round" if len(who) > 1 else f"{phrases.achieved} too"
-        return f"{people}{together} {doing}, but its bonuses are all taken: no bonus"
+        message = (phrases.none_left_one if len(who) == 1 else
+                   phrases.none_left_both if len(who) == 2 else phrases.none_left_all)
+        return _(message).format(people=people)
     if repeat:
-        each = " each" if len(who) > 1 else ""
-        return f"{people} also {phrases.achieved}: +{points}{each} (anyone else scores {points})"
-    if len(who) == 1:
-        return f"{people} {phrases.placed.format(place=PLACES[tier])}: +{points}"
-    return (f"{people} {_together(len(who))} {phrases.achieved} this round: {PLACES[tier]} place, "
-            f"+{points} each")
+        return _(phrases.again_one if len(who) == 1 else phrases.again_several).format(people=people, points=points)
+    message = phrases.placed if len(who) == 1 else phrases.placed_both if len(who) == 2 else phrases.placed_all
+    return _(message).format(people=people, place=_(PLACES[tier]), points=points)
 
 
 def round_bonus_summary(edition: Edition, awards_this_round: Sequence[SettledBonus], names: Sequence[str],
@@ -275,7 +407,8 @@ def round_bonus_summary(edition: Edition, awards_this_round: Sequence[SettledBon
 
     `names[p]` is player p's name; `earlier` holds the awards of the rounds before this one (the
     `awards=` lists of `rules.record.score_rounds`): a struck-out sentence names who took the region and
-    when from it, and a repeat of USA's "anyone else" tier is told from its first taking by it.
+    when from it, and a repeat of USA's "anyone else" tier is told from its first taking by it. Regions
+    are named by their label (the language of the moment); the awards keep the English key.
     """
     n_players = len(names)
     route = edition.route
@@ -285,7 +418,7 @@ def round_bonus_summary(edition: Edition, awards_this_round: Sequence[SettledBon
     for award in awards_this_round:
         who = [names[p] for p in award.players]
         if award.region >= 0 or route is None:
-            lines.append(region_summary(award.name, award.points, who))
+            lines.append(region_summary(_region_label(edition, award.region, award.name), award.points, who))
             continue
         repeat = route.last_tier_repeats and award.tier == tiers - 1 and award.tier in earlier_route_tiers
         lines.append(route_summary(route, who, award.tier, award.points, tiers, repeat))
@@ -293,9 +426,14 @@ def round_bonus_summary(edition: Edition, awards_this_round: Sequence[SettledBon
                 if a.region >= 0}
     for struck in struck_out:
         taken_round, takers = taken_in.get(struck.region, (None, ()))
-        lines.append(region_struck_summary(struck.name, [names[p] for p in struck.players],
+        lines.append(region_struck_summary(_region_label(edition, struck.region, struck.name),
+                                           [names[p] for p in struck.players],
                                            [names[p] for p in takers], taken_round))
     return lines
+
+
+def _region_label(edition: Edition, index: int, name: str) -> str:
+    return edition.regions[index].label if 0 <= index < len(edition.regions) else name
 
 
 def bonus_summaries(edition: Edition, awards: Sequence[Sequence[SettledBonus]], names: Sequence[str],
@@ -310,36 +448,75 @@ def bonus_summaries(edition: Edition, awards: Sequence[Sequence[SettledBonus]], 
 
 def tie_breakers(edition: Edition) -> str:
     """The tie-breakers in order, as the end screen explains a tie: "route points, then Throw & Catch points"."""
-    return ", then ".join("route points" if b == "route" else f"{THROW_CATCH} points" for b in edition.tie_breakers)
+    said = [_("route points") if b == "route" else _("{category} points").format(category=throw_catch_name())
+            for b in edition.tie_breakers]
+    return _list_then(said)
+
+
+def _list_then(items: Sequence[str]) -> str:
+    """"a, then b, then c": tie-breakers in the order they are applied."""
+    text = items[0] if items else ""
+    for item in items[1:]:
+        text = _("{first}, then {next}").format(first=text, next=item)
+    return text
 
 
 def tie_sheet(edition: Edition) -> str:
     """The printed pad's tie rule, naming the edition's route ("" when the edition has no tie-breaker)."""
-    names = {"route": edition.route.name if edition.route else "", "throw_catch": THROW_CATCH}
-    breakers = ", then ".join(names[b] for b in edition.tie_breakers if names.get(b))
-    return f"Tie: most points for {breakers} wins." if breakers else ""
+    names = {"route": edition.route.label if edition.route else "", "throw_catch": throw_catch_name()}
+    breakers = _list_then([names[b] for b in edition.tie_breakers if names.get(b)])
+    return _("Tie: most points for {breakers} wins.").format(breakers=breakers) if breakers else ""
 
 
 # --- the rounds' own rules -------------------------------------------------------------------------------------
 
-DIRECTION_VARIANT_PLAYERS = "the direction variant is for 3 or 4 players"
+DIRECTION_VARIANT_PLAYERS = N_("the direction variant is for 3 or 4 players")
+
+
+def direction_variant_players() -> str:
+    return _(DIRECTION_VARIANT_PLAYERS)
 
 
 def card_clash(where: str, letters: str, many: bool, other: str, round_number: int) -> str:
-    return (f"{where}: {'letters' if many else 'letter'} {letters} already in {other}'s round {round_number} "
-            f"cards; each card is drafted once a round")
+    message = (_("letters {letters} already in {other}'s round {round} cards; each card is drafted once a round")
+               if many else
+               _("letter {letters} already in {other}'s round {round} cards; each card is drafted once a round"))
+    return _at(where, message.format(letters=letters, other=other, round=round_number))
 
 
 def round_before_complete(round_number: int) -> str:
-    return f"round {round_number} cannot be entered before round {round_number - 1} is complete"
+    return _("round {n} cannot be entered before round {previous} is complete").format(
+        n=round_number, previous=round_number - 1)
+
+
+def letter_unknown(where: str, letter: str, edition: Edition) -> str:
+    return _at(where, _("{letter} is not a card of {edition} (cards are {letters})").format(
+        letter=repr(letter), edition=edition.label, letters=edition.letters))
+
+
+def letter_twice(where: str, letter: str) -> str:
+    return _at(where, _("letter {letter} appears twice; each card is drafted once a round").format(
+        letter=repr(letter)))
+
+
+def row_length(where: str, count: int, letters: str, hand_size: int) -> str:
+    message = ngettext("{count} card ({letters}); a round's row has exactly {size}, Throw first and Catch last",
+                       "{count} cards ({letters}); a round's row has exactly {size}, Throw first and Catch last",
+                       count)
+    return _at(where, message.format(count=count, letters=letters or _("none"), size=hand_size))
 
 
 # --- category mode: the fields a player types -----------------------------------------------------------------
 
 def category_labels(edition: Edition) -> dict[str, str]:
-    choice_count = ("icons on the other players' cards" if edition.choice.rule == "treasure_others"
-                    else "icons on your cards")
-    return {"throw": "Throw card number", "catch": "Catch card number",
-            "collection": f"{edition.collection.name}: icon total", "pairs": f"{edition.pairs.name}: points",
-            "choice": edition.choice.name, "choice_count": f"{edition.choice.name}: {choice_count}",
-            "sites": f"New {edition.sites_noun}", "regions": "Regions completed", "route": "Route"}
+    family = edition.collection.label
+    if edition.choice.rule == "treasure_others":
+        choice_count = _("{family}: icons on the other players' cards").format(family=edition.choice.label)
+    else:
+        choice_count = _("{family}: icons on your cards").format(family=edition.choice.label)
+    return {"throw": _("Throw card number"), "catch": _("Catch card number"),
+            "collection": _("{family}: icon total").format(family=family),
+            "pairs": _("{family}: points").format(family=edition.pairs.label),
+            "choice": edition.choice.label, "choice_count": choice_count,
+            "sites": _("New {sites}").format(sites=edition.site_noun_label(plural=True)),
+            "regions": _("Regions completed"), "route": _("Route")}

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from rules.engine import Game, PlayerView, State
+from rules.locale import _
 
 
 class Bot(Protocol):
@@ -41,7 +42,7 @@ def bot_names() -> tuple[str, ...]:
 def make_bot(name: str, seed: int = 0) -> Bot:
     _load_builtin()
     if name not in _REGISTRY:
-        raise KeyError(f"unknown bot {name!r}; choose one of {', '.join(_REGISTRY)}")
+        raise KeyError(_("unknown bot {name}; choose one of {bots}").format(name=repr(name), bots=", ".join(_REGISTRY)))
     return _REGISTRY[name](seed)
 
 

@@ -8,6 +8,7 @@ from functools import cache
 from importlib import resources
 
 from rules.edition import Edition, compile_edition
+from rules.locale import _
 from rules.model import EditionDataError, parse_edition
 
 BUNDLED = ("australia", "europe", "usa")
@@ -18,10 +19,11 @@ def decode_document(text: str, fmt: str) -> dict:
     try:
         doc = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
-        raise EditionDataError(f"not valid {fmt.upper()}: {err}") from None
+        raise EditionDataError(_("not valid {format}: {error}").format(format=fmt.upper(), error=err)) from None
     if not isinstance(doc, dict):
-        raise EditionDataError(f"an edition or deck pack is one {fmt.upper()} table of fields "
-                               "(id, name, regions, cards, …), not a list or a single value")
+        raise EditionDataError(_("an edition or deck pack is one {format} table of fields "
+                                 "(id, name, regions, cards, …), not a list or a single value").format(
+            format=fmt.upper()))
     return doc
 
 
@@ -43,8 +45,8 @@ def with_base_rules(doc: dict) -> dict:
     if base_id is None:
         return doc
     if base_id not in bundled_ids():
-        raise EditionDataError(f"base: {base_id!r} is not an edition tourpad knows; "
-                               f"use one of {', '.join(bundled_ids())}")
+        raise EditionDataError(_("base: {base} is not an edition tourpad knows; use one of {editions}").format(
+            base=repr(base_id), editions=", ".join(bundled_ids())))
     base = load_edition(base_id).spec.model_dump(mode="json", exclude_none=True)
     merged = dict(doc)
     merged.setdefault("provenance", "owner")
@@ -59,6 +61,8 @@ def with_base_rules(doc: dict) -> dict:
             merged[key] = value
             continue
         _check_same_rule(key, merged[key], base[key], base_id)
+    if "site_noun" not in doc and "site_nouns" not in doc and "site_nouns" in base:
+        merged["site_nouns"] = base["site_nouns"]  # the base's site noun, so its other languages' too
     return merged
 
 
@@ -68,8 +72,7 @@ def _check_same_rule(key: str, given: object, expected: object, base_id: str) ->
     parts = RULE_KEYS[key]
     if parts is None:
         if given != expected:
-            raise EditionDataError(f"{key}: {given!r} differs from {base_id}'s rule {expected!r}; "
-                                   f"leave it out to use {base_id}'s, or drop `base`")
+            raise EditionDataError(_differs(key, given, base_id, expected))
         return
     if not isinstance(given, dict) or not isinstance(expected, dict):
         return
@@ -80,8 +83,12 @@ def _check_same_rule(key: str, given: object, expected: object, base_id: str) ->
         if part == "per_icon_by_players" and isinstance(mine, dict):
             mine = {str(k): v for k, v in mine.items()}
         if mine != theirs:
-            raise EditionDataError(f"{key}.{part}: {mine!r} differs from {base_id}'s rule {theirs!r}; "
-                                   f"leave it out to use {base_id}'s, or drop `base`")
+            raise EditionDataError(_differs(f"{key}.{part}", mine, base_id, theirs))
+
+
+def _differs(field: str, given: object, base_id: str, expected: object) -> str:
+    return _("{field}: {given} differs from {base}'s rule {expected}; leave it out to use {base}'s, "
+             "or drop `base`").format(field=field, given=repr(given), base=base_id, expected=repr(expected))
 
 
 def edition_from_text(text: str, fmt: str = "toml") -> Edition:
@@ -97,6 +104,7 @@ def bundled_ids() -> tuple[str, ...]:
 def load_edition(edition_id: str) -> Edition:
     """A bundled edition by id (australia, europe, usa)."""
     if edition_id not in bundled_ids():
-        raise KeyError(f"unknown edition {edition_id!r}; choose one of {', '.join(bundled_ids())}")
+        raise KeyError(_("unknown edition {edition}; choose one of {editions}").format(
+            edition=repr(edition_id), editions=", ".join(bundled_ids())))
     text = resources.files(__name__).joinpath(f"{edition_id}.toml").read_text(encoding="utf-8")
     return edition_from_text(text, "toml")

@@ -21,6 +21,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from rules.i18n import localized
+from rules.locale import N_, _, ngettext
+from rules.model import Translations
+
 #: The rulebook's five colours and three seas (the Black Sea is not part of the game).
 COLOURS: tuple[str, ...] = ("blue", "green", "orange", "pink", "yellow")
 SEAS: tuple[str, ...] = ("Atlantic", "Mediterranean", "Baltic")
@@ -29,6 +33,15 @@ COUNTRY_TILES = 52
 PLANES_PER_COLOUR = 2
 SHIPS = {"Atlantic": 4, "Mediterranean": 3, "Baltic": 2}
 DOUBLED = ("Denmark", "France", "Germany", "Russia", "Spain", "Sweden")
+#: Each transport tile as a person reads it (the English is also the tile's key, `Board.kind_name`).
+PLANE_LABELS = {"blue": N_("blue aeroplane"), "green": N_("green aeroplane"), "orange": N_("orange aeroplane"),
+                "pink": N_("pink aeroplane"), "yellow": N_("yellow aeroplane")}
+SHIP_LABELS = {"Atlantic": N_("Atlantic ship"), "Mediterranean": N_("Mediterranean ship"),
+               "Baltic": N_("Baltic ship")}
+#: The colours and seas alone, as reasons name them ("Spain is pink, not blue").
+COLOUR_LABELS = {"blue": N_("blue"), "green": N_("green"), "orange": N_("orange"), "pink": N_("pink"),
+                 "yellow": N_("yellow")}
+SEA_LABELS = {"Atlantic": N_("Atlantic"), "Mediterranean": N_("Mediterranean"), "Baltic": N_("Baltic")}
 #: What "about 9–10 countries per colour" means for tourpad's own (bundled) colouring.
 BALANCED_RANGE = (9, 10)
 
@@ -43,6 +56,8 @@ class _Strict(BaseModel):
 
 class CountrySpec(_Strict):
     name: str = Field(min_length=1, max_length=40)
+    #: The country's name in other languages (`names = { fr = "Espagne" }`); `name` stays the key.
+    names: Translations = Field(default_factory=dict)
     colour: str
     tiles: int = Field(default=1, ge=1, le=2)
     seas: list[str] = Field(default_factory=list)
@@ -64,6 +79,7 @@ class TilesSpec(_Strict):
 class BoardSpec(_Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
     name: str
+    names: Translations = Field(default_factory=dict)
     provenance: Literal["tourpad", "owner"]
     colours: list[str]
     seas: list[str]
@@ -88,58 +104,76 @@ class BoardPackSpec(_Strict):
 
 
 def _fail(where: str, problem: str) -> None:
-    raise BoardDataError(f"{where}: {problem}")
+    raise BoardDataError(_("{where}: {problem}").format(where=where, problem=problem))
+
+
+def _country(name: str) -> str:
+    return _("country {name}").format(name=repr(name))
+
+
+def _colour(colour: str) -> str:
+    return _("colour {colour}").format(colour=repr(colour))
 
 
 def check_board(spec: BoardSpec) -> None:
     """The rulebook's facts about the tile set, plus consistency of the geography."""
     if tuple(spec.colours) != COLOURS:
-        _fail("colours", f"the game's colours are {list(COLOURS)}, not {spec.colours}")
+        _fail("colours", _("the game's colours are {colours}, not {given}").format(colours=list(COLOURS),
+                                                                                  given=spec.colours))
     if tuple(spec.seas) != SEAS:
-        _fail("seas", f"the game's seas are {list(SEAS)} (the Black Sea is not used), not {spec.seas}")
+        _fail("seas", _("the game's seas are {seas} (the Black Sea is not used), not {given}").format(
+            seas=list(SEAS), given=spec.seas))
     if spec.tiles.planes_per_colour != PLANES_PER_COLOUR:
-        _fail("tiles.planes_per_colour", f"the rulebook has {PLANES_PER_COLOUR} aeroplanes per colour")
+        _fail("tiles.planes_per_colour", _("the rulebook has {n} aeroplanes per colour").format(n=PLANES_PER_COLOUR))
     if spec.tiles.ships != SHIPS:
-        _fail("tiles.ships", f"the rulebook's ships are {SHIPS}, not {spec.tiles.ships}")
+        _fail("tiles.ships", _("the rulebook's ships are {ships}, not {given}").format(ships=SHIPS,
+                                                                                      given=spec.tiles.ships))
     names = [c.name for c in spec.countries]
     for name, k in Counter(names).items():
         if k > 1:
-            _fail(f"country {name!r}", "is listed twice")
+            _fail(_country(name), _("is listed twice"))
     known = set(names)
     by_name = {c.name: c for c in spec.countries}
     for country in spec.countries:
-        where = f"country {country.name!r}"
+        where = _country(country.name)
         if country.colour not in COLOURS:
-            _fail(where, f"colour {country.colour!r} is not one of {list(COLOURS)}")
+            _fail(where, _("colour {colour} is not one of {colours}").format(colour=repr(country.colour),
+                                                                              colours=list(COLOURS)))
         for sea in country.seas:
             if sea not in SEAS:
-                _fail(where, f"sea {sea!r} is not one of {list(SEAS)} (the Black Sea is not used)")
+                _fail(where, _("sea {sea} is not one of {seas} (the Black Sea is not used)").format(
+                    sea=repr(sea), seas=list(SEAS)))
         for other in country.borders:
             if other not in known:
-                _fail(where, f"border {other!r} is not a country of this board")
+                _fail(where, _("border {other} is not a country of this board").format(other=repr(other)))
             if other == country.name:
-                _fail(where, "borders itself")
+                _fail(where, _("borders itself"))
             if country.name not in by_name[other].borders:
-                _fail(where, f"borders {other!r}, but {other!r} does not list {country.name!r} "
-                             "(borders must be listed on both sides)")
+                _fail(where, _("borders {other}, but {other} does not list {name} "
+                               "(borders must be listed on both sides)").format(other=repr(other),
+                                                                                name=repr(country.name)))
         expected = 2 if country.name in DOUBLED else 1
         if country.tiles != expected:
-            _fail(where, f"has {expected} tile(s) in the rulebook's set, not {country.tiles}")
+            _fail(where, ngettext("has {expected} tile(s) in the rulebook's set, not {given}",
+                                  "has {expected} tile(s) in the rulebook's set, not {given}",
+                                  expected).format(expected=expected, given=country.tiles))
     tiles = sum(c.tiles for c in spec.countries)
     if tiles != COUNTRY_TILES:
-        _fail("countries", f"the rulebook has {COUNTRY_TILES} country tiles; these countries make {tiles}")
+        _fail("countries", _("the rulebook has {count} country tiles; these countries make {tiles}").format(
+            count=COUNTRY_TILES, tiles=tiles))
     seen_crossings: set[frozenset[str]] = set()
+    crossing_kinds = {"ferry": _("ferry {a}–{b}"), "bridge": _("bridge {a}–{b}")}
     for crossing in spec.crossings:
         a, b = crossing.between
-        where = f"{crossing.kind} {a}–{b}"
+        where = crossing_kinds[crossing.kind].format(a=a, b=b)
         for end in (a, b):
             if end not in known:
-                _fail(where, f"{end!r} is not a country of this board")
+                _fail(where, _("{name} is not a country of this board").format(name=repr(end)))
         if a == b:
-            _fail(where, "joins a country to itself")
+            _fail(where, _("joins a country to itself"))
         pair = frozenset((a, b))
         if pair in seen_crossings or b in by_name[a].borders:
-            _fail(where, "is listed twice (as a border or another crossing)")
+            _fail(where, _("is listed twice (as a border or another crossing)"))
         seen_crossings.add(pair)
     check_colour_counts(spec.provenance, {c.name: c.colour for c in spec.countries})
 
@@ -152,12 +186,19 @@ def check_colour_counts(provenance: str, colours: dict[str, str]) -> None:
         if provenance == "tourpad":
             low, high = BALANCED_RANGE
             if not low <= counts[colour] <= high:
-                listed = ", ".join(countries) or "none"
-                _fail(f"colour {colour!r}", f"tourpad's board gives each colour {low}–{high} countries; "
-                                            f"{colour} has {counts[colour]}: {listed}")
+                listed = ", ".join(countries) or _("none")
+                _fail(_colour(colour), _("tourpad's board gives each colour {low}–{high} countries; "
+                                         "{colour} has {count}: {listed}").format(
+                    low=low, high=high, colour=_(COLOUR_LABELS[colour]), count=counts[colour], listed=listed))
         elif counts[colour] < 2:
-            _fail(f"colour {colour!r}", f"only {', '.join(countries) or 'no country'} has it; a {colour} "
-                                        "aeroplane needs at least two countries of its colour")
+            plane = _(PLANE_LABELS[colour])
+            if countries:
+                problem = _("only {countries} has it; a {plane} needs at least two countries of its colour").format(
+                    countries=", ".join(countries), plane=plane)
+            else:
+                problem = _("no country has it; a {plane} needs at least two countries of its colour").format(
+                    plane=plane)
+            _fail(_colour(colour), problem)
 
 
 # --- the compiled board -------------------------------------------------------------------------------------
@@ -183,6 +224,9 @@ class Board:
     #: Per tile kind: for a transport, the countries (bitmask) it serves — on its sea / of its colour.
     touch: tuple[int, ...]
     spec: BoardSpec
+    #: Per country: its name in other languages, ((language, text), ...); the board's own likewise.
+    country_names: tuple[tuple[tuple[str, str], ...], ...] = ()
+    names: tuple[tuple[str, str], ...] = ()
 
     @property
     def n_countries(self) -> int:
@@ -208,6 +252,7 @@ class Board:
         return kind >= self.n_countries + len(COLOURS)
 
     def kind_name(self, kind: int) -> str:
+        """The tile kind's English key ("Spain", "pink aeroplane", "Atlantic ship"), as records and packs use."""
         if self.is_country(kind):
             return self.countries[kind]
         if self.is_plane(kind):
@@ -217,18 +262,48 @@ class Board:
     def kind_names(self) -> tuple[str, ...]:
         return tuple(self.kind_name(k) for k in range(self.n_kinds))
 
+    def country_label(self, country: int) -> str:
+        """A country as a person reads it, in the language of the moment (`countries[i]` is its key)."""
+        return localized(dict(self.country_names[country]), self.countries[country])
+
+    def kind_label(self, kind: int) -> str:
+        """A tile kind as a person reads it: "Espagne", "avion rose", "bateau de l'Atlantique" in French."""
+        if self.is_country(kind):
+            return self.country_label(kind)
+        if self.is_plane(kind):
+            return _(PLANE_LABELS[COLOURS[kind - self.n_countries]])
+        return _(SHIP_LABELS[SEAS[kind - self.n_countries - len(COLOURS)]])
+
+    def kind_labels(self) -> tuple[str, ...]:
+        return tuple(self.kind_label(k) for k in range(self.n_kinds))
+
+    @property
+    def label(self) -> str:
+        """The board's name as a person reads it."""
+        return localized(dict(self.names), self.name)
+
     def kind_of(self, name: str) -> int:
-        """The tile kind a person typed: a country, "pink plane"/"pink aeroplane", "Atlantic ship"/"Atlantic".
+        """The tile kind a person typed: a country, "pink plane"/"pink aeroplane", "Atlantic ship"/"Atlantic",
+        in English or in the language of the moment ("Espagne", "avion rose", "bateau de l'Atlantique").
 
         Case-insensitive; a KeyError names what was not understood.
         """
-        wanted = " ".join(name.strip().lower().replace("aeroplane", "plane").split())
+        def said(text: str) -> str:
+            return " ".join(text.strip().lower().replace("aeroplane", "plane").split())
+
+        wanted = said(name)
         for kind in range(self.n_kinds):
-            label = self.kind_name(kind).lower().replace("aeroplane", "plane")
-            if wanted == label or (self.is_ship(kind) and wanted == label.removesuffix(" ship")):
+            key, label = said(self.kind_name(kind)), said(self.kind_label(kind))
+            if wanted in (key, label):
                 return kind
-        raise KeyError(f"{name!r} is not a tile: give a country (e.g. 'Spain'), an aeroplane "
-                       "('pink plane') or a ship ('Atlantic ship')")
+            if self.is_ship(kind):
+                sea = SEAS[kind - self.n_countries - len(COLOURS)]
+                if wanted in (key.removesuffix(" ship"), said(_(SEA_LABELS[sea]))):
+                    return kind
+        example = self.countries.index("Spain") if "Spain" in self.countries else 0
+        raise KeyError(_("{name} is not a tile: give a country (e.g. {country}), an aeroplane ({plane}) or a ship "
+                         "({ship})").format(name=repr(name), country=repr(self.kind_label(example)),
+                                            plane=repr(_("pink plane")), ship=repr(_(SHIP_LABELS["Atlantic"]))))
 
     def borders(self, a: int, b: int) -> bool:
         return bool(self.neighbours[a] >> b & 1)
@@ -265,7 +340,9 @@ def compile_board(spec: BoardSpec) -> Board:
     return Board(
         id=spec.id, name=spec.name, provenance=spec.provenance, countries=names,
         colour=colour, seas=seas, neighbours=tuple(neighbours), copies=tuple(copies), tiles=tiles,
-        crossings=tuple(crossings), touch=tuple(touch), spec=spec)
+        crossings=tuple(crossings), touch=tuple(touch), spec=spec,
+        country_names=tuple(tuple(sorted(c.names.items())) for c in spec.countries),
+        names=tuple(sorted(spec.names.items())))
 
 
 # --- loading ------------------------------------------------------------------------------------------------
@@ -275,7 +352,7 @@ def decode(text: str, fmt: str) -> dict:
     try:
         return tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
-        raise BoardDataError(f"not valid {fmt.upper()}: {err}") from None
+        raise BoardDataError(_("not valid {format}: {error}").format(format=fmt.upper(), error=err)) from None
 
 
 def _validated(model: type[BaseModel], data: dict) -> BaseModel:
@@ -291,11 +368,11 @@ def _validated(model: type[BaseModel], data: dict) -> BaseModel:
         if len(loc) >= 2 and loc[0] == "countries" and isinstance(loc[1], int):
             rows = data.get("countries") or []
             row = rows[loc[1]] if loc[1] < len(rows) and isinstance(rows[loc[1]], dict) else {}
-            head = f"country {row['name']!r}" if "name" in row else f"country #{loc[1] + 1}"
+            head = _country(row["name"]) if "name" in row else _("country #{n}").format(n=loc[1] + 1)
             where = ".".join([head, *(str(p) for p in loc[2:])])
         else:
-            where = ".".join(str(p) for p in loc) or "board"
-        raise BoardDataError(f"{where}: {first['msg']}") from None
+            where = ".".join(str(p) for p in loc) or _("board")
+        raise BoardDataError(_("{where}: {problem}").format(where=where, problem=first["msg"])) from None
 
 
 def board_from_text(text: str, fmt: str = "toml") -> Board:
@@ -311,24 +388,31 @@ def load_board() -> Board:
 def parse_board_pack(data: dict) -> BoardPackSpec:
     pack: BoardPackSpec = _validated(BoardPackSpec, data)  # type: ignore[assignment]
     if pack.id == "tourpad":
-        _fail("id", "\"tourpad\" is the bundled board; give the pack its own id (e.g. \"my-board\")")
+        _fail("id", _("\"tourpad\" is the bundled board; give the pack its own id (e.g. \"my-board\")"))
     return pack
 
 
 def apply_board_pack(base: Board, pack: BoardPackSpec) -> Board:
     """The base board with the pack's colours; every country and colour is checked, and the aeroplanes."""
     if pack.base != base.id:
-        _fail("base", f"this pack recolours board {pack.base!r}, not {base.id!r}")
+        _fail("base", _("this pack recolours board {pack}, not {board}").format(pack=repr(pack.base),
+                                                                                 board=repr(base.id)))
     known = set(base.countries)
     for name, colour in pack.colours.items():
         if name not in known:
             close = [c for c in base.countries if c.lower() == name.lower()]
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            _fail(f"colours.{name}", f"{name!r} is not a country of the board{hint}")
+            if close:
+                problem = _("{name} is not a country of the board (did you mean {close}?)").format(
+                    name=repr(name), close=repr(close[0]))
+            else:
+                problem = _("{name} is not a country of the board").format(name=repr(name))
+            _fail(f"colours.{name}", problem)
         if colour not in COLOURS:
-            _fail(f"colours.{name}", f"colour {colour!r} is not one of {list(COLOURS)}")
+            _fail(f"colours.{name}", _("colour {colour} is not one of {colours}").format(colour=repr(colour),
+                                                                                          colours=list(COLOURS)))
     data = base.spec.model_dump(mode="json")
     data.update(id=pack.id, name=pack.name, provenance="owner")
+    data.pop("names", None)  # the base board's translated name is not the pack's: the pack's own name shows
     for country in data["countries"]:
         country["colour"] = pack.colours.get(country["name"], country["colour"])
     return board_from_text(json.dumps(data), "json")

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from rules.locale import _
 from rules.race.board import Board
 from rules.race.engine import (
     DRAW_PILE,
@@ -115,7 +116,7 @@ class GreedyRaceBot:
         if obs.phase == RacePhase.DRAW:
             return self.choose_draw(view, board, holder, obs)
         legal = set(obs.legal_actions)
-        _, slot = self.best_placement(board, holder, obs.in_hand)  # type: ignore[arg-type]
+        _value, slot = self.best_placement(board, holder, obs.in_hand)  # type: ignore[arg-type]
         pile = self._pile_to_cover(board, holder, obs, legal)
         return replace(slot, pile) if slot >= 0 else discard(pile)
 
@@ -217,7 +218,7 @@ class SearchRaceBot(GreedyRaceBot):
                 options[take_discard(j)] = self.best_placement(board, holder, top)[0]
         if DRAW_PILE in obs.legal_actions:
             total = 0.0
-            for _ in range(self.samples):
+            for _sample in range(self.samples):
                 sample: RaceState = view.determinized(self.rng)
                 top = board.tiles[sample.draw_pile[-1]]
                 total += max(now, self.best_placement(board, holder, top)[0])
@@ -233,7 +234,8 @@ RACE_BOTS: dict[str, Callable[[int], RaceBot]] = {
 
 def make_race_bot(name: str, seed: int = 0) -> RaceBot:
     if name not in RACE_BOTS:
-        raise KeyError(f"unknown Race Around Europe bot {name!r}; choose one of {', '.join(RACE_BOTS)}")
+        raise KeyError(_("unknown Race Around Europe bot {name}; choose one of {bots}").format(
+            name=repr(name), bots=", ".join(RACE_BOTS)))
     return RACE_BOTS[name](seed)
 
 

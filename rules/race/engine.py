@@ -27,6 +27,7 @@ from enum import IntEnum
 from typing import NamedTuple
 
 from rules.engine import IllegalAction
+from rules.locale import N_, _
 from rules.race.board import Board, load_board
 from rules.race.journey import JOURNEY_LENGTH, broken_links
 
@@ -84,6 +85,11 @@ class RacePhase(IntEnum):
     GAME_OVER = 3
 
 
+#: Each phase as a refusal names it ("… now (draw step)").
+STEP_NAMES = {RacePhase.SETUP: N_("setup"), RacePhase.DRAW: N_("draw"), RacePhase.PLACE: N_("place"),
+              RacePhase.GAME_OVER: N_("game over")}
+
+
 @dataclass(frozen=True, slots=True)
 class RaceGame:
     n_players: int
@@ -95,9 +101,9 @@ class RaceGame:
 
     def __post_init__(self) -> None:
         if not 2 <= self.n_players <= 4:
-            raise ValueError(f"Race Around Europe is for 2 to 4 players, not {self.n_players}")
+            raise ValueError(_("Race Around Europe is for 2 to 4 players, not {n}").format(n=self.n_players))
         if not 0 <= self.first_player < self.n_players:
-            raise ValueError(f"first player must be a seat 0..{self.n_players - 1}")
+            raise ValueError(_("first player must be a seat 0..{last}").format(last=self.n_players - 1))
         if self.board is None:
             object.__setattr__(self, "board", load_board())
 
@@ -176,27 +182,28 @@ class RaceState:
     def action_to_string(self, action: int) -> str:
         kind, slot, pile = decode(action)
         if kind == "draw":
-            return "draw from the draw pile"
+            return _("draw from the draw pile")
         if kind == "take":
             top = self.discards[pile][-1] if self.discards[pile] else None
-            what = self.board.kind_name(self.board.tiles[top]) if top is not None else "nothing"
-            return f"take {what} from discard pile {pile + 1}"
+            what = self.board.kind_label(self.board.tiles[top]) if top is not None else _("nothing")
+            return _("take {tile} from discard pile {pile}").format(tile=what, pile=pile + 1)
         if kind == "replace":
-            return f"replace trip {slot + 1}, discarding onto pile {pile + 1}"
+            return _("replace trip {trip}, discarding onto pile {pile}").format(trip=slot + 1, pile=pile + 1)
         if kind == "discard":
-            return f"discard onto pile {pile + 1}"
-        return f"place in trip {slot + 1}"
+            return _("discard onto pile {pile}").format(pile=pile + 1)
+        return _("place in trip {trip}").format(trip=slot + 1)
 
     # --- moves ----------------------------------------------------------------------------------------------
 
     def apply_action(self, player: int, action: int) -> None:
         if self.phase == RacePhase.GAME_OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction(_("the game is over"))
         if player != self.current:
-            raise IllegalAction(f"it is player {self.current + 1}'s turn, not player {player + 1}'s")
+            raise IllegalAction(_("it is player {current}'s turn, not player {player}'s").format(
+                current=self.current + 1, player=player + 1))
         if action not in self.legal_actions(player):
-            raise IllegalAction(f"player {player + 1} cannot {self._describe(action)} now "
-                                f"({self.phase.name.lower()} step)")
+            raise IllegalAction(_("player {player} cannot {action} now ({step} step)").format(
+                player=player + 1, action=self._describe(action), step=_(STEP_NAMES[self.phase])))
         kind, slot, pile = decode(action)
         if self.phase == RacePhase.SETUP:
             self.holders[player][slot] = self.in_hand
@@ -234,7 +241,7 @@ class RaceState:
         try:
             return self.action_to_string(action)
         except ValueError:
-            return f"take action {action}"
+            return _("take action {action}").format(action=action)
 
     def _next_setup_step(self) -> None:
         n = self.game.n_players

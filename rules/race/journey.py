@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.race.board import COLOURS, SEAS, Board
+from rules.locale import _, ngettext
+from rules.race.board import COLOUR_LABELS, COLOURS, SEA_LABELS, SEAS, Board
 
 JOURNEY_LENGTH = 10
 LINKS = JOURNEY_LENGTH - 1
@@ -68,7 +69,8 @@ class Break:
     reason: str
 
     def __str__(self) -> str:
-        return f"trips {self.link + 1}–{self.link + 2}: {self.reason}"
+        return _("trips {first}–{second}: {reason}").format(first=self.link + 1, second=self.link + 2,
+                                                            reason=self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +82,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = ", ".join(str(t) for t in self.trips)
-        return f"trip{'s' if len(self.trips) > 1 else ''} {where}: {self.reason}"
+        return ngettext("trip {trips}: {reason}", "trips {trips}: {reason}", len(self.trips)).format(
+            trips=where, reason=self.reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,18 +104,16 @@ class JourneyCheck:
         return len(self.breaks) + len(self.problems)
 
 
-def _transport_noun(board: Board, kind: int) -> str:
-    return f"the {board.kind_name(kind)}"
-
-
 def _mismatch(board: Board, country: int, transport: int) -> str:
-    name = board.countries[country]
+    name = board.country_label(country)
     if board.is_ship(transport):
         sea = SEAS[transport - board.ship_kind(0)]
-        return f"{name} is not on the {sea}, so {_transport_noun(board, transport)} cannot reach it"
-    colour = COLOURS[transport - board.plane_kind(0)]
-    return (f"{name} is {COLOURS[board.colour[country]]}, not {colour}: "
-            f"{_transport_noun(board, transport)} only flies between {colour} countries")
+        return _("{country} is not on the {sea}, so the {ship} cannot reach it").format(
+            country=name, sea=_(SEA_LABELS[sea]), ship=board.kind_label(transport))
+    colour = _(COLOUR_LABELS[COLOURS[transport - board.plane_kind(0)]])
+    return _("{country} is {own}, not {colour}: the {plane} only flies between {colour} countries").format(
+        country=name, own=_(COLOUR_LABELS[COLOURS[board.colour[country]]]), colour=colour,
+        plane=board.kind_label(transport))
 
 
 def link_reason(board: Board, kinds: Sequence[int | None], i: int) -> str | None:
@@ -121,49 +122,56 @@ def link_reason(board: Board, kinds: Sequence[int | None], i: int) -> str | None
         return None
     a, b = kinds[i], kinds[i + 1]
     assert a is not None and b is not None  # a link with an empty end is never judged broken
-    name = board.kind_name
+    name = board.kind_label
     if board.is_country(a) and board.is_country(b):
         if a == b:
-            return f"the two {name(a)} tiles may not be side by side"
-        return f"{name(a)} and {name(b)} do not border (no land border, ferry or bridge)"
+            return _("the two {country} tiles may not be side by side").format(country=name(a))
+        return _("{first} and {second} do not border (no land border, ferry or bridge)").format(first=name(a),
+                                                                                               second=name(b))
     if not board.is_country(a) and not board.is_country(b):
-        return f"two transport tiles side by side do not connect ({name(a)}, {name(b)})"
+        return _("two transport tiles side by side do not connect ({first}, {second})").format(first=name(a),
+                                                                                              second=name(b))
     touch = board.touch
     if board.is_country(a):  # b is a transport with a on its near side
         if not touch[b] >> a & 1:
             return _mismatch(board, a, b)
-        return f"{_transport_noun(board, b)} at trip {i + 2} has no country after it"
+        return _("the {transport} at trip {trip} has no country after it").format(transport=name(b), trip=i + 2)
     if not touch[a] >> b & 1:
         return _mismatch(board, b, a)
     if i == 0:
-        return f"{_transport_noun(board, a)} at trip 1 has no country before it"
-    return (f"{_transport_noun(board, a)} goes from {name(b)} back to {name(b)}; "
-            "it must take you to another country")
+        return _("the {transport} at trip 1 has no country before it").format(transport=name(a))
+    return _("the {transport} goes from {country} back to {country}; it must take you to another country").format(
+        transport=name(a), country=name(b))
 
 
 def check_journey(board: Board, kinds: Sequence[int]) -> JourneyCheck:
     """Every broken link with its reason, and every journey criterion that fails."""
     kinds = tuple(kinds)
     if len(kinds) != JOURNEY_LENGTH:
-        raise ValueError(f"a journey has {JOURNEY_LENGTH} trips, not {len(kinds)}")
+        raise ValueError(_("a journey has {length} trips, not {count}").format(length=JOURNEY_LENGTH,
+                                                                            count=len(kinds)))
     for trip, kind in enumerate(kinds, start=1):
         if not 0 <= kind < board.n_kinds:
-            raise ValueError(f"trip {trip}: {kind} is not a tile kind of this board")
+            raise ValueError(_("trip {trip}: {kind} is not a tile kind of this board").format(trip=trip, kind=kind))
     mask = broken_links(board, kinds)
     breaks = tuple(Break(i, link_reason(board, kinds, i) or "") for i in range(LINKS) if mask >> i & 1)
     problems = []
     if not board.is_country(kinds[0]):
-        first = board.kind_name(kinds[0])
-        problems.append(Problem((1,), f"a journey must start with a country tile, not the {first}"))
+        first = board.kind_label(kinds[0])
+        problems.append(Problem((1,), _("a journey must start with a country tile, not the {tile}").format(
+            tile=first)))
     if not board.is_country(kinds[-1]):
-        last = board.kind_name(kinds[-1])
-        problems.append(Problem((JOURNEY_LENGTH,), f"a journey must end with a country tile, not the {last}"))
+        last = board.kind_label(kinds[-1])
+        problems.append(Problem((JOURNEY_LENGTH,), _("a journey must end with a country tile, not the {tile}").format(
+            tile=last)))
     for kind, count in sorted(Counter(kinds).items()):
         if count > board.copies[kind]:
             trips = tuple(t for t, k in enumerate(kinds, start=1) if k == kind)
             have = board.copies[kind]
-            problems.append(Problem(trips, f"{board.kind_name(kind)} appears {count} times, but the set has "
-                                           f"{have} {board.kind_name(kind)} tile{'s' if have > 1 else ''}"))
+            problems.append(Problem(trips, ngettext(
+                "{tile} appears {count} times, but the set has {have} {tile} tile",
+                "{tile} appears {count} times, but the set has {have} {tile} tiles", have).format(
+                tile=board.kind_label(kind), count=count, have=have)))
     return JourneyCheck(kinds, breaks, tuple(problems))
 
 
