@@ -12,7 +12,6 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from rules.i18n import DEFAULT_LANGUAGE, check_language
-
 from rules.locale import _
 
 #: The 28 card letters every Boomerang edition uses, in rulebook order.
