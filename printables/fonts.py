@@ -39,9 +39,17 @@ def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]
 
 
 def fit_text(text: str, font: str, max_width: float, max_height: float, max_size: float,
-             min_size: float = 4.0, max_lines: int = 3, leading: float = 1.15) -> tuple[float, list[str]]:
+             min_size: float = 4.0, max_lines: int = 3, leading: float = 1.15,
+             shrink_first: bool = False) -> tuple[float, list[str]]:
     """The largest size (≤ max_size) at which ``text`` fits the box on one line, or wrapped onto at
-    most ``max_lines`` lines; at ``min_size`` the lines are returned as they are (the smallest we print)."""
+    most ``max_lines`` lines; at ``min_size`` the lines are returned as they are (the smallest we print).
+
+    ``shrink_first``: a label that fits on one line at any size down to ``min_size`` stays on one line;
+    only one too long for that (a long translated name) is wrapped."""
+    if shrink_first and max_lines > 1:
+        size, lines = fit_text(text, font, max_width, max_height, max_size, min_size, 1, leading)
+        if lines == [text] and text_width(text, font, size) <= max_width:
+            return size, lines
     size = max_size
     while True:
         for n_lines in range(1, max_lines + 1):
