@@ -20,6 +20,15 @@ def isolated_data_dir(tmp_path, monkeypatch):
     return data
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The CLI follows the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG): tests that read its
+    English run in an English terminal whatever the machine's; a test of French sets its own."""
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+
+
 @pytest.fixture(scope="session")
 def australia():
     from rules.editions import load_edition
