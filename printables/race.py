@@ -19,8 +19,9 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import draw_fitted
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
-from printables.locale import N_, _
+from printables.locale import _
 from printables.output import write_pdf
+from printables.race_words import colour_word, sea_word
 from rules.race.board import COLOURS, SEAS, Board
 
 #: Print colours for the five tile colours (light enough for black text).
@@ -29,18 +30,6 @@ COLOUR_FILL = {"blue": HexColor("#6FA8DC"), "green": HexColor("#7CC47F"), "orang
 SEA_FILL = {"Atlantic": HexColor("#1F4E79"), "Mediterranean": HexColor("#138D90"), "Baltic": HexColor("#6A4C93")}
 FERRY_RED = HexColor("#C62828")
 TILE_W, TILE_H = 30 * mm, 40 * mm
-#: The words printed for the board's colour and sea keys (the keys stay English in the board data).
-COLOUR_WORDS = {"blue": N_("blue"), "green": N_("green"), "orange": N_("orange"), "pink": N_("pink"),
-                "yellow": N_("yellow")}
-SEA_WORDS = {"Atlantic": N_("Atlantic"), "Mediterranean": N_("Mediterranean"), "Baltic": N_("Baltic")}
-
-
-def colour_word(colour: str) -> str:
-    return _(COLOUR_WORDS[colour])
-
-
-def sea_word(sea: str) -> str:
-    return _(SEA_WORDS[sea])
 COLS, ROWS = 6, 6
 
 

@@ -113,3 +113,13 @@ def test_french_refusals_and_tables_of_other_commands(tmp_path):
     assert result.exit_code == 2 and "erreur" in result.output and "n’est pas du JSON valide" in result.output
     deck = runner.invoke(app, ["--lang", "fr", "deck", "usa"])
     assert deck.exit_code == 0 and "Lettre" in deck.output and "côte Ouest" in deck.output
+
+
+def test_board_show_names_colours_seas_and_crossings_in_french():
+    result = runner.invoke(app, ["--lang", "fr", "board", "show"])
+    assert result.exit_code == 0, result.output
+    assert "Méditerranée" in result.output and "Mediterranean" not in result.output
+    assert "│ vert " in result.output and "│ green " not in result.output
+    assert "pont Sweden – Denmark" in result.output and "Traversées" in result.output
+    english = runner.invoke(app, ["board", "show"])
+    assert "Mediterranean" in english.output and "bridge Sweden – Denmark" in english.output

@@ -9,6 +9,7 @@ from typing import Annotated
 import tomli_w
 import typer
 
+from printables.race_words import colour_word, crossing_word, sea_word
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
@@ -54,11 +55,11 @@ def show(
     show_document(doc, as_json, _("{board} — {provenance} colours").format(board=board.name,
                                                                            provenance=board.provenance),
                   (_("Country"), _("Colour"), _("Tiles"), _("Seas"), _("Borders (incl. ferries, bridge)")),
-                  ((c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
+                  ((c["name"], colour_word(c["colour"]), str(c["tiles"]), ", ".join(map(sea_word, c["seas"])) or "-",
                     ", ".join(c["borders"]) or _("- (ship or aeroplane only)")) for c in doc["countries"]))
     if as_json:
         return
-    crossings = "; ".join(f"{c['kind']} {' – '.join(c['between'])}" for c in doc["crossings"])
+    crossings = "; ".join(f"{crossing_word(c['kind'])} {' – '.join(c['between'])}" for c in doc["crossings"])
     console.print(_("Crossings: {crossings}").format(crossings=crossings))
 
 
