@@ -6,12 +6,14 @@ Heavy libraries (flet, reportlab, zxing) are imported inside the commands that n
 Language: `--lang en|fr` (anywhere on the line), else `LC_ALL` / `LC_MESSAGES` / `LANG`. Typer keeps the help
 texts as they were written (English, marked with `N_`), so they are put into the chosen language once it is
 known, each time the command tree is built and before click reads a single option: `--help` is in that
-language whatever the option's place, and so is every message the commands print.
+language whatever the option's place, and so is every message the commands print. The choice is the
+process's default language (`set_default_language`), not a `use_language` block: the app and the host serve
+Flet sessions from tasks and threads that copy the context they start in, and a block there would override
+each phone's own language.
 """
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -20,7 +22,7 @@ import click
 import typer
 import typer.core
 
-from rules.i18n import LanguageError, check_language, language_from_environment, set_default_language, use_language
+from rules.i18n import LanguageError, check_language, language_from_environment, set_default_language
 from scorer.commands import app_commands, bench, engine_commands, print_commands, publish_command, race_commands
 from scorer.commands.common import LangOpt, fail
 from scorer.locale import N_, _
@@ -79,15 +81,14 @@ class OneLineUsageErrors(typer.core.TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
              **extra: Any) -> Any:
         try:
-            language = language_asked(sys.argv[1:] if args is None else args)
+            set_default_language(language_asked(sys.argv[1:] if args is None else args))
         except LanguageError as err:
             fail(str(err))
-        with use_language(language):
-            translate_help(self)
-            translate_help_frame()
-            return typer.core._main(self, args=args, prog_name=prog_name, complete_var=complete_var,
-                                    standalone_mode=standalone_mode, windows_expand_args=windows_expand_args,
-                                    rich_markup_mode=None, **extra)
+        translate_help(self)
+        translate_help_frame()
+        return typer.core._main(self, args=args, prog_name=prog_name, complete_var=complete_var,
+                                standalone_mode=standalone_mode, windows_expand_args=windows_expand_args,
+                                rich_markup_mode=None, **extra)
 
 
 app = typer.Typer(help=N_("tourpad: score pad, printables, rules engine and solo play for Boomerang "
@@ -112,9 +113,6 @@ publish_command.register(app)
 
 
 def main() -> None:
-    # The whole process speaks the run's language, also the threads a command starts (the host's server).
-    with contextlib.suppress(LanguageError):  # app() refuses it with the message
-        set_default_language(language_asked(sys.argv[1:]))
     app()
 
 

@@ -123,3 +123,15 @@ def test_board_show_names_colours_seas_and_crossings_in_french():
     assert "pont Sweden – Denmark" in result.output and "Traversées" in result.output
     english = runner.invoke(app, ["board", "show"])
     assert "Mediterranean" in english.output and "bridge Sweden – Denmark" in english.output
+
+
+def test_the_command_s_language_is_the_process_default_so_each_app_session_keeps_its_own(tmp_path):
+    from rules import i18n
+
+    assert runner.invoke(app, ["--lang", "fr", "print", "race-map", "-o", str(tmp_path / "m.pdf")]).exit_code == 0
+    assert i18n.current_language() == "fr"  # the host's threads and the app's sessions start from it …
+    i18n.set_language_source(lambda: "en")  # … and a phone's own language (the app's source) still wins
+    try:
+        assert i18n.current_language() == "en"
+    finally:
+        i18n.set_language_source(None)
