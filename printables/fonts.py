@@ -3,6 +3,7 @@ and text fitting: shrink a label, then wrap it, so it never leaves its box."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
@@ -27,14 +28,21 @@ def text_width(text: str, font: str, size: float) -> float:
     return pdfmetrics.stringWidth(text, font, size)
 
 
+#: Where a hyphenated word may break: after its hyphen, before a letter.
+_HYPHEN_BREAK = re.compile(r"(?<=-)(?=\w)")
+
+
 def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]:
-    """Greedy word wrap; a single word wider than the box stays on its own line (the caller shrinks)."""
+    """Greedy word wrap; a hyphenated word may also break after a hyphen ("Bosnie-" / "Herzégovine"); a
+    piece wider than the box stays on its own line (the caller shrinks)."""
     lines: list[str] = []
     for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}", font, size) <= max_width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+        for k, piece in enumerate(_HYPHEN_BREAK.split(word)):
+            joined = f"{lines[-1]}{'' if k else ' '}{piece}" if lines else piece
+            if lines and text_width(joined, font, size) <= max_width:
+                lines[-1] = joined
+            else:
+                lines.append(piece)
     return lines or [""]
 
 

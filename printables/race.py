@@ -9,6 +9,7 @@ borders, red dashes for ferries and a red bar for the Sweden–Denmark bridge, a
 from __future__ import annotations
 
 import io
+import unicodedata
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -21,7 +22,7 @@ from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
 from printables.locale import _
 from printables.output import write_pdf
-from printables.race_words import colour_word, sea_word
+from printables.race_words import colour_word, country_word, sea_word
 from rules.race.board import COLOURS, SEAS, Board
 
 #: Print colours for the five tile colours (light enough for black text).
@@ -31,6 +32,11 @@ SEA_FILL = {"Atlantic": HexColor("#1F4E79"), "Mediterranean": HexColor("#138D90"
 FERRY_RED = HexColor("#C62828")
 TILE_W, TILE_H = 30 * mm, 40 * mm
 COLS, ROWS = 6, 6
+
+
+def alphabetical(name: str) -> str:
+    """A sort key putting translated names in dictionary order ("Écosse" with the E's, not after "Z")."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", name) if not unicodedata.combining(ch)).casefold()
 
 
 def _colours_note(board: Board) -> str:
@@ -81,7 +87,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         colour = COLOURS[board.colour[kind]]
         c.setFillColor(COLOUR_FILL[colour])
         c.rect(x, y, TILE_W, TILE_H, stroke=0, fill=1)
-        draw_fitted(c, board.countries[kind], x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
+        draw_fitted(c, country_word(board.countries[kind]), x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
                     font=BOLD, max_size=9.5, min_size=6, max_lines=2, colour=black)
         if board.copies[kind] == 2:  # the rulebook marks the six doubled countries with *
             c.setFont(BOLD, 12)
@@ -95,7 +101,8 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.setFont(BOLD, 7)
             c.drawCentredString(bx, y + 5 * mm - 2.5, sea_word(sea)[0])
         # the neighbours, so a printed tile doubles as a reference card
-        near = [board.countries[j] for j in range(board.n_countries) if board.borders(kind, j)]
+        near = sorted((country_word(board.countries[j]) for j in range(board.n_countries) if board.borders(kind, j)),
+                      key=alphabetical)
         text = (_("Borders: {countries}").format(countries=", ".join(near)) if near
                 else _("No border: ship or aeroplane only"))
         draw_fitted(c, text, x + 2 * mm, y + 9 * mm, inner, 15 * mm, font=SANS, max_size=5.5, min_size=4,
@@ -260,7 +267,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
     c.setStrokeColor(black)
     c.setLineWidth(0.5)
     c.roundRect(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H, 1.5 * mm, stroke=1, fill=1)
-    label = name + (" *" if board.copies[i] == 2 else "")
+    label = country_word(name) + (" *" if board.copies[i] == 2 else "")
     draw_fitted(c, label, cx - BOX_W / 2 + 1 * mm, cy - BOX_H / 2 + 0.8 * mm, BOX_W - 2 * mm, BOX_H - 1.6 * mm,
                 font=BOLD, max_size=6.5, min_size=4.5, max_lines=2, colour=black)
     seas = [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1]

@@ -56,6 +56,9 @@ def test_lang_before_the_command_and_race_sheets_in_french(tmp_path):
     assert tile_text.count("AVION") == 10 and "AEROPLANE" not in tile_text
     assert "ATLANTIQUE" in tile_text and "Frontières" in tile_text and "Borders:" not in tile_text
     assert "carte de référence" in map_text and "frontière terrestre" in map_text and "land border" not in map_text
+    for text in (tile_text, map_text):  # the countries too, a long hyphenated one broken after its hyphen
+        assert "Allemagne" in text and "Pays de Galles" in text and "Germany" not in text
+        assert re.search(r"Bosnie-\s?Herzégovine", text)
 
 
 @pytest.mark.parametrize("args", [
