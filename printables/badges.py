@@ -118,9 +118,10 @@ def draw_badge(c: Canvas, role: str, icon_name: str, cx: float, cy: float, size:
 
 def draw_fitted(c: Canvas, text: str, x: float, y: float, width: float, height: float, *,
                 font: str = CONDENSED_BOLD, max_size: float = 10, min_size: float = 4, max_lines: int = 2,
-                align: str = "centre", colour=INK) -> float:
-    """Draw ``text`` inside the box (x, y = bottom-left), shrunk and wrapped to fit; returns the size used."""
-    size, lines = fit_text(text, font, width, height, max_size, min_size, max_lines)
+                align: str = "centre", colour=INK, shrink_first: bool = False) -> float:
+    """Draw ``text`` inside the box (x, y = bottom-left), shrunk and wrapped to fit (see `fit_text`);
+    returns the size used."""
+    size, lines = fit_text(text, font, width, height, max_size, min_size, max_lines, shrink_first=shrink_first)
     leading = size * 1.15
     block = size + leading * (len(lines) - 1)
     top_baseline = y + (height + block) / 2 - size * 0.8

@@ -13,9 +13,10 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import INK, MUTED, draw_badge, draw_card_qr, draw_fitted, hex_colour
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts
 from printables.layout import CARDS_PER_PAGE, CardGrid, Rect, card_grid, pages_needed
+from printables.locale import _
 from printables.output import write_pdf
 from printables.payload import CARD_QR_BORDER, CARD_QR_BOTTOM_MM, CARD_QR_MM, CARD_QR_RIGHT_MM
-from rules.edition import Card, Edition
+from rules.edition import Card, Edition, Icon
 
 BACK_COLOUR = colors.HexColor("#1F3A5F")
 BACK_ACCENT = colors.HexColor("#E8A33D")
@@ -23,14 +24,14 @@ FRAME = 3 * mm  # the region-coloured border inside the trim
 ROLES = ("collection", "pairs", "choice")
 
 
-def card_icons(edition: Edition, card: Card) -> list[tuple[str, str, int | None]]:
-    """(family role, icon name, value or None) for each icon the card shows, in family order."""
+def card_icons(edition: Edition, card: Card) -> list[tuple[str, Icon, int | None]]:
+    """(family role, icon, value or None) for each icon the card shows, in family order."""
     icons = []
     for role in ROLES:
         index = getattr(card, role)
         if index >= 0:
             icon = getattr(edition, role).icons[index]
-            icons.append((role, icon.name, icon.value if role != "choice" else None))
+            icons.append((role, icon, icon.value if role != "choice" else None))
     return icons
 
 
@@ -53,9 +54,9 @@ def draw_card_front(c: Canvas, edition: Edition, card: Card, trim: Rect, bleed: 
     draw_fitted(c, card.letter, 22 * mm, 67.5 * mm, 35 * mm, 17 * mm, font=BOLD, max_size=46,
                 max_lines=1, align="right", colour=colour)
 
-    draw_fitted(c, card.site, 6 * mm, 52.5 * mm, 51 * mm, 14 * mm, font=CONDENSED_BOLD, max_size=12.5,
+    draw_fitted(c, card.site_label, 6 * mm, 52.5 * mm, 51 * mm, 14 * mm, font=CONDENSED_BOLD, max_size=12.5,
                 min_size=5, max_lines=3)
-    draw_fitted(c, region.name, 6 * mm, 48 * mm, 51 * mm, 4.5 * mm, font=SANS, max_size=7, min_size=4,
+    draw_fitted(c, region.label, 6 * mm, 48 * mm, 51 * mm, 4.5 * mm, font=SANS, max_size=7, min_size=4,
                 max_lines=1, colour=colour)
     c.setStrokeColor(colour)
     c.setLineWidth(0.6)
@@ -64,17 +65,17 @@ def draw_card_front(c: Canvas, edition: Edition, card: Card, trim: Rect, bleed: 
     icons = card_icons(edition, card)
     slot = 51 * mm / max(1, len(icons))
     badge = min(13 * mm, slot - 2 * mm)
-    for i, (role, name, value) in enumerate(icons):
+    for i, (role, icon, value) in enumerate(icons):
         cx = 6 * mm + slot * (i + 0.5)
-        draw_badge(c, role, name, cx, 38.5 * mm, badge, value)
-        draw_fitted(c, name, cx - slot / 2 + 0.5 * mm, 27.5 * mm, slot - 1 * mm, 4 * mm, font=CONDENSED_BOLD,
-                    max_size=7, min_size=4, max_lines=1, colour=MUTED)
+        draw_badge(c, role, icon.name, cx, 38.5 * mm, badge, value)
+        draw_fitted(c, icon.label, cx - slot / 2 + 0.5 * mm, 27.5 * mm, slot - 1 * mm, 4 * mm, font=CONDENSED_BOLD,
+                    max_size=7, min_size=4, max_lines=2, shrink_first=True, colour=MUTED)
 
     qr = CARD_QR_MM * mm
     qr_left = CARD_QR_RIGHT_MM * mm - qr
     draw_card_qr(c, edition.id, card.letter, qr_left, CARD_QR_BOTTOM_MM * mm, qr, CARD_QR_BORDER)
     text_width = qr_left - 7 * mm
-    draw_fitted(c, edition.name, 6 * mm, 13 * mm, text_width, 8 * mm, font=SANS, max_size=6.5, min_size=4,
+    draw_fitted(c, edition.label, 6 * mm, 13 * mm, text_width, 8 * mm, font=SANS, max_size=6.5, min_size=4,
                 max_lines=2, align="left", colour=MUTED)
     draw_fitted(c, edition.provenance_label, 6 * mm, 5 * mm, text_width, 7 * mm, font=SANS, max_size=5.5,
                 min_size=4, max_lines=2, align="left", colour=MUTED)
@@ -107,7 +108,7 @@ def draw_card_back(c: Canvas, edition: Edition, trim: Rect, bleed: float) -> Non
     c.restoreState()
     draw_fitted(c, "tourpad", 8 * mm, 26 * mm, trim.width - 16 * mm, 10 * mm, font=BOLD, max_size=20,
                 max_lines=1, colour=colors.white)
-    draw_fitted(c, edition.name, 8 * mm, 17 * mm, trim.width - 16 * mm, 8 * mm, font=SANS, max_size=9,
+    draw_fitted(c, edition.label, 8 * mm, 17 * mm, trim.width - 16 * mm, 8 * mm, font=SANS, max_size=9,
                 max_lines=2, colour=colors.white)
     c.restoreState()
 
@@ -143,6 +144,6 @@ def render_cards(edition: Edition, target: Path | io.BufferedIOBase, *, paper: s
                 draw_crop_marks(c, grid)
                 c.showPage()
 
-    write_pdf(target, draw, title=f"{edition.name} — print-and-play cards", pagesize=(grid.page_width,
-                                                                                     grid.page_height))
+    write_pdf(target, draw, title=_("{edition} — print-and-play cards").format(edition=edition.label),
+              pagesize=(grid.page_width, grid.page_height))
     return n_front_pages * (2 if backs else 1)

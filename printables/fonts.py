@@ -3,6 +3,7 @@ and text fitting: shrink a label, then wrap it, so it never leaves its box."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 
@@ -27,21 +28,36 @@ def text_width(text: str, font: str, size: float) -> float:
     return pdfmetrics.stringWidth(text, font, size)
 
 
+#: Where a hyphenated word may break: after its hyphen, before a letter.
+_HYPHEN_BREAK = re.compile(r"(?<=-)(?=\w)")
+
+
 def wrap_words(text: str, font: str, size: float, max_width: float) -> list[str]:
-    """Greedy word wrap; a single word wider than the box stays on its own line (the caller shrinks)."""
+    """Greedy word wrap; a hyphenated word may also break after a hyphen ("Bosnie-" / "Herzégovine"); a
+    piece wider than the box stays on its own line (the caller shrinks)."""
     lines: list[str] = []
     for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}", font, size) <= max_width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
+        for k, piece in enumerate(_HYPHEN_BREAK.split(word)):
+            joined = f"{lines[-1]}{'' if k else ' '}{piece}" if lines else piece
+            if lines and text_width(joined, font, size) <= max_width:
+                lines[-1] = joined
+            else:
+                lines.append(piece)
     return lines or [""]
 
 
 def fit_text(text: str, font: str, max_width: float, max_height: float, max_size: float,
-             min_size: float = 4.0, max_lines: int = 3, leading: float = 1.15) -> tuple[float, list[str]]:
+             min_size: float = 4.0, max_lines: int = 3, leading: float = 1.15,
+             shrink_first: bool = False) -> tuple[float, list[str]]:
     """The largest size (≤ max_size) at which ``text`` fits the box on one line, or wrapped onto at
-    most ``max_lines`` lines; at ``min_size`` the lines are returned as they are (the smallest we print)."""
+    most ``max_lines`` lines; at ``min_size`` the lines are returned as they are (the smallest we print).
+
+    ``shrink_first``: a label that fits on one line at any size down to ``min_size`` stays on one line;
+    only one too long for that (a long translated name) is wrapped."""
+    if shrink_first and max_lines > 1:
+        size, lines = fit_text(text, font, max_width, max_height, max_size, min_size, 1, leading)
+        if lines == [text] and text_width(text, font, size) <= max_width:
+            return size, lines
     size = max_size
     while True:
         for n_lines in range(1, max_lines + 1):

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
+from printables.locale import _
+from rules.i18n import format_number
+
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 CARD_WIDTH = 63 * mm
 CARD_HEIGHT = 88 * mm
@@ -32,7 +35,8 @@ def paper_size(paper: str) -> tuple[float, float]:
     try:
         return PAPERS[paper]
     except KeyError:
-        raise ValueError(f"unknown paper {paper!r}; choose one of {', '.join(PAPERS)}") from None
+        raise ValueError(_("unknown paper {paper!r}; choose one of {papers}").format(
+            paper=paper, papers=", ".join(PAPERS))) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,15 +123,28 @@ def card_grid(paper: str, bleed: bool) -> CardGrid:
     cell_w, cell_h = CARD_WIDTH + 2 * b, CARD_HEIGHT + 2 * b
     grid_w, grid_h = GRID_COLS * cell_w, GRID_ROWS * cell_h
     if grid_w > page_w or grid_h > page_h:
-        raise ValueError(
-            f"{CARDS_PER_PAGE} cards{f' with {b / mm:g} mm bleed' if b else ''} need "
-            f"{grid_w / mm:.1f} × {grid_h / mm:.1f} mm; {paper} paper is {page_w / mm:.1f} × {page_h / mm:.1f} mm"
-            + (" (print the bleed version on A4, or leave out --bleed)" if b else ""))
+        sizes = dict(cards=CARDS_PER_PAGE, bleed=format_number(b / mm), paper=paper, width=_tenths(grid_w / mm),
+                     height=_tenths(grid_h / mm), paper_width=_tenths(page_w / mm),
+                     paper_height=_tenths(page_h / mm))
+        if b:
+            raise ValueError(_("{cards} cards with {bleed} mm bleed need {width} × {height} mm; {paper} paper is "
+                               "{paper_width} × {paper_height} mm (print the bleed version on A4, or leave out "
+                               "--bleed)").format(**sizes))
+        raise ValueError(_("{cards} cards need {width} × {height} mm; {paper} paper is {paper_width} × "
+                           "{paper_height} mm").format(**sizes))
     x0, y0 = (page_w - grid_w) / 2, (page_h - grid_h) / 2
     trims = tuple(
         Rect(x0 + col * cell_w + b, y0 + (GRID_ROWS - 1 - row) * cell_h + b, CARD_WIDTH, CARD_HEIGHT)
         for row in range(GRID_ROWS) for col in range(GRID_COLS))
     return CardGrid(page_w, page_h, b, trims)
+
+
+def _tenths(value: float) -> str:
+    """A size in mm with one decimal, in the language's digits ("215.9", "215,9"); Babel drops a trailing
+    ".0", which the sizes keep so that both sizes of a pair read alike."""
+    whole, tenth = divmod(round(value * 10), 10)
+    decimal_mark = format_number(0.5)[1:-1]
+    return f"{format_number(whole)}{decimal_mark}{tenth}"
 
 
 def pages_needed(count: int, per_page: int) -> int:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from printables.locale import _
+
 
 class OutputError(OSError):
     """The PDF cannot be written where asked; the message names the path and the reason."""
@@ -19,11 +21,12 @@ def check_writable(path: Path) -> None:
     """Refuse early (before rendering) a target in a missing or read-only folder, or a folder itself."""
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        raise OutputError(f"{path} is a folder; give a file name such as {path / 'out.pdf'}")
+        raise OutputError(_("{path} is a folder; give a file name such as {example}").format(
+            path=path, example=path / "out.pdf"))
     if not folder.is_dir():
-        raise OutputError(f"cannot write {path}: folder {folder} does not exist")
+        raise OutputError(_("cannot write {path}: folder {folder} does not exist").format(path=path, folder=folder))
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise OutputError(f"cannot write {path}: permission denied")
+        raise OutputError(_("cannot write {path}: permission denied").format(path=path))
 
 
 def write_pdf(target: Path | io.BufferedIOBase, draw: Callable[[Canvas], None], *, title: str,

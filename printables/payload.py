@@ -13,6 +13,7 @@ import re
 
 import segno
 
+from printables.locale import _
 from rules.model import LETTERS
 
 PREFIX = "tp"
@@ -26,9 +27,9 @@ class PayloadError(ValueError):
 def card_payload(edition_id: str, letter: str) -> str:
     """The QR text for one card; refuses an edition id or letter no edition could have."""
     if not _EDITION_ID.match(edition_id):
-        raise PayloadError(f"edition id {edition_id!r} is not a valid edition id")
+        raise PayloadError(_("edition id {edition!r} is not a valid edition id").format(edition=edition_id))
     if letter not in LETTERS:
-        raise PayloadError(f"letter {letter!r} is not a card letter (A–Z, @, #)")
+        raise PayloadError(_("letter {letter!r} is not a card letter (A–Z, @, #)").format(letter=letter))
     return f"{PREFIX}:{edition_id}:{letter}"
 
 
@@ -36,12 +37,13 @@ def parse_card_payload(text: str) -> tuple[str, str]:
     """``(edition_id, letter)`` from a scanned QR text; PayloadError names what does not fit."""
     parts = text.strip().split(":")
     if len(parts) != 3 or parts[0] != PREFIX:
-        raise PayloadError(f"{text!r} is not a tourpad card code (expected '{PREFIX}:<edition>:<letter>')")
-    _, edition_id, letter = parts
+        raise PayloadError(_("{text!r} is not a tourpad card code (expected '{prefix}:<edition>:<letter>')").format(
+            text=text, prefix=PREFIX))
+    _prefix, edition_id, letter = parts
     if not _EDITION_ID.match(edition_id):
-        raise PayloadError(f"{text!r}: {edition_id!r} is not a valid edition id")
+        raise PayloadError(_("{text!r}: {edition!r} is not a valid edition id").format(text=text, edition=edition_id))
     if letter not in LETTERS:
-        raise PayloadError(f"{text!r}: {letter!r} is not a card letter (A–Z, @, #)")
+        raise PayloadError(_("{text!r}: {letter!r} is not a card letter (A–Z, @, #)").format(text=text, letter=letter))
     return edition_id, letter
 
 

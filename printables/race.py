@@ -9,6 +9,7 @@ borders, red dashes for ferries and a red bar for the Sweden–Denmark bridge, a
 from __future__ import annotations
 
 import io
+import unicodedata
 from pathlib import Path
 
 from reportlab.lib.colors import Color, HexColor, black, white
@@ -19,7 +20,9 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import draw_fitted
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
+from printables.locale import _
 from printables.output import write_pdf
+from printables.race_words import colour_word, country_word, sea_word
 from rules.race.board import COLOURS, SEAS, Board
 
 #: Print colours for the five tile colours (light enough for black text).
@@ -31,10 +34,15 @@ TILE_W, TILE_H = 30 * mm, 40 * mm
 COLS, ROWS = 6, 6
 
 
+def alphabetical(name: str) -> str:
+    """A sort key putting translated names in dictionary order ("Écosse" with the E's, not after "Z")."""
+    return "".join(ch for ch in unicodedata.normalize("NFD", name) if not unicodedata.combining(ch)).casefold()
+
+
 def _colours_note(board: Board) -> str:
     if board.provenance == "tourpad":
-        return "tourpad's own colours (the rulebook does not list them)"
-    return f"colours of board pack {board.name!r}"
+        return _("tourpad's own colours (the rulebook does not list them)")
+    return _("colours of board pack {name!r}").format(name=board.name)
 
 
 # --- tiles --------------------------------------------------------------------------------------------------
@@ -79,7 +87,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         colour = COLOURS[board.colour[kind]]
         c.setFillColor(COLOUR_FILL[colour])
         c.rect(x, y, TILE_W, TILE_H, stroke=0, fill=1)
-        draw_fitted(c, board.countries[kind], x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
+        draw_fitted(c, country_word(board.countries[kind]), x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
                     font=BOLD, max_size=9.5, min_size=6, max_lines=2, colour=black)
         if board.copies[kind] == 2:  # the rulebook marks the six doubled countries with *
             c.setFont(BOLD, 12)
@@ -91,15 +99,17 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.circle(bx, y + 5 * mm, 2.6 * mm, stroke=0, fill=1)
             c.setFillColor(white)
             c.setFont(BOLD, 7)
-            c.drawCentredString(bx, y + 5 * mm - 2.5, sea[0])
+            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_word(sea)[0])
         # the neighbours, so a printed tile doubles as a reference card
-        near = [board.countries[j] for j in range(board.n_countries) if board.borders(kind, j)]
-        text = "Borders: " + ", ".join(near) if near else "No border: ship or aeroplane only"
+        near = sorted((country_word(board.countries[j]) for j in range(board.n_countries) if board.borders(kind, j)),
+                      key=alphabetical)
+        text = (_("Borders: {countries}").format(countries=", ".join(near)) if near
+                else _("No border: ship or aeroplane only"))
         draw_fitted(c, text, x + 2 * mm, y + 9 * mm, inner, 15 * mm, font=SANS, max_size=5.5, min_size=4,
                     max_lines=6, colour=black)
         c.setFillColor(black)
         c.setFont(SANS, 5.5)
-        c.drawRightString(x + TILE_W - 2 * mm, y + 4.2 * mm, colour)
+        c.drawRightString(x + TILE_W - 2 * mm, y + 4.2 * mm, colour_word(colour))
         return
     if board.is_plane(kind):
         colour = COLOURS[kind - board.plane_kind(0)]
@@ -109,8 +119,9 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         c.circle(x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 10 * mm, stroke=0, fill=1)
         c.setFillColor(black)
         _plane(c, x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 8 * mm)
-        draw_fitted(c, f"{colour.upper()} AEROPLANE", x + 2 * mm, y + 3 * mm, inner, 5 * mm,
-                    font=CONDENSED_BOLD, max_size=7.5, max_lines=1, colour=black)
+        label = _("{colour} AEROPLANE").format(colour=colour_word(colour).upper())
+        draw_fitted(c, label, x + 2 * mm, y + 3 * mm, inner, 5 * mm, font=CONDENSED_BOLD, max_size=7.5, max_lines=1,
+                    colour=black)
         return
     sea = SEAS[kind - board.ship_kind(0)]
     c.setFillColor(SEA_FILL[sea])
@@ -118,10 +129,10 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
     c.setFillColor(white)
     c.setStrokeColor(white)
     _ship(c, x + TILE_W / 2, y + TILE_H / 2 + 3 * mm, 9 * mm)
-    draw_fitted(c, sea.upper(), x + 2 * mm, y + 7.5 * mm, inner, 4.5 * mm, font=CONDENSED_BOLD, max_size=7.5,
+    draw_fitted(c, sea_word(sea).upper(), x + 2 * mm, y + 7.5 * mm, inner, 4.5 * mm, font=CONDENSED_BOLD, max_size=7.5,
                 max_lines=1, colour=white)
     c.setFont(SANS, 6.5)
-    c.drawCentredString(x + TILE_W / 2, y + 4.5 * mm, "SHIP")
+    c.drawCentredString(x + TILE_W / 2, y + 4.5 * mm, _("SHIP"))
     c.setStrokeColor(black)
 
 
@@ -157,9 +168,10 @@ def render_tiles(board: Board, target: Path | io.BufferedIOBase, paper: str = "a
             _cut_lines(c, cells)
             c.setFillColor(black)
             c.setFont(SANS, 8)
-            c.drawString(x0, page_h - 12 * mm, f"Race Around Europe — print-and-play tiles, {_colours_note(board)}. "
-                                              "Cut along the grey lines.")
-            c.drawRightString(x0 + grid_w, 10 * mm, f"fronts {sheet + 1} of {sheets}")
+            c.drawString(x0, page_h - 12 * mm, _("Race Around Europe — print-and-play tiles, {colours}. Cut along "
+                                                 "the grey lines.").format(colours=_colours_note(board)))
+            c.drawRightString(x0 + grid_w, 10 * mm, _("fronts {page} of {pages}").format(page=sheet + 1,
+                                                                                        pages=sheets))
             c.showPage()
             if backs:
                 # long-edge duplex mirrors columns; every back is the same, so only the cells need mirroring
@@ -169,7 +181,8 @@ def render_tiles(board: Board, target: Path | io.BufferedIOBase, paper: str = "a
                 _cut_lines(c, mirrored)
                 c.showPage()
 
-    write_pdf(target, draw, title=f"Race Around Europe tiles — {board.name}", pagesize=(page_w, page_h))
+    write_pdf(target, draw, title=_("Race Around Europe tiles — {board}").format(board=board.name),
+              pagesize=(page_w, page_h))
     return sheets * (2 if backs else 1)
 
 
@@ -205,10 +218,11 @@ def render_map(board: Board, target: Path | io.BufferedIOBase, paper: str = "a4"
     """One landscape page: the schematic graph of countries, colours, seas, ferries and the bridge."""
     missing = [n for n in board.countries if n not in MAP_POSITIONS]
     if missing:
-        raise ValueError(f"no map position for {', '.join(missing)}")
+        raise ValueError(_("no map position for {countries}").format(countries=", ".join(missing)))
     page_w, page_h = landscape(paper_size(paper))
     write_pdf(target, lambda c: _draw_map(c, board, page_w, page_h),
-              title=f"Race Around Europe reference map — {board.name}", pagesize=(page_w, page_h))
+              title=_("Race Around Europe reference map — {board}").format(board=board.name),
+              pagesize=(page_w, page_h))
 
 
 def _draw_map(c: Canvas, board: Board, page_w: float, page_h: float) -> None:
@@ -221,11 +235,11 @@ def _draw_map(c: Canvas, board: Board, page_w: float, page_h: float) -> None:
         return left + BOX_W / 2 + col * col_w, bottom + BOX_H / 2 + row * row_h
 
     c.setFont(BOLD, 13)
-    c.drawString(left, page_h - 13 * mm, "Race Around Europe — reference map")
+    c.drawString(left, page_h - 13 * mm, _("Race Around Europe — reference map"))
     c.setFont(SANS, 8)
-    c.drawString(left, page_h - 18 * mm, f"With {_colours_note(board)}. Schematic, not to scale: "
-                                         "a line joins countries that connect on foot.")
-    crossing_pairs = {frozenset((a, b)) for _, a, b in board.crossings}
+    c.drawString(left, page_h - 18 * mm, _("With {colours}. Schematic, not to scale: a line joins countries that "
+                                           "connect on foot.").format(colours=_colours_note(board)))
+    crossing_pairs = {frozenset((a, b)) for _kind, a, b in board.crossings}
     c.setStrokeColor(Color(0.6, 0.6, 0.6))
     c.setLineWidth(0.8)
     for a in range(board.n_countries):
@@ -253,7 +267,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
     c.setStrokeColor(black)
     c.setLineWidth(0.5)
     c.roundRect(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H, 1.5 * mm, stroke=1, fill=1)
-    label = name + (" *" if board.copies[i] == 2 else "")
+    label = country_word(name) + (" *" if board.copies[i] == 2 else "")
     draw_fitted(c, label, cx - BOX_W / 2 + 1 * mm, cy - BOX_H / 2 + 0.8 * mm, BOX_W - 2 * mm, BOX_H - 1.6 * mm,
                 font=BOLD, max_size=6.5, min_size=4.5, max_lines=2, colour=black)
     seas = [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1]
@@ -264,13 +278,13 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
         c.circle(bx, by, 1.6 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5)
-        c.drawCentredString(bx, by - 1.7, sea[0])
+        c.drawCentredString(bx, by - 1.7, sea_word(sea)[0])
 
 
 def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
     c.setFont(BOLD, 7.5)
     c.setFillColor(black)
-    c.drawString(x, y + 20 * mm, "Colours (aeroplanes fly between two countries of their colour):")
+    c.drawString(x, y + 20 * mm, _("Colours (aeroplanes fly between two countries of their colour):"))
     cx = x
     for colour in COLOURS:
         count = board.colour.count(COLOURS.index(colour))
@@ -278,39 +292,41 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.roundRect(cx, y + 14 * mm, 16 * mm, 4.5 * mm, 1 * mm, stroke=1, fill=1)
         c.setFillColor(black)
         c.setFont(SANS, 7)
-        c.drawCentredString(cx + 8 * mm, y + 15.4 * mm, f"{colour} ({count})")
+        c.drawCentredString(cx + 8 * mm, y + 15.4 * mm, _("{colour} ({count})").format(colour=colour_word(colour),
+                                                                                        count=count))
         cx += 18 * mm
     c.setFont(BOLD, 7.5)
-    c.drawString(x, y + 9 * mm, "Seas (a ship joins two countries on its sea):")
+    c.drawString(x, y + 9 * mm, _("Seas (a ship joins two countries on its sea):"))
     cx = x
     for sea in SEAS:
         c.setFillColor(SEA_FILL[sea])
         c.circle(cx + 2 * mm, y + 5.3 * mm, 1.8 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5.5)
-        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea[0])
+        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_word(sea)[0])
         c.setFillColor(black)
         c.setFont(SANS, 7)
-        c.drawString(cx + 5 * mm, y + 4.6 * mm, sea)
+        c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_word(sea))
         cx += 30 * mm
-    c.drawString(cx, y + 4.6 * mm, "The Black Sea is not used.")
+    c.drawString(cx, y + 4.6 * mm, _("The Black Sea is not used."))
     lx = x + 110 * mm
     c.setFont(SANS, 7)
     c.setStrokeColor(Color(0.6, 0.6, 0.6))
     c.setLineWidth(0.8)
     c.line(lx, y + 16 * mm, lx + 10 * mm, y + 16 * mm)
-    c.drawString(lx + 12 * mm, y + 15.3 * mm, "land border")
+    c.drawString(lx + 12 * mm, y + 15.3 * mm, _("land border"))
     c.setStrokeColor(FERRY_RED)
     c.setLineWidth(1.4)
     c.setDash(3, 2)
     c.line(lx + 35 * mm, y + 16 * mm, lx + 45 * mm, y + 16 * mm)
     c.setDash()
-    c.drawString(lx + 47 * mm, y + 15.3 * mm, "ferry")
+    c.drawString(lx + 47 * mm, y + 15.3 * mm, _("ferry"))
     c.setLineWidth(2.4)
     c.line(lx + 60 * mm, y + 16 * mm, lx + 70 * mm, y + 16 * mm)
-    c.drawString(lx + 72 * mm, y + 15.3 * mm, "bridge (ferries and the bridge count as borders)")
-    c.drawString(lx + 35 * mm, y + 9.6 * mm, "* two tiles of this country (never side by side in a journey)")
-    tiles = f"Tiles: {sum(board.copies[:board.n_countries])} countries, " \
-            f"{sum(board.copies[board.plane_kind(0):board.ship_kind(0)])} aeroplanes (2 per colour), " \
-            f"{sum(board.copies[board.ship_kind(0):])} ships (4 Atlantic, 3 Mediterranean, 2 Baltic)."
+    c.drawString(lx + 72 * mm, y + 15.3 * mm, _("bridge (ferries and the bridge count as borders)"))
+    c.drawString(lx + 35 * mm, y + 9.6 * mm, _("* two tiles of this country (never side by side in a journey)"))
+    tiles = _("Tiles: {countries} countries, {planes} aeroplanes (2 per colour), {ships} ships (4 Atlantic, "
+              "3 Mediterranean, 2 Baltic).").format(
+        countries=sum(board.copies[:board.n_countries]),
+        planes=sum(board.copies[board.plane_kind(0):board.ship_kind(0)]), ships=sum(board.copies[board.ship_kind(0):]))
     c.drawString(lx + 35 * mm, y + 4.6 * mm, tiles)

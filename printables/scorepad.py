@@ -19,10 +19,11 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import INK, MUTED, draw_badge, draw_fitted, hex_colour, tint
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS, register_fonts, text_width
 from printables.layout import fit_into, pages_needed, sheet_slots
+from printables.locale import _, ngettext
 from printables.output import write_pdf
 from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_map
 from rules import wording
-from rules.edition import Edition
+from rules.edition import Edition, Icon
 
 DESIGN_H = 277 * mm
 COAST_BLUE = colors.HexColor("#1565C0")
@@ -121,12 +122,12 @@ class Sheet:
 
 def draw_header(s: Sheet) -> float:
     e = s.e
-    s.text(e.name, 0, 0, 100 * mm, 9 * mm, font=BOLD, max_size=16, max_lines=1, align="left")
-    s.text(f"Score sheet · 4 rounds · highest total wins · {e.provenance_label}", 0, 9 * mm, 100 * mm, 4.5 * mm,
-           font=SANS, max_size=7.5, max_lines=1, align="left", colour=MUTED)
-    s.text("Player", 104 * mm, 1 * mm, 14 * mm, 8 * mm, font=SANS, max_size=8, max_lines=1, align="left")
+    s.text(e.label, 0, 0, 100 * mm, 9 * mm, font=BOLD, max_size=16, max_lines=1, align="left")
+    s.text(_("Score sheet · 4 rounds · highest total wins · {provenance}").format(provenance=e.provenance_label),
+           0, 9 * mm, 100 * mm, 4.5 * mm, font=SANS, max_size=7.5, max_lines=1, align="left", colour=MUTED)
+    s.text(_("Player"), 104 * mm, 1 * mm, 14 * mm, 8 * mm, font=SANS, max_size=8, max_lines=1, align="left")
     s.box(118 * mm, 0, 72 * mm, 9 * mm)
-    s.text("Date", 104 * mm, 10 * mm, 14 * mm, 5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
+    s.text(_("Date"), 104 * mm, 10 * mm, 14 * mm, 5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
            colour=MUTED)
     s.c.setStrokeColor(MUTED)
     s.c.setLineWidth(0.5)
@@ -173,7 +174,7 @@ def draw_regions(s: Sheet, top: float) -> float:
             w = widths[i] + stretch
             colour = hex_colour(region.color)
             s.box(x, top, w, row_h, fill=tint(colour, 0.85), stroke=colour, width=1.2, radius=2 * mm)
-            s.text(region.name, x + pad, top + 1.2 * mm, w - 2 * pad - star_w, 6 * mm, font=BOLD, max_size=9,
+            s.text(region.label, x + pad, top + 1.2 * mm, w - 2 * pad - star_w, 6 * mm, font=BOLD, max_size=9,
                    min_size=5, max_lines=1, align="left", colour=colour)
             letters = e.letters_of(region.mask)
             for k, letter in enumerate(letters):
@@ -217,7 +218,7 @@ def draw_town_map(s: Sheet, top: float) -> float:
     assert route is not None
     w, h, r = DESIGN_W, MAP_HEIGHT, TOWN_RADIUS
     s.box(0, top, w, h, fill=colors.HexColor("#FAFAF7"), stroke=LINE, width=0.6, radius=2 * mm)
-    for label, x, align in (("WEST COAST", 2 * mm, "left"), ("EAST COAST", w - 42 * mm, "right")):
+    for label, x, align in ((_("WEST COAST"), 2 * mm, "left"), (_("EAST COAST"), w - 42 * mm, "right")):
         s.text(label, x, top + 1 * mm, 40 * mm, 4.5 * mm, font=BOLD, max_size=7, max_lines=1, align=align,
                colour=COAST_BLUE)
     local, paths = town_map(e, w, h - 6 * mm)
@@ -255,7 +256,7 @@ def draw_town_map(s: Sheet, top: float) -> float:
         colour = hex_colour(region.color)
         s.box(x + 0.5 * mm, t, cell_w - 1 * mm, 10 * mm, fill=tint(colour, 0.85), stroke=colour, width=1,
               radius=1.5 * mm)
-        s.text(region.name, x + 2 * mm, t + 0.6 * mm, cell_w - 15 * mm, 5 * mm, font=BOLD, max_size=8,
+        s.text(region.label, x + 2 * mm, t + 0.6 * mm, cell_w - 15 * mm, 5 * mm, font=BOLD, max_size=8,
                min_size=4.5, max_lines=1, align="left", colour=colour)
         s.text(" ".join(e.letters_of(region.mask)), x + 2 * mm, t + 5 * mm, cell_w - 15 * mm, 4.5 * mm,
                font=SANS, max_size=7, max_lines=1, align="left")
@@ -276,8 +277,9 @@ ROW_H = 15 * mm
 BOX_H = 11 * mm
 
 
-def draw_score_row(s: Sheet, top: float, label: str, note: str, icons: Sequence[tuple[str, str, int | None]] = (),
+def draw_score_row(s: Sheet, top: float, label: str, note: str, icons: Sequence[Icon] = (), role: str = "",
                    row_h: float = ROW_H) -> float:
+    """A score category's row; ``icons`` (of the family ``role``) are shown beside it with their values."""
     s.text(label, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1, align="left")
     s.text(note, 0, top + 7 * mm, LABEL_W, row_h - 8 * mm, font=SANS, max_size=7, min_size=4.2, max_lines=3,
            align="left", colour=MUTED)
@@ -287,11 +289,13 @@ def draw_score_row(s: Sheet, top: float, label: str, note: str, icons: Sequence[
     s.box(TOTAL_X, top + 2 * mm, TOTAL_W, BOX_H, width=1.3)
     if icons:
         size = min(8.5 * mm, REF_W / len(icons) - 1 * mm)
-        for k, (role, name, value) in enumerate(icons):
+        for k, icon in enumerate(icons):
             cx = REF_X + (REF_W / len(icons)) * (k + 0.5)
-            draw_badge(s.c, role, name, cx, s.y(top + 2 * mm + size / 2), size, value)
-            s.text(name, cx - REF_W / len(icons) / 2, top + 3 * mm + size, REF_W / len(icons), 3.5 * mm,
-                   font=CONDENSED_BOLD, max_size=5.5, min_size=3.5, max_lines=1, colour=MUTED)
+            draw_badge(s.c, role, icon.name, cx, s.y(top + 2 * mm + size / 2), size, icon.value)
+            # A name too long for one line (a translation) wraps onto up to three, in a box 1 mm taller than
+            # the one line needs and with the same centre, so a one-line name sits where it always did.
+            s.text(icon.label, cx - REF_W / len(icons) / 2, top + 2.5 * mm + size, REF_W / len(icons), 4.5 * mm,
+                   font=CONDENSED_BOLD, max_size=5.5, min_size=3.5, max_lines=3, shrink_first=True, colour=MUTED)
     return top + row_h
 
 
@@ -300,17 +304,17 @@ def draw_choice_row(s: Sheet, top: float) -> float:
     e = s.e
     family = e.choice
     h = 27 * mm
-    s.text(family.name, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1,
+    s.text(family.label, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1,
            align="left")
-    s.text(wording.choice_sheet(e) + " Write the points under the one you chose.", 0, top + 7 * mm, LABEL_W, 14 * mm,
-           font=SANS, max_size=7, min_size=4.2, max_lines=4, align="left", colour=MUTED)
+    s.text(_("{rule} Write the points under the one you chose.").format(rule=wording.choice_sheet(e)), 0, top + 7 * mm,
+           LABEL_W, 14 * mm, font=SANS, max_size=7, min_size=4.2, max_lines=4, align="left", colour=MUTED)
     span = 4 * ROUND_W
     slot = span / len(family.icons)
     for k, icon in enumerate(family.icons):
         x = ROUND_X + k * slot
         badge = min(8 * mm, slot - 2 * mm)
         draw_badge(s.c, "choice", icon.name, x + slot / 2, s.y(top + 1 * mm + badge / 2), badge)
-        s.text(icon.name, x + 0.3 * mm, top + 1.5 * mm + badge, slot - 0.6 * mm, 5.5 * mm, font=CONDENSED_BOLD,
+        s.text(icon.label, x + 0.3 * mm, top + 1.5 * mm + badge, slot - 0.6 * mm, 5.5 * mm, font=CONDENSED_BOLD,
                max_size=6, min_size=3.8, max_lines=2, colour=INK)
         s.box(x + 0.6 * mm, top + 15 * mm, slot - 1.2 * mm, BOX_H)
     s.text("=", TOTAL_X - 4 * mm, top + 15 * mm, 4 * mm, BOX_H, font=BOLD, max_size=11, max_lines=1)
@@ -318,21 +322,22 @@ def draw_choice_row(s: Sheet, top: float) -> float:
     if family.rule == "activity_table":
         counts = list(range(1, len(family.table)))
         cell = REF_W / (len(counts) + 1)
-        s.text("Icons", REF_X, top + 6 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
-        s.text("Points", REF_X, top + 12 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
+        s.text(_("Icons"), REF_X, top + 6 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
+        s.text(_("Points"), REF_X, top + 12 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
         s.two_row_table(REF_X + cell, top + 5.5 * mm, cell, [str(n) for n in counts],
                         [str(family.table[n]) for n in counts])
-        s.text("of the chosen icon on your 7 cards", REF_X, top + 18.5 * mm, REF_W, 4 * mm, font=SANS,
+        s.text(_("of the chosen icon on your 7 cards"), REF_X, top + 18.5 * mm, REF_W, 4 * mm, font=SANS,
                max_size=5.8, min_size=4, max_lines=1, align="left", colour=MUTED)
     else:
         per = dict(family.per_icon_by_players)
-        s.text("Per matching icon on the other players' cards (you need at least one yourself):", REF_X,
+        s.text(_("Per matching icon on the other players' cards (you need at least one yourself):"), REF_X,
                top + 1 * mm, REF_W, 9 * mm, font=SANS, max_size=6, min_size=4, max_lines=3, align="left",
                colour=MUTED)
         cell = REF_W / len(per)
         ordered = sorted(per.items())
-        s.two_row_table(REF_X, top + 11 * mm, cell, [f"{players} players" for players, _ in ordered],
-                        [f"{points} pts" for _, points in ordered])
+        s.two_row_table(REF_X, top + 11 * mm, cell,
+                        [ngettext("{n} player", "{n} players", players).format(n=players) for players, _pts in ordered],
+                        [ngettext("{n} pt", "{n} pts", points).format(n=points) for _players, points in ordered])
     return top + h
 
 
@@ -341,18 +346,17 @@ def draw_table(s: Sheet, top: float) -> float:
     s.rule(top)
     top += 1.5 * mm
     for k in range(4):
-        s.text(f"Round {k + 1}", ROUND_X + k * ROUND_W, top, ROUND_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1,
-               colour=MUTED)
-    s.text("Total", TOTAL_X, top, TOTAL_W, 4.5 * mm, font=BOLD, max_size=7.5, max_lines=1)
-    s.text("Reference", REF_X, top, REF_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
+        s.text(_("Round {n}").format(n=k + 1), ROUND_X + k * ROUND_W, top, ROUND_W, 4.5 * mm, font=SANS, max_size=7,
+               max_lines=1, colour=MUTED)
+    s.text(_("Total"), TOTAL_X, top, TOTAL_W, 4.5 * mm, font=BOLD, max_size=7.5, max_lines=1)
+    s.text(_("Reference"), REF_X, top, REF_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
            colour=MUTED)
     top += 4.5 * mm
     top = draw_score_row(s, top, wording.THROW_CATCH, wording.THROW_CATCH_SHEET[e.throw_catch_rule]) + s.gap
-    icons = [("collection", i.name, i.value) for i in e.collection.icons]
-    top = draw_score_row(s, top, e.collection.name, wording.COLLECTION_SHEET[e.collection.rule], icons,
+    top = draw_score_row(s, top, e.collection.label, wording.COLLECTION_SHEET[e.collection.rule],
+                         e.collection.icons, "collection", row_h=17 * mm) + s.gap
+    top = draw_score_row(s, top, e.pairs.label, wording.PAIRS_SHEET, e.pairs.icons, "pairs",
                          row_h=17 * mm) + s.gap
-    icons = [("pairs", i.name, i.value) for i in e.pairs.icons]
-    top = draw_score_row(s, top, e.pairs.name, wording.PAIRS_SHEET, icons, row_h=17 * mm) + s.gap
     return draw_choice_row(s, top) + s.gap
 
 
@@ -360,13 +364,13 @@ def draw_end_of_game(s: Sheet, top: float) -> float:
     e = s.e
     s.rule(top)
     top += 2 * mm
-    s.text("At the end of the game", 0, top, 80 * mm, 5 * mm, font=BOLD, max_size=9, max_lines=1, align="left")
+    s.text(_("At the end of the game"), 0, top, 80 * mm, 5 * mm, font=BOLD, max_size=9, max_lines=1, align="left")
     top += 6 * mm
     items = [wording.sites_end_sheet(e),
-             ("Region bonuses", "stars you circled")]
+             (_("Region bonuses"), _("stars you circled"))]
     if e.route is not None:
-        items.append((e.route.name, "the bonus you circled"))
-    items.append(("Category totals", "the = column above"))
+        items.append((e.route.label, _("the bonus you circled")))
+    items.append((_("Category totals"), _("the = column above")))
     gap = 3 * mm
     grand_w = 38 * mm
     w = (DESIGN_W - grand_w - gap * len(items)) / len(items)
@@ -379,7 +383,7 @@ def draw_end_of_game(s: Sheet, top: float) -> float:
         s.text("+" if k < len(items) - 1 else "=", x + w, top + 9 * mm, gap, BOX_H, font=BOLD, max_size=10,
                max_lines=1)
     x = DESIGN_W - grand_w
-    s.text("GRAND TOTAL", x, top, grand_w, 5 * mm, font=BOLD, max_size=9, max_lines=1)
+    s.text(_("GRAND TOTAL"), x, top, grand_w, 5 * mm, font=BOLD, max_size=9, max_lines=1)
     s.box(x, top + 6 * mm, grand_w, 15 * mm, width=2.2, fill=colors.HexColor("#FFF7DF"))
     top += 23 * mm
     tie_rule = wording.tie_sheet(e)
@@ -402,14 +406,15 @@ def draw_sheet_template(c: Canvas, edition: Edition, gap: float | None = None) -
     s = Sheet(c, edition, gap)
     top = draw_header(s)
     if edition.spec.map is not None and edition.route is not None:
-        top = section_title(s, top, f"{edition.sites_label} & pathways", wording.sites_sheet(edition))
+        top = section_title(s, top, _("{sites} & pathways").format(sites=edition.sites_label),
+                            wording.sites_sheet(edition))
         top = draw_town_map(s, top)
-        top = draw_route_box(s, top, edition.route.name, wording.route_sheet(edition))
+        top = draw_route_box(s, top, edition.route.label, wording.route_sheet(edition))
     else:
         top = section_title(s, top, edition.sites_label, wording.sites_sheet(edition))
         top = draw_regions(s, top)
         if edition.route is not None:
-            top = draw_route_box(s, top, edition.route.name, wording.route_sheet(edition))
+            top = draw_route_box(s, top, edition.route.label, wording.route_sheet(edition))
     top = draw_table(s, top + 1 * mm + s.gap)
     return draw_end_of_game(s, top + 1 * mm)
 
@@ -423,7 +428,7 @@ def draw_player_name(c: Canvas, name: str) -> None:
 def render_scorepad(edition: Edition, target: Path | io.BufferedIOBase, options: PadOptions) -> int:
     """Write the pad; returns the number of pages."""
     if options.sheets < 1:
-        raise ValueError(f"a pad needs at least 1 sheet (got {options.sheets})")
+        raise ValueError(_("a pad needs at least 1 sheet (got {n})").format(n=options.sheets))
     register_fonts()
     pagesize, slots = sheet_slots(options.paper, options.compact)
     n_pages = pages_needed(options.sheets, len(slots))
@@ -433,7 +438,8 @@ def render_scorepad(edition: Edition, target: Path | io.BufferedIOBase, options:
         used = draw_sheet_template(c, edition)
         c.endForm()
         if used > DESIGN_H + 0.01:
-            raise ValueError(f"{edition.id}: the score sheet needs {used / mm:.0f} mm; only {DESIGN_H / mm:.0f} fit")
+            raise ValueError(_("{edition}: the score sheet needs {needed} mm; only {fit} fit").format(
+                edition=edition.id, needed=round(used / mm), fit=round(DESIGN_H / mm)))
         for sheet in range(options.sheets):
             slot = slots[sheet % len(slots)]
             x, y, scale = fit_into(DESIGN_W, DESIGN_H, slot)
@@ -447,7 +453,7 @@ def render_scorepad(edition: Edition, target: Path | io.BufferedIOBase, options:
             if sheet % len(slots) == len(slots) - 1 or sheet == options.sheets - 1:
                 c.showPage()
 
-    write_pdf(target, draw, title=f"{edition.name} — score pad", pagesize=pagesize)
+    write_pdf(target, draw, title=_("{edition} — score pad").format(edition=edition.label), pagesize=pagesize)
     return n_pages
 
 

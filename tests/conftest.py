@@ -20,6 +20,20 @@ def isolated_data_dir(tmp_path, monkeypatch):
     return data
 
 
+@pytest.fixture(autouse=True)
+def english_terminal(monkeypatch):
+    """The CLI follows the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) and makes it the process's
+    default: tests that read its English run in an English terminal whatever the machine's (a test of French
+    sets its own), and every test starts from the English default, whatever a French command before it chose."""
+    from rules.i18n import DEFAULT_LANGUAGE, set_default_language
+
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LC_ALL", "C.UTF-8")
+    yield
+    set_default_language(DEFAULT_LANGUAGE)
+
+
 @pytest.fixture(scope="session")
 def australia():
     from rules.editions import load_edition

@@ -15,13 +15,19 @@ import typer
 
 from scorer.commands.common import fail
 from scorer.commands.scan_command import scan
+from scorer.locale import N_, _
 from scorer.ports import free_port, port_free
 
 
 def register(app: typer.Typer) -> None:
-    app.command("app")(run_app)
-    app.command("host")(host)
-    app.command("scan")(scan)
+    app.command("app", help=N_("Start the score pad: a desktop window if possible, else the web view served locally "
+                               "(offline)."))(run_app)
+    app.command("host", help=N_("Host a table: players join from their phones' browsers (API at /api, schema at "
+                                "/docs).\n\nOnly this device (and one that opened the printed host link) can open "
+                                "tables; players join with the code."))(host)
+    app.command("scan", help=N_("Print the row's letters in draft order (Throw card first). Exit 1 with the problems "
+                                "named when the photo does not give a complete, valid row (unread positions show as "
+                                "?), 2 when the file is no image."))(scan)
 
 
 def has_display() -> bool:
@@ -45,7 +51,7 @@ def desktop_client_available() -> bool:
 
 def open_when_ready(url: str) -> None:
     """Open the browser once the server answers; a machine without one just keeps the printed URL."""
-    for _ in range(300):
+    for _attempt in range(300):
         try:
             urllib.request.urlopen(url, timeout=1)
             break
@@ -56,16 +62,15 @@ def open_when_ready(url: str) -> None:
     except Exception:  # a broken browser setup must not stop the server
         opened = False
     if not opened:
-        typer.echo(f"No browser could be opened here; open {url} yourself.")
+        typer.echo(_("No browser could be opened here; open {url} yourself.").format(url=url))
 
 
 def run_app(
-    host: str = typer.Option("127.0.0.1", help="Address to serve the web view on (0.0.0.0 = the LAN)."),
-    port: int = typer.Option(8550, help="Port for the web view; a free one is picked if it is taken."),
-    web: bool = typer.Option(False, "--web", help="Serve the web view even where a desktop window works."),
-    browser: bool = typer.Option(True, "--browser/--no-browser", help="Open the web view in a browser."),
+    host: str = typer.Option("127.0.0.1", help=N_("Address to serve the web view on (0.0.0.0 = the LAN).")),
+    port: int = typer.Option(8550, help=N_("Port for the web view; a free one is picked if it is taken.")),
+    web: bool = typer.Option(False, "--web", help=N_("Serve the web view even where a desktop window works.")),
+    browser: bool = typer.Option(True, "--browser/--no-browser", help=N_("Open the web view in a browser.")),
 ) -> None:
-    """Start the score pad: a desktop window if possible, else the web view served locally (offline)."""
     import flet as ft
 
     from scorer.ui.main import make_main
@@ -73,57 +78,53 @@ def run_app(
     main = make_main()
     assets = str(Path(__file__).resolve().parents[2] / "assets")
     if not web and has_display() and desktop_client_available():
-        typer.echo("Opening the score pad window…")
+        typer.echo(_("Opening the score pad window…"))
         ft.run(main, view=ft.AppView.FLET_APP, assets_dir=assets)
         return
     if not port_free(host, port):
         taken = port
         port = free_port(host)
-        typer.echo(f"Port {taken} is busy; using {port}.")
+        typer.echo(_("Port {taken} is busy; using {port}.").format(taken=taken, port=port))
     shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
     url = f"http://{shown}:{port}/"
     # Our own server settings win over Flet's defaults (0.0.0.0:8000, fonts and renderer from a CDN), and
     # FLET_FORCE_WEB_SERVER stops Flet from trying to download its desktop client.
     os.environ.update(FLET_FORCE_WEB_SERVER="1", FLET_SERVER_IP=host, FLET_SERVER_PORT=str(port),
                       FLET_WEB_NO_CDN="1")
-    typer.echo(f"tourpad score pad: {url}  (Ctrl+C to stop)", )
+    typer.echo(_("tourpad score pad: {url}  (Ctrl+C to stop)").format(url=url))
     sys.stdout.flush()
     if browser:
         threading.Thread(target=open_when_ready, args=(url,), daemon=True).start()
     try:
         ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=assets)
     except OSError as err:
-        fail(f"cannot serve on {host}:{port}: {err.strerror or err}")
+        fail(_("cannot serve on {host}:{port}: {error}").format(host=host, port=port, error=err.strerror or err))
 
 
-def host(port: int = typer.Option(8550, help="port to serve on"),
-         bind: str = typer.Option("0.0.0.0", help="address to listen on (0.0.0.0 = the local network)"),
-         edition: str = typer.Option("australia", help="edition of a new table"),
-         seats: int = typer.Option(4, min=2, max=4, help="players at a new table"),
-         new_table: bool = typer.Option(False, "--new-table", help="open a new table even if one is live"),
+def host(port: int = typer.Option(8550, help=N_("port to serve on")),
+         bind: str = typer.Option("0.0.0.0", help=N_("address to listen on (0.0.0.0 = the local network)")),
+         edition: str = typer.Option("australia", help=N_("edition of a new table")),
+         seats: int = typer.Option(4, min=2, max=4, help=N_("players at a new table")),
+         new_table: bool = typer.Option(False, "--new-table", help=N_("open a new table even if one is live")),
          new_host_token: bool = typer.Option(False, "--new-host-token",
-                                             help="print another host token for the resumed table"),
-         idle_hours: float = typer.Option(12.0, min=0.01, help="tables idle this long are deleted"),
-         api_only: bool = typer.Option(False, "--api-only", help="serve the JSON API without the app"),
+                                             help=N_("print another host token for the resumed table")),
+         idle_hours: float = typer.Option(12.0, min=0.01, help=N_("tables idle this long are deleted")),
+         api_only: bool = typer.Option(False, "--api-only", help=N_("serve the JSON API without the app")),
          https: bool = typer.Option(False, "--https",
-                                    help="serve over HTTPS with a self-signed certificate (made once, kept in the "
-                                         "data folder): phones then get a secure origin, so the camera works for "
-                                         "scanning; each phone accepts the certificate warning once"),
+                                    help=N_("serve over HTTPS with a self-signed certificate (made once, kept in the "
+                                            "data folder): phones then get a secure origin, so the camera works for "
+                                            "scanning; each phone accepts the certificate warning once")),
          wait_for_port: bool = typer.Option(False, "--wait-for-port",
-                                            help="start up, then wait until the previous host on this port "
-                                                 "is gone before opening the tables (a quick restart)"),
+                                            help=N_("start up, then wait until the previous host on this port "
+                                                    "is gone before opening the tables (a quick restart)")),
          new_host_credential: bool = typer.Option(False, "--new-host-credential",
-                                                  help="replace the host credential (old host links stop "
-                                                       "working; tables made with it are no longer resumed)"),
+                                                  help=N_("replace the host credential (old host links stop "
+                                                          "working; tables made with it are no longer resumed)")),
          host_qr: bool = typer.Option(False, "--host-qr",
-                                      help="also print the host link as a QR code, for a second host device"),
-         site: Path | None = typer.Option(None, "--site", help="also serve this published web app under /app/ "
-                                                                "(tourpad publish -o DIR --base-url /app/)")
+                                      help=N_("also print the host link as a QR code, for a second host device")),
+         site: Path | None = typer.Option(None, "--site", help=N_("also serve this published web app under /app/ "
+                                                                   "(tourpad publish -o DIR --base-url /app/)"))
          ) -> None:
-    """Host a table: players join from their phones' browsers (API at /api, schema at /docs).
-
-    Only this device (and one that opened the printed host link) can open tables; players join with the
-    code."""
     from rules.text import for_terminal
     from scorer.commands.common import console, fail
     from scorer.packs import data_dir
@@ -150,7 +151,8 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
     try:
         credential = load_or_create(data_dir(), renew=new_host_credential)
     except OSError as err:
-        fail(f"cannot keep the host credential in {data_dir()}: {err.strerror or err}")
+        fail(_("cannot keep the host credential in {folder}: {error}").format(folder=data_dir(),
+                                                                               error=err.strerror or err))
     service = TableService(db_path(), idle_seconds=idle_hours * 3600, host_credential=credential)
     try:
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
@@ -174,18 +176,19 @@ def host(port: int = typer.Option(8550, help="port to serve on"),
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
-        lines = [f"Join URL:   {plan.url}", f"Join code:  {plan.code}"]
+        lines = [_("Join URL:   {url}").format(url=plan.url), _("Join code:  {code}").format(code=plan.code)]
         if plan.host_token:
-            lines.append(f"Host token: {plan.host_token}  (keep it private: it edits every seat; in the app: "
-                         f"Join, then Use token)")
+            lines.append(_("Host token: {token}  (keep it private: it edits every seat; in the app: Join, then Use "
+                           "token)").format(token=plan.host_token))
         if others:
-            lines.append(f"Also live:  {', '.join(others)}")
-        lines.append(f"Host link:  {host_link(plan.url, credential)}  (a second host device: open it once; "
-                     f"keep it private, it opens tables)")
-        lines.append(f"API:        {plan.url}api  (schema: {plan.url}docs)")
-        lines.append(f"Tables:     {service.store.path}")
+            lines.append(_("Also live:  {codes}").format(codes=", ".join(others)))
+        lines.append(_("Host link:  {link}  (a second host device: open it once; keep it private, it opens "
+                       "tables)").format(link=host_link(plan.url, credential)))
+        lines.append(_("API:        {url}api  (schema: {url}docs)").format(url=plan.url))
+        lines.append(_("Tables:     {path}").format(path=service.store.path))
         if site is not None:
-            lines.append(f"Web app:    {plan.url}app/  (install it on a phone; it then works without this host)")
+            lines.append(_("Web app:    {url}app/  (install it on a phone; it then works without this "
+                           "host)").format(url=plan.url))
         # the QR code opens the table's seat picker directly (the API-only host has no app to open)
         console.print(qr_terminal(plan.url if api_only else join_link(plan.url, plan.code)), highlight=False,
                       soft_wrap=True)

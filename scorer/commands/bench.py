@@ -9,10 +9,11 @@ from typing import Annotated
 import typer
 
 from scorer.commands.common import console, fail
+from scorer.locale import N_, _
 
-app = typer.Typer(help="Benchmarks: engine, print, table, bots, scan.", no_args_is_help=True)
+app = typer.Typer(help=N_("Benchmarks: engine, print, table, bots, scan."), no_args_is_help=True)
 
-AsJson = Annotated[bool, typer.Option("--json", help="machine-readable output")]
+AsJson = Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))]
 
 
 def report(result: dict, as_json: bool) -> None:
@@ -23,19 +24,19 @@ def report(result: dict, as_json: bool) -> None:
             console.print(f"{key}: {value}", highlight=False)
 
 
-@app.command("engine")
+@app.command("engine", help=N_("Random-bot games/s through the engine vs the plain hand-written loop, interleaved in "
+                               "one run."))
 def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia", players: int = typer.Option(
         4, min=2, max=4), profile: bool = typer.Option(
-        False, "--profile", help="instead, cProfile the engine's side (its functions by own time)"),
-        only: str | None = typer.Option(None, help="instead, play one side's games untimed (engine or plain), "
-                                                  "to count instructions under valgrind")) -> None:
-    """Random-bot games/s through the engine vs the plain hand-written loop, interleaved in one run."""
+        False, "--profile", help=N_("instead, cProfile the engine's side (its functions by own time)")),
+        only: str | None = typer.Option(None, help=N_("instead, play one side's games untimed (engine or plain), "
+                                                     "to count instructions under valgrind"))) -> None:
     from benchmarks import engine as bench_engine
     from scorer.commands.engine_commands import edition_or_fail
 
     if only is not None:
         if only not in ("engine", "plain"):
-            raise typer.BadParameter(f"--only takes engine or plain, not {only!r}")
+            raise typer.BadParameter(_("--only takes engine or plain, not {only!r}").format(only=only))
         bench_engine.play_only(edition_or_fail(edition), only, games, players=players)
         return
     if profile:
@@ -47,30 +48,30 @@ def engine(as_json: AsJson = False, games: int = 2000, edition: str = "australia
 PHONES = ("both", "sse", "flet")
 
 
-@app.command("table")
+@app.command("table", help=N_("Table mode on loopback, full games submitted concurrently. Through the API: "
+                              "submissions/s and p50/p95 from a submission to its event on the other seats' streams. "
+                              "With phones as Flet sessions: p50/p95/max from a submission to the patch that shows it "
+                              "on the other seats' sheets (goal at 1 × 4: p95 <= 100 ms)."))
 def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int = 3, edition: str = "australia",
-          phones: str = typer.Option("both", help="sse: seats through the JSON API and the event stream (a host "
-                                                   "on 127.0.0.1); flet: every seat's phone a real Flet session "
-                                                   "of the app, at 1 table and at --tables; both"),
-          flet_games: int = typer.Option(1, help="games per table with Flet phones (each redraw costs far more "
-                                                 "than an event)"),
-          turns: bool = typer.Option(False, help="Flet phones save one at a time (each once the last is shown on "
-                                                 "every phone) instead of all at once")) -> None:
-    """Table mode on loopback, full games submitted concurrently. Through the API: submissions/s and
-    p50/p95 from a submission to its event on the other seats' streams. With phones as Flet sessions:
-    p50/p95/max from a submission to the patch that shows it on the other seats' sheets (goal at 1 × 4:
-    p95 <= 100 ms)."""
+          phones: str = typer.Option("both", help=N_("sse: seats through the JSON API and the event stream (a host "
+                                                      "on 127.0.0.1); flet: every seat's phone a real Flet session "
+                                                      "of the app, at 1 table and at --tables; both")),
+          flet_games: int = typer.Option(1, help=N_("games per table with Flet phones (each redraw costs far more "
+                                                    "than an event)")),
+          turns: bool = typer.Option(False, help=N_("Flet phones save one at a time (each once the last is shown on "
+                                                    "every phone) instead of all at once"))) -> None:
     from scorer.commands.engine_commands import edition_or_fail
 
     if phones not in PHONES:
-        fail(f"--phones is one of {', '.join(PHONES)}, not {phones!r}")
+        fail(_("--phones is one of {choices}, not {phones!r}").format(choices=", ".join(PHONES), phones=phones))
     from scorer.table.service import MAX_SEATS, MIN_SEATS
 
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        fail(f"--seats: a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
+        fail(_("--seats: a table has {low} to {high} seats, not {seats}").format(low=MIN_SEATS, high=MAX_SEATS,
+                                                                                 seats=seats))
     for name, value in (("--tables", tables), ("--games", games), ("--flet-games", flet_games)):
         if value < 1:
-            fail(f"{name} must be at least 1 (got {value})")
+            fail(_("{option} must be at least 1 (got {value})").format(option=name, value=value))
     chosen = edition_or_fail(edition)
     result: dict = {}
     if phones in ("sse", "both"):
@@ -106,63 +107,63 @@ def flet_table(runs: list[dict]):
     return shown
 
 
-@app.command("bots")
+@app.command("bots", help=N_("A bot's time per decision (median, p95, max) over whole 4-player games against "
+                             "`opponents`."))
 def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bot: str = "hard",
          opponents: str = "normal") -> None:
-    """A bot's time per decision (median, p95, max) over whole 4-player games against `opponents`."""
     from benchmarks import bots as bench_bots
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
 
 
-@app.command("publish")
+@app.command("publish", help=N_("The web app: site size, time to a usable home screen (first and cached visit) in "
+                                "headless Chromium, hard-bot decision time inside Pyodide (goals: cached start <= 5 s, "
+                                "median <= 150 ms)."))
 def publish(as_json: AsJson = False, site: Path | None = typer.Option(
-        None, help="a folder from `tourpad publish` (default: publish one to a temporary folder)"),
-        bot_games: int = typer.Option(1, min=1, help="4-player games timing the hard bot in Pyodide")) -> None:
-    """The web app: site size, time to a usable home screen (first and cached visit) in headless Chromium,
-    hard-bot decision time inside Pyodide (goals: cached start <= 5 s, median <= 150 ms)."""
+        None, help=N_("a folder from `tourpad publish` (default: publish one to a temporary folder)")),
+        bot_games: int = typer.Option(1, min=1, help=N_("4-player games timing the hard bot in Pyodide"))) -> None:
     from benchmarks import publish as bench_publish
 
     report(bench_publish.run(site, bot_games), as_json)
 
 
-@app.command("print")
+@app.command("print", help=N_("Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) "
+                              "and of a card sheet."))
 def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50, paper: str = "a4") -> None:
-    """Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) and of a card sheet."""
     from benchmarks import print as bench_print
     from scorer.commands.engine_commands import edition_or_fail
 
     if sheets < 1:
-        fail(f"--sheets must be at least 1 (got {sheets})")
+        fail(_("--sheets must be at least 1 (got {count})").format(count=sheets))
     report(bench_print.run(edition_or_fail(edition), sheets, paper), as_json)
 
 
-@app.command("balance")
+@app.command("balance", help=N_("Deck balance: mean points per category and per icon type, region bonuses won, "
+                                "route bonuses."))
 def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe", players: int = 4,
             bot: str = "greedy", seed: int = 1) -> None:
-    """Deck balance: mean points per category and per icon type, region bonuses won, route bonuses."""
     from benchmarks import balance as bench_balance
     from scorer.commands.engine_commands import edition_or_fail
 
     report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)
 
 
-@app.command("race")
+@app.command("race", help=N_("Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy "
+                             "games/s."))
 def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> None:
-    """Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy games/s."""
     from benchmarks import race as bench_race
 
     report(bench_race.run(checks=checks, games=games), as_json)
 
 
-@app.command("scan")
-def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help="how many photos (cases in turn)"),
+@app.command("scan", help=N_("Synthetic row photos (everyday, far, blurred, compressed, dim in turn) read complete "
+                             "and in order (bar ≥ 99.5 %), median and p95 decode time (bar: median ≤ 100 ms), per "
+                             "case."))
+def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_("how many photos (cases in turn)")),
          seed: int = 2026, edition: str = "australia",
-         qr_mm: float | None = typer.Option(None, help="card code size incl. quiet zone, to try another design; "
-                                                        "default: the printed cards' (printed faces)")) -> None:
-    """Synthetic row photos (everyday, far, blurred, compressed, dim in turn) read complete and in order
-    (bar ≥ 99.5 %), median and p95 decode time (bar: median ≤ 100 ms), per case."""
+         qr_mm: float | None = typer.Option(None, help=N_("card code size incl. quiet zone, to try another design; "
+                                                           "default: the printed cards' (printed faces)"))) -> None:
     from benchmarks import scan as bench_scan
     from benchmarks.scan_photos import QR_MM
     from scorer.commands.engine_commands import edition_or_fail

@@ -5,11 +5,18 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import NoReturn, TypeVar
+from typing import Annotated, NoReturn, TypeVar
 
+import typer
 from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.table import Table
+
+from scorer.locale import N_, _
+
+#: `--lang`: read before the commands are built (scorer.cli.language_asked); declared where click must accept it.
+LangOpt = Annotated[str | None, typer.Option(
+    "--lang", metavar="LANG", help=N_("language: en or fr (default: from LC_ALL / LC_MESSAGES / LANG)"))]
 
 #: Tables printed anywhere but a terminal (a pipe, a file, a test) are laid out this wide, whatever the
 #: machine's COLUMNS or the terminal pytest was started from say.
@@ -44,7 +51,8 @@ err_console = CommandConsole(stderr=True)
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a specific error on stderr, on one line, and exit non-zero (nothing has been changed)."""
     one_line = " ".join(message.split())
-    err_console.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False)
+    prefix = _("error:")
+    err_console.print(f"[bold red]{escape(prefix)}[/] {escape(one_line)}", highlight=False)
     sys.exit(code)
 
 
@@ -65,11 +73,12 @@ def show_document(doc: dict, as_json: bool, title: str, columns: Sequence[str],
 T = TypeVar("T")
 
 
-def resolve_or_fail(what: str, ident: str, resolve: Callable[[str], T], damaged: type[Exception]) -> T:
-    """Look up an edition / board by id; an unknown id or damaged data file ends the command clearly."""
+def resolve_or_fail(ident: str, resolve: Callable[[str], T], damaged: type[Exception], damaged_message: str) -> T:
+    """Look up an edition / board by id; an unknown id or damaged data file ends the command clearly.
+    ``damaged_message`` names the damaged thing, with the placeholders {ident} and {error}."""
     try:
         return resolve(ident)
     except KeyError as err:
         fail(str(err.args[0]))
     except damaged as err:
-        fail(f"{what} {ident!r} is damaged: {err}")
+        fail(damaged_message.format(ident=ident, error=err))

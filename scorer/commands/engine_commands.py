@@ -17,19 +17,25 @@ from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from rules.scoring import category_points
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
+from scorer.locale import N_, _, ngettext
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 from scorer.userfile import UserFileError, read_user_text
 
 
 def register(app: typer.Typer) -> None:
-    app.command("deck")(deck)
-    app.command("score")(score)
-    app.command("sim")(sim)
-    app.command("schema")(schema)
+    app.command("deck", help=N_("Show an edition's deck and map; `deck import FILE` installs an owner's deck pack "
+                                "(`deck check FILE` only validates it); `deck export ID` writes an edition in the "
+                                "pack format."))(deck)
+    app.command("score", help=N_("Score a recorded game: every player, round and category, the bonuses and the "
+                                 "final ranking."))(score)
+    app.command("sim", help=N_("Run bot games: win rates (95% confidence), head-to-head and bot-vs-field tables, "
+                               "points, games/s."))(sim)
+    app.command("schema", help=N_("Print the JSON Schema of the game record (`tourpad score`'s input, the app's "
+                                  "export)."))(schema)
 
 
 def edition_or_fail(edition_id: str) -> Edition:
-    return resolve_or_fail("edition", edition_id, resolve_edition, EditionDataError)
+    return resolve_or_fail(edition_id, resolve_edition, EditionDataError, _("edition {ident!r} is damaged: {error}"))
 
 
 def deck_document(edition: Edition) -> dict:
@@ -52,7 +58,7 @@ def deck_document(edition: Edition) -> dict:
 def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]) -> Edition:
     """`deck import` / `deck check`: load (and validate) the pack file, or fail naming what is wrong."""
     if file is None:
-        fail(f"deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml")
+        fail(_("deck {verb} needs the pack file: tourpad deck {verb} my-europe.toml").format(verb=verb))
     try:
         return load(file)
     except UserFileError as err:
@@ -62,27 +68,31 @@ def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]
 
 
 def deck(
-    target: Annotated[str, typer.Argument(help="an edition id (australia, europe, usa, or a pack), "
-                                              "or 'import' / 'check' / 'export'")],
+    target: Annotated[str, typer.Argument(help=N_("an edition id (australia, europe, usa, or a pack), "
+                                                 "or 'import' / 'check' / 'export'"))],
     file: Annotated[Path | None,
-                    typer.Argument(help="import, check: the pack file; export: the edition id")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="export: write here")] = None,
+                    typer.Argument(help=N_("import, check: the pack file; export: the edition id"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help=N_("export: write here"))] = None,
 ) -> None:
-    """Show an edition's deck and map; `deck import FILE` installs an owner's deck pack (`deck check FILE`
-    only validates it); `deck export ID` writes an edition in the pack format."""
     if target == "check":
         edition = pack_from_file("check", file, read_pack)
-        console.print(f"{file}: valid {edition.name!r} (id {edition.id!r}, rules of {edition.base!r}, "
-                      f"{len(edition.cards)} cards); not installed", highlight=False)
+        n = len(edition.cards)
+        console.print(ngettext("{file}: valid {name!r} (id {id!r}, rules of {base!r}, {n} card); not installed",
+                               "{file}: valid {name!r} (id {id!r}, rules of {base!r}, {n} cards); not installed",
+                               n).format(file=file, name=edition.name, id=edition.id, base=edition.base, n=n),
+                      highlight=False)
         return
     if target == "import":
         edition = pack_from_file("import", file, import_pack)
-        console.print(f"imported {edition.name!r} as edition {edition.id!r} ({len(edition.cards)} cards)")
+        n = len(edition.cards)
+        console.print(ngettext("imported {name!r} as edition {id!r} ({n} card)",
+                               "imported {name!r} as edition {id!r} ({n} cards)", n).format(
+            name=edition.name, id=edition.id, n=n))
         return
     if target == "export":
         if file is None:
-            fail("deck export needs an edition id: tourpad deck export europe -o europe.toml")
+            fail(_("deck export needs an edition id: tourpad deck export europe -o europe.toml"))
         edition = edition_or_fail(str(file))
         fmt = "json" if (output and output.suffix == ".json") or as_json else "toml"
         text = export_text(edition, fmt)
@@ -93,18 +103,27 @@ def deck(
         return
     edition = edition_or_fail(target)
     doc = deck_document(edition)
-    show_document(doc, as_json, f"{edition.name} — {edition.provenance} deck",
-                  ("Letter", "Site", "Region", "No.", "Icons"),
-                  ((card["letter"], card["site"], card["region"], str(card["number"]), ", ".join(card["icons"]))
+    # the document keeps the data's (English) names; the table shows what a person reads
+    sites = {card.letter: card.site_label for card in edition.cards}
+    regions = {region.name: region.label for region in edition.regions}
+    icons = {icon.name: icon.label for family in (edition.collection, edition.pairs, edition.choice)
+             for icon in family.icons}
+    show_document(doc, as_json, _("{edition} — {provenance} deck").format(edition=edition.label,
+                                                                         provenance=edition.provenance),
+                  (_("Letter"), _("Site"), _("Region"), _("No."), _("Icons")),
+                  ((card["letter"], sites[card["letter"]], regions.get(card["region"], card["region"]),
+                    str(card["number"]), ", ".join(icons.get(icon, icon) for icon in card["icons"]))
                    for card in doc["cards"]))
     if as_json:
         return
-    for region in doc["regions"]:
-        console.print(f"  {region['name']}: {region['letters']} (+{region['bonus']})")
+    for region in edition.regions:
+        console.print("  " + _("{region}: {letters} (+{bonus})").format(
+            region=region.label, letters=edition.letters_of(region.mask), bonus=region.bonus))
     if "map" in doc:
-        console.print(f"  pathways: {' '.join(a + b for a, b in doc['map']['edges'])}")
-        console.print(f"  west coast: {''.join(doc['map']['west_coast'])}  "
-                      f"east coast: {''.join(doc['map']['east_coast'])}")
+        console.print("  " + _("pathways: {pathways}").format(
+            pathways=" ".join(a + b for a, b in doc["map"]["edges"])))
+        console.print("  " + _("west coast: {west}  east coast: {east}").format(
+            west="".join(doc["map"]["west_coast"]), east="".join(doc["map"]["east_coast"])))
 
 
 def load_record(path: Path) -> GameRecord:
@@ -113,9 +132,9 @@ def load_record(path: Path) -> GameRecord:
     except UserFileError as err:
         fail(str(err))
     except json.JSONDecodeError as err:
-        fail(f"{path} is not valid JSON: {err}")
+        fail(_("{path} is not valid JSON: {error}").format(path=path, error=err))
     except RecursionError:
-        fail(f"{path} is not a game record: its JSON is nested too deeply")
+        fail(_("{path} is not a game record: its JSON is nested too deeply").format(path=path))
     try:
         return GameRecord.model_validate(data)
     except ValidationError as err:
@@ -125,10 +144,9 @@ def load_record(path: Path) -> GameRecord:
 
 
 def score(
-    file: Annotated[Path, typer.Argument(help="a game record (JSON)")],
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"))],
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
-    """Score a recorded game: every player, round and category, the bonuses and the final ranking."""
     record = load_record(file)
     edition = edition_or_fail(record.edition)
     try:
@@ -141,41 +159,44 @@ def score(
     names = edition.category_names()
     ids = edition.category_ids()
     for p, player in enumerate(report.players):
-        table = Table(title=f"{player} — {report.totals[p]} points, rank {report.ranks[p]}")
-        table.add_column("Category")
+        total = report.totals[p]
+        table = Table(title=ngettext("{player} — {total} point, rank {rank}", "{player} — {total} points, rank {rank}",
+                                     total).format(player=player, total=total, rank=report.ranks[p]))
+        table.add_column(_("Category"))
         for r in range(len(report.rounds[p])):
-            table.add_column(f"R{r + 1}", justify="right")
-        table.add_column("Total", justify="right", style="bold")
+            table.add_column(_("R{n}").format(n=r + 1), justify="right")
+        table.add_column(_("Total"), justify="right", style="bold")
         by_category = [category_points(edition, s) for s in report.rounds[p]]
         for cid in ids:
             values = [points[cid] for points in by_category]
             table.add_row(names[cid], *map(str, values), str(sum(values)))
-        table.add_row("Round total", *(str(s.total) for s in report.rounds[p]), str(report.totals[p]))
+        table.add_row(_("Round total"), *(str(s.total) for s in report.rounds[p]), str(report.totals[p]))
         console.print(table)
         for r, lines in enumerate(report.notes[p], start=1):
-            console.print(f"  [dim]round {r}:[/] " + "; ".join(lines), highlight=False)
-    console.print("Ranking: " + ", ".join(
+            console.print("  [dim]" + _("round {n}:").format(n=r) + "[/] " + "; ".join(lines), highlight=False)
+    console.print(_("Ranking: {players}").format(players=", ".join(
         f"{report.ranks[p]}. {name} ({report.totals[p]})"
-        for p, name in sorted(enumerate(report.players), key=lambda x: report.ranks[x[0]])))
+        for p, name in sorted(enumerate(report.players), key=lambda x: report.ranks[x[0]]))))
+    prefix = _("warning:")
     for warning in report.warnings:
-        console.print(f"[yellow]warning:[/] {warning}", highlight=False)
+        console.print(f"[yellow]{prefix}[/] {warning}", highlight=False)
 
 
 def sim(
-    edition: Annotated[str, typer.Option(help="edition id")] = "australia",
-    players: Annotated[int, typer.Option(min=2, max=4)] = 4,
-    bots: Annotated[str, typer.Option(help="comma-separated bot per seat, e.g. hard,normal,normal,normal "
-                                           "(easy = random, normal = greedy)")] = "normal,easy,easy,easy",
-    games: Annotated[int, typer.Option(min=1)] = 1000,
-    seed: Annotated[int, typer.Option()] = 1,
-    direction_variant: Annotated[bool, typer.Option("--direction-variant")] = False,
-    rotate: Annotated[bool, typer.Option("--rotate", help="seat each bot of the line-up in every seat in "
-                                                           "turn; rows are then line-up entries")] = False,
-    workers: Annotated[int, typer.Option(min=1, max=16, help="processes to play games in")] = 1,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
-    game: Annotated[str, typer.Option(help="boomerang or race-around-europe")] = "boomerang",
+    edition: Annotated[str, typer.Option(help=N_("edition id"))] = "australia",
+    players: Annotated[int, typer.Option(min=2, max=4, help=N_("players at the table"))] = 4,
+    bots: Annotated[str, typer.Option(help=N_("comma-separated bot per seat, e.g. hard,normal,normal,normal "
+                                              "(easy = random, normal = greedy)"))] = "normal,easy,easy,easy",
+    games: Annotated[int, typer.Option(min=1, help=N_("games to play"))] = 1000,
+    seed: Annotated[int, typer.Option(help=N_("seed of the deals (the same seed plays the same games)"))] = 1,
+    direction_variant: Annotated[bool, typer.Option("--direction-variant", help=N_(
+        "the direction variant (3 or 4 players)"))] = False,
+    rotate: Annotated[bool, typer.Option("--rotate", help=N_("seat each bot of the line-up in every seat in "
+                                                              "turn; rows are then line-up entries"))] = False,
+    workers: Annotated[int, typer.Option(min=1, max=16, help=N_("processes to play games in"))] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
+    game: Annotated[str, typer.Option(help=N_("boomerang or race-around-europe"))] = "boomerang",
 ) -> None:
-    """Run bot games: win rates (95% confidence), head-to-head and bot-vs-field tables, points, games/s."""
     from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
     from scorer.simulate import SimError, run_simulation
 
@@ -183,7 +204,8 @@ def sim(
         from scorer.race_simulate import run_race_simulation
 
         try:
-            with games_progress(f"Race Around Europe: {games} games", games, shown=not as_json) as advance:
+            title = ngettext("Race Around Europe: {n} game", "Race Around Europe: {n} games", games).format(n=games)
+            with games_progress(title, games, shown=not as_json) as advance:
                 race = run_race_simulation(players, bots.split(","), games, seed, on_games_done=advance)
         except SimError as err:
             fail(str(err))
@@ -193,11 +215,12 @@ def sim(
             print_race_simulation(race)
         return
     if game != "boomerang":
-        fail(f"unknown game {game!r}; choose boomerang or race-around-europe")
+        fail(_("unknown game {game!r}; choose boomerang or race-around-europe").format(game=game))
     ed = edition_or_fail(edition)
     started = time.perf_counter()
     try:
-        with games_progress(f"{ed.name}: {games} games", games, shown=not as_json) as advance:
+        title = ngettext("{edition}: {n} game", "{edition}: {n} games", games).format(edition=ed.label, n=games)
+        with games_progress(title, games, shown=not as_json) as advance:
             result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
                                     rotate=rotate, workers=workers, on_games_done=advance)
     except SimError as err:
@@ -211,5 +234,4 @@ def sim(
 
 
 def schema() -> None:
-    """Print the JSON Schema of the game record (`tourpad score`'s input, the app's export)."""
     print(json.dumps(GameRecord.model_json_schema(), indent=2))

@@ -9,23 +9,26 @@ from typing import Annotated
 import tomli_w
 import typer
 
+from printables.race_words import colour_word, crossing_word, sea_word
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
+from scorer.locale import N_, _, ngettext
 from scorer.packs import board_ids, import_board_pack, resolve_board
 from scorer.userfile import UserFileError
 
-board_app = typer.Typer(help="Race Around Europe's board: countries, colours, borders, seas; board packs.",
+board_app = typer.Typer(help=N_("Race Around Europe's board: countries, colours, borders, seas; board packs."),
                         no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
     app.add_typer(board_app, name="board")
-    app.command("journey")(journey)
+    app.command("journey", help=N_("Check a Race Around Europe journey: valid, or which links break and why, and "
+                                   "the best single fix."))(journey)
 
 
 def board_or_fail(board_id: str) -> Board:
-    return resolve_or_fail("board", board_id, resolve_board, BoardDataError)
+    return resolve_or_fail(board_id, resolve_board, BoardDataError, _("board {ident!r} is damaged: {error}"))
 
 
 def board_document(board: Board) -> dict:
@@ -41,34 +44,34 @@ def board_document(board: Board) -> dict:
     }
 
 
-@board_app.command("show")
+@board_app.command("show", help=N_("Every country with its colour, seas and neighbours (ferries and the bridge "
+                                    "included)."))
 def show(
-    board_id: Annotated[str, typer.Argument(help="tourpad or an imported board pack's id")] = "tourpad",
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    board_id: Annotated[str, typer.Argument(help=N_("tourpad or an imported board pack's id"))] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
-    """Every country with its colour, seas and neighbours (ferries and the bridge included)."""
     board = board_or_fail(board_id)
     doc = board_document(board)
-    show_document(doc, as_json, f"{board.name} — {board.provenance} colours",
-                  ("Country", "Colour", "Tiles", "Seas", "Borders (incl. ferries, bridge)"),
-                  ((c["name"], c["colour"], str(c["tiles"]), ", ".join(c["seas"]) or "-",
-                    ", ".join(c["borders"]) or "- (ship or aeroplane only)") for c in doc["countries"]))
+    show_document(doc, as_json, _("{board} — {provenance} colours").format(board=board.name,
+                                                                           provenance=board.provenance),
+                  (_("Country"), _("Colour"), _("Tiles"), _("Seas"), _("Borders (incl. ferries, bridge)")),
+                  ((c["name"], colour_word(c["colour"]), str(c["tiles"]), ", ".join(map(sea_word, c["seas"])) or "-",
+                    ", ".join(c["borders"]) or _("- (ship or aeroplane only)")) for c in doc["countries"]))
     if as_json:
         return
-    crossings = "; ".join(f"{c['kind']} {' – '.join(c['between'])}" for c in doc["crossings"])
-    console.print(f"Crossings: {crossings}")
+    crossings = "; ".join(f"{crossing_word(c['kind'])} {' – '.join(c['between'])}" for c in doc["crossings"])
+    console.print(_("Crossings: {crossings}").format(crossings=crossings))
 
 
-@board_app.command("list")
+@board_app.command("list", help=N_("The boards on this device: tourpad's and the imported board packs."))
 def list_boards() -> None:
-    """The boards on this device: tourpad's and the imported board packs."""
     for board_id in board_ids():
         console.print(board_id)
 
 
-@board_app.command("import")
-def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSON)")]) -> None:
-    """Install an owner's board pack: `colours` maps countries to the colours printed on their board."""
+@board_app.command("import", help=N_("Install an owner's board pack: `colours` maps countries to the colours "
+                                     "printed on their board."))
+def import_(file: Annotated[Path, typer.Argument(help=N_("a board pack (TOML or JSON)"))]) -> None:
     try:
         board = import_board_pack(file)
     except UserFileError as err:
@@ -77,20 +80,21 @@ def import_(file: Annotated[Path, typer.Argument(help="a board pack (TOML or JSO
         fail(f"{file}: {err}")
     base = board_or_fail("tourpad")
     changed = [n for i, n in enumerate(board.countries) if board.colour[i] != base.colour[i]]
-    noun = "country" if len(changed) == 1 else "countries"
-    console.print(f"imported board {board.name!r} as {board.id!r} "
-                  f"({len(changed)} {noun} recoloured: {', '.join(changed) or 'none'})")
+    console.print(ngettext("imported board {name!r} as {id!r} ({n} country recoloured: {countries})",
+                           "imported board {name!r} as {id!r} ({n} countries recoloured: {countries})",
+                           len(changed)).format(name=board.name, id=board.id, n=len(changed),
+                                                countries=", ".join(changed) or _("none")))
 
 
-@board_app.command("export")
+@board_app.command("export", help=N_("A board pack template listing every country's colour: edit the colours, then "
+                                     "`tourpad board import`."))
 def export(
-    board_id: Annotated[str, typer.Argument(help="the board to start the pack from")] = "tourpad",
-    pack_id: Annotated[str, typer.Option("--id", help="the new pack's id")] = "my-board",
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="write here")] = None,
+    board_id: Annotated[str, typer.Argument(help=N_("the board to start the pack from"))] = "tourpad",
+    pack_id: Annotated[str, typer.Option("--id", help=N_("the new pack's id"))] = "my-board",
+    output: Annotated[Path | None, typer.Option("-o", "--output", help=N_("write here"))] = None,
 ) -> None:
-    """A board pack template listing every country's colour: edit the colours, then `tourpad board import`."""
     board = board_or_fail(board_id)
-    pack = {"id": pack_id, "name": f"{board.name} (my colours)", "base": "tourpad",
+    pack = {"id": pack_id, "name": _("{board} (my colours)").format(board=board.name), "base": "tourpad",
             "colours": {n: COLOURS[board.colour[i]] for i, n in enumerate(board.countries)}}
     text = tomli_w.dumps(pack)
     if output is None:
@@ -103,23 +107,24 @@ def parse_tiles(board: Board, words: list[str]) -> list[int]:
     """Tile names from the command line: one per argument, or one argument separated by commas."""
     names = [n.strip() for w in words for n in w.split(",") if n.strip()]
     if len(names) != JOURNEY_LENGTH:
-        fail(f"a journey has {JOURNEY_LENGTH} tiles (trips 1–10); got {len(names)}: {', '.join(names)}")
+        fail(ngettext("a journey has {length} tiles (trips 1–10); got {n}: {tiles}",
+                      "a journey has {length} tiles (trips 1–10); got {n}: {tiles}", len(names)).format(
+            length=JOURNEY_LENGTH, n=len(names), tiles=", ".join(names)))
     kinds = []
     for trip, name in enumerate(names, start=1):
         try:
             kinds.append(board.kind_of(name))
         except KeyError as err:
-            fail(f"trip {trip}: {err.args[0]}")
+            fail(_("trip {trip}: {problem}").format(trip=trip, problem=err.args[0]))
     return kinds
 
 
 def journey(
-    tiles: Annotated[list[str], typer.Argument(help="the 10 tiles in trip order, e.g. "
-                                                    "'Spain, France, Atlantic ship, Norway, …'")],
-    board_id: Annotated[str, typer.Option("--board", help="tourpad or a board pack's id")] = "tourpad",
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    tiles: Annotated[list[str], typer.Argument(help=N_("the 10 tiles in trip order, e.g. "
+                                                       "'Spain, France, Atlantic ship, Norway, …'"))],
+    board_id: Annotated[str, typer.Option("--board", help=N_("tourpad or a board pack's id"))] = "tourpad",
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
-    """Check a Race Around Europe journey: valid, or which links break and why, and the best single fix."""
     board = board_or_fail(board_id)
     kinds = parse_tiles(board, tiles)
     check = check_journey(board, kinds)
@@ -135,17 +140,26 @@ def journey(
         }, indent=2, ensure_ascii=False))
         return
     if check.valid:
-        console.print(f"[green]complete journey[/]: {' → '.join(board.kind_name(k) for k in kinds)}")
+        console.print(_("[green]complete journey[/]: {tiles}").format(
+            tiles=" → ".join(board.kind_name(k) for k in kinds)))
         return
-    console.print(f"[red]not complete[/]: {check.connected} of {JOURNEY_LENGTH - 1} links connect")
+    console.print(_("[red]not complete[/]: {connected} of {links} links connect").format(
+        connected=check.connected, links=JOURNEY_LENGTH - 1))
     for item in (*check.breaks, *check.problems):
         console.print(f"  {item}", highlight=False)
     if fixes:
         left = fixes[0].remaining
-        outcome = "completes the journey" if left == 0 else f"leaves {left} fault{'s' if left > 1 else ''}"
-        options = ", ".join(f"trip {f.slot + 1} → {board.kind_name(f.kind)}" for f in fixes[:8])
-        more = f" (and {len(fixes) - 8} more)" if len(fixes) > 8 else ""
-        console.print(f"Best single replacement ({outcome}): {options}{more}", highlight=False)
+        outcome = (_("completes the journey") if left == 0
+                   else ngettext("leaves {n} fault", "leaves {n} faults", left).format(n=left))
+        options = ", ".join(_("trip {trip} → {tile}").format(trip=f.slot + 1, tile=board.kind_name(f.kind))
+                            for f in fixes[:8])
+        if len(fixes) > 8:
+            more = len(fixes) - 8
+            line = ngettext("Best single replacement ({outcome}): {options} (and {more} more)",
+                            "Best single replacement ({outcome}): {options} (and {more} more)", more)
+        else:
+            more, line = 0, _("Best single replacement ({outcome}): {options}")
+        console.print(line.format(outcome=outcome, options=options, more=more), highlight=False)
     else:
-        console.print("No single replacement improves this journey.")
+        console.print(_("No single replacement improves this journey."))
 

@@ -9,16 +9,16 @@ from typing import Annotated
 import typer
 
 from scorer.commands.common import console, err_console, fail
+from scorer.locale import N_
 
 
 def scan(
-    image: Annotated[Path, typer.Argument(help="photo of one player's 7 cards in a row (JPEG, PNG, …)")],
-    edition: Annotated[str, typer.Option(help="edition of the game being scored")] = "australia",
-    taken: Annotated[str, typer.Option(help="letters other players already have this round, e.g. ABC")] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="machine-readable output")] = False,
+    image: Annotated[Path, typer.Argument(help=N_("photo of one player's 7 cards in a row (JPEG, PNG, …)"))],
+    edition: Annotated[str, typer.Option(help=N_("edition of the game being scored"))] = "australia",
+    taken: Annotated[str, typer.Option(help=N_("letters other players already have this round, e.g. ABC"))] = "",
+    as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
-    """Print the row's letters in draft order (Throw card first). Exit 1 with the problems named when the
-    photo does not give a complete, valid row (unread positions show as ?), 2 when the file is no image."""
+    """The scan of one row; its help text is given where the command is registered (app_commands)."""
     from scorer.commands.engine_commands import edition_or_fail
     from scorer.scan import ScanImageError, scan_row
     from scorer.userfile import IMAGE_LIMIT, UserFileError, read_user_bytes
