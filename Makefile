@@ -22,7 +22,7 @@ system-deps:
 MO_FILES  := $(patsubst %.po,%.mo,$(wildcard */locale/*/LC_MESSAGES/*.po))
 
 %.mo: %.po $(STAMP)
-	$(BIN)/pybabel -q compile -i $< -o $@
+	$(BIN)/python -m rules.i18n compile $<
 
 # `make catalogs` after changing messages: every marked message of a package's sources goes into its
 # catalogs (new ones empty, for a translator to fill; gone ones dropped), then they are compiled.

@@ -22,8 +22,7 @@ from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
 from printables.locale import _
 from printables.output import write_pdf
-from printables.race_words import colour_word, country_word, sea_word
-from rules.race.board import COLOURS, SEAS, Board
+from rules.race.board import COLOURS, SEAS, Board, colour_label, sea_label
 
 #: Print colours for the five tile colours (light enough for black text).
 COLOUR_FILL = {"blue": HexColor("#6FA8DC"), "green": HexColor("#7CC47F"), "orange": HexColor("#F6A85B"),
@@ -87,7 +86,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         colour = COLOURS[board.colour[kind]]
         c.setFillColor(COLOUR_FILL[colour])
         c.rect(x, y, TILE_W, TILE_H, stroke=0, fill=1)
-        draw_fitted(c, country_word(board.countries[kind]), x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
+        draw_fitted(c, board.country_label(kind), x + 2 * mm, y + TILE_H - 15 * mm, inner - 2 * mm, 11 * mm,
                     font=BOLD, max_size=9.5, min_size=6, max_lines=2, colour=black)
         if board.copies[kind] == 2:  # the rulebook marks the six doubled countries with *
             c.setFont(BOLD, 12)
@@ -99,9 +98,9 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.circle(bx, y + 5 * mm, 2.6 * mm, stroke=0, fill=1)
             c.setFillColor(white)
             c.setFont(BOLD, 7)
-            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_word(sea)[0])
+            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_label(sea)[0])
         # the neighbours, so a printed tile doubles as a reference card
-        near = sorted((country_word(board.countries[j]) for j in range(board.n_countries) if board.borders(kind, j)),
+        near = sorted((board.country_label(j) for j in range(board.n_countries) if board.borders(kind, j)),
                       key=alphabetical)
         text = (_("Borders: {countries}").format(countries=", ".join(near)) if near
                 else _("No border: ship or aeroplane only"))
@@ -109,7 +108,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
                     max_lines=6, colour=black)
         c.setFillColor(black)
         c.setFont(SANS, 5.5)
-        c.drawRightString(x + TILE_W - 2 * mm, y + 4.2 * mm, colour_word(colour))
+        c.drawRightString(x + TILE_W - 2 * mm, y + 4.2 * mm, colour_label(colour))
         return
     if board.is_plane(kind):
         colour = COLOURS[kind - board.plane_kind(0)]
@@ -119,7 +118,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         c.circle(x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 10 * mm, stroke=0, fill=1)
         c.setFillColor(black)
         _plane(c, x + TILE_W / 2, y + TILE_H / 2 + 2 * mm, 8 * mm)
-        label = _("{colour} AEROPLANE").format(colour=colour_word(colour).upper())
+        label = _("{colour} AEROPLANE").format(colour=colour_label(colour).upper())
         draw_fitted(c, label, x + 2 * mm, y + 3 * mm, inner, 5 * mm, font=CONDENSED_BOLD, max_size=7.5, max_lines=1,
                     colour=black)
         return
@@ -129,7 +128,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
     c.setFillColor(white)
     c.setStrokeColor(white)
     _ship(c, x + TILE_W / 2, y + TILE_H / 2 + 3 * mm, 9 * mm)
-    draw_fitted(c, sea_word(sea).upper(), x + 2 * mm, y + 7.5 * mm, inner, 4.5 * mm, font=CONDENSED_BOLD, max_size=7.5,
+    draw_fitted(c, sea_label(sea).upper(), x + 2 * mm, y + 7.5 * mm, inner, 4.5 * mm, font=CONDENSED_BOLD, max_size=7.5,
                 max_lines=1, colour=white)
     c.setFont(SANS, 6.5)
     c.drawCentredString(x + TILE_W / 2, y + 4.5 * mm, _("SHIP"))
@@ -267,7 +266,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
     c.setStrokeColor(black)
     c.setLineWidth(0.5)
     c.roundRect(cx - BOX_W / 2, cy - BOX_H / 2, BOX_W, BOX_H, 1.5 * mm, stroke=1, fill=1)
-    label = country_word(name) + (" *" if board.copies[i] == 2 else "")
+    label = board.country_label(i) + (" *" if board.copies[i] == 2 else "")
     draw_fitted(c, label, cx - BOX_W / 2 + 1 * mm, cy - BOX_H / 2 + 0.8 * mm, BOX_W - 2 * mm, BOX_H - 1.6 * mm,
                 font=BOLD, max_size=6.5, min_size=4.5, max_lines=2, colour=black)
     seas = [s for j, s in enumerate(SEAS) if board.seas[i] >> j & 1]
@@ -278,7 +277,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
         c.circle(bx, by, 1.6 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5)
-        c.drawCentredString(bx, by - 1.7, sea_word(sea)[0])
+        c.drawCentredString(bx, by - 1.7, sea_label(sea)[0])
 
 
 def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
@@ -292,7 +291,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.roundRect(cx, y + 14 * mm, 16 * mm, 4.5 * mm, 1 * mm, stroke=1, fill=1)
         c.setFillColor(black)
         c.setFont(SANS, 7)
-        c.drawCentredString(cx + 8 * mm, y + 15.4 * mm, _("{colour} ({count})").format(colour=colour_word(colour),
+        c.drawCentredString(cx + 8 * mm, y + 15.4 * mm, _("{colour} ({count})").format(colour=colour_label(colour),
                                                                                         count=count))
         cx += 18 * mm
     c.setFont(BOLD, 7.5)
@@ -303,10 +302,10 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.circle(cx + 2 * mm, y + 5.3 * mm, 1.8 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5.5)
-        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_word(sea)[0])
+        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_label(sea)[0])
         c.setFillColor(black)
         c.setFont(SANS, 7)
-        c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_word(sea))
+        c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_label(sea))
         cx += 30 * mm
     c.drawString(cx, y + 4.6 * mm, _("The Black Sea is not used."))
     lx = x + 110 * mm

@@ -352,10 +352,10 @@ def draw_table(s: Sheet, top: float) -> float:
     s.text(_("Reference"), REF_X, top, REF_W, 4.5 * mm, font=SANS, max_size=7, max_lines=1, align="left",
            colour=MUTED)
     top += 4.5 * mm
-    top = draw_score_row(s, top, wording.THROW_CATCH, wording.THROW_CATCH_SHEET[e.throw_catch_rule]) + s.gap
+    top = draw_score_row(s, top, wording.throw_catch_name(), wording.THROW_CATCH_SHEET[e.throw_catch_rule]) + s.gap
     top = draw_score_row(s, top, e.collection.label, wording.COLLECTION_SHEET[e.collection.rule],
                          e.collection.icons, "collection", row_h=17 * mm) + s.gap
-    top = draw_score_row(s, top, e.pairs.label, wording.PAIRS_SHEET, e.pairs.icons, "pairs",
+    top = draw_score_row(s, top, e.pairs.label, wording.pairs_sheet(), e.pairs.icons, "pairs",
                          row_h=17 * mm) + s.gap
     return draw_choice_row(s, top) + s.gap
 

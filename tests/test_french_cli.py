@@ -36,8 +36,8 @@ def test_a_french_usa_pad_prints_the_sheet_s_own_words_in_french(tmp_path):
                "Region bonuses", "Category totals", "GRAND TOTAL", "of the chosen icon")
     for words in english:
         assert words not in text, words
-    assert PdfReader(pad).metadata.title == "Boomerang: USA — carnet de score"
-    assert f"{pad} écrit{NB}: 4 feuilles de Boomerang: USA sur 4 pages a4" in result.output
+    assert PdfReader(pad).metadata.title == "Boomerang\u00a0: USA — carnet de score"
+    assert f"{pad} écrit{NB}: 4 feuilles de Boomerang{NB}: USA sur 4 pages a4" in result.output
 
 
 def test_the_same_command_without_lang_prints_english(tmp_path):
@@ -102,8 +102,8 @@ def test_french_plurals_in_a_cli_message(tmp_path):
     one = runner.invoke(app, ["print", "scorepad", "--sheets", "1", "--lang", "fr", "-o", str(tmp_path / "1.pdf")])
     two = runner.invoke(app, ["print", "scorepad", "--sheets", "2", "--compact", "--lang", "fr",
                               "-o", str(tmp_path / "2.pdf")])
-    assert re.search(rf"écrit{NB}: 1 feuille de Boomerang: Australia sur 1 page a4$", one.output.strip())
-    assert re.search(rf"écrit{NB}: 2 feuilles de Boomerang: Australia sur 1 page a4$", two.output.strip())
+    assert re.search(rf"écrit{NB}: 1 feuille de Boomerang{NB}: Australie sur 1 page a4$", one.output.strip())
+    assert re.search(rf"écrit{NB}: 2 feuilles de Boomerang{NB}: Australie sur 1 page a4$", two.output.strip())
     with use_language("fr"):  # French takes the singular for 0 as for 1
         assert ngettext("{n} card", "{n} cards", 0).format(n=0) == "0 carte"
         assert ngettext("{n} card", "{n} cards", 2).format(n=2) == "2 cartes"

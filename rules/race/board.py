@@ -42,6 +42,20 @@ SHIP_LABELS = {"Atlantic": N_("Atlantic ship"), "Mediterranean": N_("Mediterrane
 COLOUR_LABELS = {"blue": N_("blue"), "green": N_("green"), "orange": N_("orange"), "pink": N_("pink"),
                  "yellow": N_("yellow")}
 SEA_LABELS = {"Atlantic": N_("Atlantic"), "Mediterranean": N_("Mediterranean"), "Baltic": N_("Baltic")}
+CROSSING_LABELS = {"ferry": N_("ferry"), "bridge": N_("bridge")}
+
+
+def colour_label(colour: str) -> str:
+    """A colour as a person reads it, in the language of the moment (a pack's unknown colour as it is)."""
+    return _(COLOUR_LABELS[colour]) if colour in COLOUR_LABELS else colour
+
+
+def sea_label(sea: str) -> str:
+    return _(SEA_LABELS[sea]) if sea in SEA_LABELS else sea
+
+
+def crossing_label(kind: str) -> str:
+    return _(CROSSING_LABELS[kind]) if kind in CROSSING_LABELS else kind
 #: What "about 9–10 countries per colour" means for tourpad's own (bundled) colouring.
 BALANCED_RANGE = (9, 10)
 

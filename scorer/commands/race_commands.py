@@ -9,8 +9,7 @@ from typing import Annotated
 import tomli_w
 import typer
 
-from printables.race_words import colour_word, crossing_word, sea_word
-from rules.race.board import COLOURS, SEAS, Board, BoardDataError
+from rules.race.board import COLOURS, SEAS, Board, BoardDataError, colour_label, crossing_label, sea_label
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.locale import N_, _, ngettext
@@ -55,11 +54,11 @@ def show(
     show_document(doc, as_json, _("{board} — {provenance} colours").format(board=board.name,
                                                                            provenance=board.provenance),
                   (_("Country"), _("Colour"), _("Tiles"), _("Seas"), _("Borders (incl. ferries, bridge)")),
-                  ((c["name"], colour_word(c["colour"]), str(c["tiles"]), ", ".join(map(sea_word, c["seas"])) or "-",
+                  ((c["name"], colour_label(c["colour"]), str(c["tiles"]), ", ".join(map(sea_label, c["seas"])) or "-",
                     ", ".join(c["borders"]) or _("- (ship or aeroplane only)")) for c in doc["countries"]))
     if as_json:
         return
-    crossings = "; ".join(f"{crossing_word(c['kind'])} {' – '.join(c['between'])}" for c in doc["crossings"])
+    crossings = "; ".join(f"{crossing_label(c['kind'])} {' – '.join(c['between'])}" for c in doc["crossings"])
     console.print(_("Crossings: {crossings}").format(crossings=crossings))
 
 
