@@ -100,6 +100,7 @@ def board_from_view(view: dict) -> Board:
     edition = resolve_edition(view["edition"]["id"])
     region_labels = {region.name: region.label for region in edition.regions}
     route_label = edition.route.label if edition.route is not None else ""
+    choice_labels = {icon.name: icon.label for icon in edition.choice.icons}
     names = {seat["seat"]: seat["name"] for seat in view["seats"]}
     scores = view["scores"]
     category_names = {**scores["categories"], **edition.category_names()}
@@ -117,7 +118,8 @@ def board_from_view(view: dict) -> Board:
                 by_category = player["rounds"][rnd["round"] - 1]
                 points = tuple((category_names.get(c, c), v) for c, v in by_category.items() if v)
                 total = sum(by_category.values())
-            lines.append(RoundLine(rnd["round"], entry["cards"], entry["choice"], rnd["closed"], points, total))
+            choice = entry["choice"] and choice_labels.get(entry["choice"], entry["choice"])
+            lines.append(RoundLine(rnd["round"], entry["cards"], choice, rnd["closed"], points, total))
         sheets.append(SheetColumn(seat_no, names[seat_no], player["total"], player["rank"], tuple(lines),
                                   entering=seat_no in waiting))
     standings = tuple(Standing(s.rank, s.name, s.total) for s in sorted(sheets, key=lambda s: (s.rank, s.seat)))

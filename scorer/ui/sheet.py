@@ -268,7 +268,8 @@ def rounds_history(app: PadApp, session: SheetSession) -> ft.Control:
             if payload is None:
                 continue
             if "cards" in payload:
-                what = payload["cards"] + (f" · {payload['choice']}" if payload.get("choice") else "")
+                what = payload["cards"] + (f" · {choice_label(state, payload['choice'])}" if payload.get("choice")
+                                           else "")
             else:
                 what = _("by category")
             points = (ngettext("{n} pts", "{n} pts", state.scores[p][r].total).format(n=state.scores[p][r].total)
@@ -284,6 +285,15 @@ def rounds_history(app: PadApp, session: SheetSession) -> ft.Control:
     if not items:
         items.append(ft.Text(_("Nothing entered yet."), color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(items, spacing=2)
+
+
+def choice_label(state: PadState, name: str) -> str:
+    """A recorded choice (its English key) as the reader names it."""
+    family = state.edition.choice
+    try:
+        return family.icons[family.icon_index(name)].label
+    except KeyError:
+        return name
 
 
 def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:

@@ -132,7 +132,8 @@ class BoardScreen:
 
     def _route(self, route: RouteBoard) -> ft.Control:
         lines: list[ft.Control] = [
-            ft.Text(f"{route.name}: {tiers_text(route)}", size=MEDIUM, weight=ft.FontWeight.W_600)]
+            ft.Text(_("{route}: {tiers}").format(route=route.name, tiers=tiers_text(route)), size=MEDIUM,
+                    weight=ft.FontWeight.W_600)]
         lines += [ft.Text(_("+{points}: {names} (round {round})").format(points=t.points, names=_names(t.by),
                                                                           round=t.round), size=SMALL)
                   for t in route.taken]
