@@ -68,14 +68,14 @@ def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, fren
         pad.wait_text("round-status", rf"^Manche {number} sur 4$")
         pad.tap("Saisir Ann")
         if number == 1:
-            pad.wait_text("entry-subtotal", f"^0 point pour l'instant")
+            pad.wait_text("entry-subtotal", "^0 point pour l'instant")
             pad.tap(ann[0])
             pad.wait_text("entry-cards", rf"^Cartes{NBSP}: {ann[0]} \(1 sur 7\)")
             pad.shot("fr-sheet-entry")
             pad.tap("Effacer")
         enter_by_typing(pad, ann)
         # saving Ann's round opens Bob's keypad (one phone passed around)
-        pad.wait_text("entry-subtotal", f"^0 point pour l'instant")
+        pad.wait_text("entry-subtotal", "^0 point pour l'instant")
         if number == 1:
             pad.tap(ann[2])  # one of Ann's cards: refused on the spot, in French
             pad.wait_text("entry-message", f"{ann[2]} est déjà dans les cartes de Ann à cette manche")
