@@ -92,6 +92,12 @@ class Board:
                                                                    names=", ".join(self.waiting_for))
 
 
+def seat_name(seat: dict) -> str:
+    """A seat of a table view as a person reads it: its player's name, or "seat 3" while nobody sits there
+    (the view's own label for an empty seat is English, as the JSON API's words are)."""
+    return seat["name"] if seat["claimed"] else _("seat {number}").format(number=seat["seat"])
+
+
 def board_from_view(view: dict) -> Board:
     """The board of a table view (`Table.view()` / the API's `TableView`), its words in the language of the
     moment (the view, shared by every device, names categories, regions and the route by their keys)."""
@@ -101,7 +107,7 @@ def board_from_view(view: dict) -> Board:
     region_labels = {region.name: region.label for region in edition.regions}
     route_label = edition.route.label if edition.route is not None else ""
     choice_labels = {icon.name: icon.label for icon in edition.choice.icons}
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    names = {seat["seat"]: seat_name(seat) for seat in view["seats"]}
     scores = view["scores"]
     category_names = {**scores["categories"], **edition.category_names()}
     waiting = set(view["waiting_for"])

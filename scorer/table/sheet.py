@@ -16,6 +16,7 @@ from scorer.locale import _
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, Setup, score
 from scorer.pad.places import SheetPlace
+from scorer.table.board import seat_name
 from scorer.table.service import TableError, TableService
 
 SEAT_PLACE = ("table_seat", "table_seat_summary", "table_seat_entry", "table_seat_end")
@@ -27,7 +28,7 @@ def state_from_view(view: dict) -> PadState:
     from scorer.packs import resolve_edition
 
     edition = resolve_edition(view["edition"]["id"])
-    setup = Setup(edition.id, tuple(seat["name"] for seat in view["seats"]), view["direction_variant"],
+    setup = Setup(edition.id, tuple(seat_name(seat) for seat in view["seats"]), view["direction_variant"],
                   LETTERS_MODE)
     entries = [{s: {"cards": e["cards"], "choice": e["choice"]} for s, e in enumerate(rnd["entries"]) if e}
                for rnd in view["rounds"]]

@@ -28,6 +28,7 @@ import flet as ft
 
 from scorer.locale import _, ngettext
 from scorer.routes import board_link, format_route, join_link, seat_link
+from scorer.table.board import seat_name
 from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import TableSheetSession
@@ -482,7 +483,7 @@ class TableScreens:
 
     def _render(self) -> None:
         view = self.view
-        names = {s["seat"]: s["name"] for s in view["seats"]}
+        names = {s["seat"]: seat_name(s) for s in view["seats"]}
         if view["ended"]:
             status = _("The host ended the game")
         elif view["finished"]:
@@ -502,7 +503,7 @@ class TableScreens:
         self.roster.controls = [
             sem(f"roster-{seat['seat']}", ft.Text(
                 ngettext("{seat}: {name} · {n} pts", "{seat}: {name} · {n} pts", totals[seat["seat"] - 1]).format(
-                    seat=seat["seat"], name=seat["name"], n=totals[seat["seat"] - 1])
+                    seat=seat["seat"], name=seat_name(seat), n=totals[seat["seat"] - 1])
                 + (_(" · entering…") if seat["seat"] in waiting else "")
                 + ("" if seat["claimed"] else _(" · no phone yet"))))
             for seat in view["seats"]]
