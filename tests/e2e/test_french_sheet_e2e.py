@@ -18,6 +18,7 @@ pytestmark = pytest.mark.e2e
 USA = load_edition("usa")
 PLAYERS = ["Ann", "Bob"]
 NBSP = "\u00a0"  # French puts a no-break space before « : »
+PHONE = {"viewport": {"width": 390, "height": 844}}
 # (Ann's cards, Bob's cards) per round, Throw first; no activity chosen (its names are the rules' words).
 GAME = [("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"), ("UVWXYZ@", "OPQRST#")]
 
@@ -102,3 +103,39 @@ def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, fren
     pad.shot("fr-sheet-final-table")
     pad.page.mouse.wheel(0, 1200)
     pad.shot("fr-sheet-final-rounds")
+
+
+def test_a_table_in_french_beside_a_phone_in_english(host, new_context, open_app):
+    """The host's screen and Ann's phone in French, Bob's in English: the same table, the same sheets."""
+    table = open_app(new_context(**PHONE, locale="fr-FR"), host)  # the host's own device (loopback) hosts
+    table.tap_until(lambda: table.tap("Héberger une table"),
+                    lambda ms: table.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=ms), timeout=40000)
+    code = table.text("join-code")
+    table.wait_text("status", "^Manche 1 · on attend place 1, place 2, place 3, place 4$")
+    table.shot("fr-table-host")
+    ann = open_app(new_context(**PHONE, locale="fr-FR"), host)
+    bob = open_app(new_context(**PHONE), host)
+    for pad, field, join, name, take in ((ann, "Code de la table", "Rejoindre", "Votre nom (place 1)",
+                                          "Prendre la place 1"),
+                                         (bob, "Join code", "Join", "Your name (seat 2)", "Take seat 2")):
+        pad.type_into(field, code.lower())
+        pad.tap_until(lambda pad=pad, join=join: pad.tap(join),
+                      lambda ms, pad=pad, name=name: pad.page.get_by_role("textbox", name=name).wait_for(timeout=ms))
+        if pad is ann:
+            ann.shot("fr-table-seats")
+        pad.type_into(name, "Ann" if pad is ann else "Bob")
+        pad.tap(take)
+    ann.wait_text("round-status", "^Manche 1 sur 4$", timeout=40000)
+    bob.wait_text("round-status", "^Round 1 of 4$", timeout=40000)
+    ann.wait_text("waiting-for", "^On attend Ann, Bob, place 3, place 4$", timeout=40000)
+    bob.wait_text("waiting-for", "^Waiting for Ann, Bob, seat 3, seat 4$", timeout=40000)
+    assert ann.text("sheet-status") == f"Table {code} · votre place{NBSP}: 1"
+    ann.shot("fr-table-seat-sheet")
+
+    ann.tap_until(lambda: ann.tap("Saisir Ann"),
+                  lambda ms: ann.wait_text("entry-cards", rf"^Cartes{NBSP}: aucune ", timeout=ms))
+    enter_by_typing(ann, "ABCDEFG")
+    bob.wait_text("entering-1", "^Ann: entered", timeout=40000)
+    ann.wait_text("entering-2", f"^Bob{NBSP}: saisie en cours…", timeout=40000)
+    table.wait_text("roster", f"^1{NBSP}: Ann · 0 pt[\\s\\S]*2{NBSP}: Bob · 0 pt · saisie en cours…")
+    table.shot("fr-table-host-roster")
