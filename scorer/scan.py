@@ -26,6 +26,8 @@ from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 from printables.payload import PayloadError, card_code_width_mm, card_payload, parse_card_payload
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
+from rules.i18n import format_number
+from scorer.locale import _, ngettext
 
 #: A player's row: the cards they drafted this round.
 ROW_LENGTH = HAND_SIZE
@@ -87,9 +89,11 @@ class ScanResult:
         out = []
         if self.missing:
             found = len(self.slots) - len(self.missing)
-            out.append(f"read {found} of {len(self.slots)} cards; position{'s' if len(self.missing) > 1 else ''} "
-                       f"{_join(map(str, self.missing))} not read — type {'them' if len(self.missing) > 1 else 'it'}"
-                       " in or take another photo")
+            out.append(ngettext("read {found} of {size} cards; position {positions} not read — type it in or take "
+                                "another photo",
+                                "read {found} of {size} cards; positions {positions} not read — type them in or "
+                                "take another photo", len(self.missing)).format(
+                found=found, size=len(self.slots), positions=_join(map(str, self.missing))))
         return out + list(self.problems)
 
     def to_dict(self) -> dict:
@@ -100,7 +104,9 @@ class ScanResult:
 
 def _join(items: Iterable[str]) -> str:
     items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
 
 
 # --- Reading the codes --------------------------------------------------------------------------------------
@@ -113,9 +119,10 @@ def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Im
         try:
             data = Path(source).read_bytes() if isinstance(source, str | Path) else bytes(source)
         except OSError as err:
-            raise ScanImageError(f"cannot read {source}: {err.strerror or err}") from err
+            raise ScanImageError(_("cannot read {file}: {error}").format(file=source, error=err.strerror or err)
+                                 ) from err
         if not data:
-            raise ScanImageError("the image file is empty")
+            raise ScanImageError(_("the image file is empty"))
         try:
             image = Image.open(io.BytesIO(data))
             if image.format == "JPEG":
@@ -125,9 +132,11 @@ def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Im
                 image.draft("L", (image.width // 2, image.height // 2) if too_big else image.size)
             image.load()
         except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as err:
-            name = f"{source} " if isinstance(source, str | Path) else ""
+            message = (_("the file {file} is not an image we can read (JPEG, PNG, WebP, …)").format(file=source)
+                       if isinstance(source, str | Path) else
+                       _("the file is not an image we can read (JPEG, PNG, WebP, …)"))
             why = "" if isinstance(err, UnidentifiedImageError) else f" ({err})"
-            raise ScanImageError(f"the file {name}is not an image we can read (JPEG, PNG, WebP, …){why}") from err
+            raise ScanImageError(message + why) from err
     with contextlib.suppress(Exception):  # a damaged EXIF block must not stop the scan; the pixels are fine
         image = ImageOps.exif_transpose(image)
     return image.convert("L")
@@ -420,7 +429,7 @@ class Detail:
         """Centres of the most detailed code-sized patches, best first."""
         density = np.asarray(Image.fromarray(self._map()).filter(ImageFilter.BoxBlur(10)), np.float32)
         spots, floor = [], 0.35 * float(density.max())
-        for _ in range(limit):
+        for _attempt in range(limit):
             y, x = np.unravel_index(int(np.argmax(density)), density.shape)
             if density[y, x] <= floor:
                 break
@@ -605,10 +614,10 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
             cards.append((code, *parse_card_payload(code.text)))
         except PayloadError:
             shown = code.text if len(code.text) <= 40 else code.text[:37] + "…"
-            problems.append(f"ignored a QR code that is not a tourpad card: {shown!r}")
+            problems.append(_("ignored a QR code that is not a tourpad card: {text}").format(text=repr(shown)))
     if not cards:
-        problems.insert(0, "no card codes found in the photo: lay the 7 cards face up in a row, codes "
-                           "uncovered, and photograph them from above, close enough that the row fills the picture")
+        problems.insert(0, _("no card codes found in the photo: lay the 7 cards face up in a row, codes "
+                             "uncovered, and photograph them from above, close enough that the row fills the picture"))
         return ScanResult(edition.id, (None,) * row_length, tuple(problems), "row", tuple(codes),
                           time.perf_counter() - started)
 
@@ -618,31 +627,37 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     positions, layout = list(row.positions), row.layout
     slots: list[str | None] = [None] * max(row_length, positions[-1] + 1)
     if len(cards) > row_length:
-        problems.append(f"found {len(cards)} cards; a row has {row_length}: photograph one player's row only")
+        problems.append(_("found {n} cards; a row has {size}: photograph one player's row only").format(
+            n=len(cards), size=row_length))
     taken_by = dict(taken) if isinstance(taken, Mapping) else {letter: "" for letter in taken}
     first_at: dict[str, int] = {}
-    for (_, edition_id, letter), position in zip(cards, positions, strict=True):
-        where = f"position {position + 1}"
+    for (_code, edition_id, letter), position in zip(cards, positions, strict=True):
+        number = position + 1
         if edition_id != edition.id:
-            problems.append(f"{where}: card {letter} of edition {edition_id!r} is not a card of this game "
-                            f"({edition.name})")
+            problems.append(_("position {position}: card {letter} of edition {other} is not a card of this game "
+                              "({edition})").format(position=number, letter=letter, other=repr(edition_id),
+                                                    edition=edition.label))
             continue
         if letter not in edition.letters:
-            problems.append(f"{where}: {edition.name} has no card {letter}")
+            problems.append(_("position {position}: {edition} has no card {letter}").format(
+                position=number, edition=edition.label, letter=letter))
             continue
         slots[position] = letter
         if letter in first_at:
-            problems.append(f"card {letter} appears twice (positions {first_at[letter] + 1} and {position + 1})")
+            problems.append(_("card {letter} appears twice (positions {first} and {second})").format(
+                letter=letter, first=first_at[letter] + 1, second=number))
             continue
         first_at[letter] = position
         if letter in taken_by:
-            owner = f"{taken_by[letter]}'s" if taken_by[letter] else "another player's"
-            problems.append(f"{where}: card {letter} is already in {owner} row this round")
+            problems.append((_("position {position}: card {letter} is already in {name}'s row this round")
+                             if taken_by[letter] else
+                             _("position {position}: card {letter} is already in another player's row this round")
+                             ).format(position=number, letter=letter, name=taken_by[letter]))
     if None in slots:
         module = float(np.median([c.size for c, _, _ in cards])) / 25  # the cards' codes are 25 modules wide
         if module < SMALL_MODULE_PX:
-            problems.append(f"the codes are small in this photo (about {module:.1f} px per module): "
-                            "take it closer, so the row fills the picture")
+            problems.append(_("the codes are small in this photo (about {size} px per module): take it closer, so "
+                              "the row fills the picture").format(size=format_number(round(module, 1))))
     return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
                       time.perf_counter() - started)
 

@@ -126,3 +126,21 @@ def test_a_finished_game_says_so_and_ranks_by_the_engine(service):
     assert not any(s.entering for s in board.sheets)
     assert all(len(s.rounds) == 4 and all(line.total is not None for line in s.rounds) for s in board.sheets)
     assert board.standings[0].total >= board.standings[1].total
+
+
+def test_the_board_speaks_the_language_of_the_window_showing_it(service):
+    """One view for every device; the board drawn from it speaks its reader's language, same points."""
+    from rules.i18n import use_language
+
+    game = Game(service, "europe", ["Ann", "Bob", "Cy"])
+    game.play(1, "ACFJNQV", "BDGKORW", "EHLPSXY")
+    english = game.board()
+    with use_language("fr"):
+        french = game.board()
+        assert french.status == "Manche 2 · saisie en cours\u00a0: Ann, Bob, Cy"
+        assert tiers_text(french.route) == "ensuite 7, 3 puis 1 points"
+    assert english.status == "Round 2 · still entering: Ann, Bob, Cy"
+    assert [(s.name, s.total, s.rank) for s in french.standings] == \
+        [(s.name, s.total, s.rank) for s in english.standings]
+    assert [line.total for s in french.sheets for line in s.rounds] == \
+        [line.total for s in english.sheets for line in s.rounds]

@@ -19,6 +19,7 @@ from rules.scoring import (
     score_pairs,
     score_throw_catch,
 )
+from scorer.locale import _
 from scorer.pad.game import PadState, letters_entry
 
 
@@ -38,13 +39,15 @@ class LetterDraft:
         """Add a card; a repeat, another player's card or an eighth card is refused with a message."""
         letter = letter.upper()
         if letter in self.taken:
-            self.message = f"{letter} is already in {self.taken[letter]}'s cards this round"
+            self.message = _("{letter} is already in {name}'s cards this round").format(
+                letter=letter, name=self.taken[letter])
             return False
         if letter in self.letters:
-            self.message = f"{letter} is already your card #{self.letters.index(letter) + 1} this round"
+            self.message = _("{letter} is already your card #{position} this round").format(
+                letter=letter, position=self.letters.index(letter) + 1)
             return False
         if len(self.letters) >= HAND_SIZE:
-            self.message = f"you already have {HAND_SIZE} cards; remove one first"
+            self.message = _("you already have {n} cards; remove one first").format(n=HAND_SIZE)
             return False
         self.letters.append(letter)
         self.message = ""
@@ -69,7 +72,8 @@ class LetterDraft:
             if ch in " ,":
                 continue
             if ch not in valid:
-                message = f"{ch!r} is not a card letter ({valid})"
+                message = _("{character} is not a card letter ({letters})").format(character=repr(ch),
+                                                                                letters=valid)
                 continue
             if not self.tap(ch):
                 message = self.message
@@ -95,6 +99,8 @@ class ChoiceOption:
     used_in: int
     #: At least one icon of it on the player's cards (it may be chosen).
     held: bool
+    #: Its name as the player reads it (`name` is the key the entry records).
+    label: str = ""
 
     @property
     def available(self) -> bool:
@@ -125,38 +131,41 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
         except KeyError:
             continue
     mask = row_mask(cards)
+    names = edition.category_names()
     lines = []
     if len(cards) == HAND_SIZE:
         points, how = score_throw_catch(edition, cards, explain=True)
-        lines.append(CategoryLine("Throw & Catch", points, how))
+        lines.append(CategoryLine(names["throw_catch"], points, how))
     else:
-        lines.append(CategoryLine("Throw & Catch", None,
-                                  f"Throw & Catch: scored when all {HAND_SIZE} cards are in "
-                                  f"({len(cards)} so far)"))
+        lines.append(CategoryLine(names["throw_catch"], None,
+                                  _("{category}: scored when all {n} cards are in ({count} so far)").format(
+                                      category=names["throw_catch"], n=HAND_SIZE, count=len(cards))))
     points, how = score_collection(edition, mask, carried.previous_collection[player], explain=True)
-    lines.append(CategoryLine(edition.collection.name, points, how))
+    lines.append(CategoryLine(names[edition.collection.id], points, how))
     points, how = score_pairs(edition, mask, explain=True)
-    lines.append(CategoryLine(edition.pairs.name, points, how))
+    lines.append(CategoryLine(names[edition.pairs.id], points, how))
 
     options = choice_options(state, round_index, player, mask)
     chosen = next((o for o in options if o.name == draft.choice), None)
+    choice_name = names[edition.choice.id]
     if chosen is not None:
-        lines.append(CategoryLine(edition.choice.name, chosen.points, f"{edition.choice.name}: {chosen.name}"
-                                  f" → {chosen.points}"))
+        lines.append(CategoryLine(choice_name, chosen.points, _("{category}: {choice} → {points}").format(
+            category=choice_name, choice=chosen.label, points=chosen.points)))
     else:
-        lines.append(CategoryLine(edition.choice.name, 0, f"{edition.choice.name}: none chosen"))
+        lines.append(CategoryLine(choice_name, 0, _("{category}: none chosen").format(category=choice_name)))
     new_sites = mask & ~carried.visited[player]
-    lines.append(CategoryLine(edition.sites_label, new_sites.bit_count(),
-                              f"new: {', '.join(edition.letters_of(new_sites)) or 'none'}"))
+    new_letters = ", ".join(edition.letters_of(new_sites))
+    lines.append(CategoryLine(names["sites"], new_sites.bit_count(),
+                              _("new: {letters}").format(letters=new_letters) if new_letters else _("new: none")))
     hints = []
     visited = carried.visited[player] | mask
     for region in edition.regions:
         if visited & region.mask == region.mask and carried.visited[player] & region.mask != region.mask:
             claimed = bool(carried.regions_claimed >> region.index & 1)
-            hints.append(wording.region_hint(region.name, region.bonus, claimed))
+            hints.append(wording.region_hint(region.label, region.bonus, claimed))
     route = edition.route
     if route is not None and not carried.route_done >> player & 1 and route_achieved(edition, visited):
-        hints.append(wording.route_hint(route.name))
+        hints.append(wording.route_hint(route.label))
     subtotal = sum(line.points or 0 for line in lines)
     return Preview(lines, options, subtotal, hints)
 
@@ -172,8 +181,8 @@ def choice_options(state: PadState, round_index: int, player: int, mask: int) ->
     out = []
     for i, icon in enumerate(family.icons):
         everyone = (mask & icon.mask).bit_count() + sum((row_mask(r) & icon.mask).bit_count() for r in others)
-        points, _ = score_choice(edition, i, mask, everyone, state.setup.n)
-        out.append(ChoiceOption(icon.name, points, used.get(icon.name, 0), bool(mask & icon.mask)))
+        points, _how = score_choice(edition, i, mask, everyone, state.setup.n)
+        out.append(ChoiceOption(icon.name, points, used.get(icon.name, 0), bool(mask & icon.mask), icon.label))
     return out
 
 

@@ -31,6 +31,7 @@ from rules.record import GameRecord, ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
 from rules.text import TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
+from scorer.locale import _, ngettext
 from scorer.pad.errors import EntryError
 from scorer.pad.places import SheetPlace, pad_place
 from scorer.pad.store import Event, EventStore
@@ -57,11 +58,12 @@ def validate_setup(edition: Edition, players: list[str], direction_variant: bool
     for number, typed in enumerate(players, start=1):
         if typed.strip():  # an empty field: fewer players
             try:
-                names.append(clean_name(typed, f"player {number}'s name"))
+                names.append(clean_name(typed, _("player {number}'s name").format(number=number)))
             except TextError as err:
                 raise EntryError(str(err)) from None
     if not 2 <= len(names) <= 4:
-        raise EntryError(f"Boomerang is for 2 to 4 players; {len(names)} named")
+        raise EntryError(ngettext("Boomerang is for 2 to 4 players; {n} named",
+                                  "Boomerang is for 2 to 4 players; {n} named", len(names)).format(n=len(names)))
     try:
         GameRecord(edition=edition.id, players=names)
     except ValidationError as err:
@@ -71,7 +73,7 @@ def validate_setup(edition: Edition, players: list[str], direction_variant: bool
     except RuleError as err:
         raise EntryError(str(err)) from None
     if mode not in MODES:
-        raise EntryError(f"unknown entry mode {mode!r}")
+        raise EntryError(_("unknown entry mode {mode}").format(mode=repr(mode)))
     return Setup(edition.id, tuple(names), bool(direction_variant), mode)
 
 
@@ -145,7 +147,8 @@ class PadState:
         for p, name in enumerate(self.players):
             by_category = sum(self.category_totals(p).values())
             if by_category != self.totals()[p]:
-                problems.append(f"{name}: categories add up to {by_category}, total says {self.totals()[p]}")
+                problems.append(_("{name}: categories add up to {sum}, total says {total}").format(
+                    name=name, sum=by_category, total=self.totals()[p]))
         return problems
 
     def tie_breaks(self) -> list[str]:
@@ -158,14 +161,16 @@ class PadState:
             tied = [p for p in range(len(names)) if totals[p] == total]
             if len(tied) < 2:
                 continue
-            who = ", ".join(names[p] for p in tied[:-1]) + f" and {names[tied[-1]]}"
+            who = _("{names} and {last}").format(names=", ".join(names[p] for p in tied[:-1]),
+                                                 last=names[tied[-1]])
             breakers = wording.tie_breakers(self.edition)
             order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
             if len({ranks[p] for p in tied}) == 1:
-                lines.append(f"{who} tie on {total}; still tied after {breakers}: "
-                             f"they share #{ranks[tied[0]]}")
+                lines.append(_("{who} tie on {total}; still tied after {breakers}: they share #{rank}").format(
+                    who=who, total=total, breakers=breakers, rank=ranks[tied[0]]))
             else:
-                lines.append(f"{who} tie on {total}; broken by {breakers}: {order}")
+                lines.append(_("{who} tie on {total}; broken by {breakers}: {order}").format(
+                    who=who, total=total, breakers=breakers, order=order))
         return lines
 
     def bonus_summary(self, round_index: int) -> list[str]:
@@ -190,16 +195,20 @@ class PadState:
             return None
         for r, score in enumerate(self.scores[player]):
             if score.route:
-                return f"{route.name}: achieved in round {r + 1}, +{score.route}"
+                return _("{route}: achieved in round {round}, +{points}").format(route=route.label, round=r + 1,
+                                                                                  points=score.route)
         if self.setup.mode != LETTERS_MODE:
-            return f"{route.name}: not yet"
+            return _("{route}: not yet").format(route=route.label)
         visited = self.visited(player)
         if route.kind == "passport":
             seen = sum(1 for region in self.edition.regions if visited & region.mask)
-            return f"{route.name}: {seen} of {len(self.edition.regions)} regions visited"
+            return ngettext("{route}: {seen} of {n} regions visited", "{route}: {seen} of {n} regions visited",
+                            seen).format(route=route.label, seen=seen, n=len(self.edition.regions))
         from rules.scoring import drawn_pathways
 
-        return f"{route.name}: not yet ({len(drawn_pathways(self.edition, visited))} pathways drawn)"
+        drawn = len(drawn_pathways(self.edition, visited))
+        return ngettext("{route}: not yet ({n} pathways drawn)", "{route}: not yet ({n} pathways drawn)",
+                        drawn).format(route=route.label, n=drawn)
 
     def visited(self, player: int) -> int:
         """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
@@ -217,8 +226,8 @@ class PadState:
 
     def record(self) -> GameRecord:
         if self.setup.mode != LETTERS_MODE:
-            raise EntryError("a game entered by category has no cards, so it has no `tourpad score` record; "
-                             "export the CSV instead")
+            raise EntryError(_("a game entered by category has no cards, so it has no `tourpad score` record; "
+                               "export the CSV instead"))
         return record_from_rounds(self.edition, list(self.players), self.parsed_rounds(),
                                   self.setup.direction_variant)
 
@@ -314,13 +323,13 @@ def apply_event(entries: list[dict[int, dict]], kind: str, payload: dict) -> Non
 
 def describe(setup: Setup, kind: str, payload: dict) -> str:
     name = setup.players[payload["player"]]
-    where = f"round {payload['round'] + 1}"
+    number = payload["round"] + 1
     if kind == "cleared":
-        return f"cleared {name}'s {where}"
+        return _("cleared {name}'s round {round}").format(name=name, round=number)
     if "cards" in payload:
         choice = f" + {payload['choice']}" if payload.get("choice") else ""
-        return f"{name}'s {where}: {payload['cards']}{choice}"
-    return f"{name}'s {where} (by category)"
+        return _("{name}'s round {round}: {cards}").format(name=name, round=number, cards=payload["cards"]) + choice
+    return _("{name}'s round {round} (by category)").format(name=name, round=number)
 
 
 def score(state: PadState) -> None:
@@ -407,7 +416,7 @@ class GameSession:
         cleaned = cards.replace(" ", "").replace(",", "").upper()
         payload = {"cards": cleaned, "choice": (choice or None) and choice.strip()}
         if self.state.setup.mode != LETTERS_MODE:
-            raise EntryError("this game is entered by category; enter each category's value")
+            raise EntryError(_("this game is entered by category; enter each category's value"))
         if payload["choice"] is not None:
             family = self.state.edition.choice
             with contextlib.suppress(KeyError):  # check_entries names an unknown choice
@@ -416,7 +425,7 @@ class GameSession:
 
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
         if self.state.setup.mode != CATEGORIES_MODE:
-            raise EntryError("this game is entered by letters; tap the player's 7 cards")
+            raise EntryError(_("this game is entered by letters; tap the player's 7 cards"))
         try:
             normalised = cat.normalise(self.state.edition, values)
         except RuleError as err:
@@ -427,18 +436,19 @@ class GameSession:
         with self._lock:
             state = self.reload()
             if player not in state.entries[round_index]:
-                raise EntryError(f"round {round_index + 1}: {state.players[player]} has nothing entered")
+                raise EntryError(_("round {round}: {name} has nothing entered").format(
+                    round=round_index + 1, name=state.players[player]))
             later = any(state.entries[r] for r in range(round_index + 1, ROUNDS))
             if round_index < state.rounds_done and later:
-                raise EntryError(f"round {round_index + 1} is closed and later rounds depend on it; "
-                                 f"edit {state.players[player]}'s entry instead of clearing it")
+                raise EntryError(_("round {round} is closed and later rounds depend on it; edit {name}'s entry "
+                                   "instead of clearing it").format(round=round_index + 1, name=state.players[player]))
             return self._commit("cleared", {"round": round_index, "player": player})
 
     def undo(self) -> str:
         """Cancel the latest command still in effect; returns what it was."""
         with self._lock:
             if not self.reload().log:
-                raise EntryError("nothing to undo")
+                raise EntryError(_("nothing to undo"))
             what = self.state.log[-1]
             self._commit("undo", {})
             return what
@@ -458,7 +468,7 @@ class GameSession:
 
     @property
     def title(self) -> str:
-        return self.state.edition.name.removeprefix("Boomerang: ")
+        return self.state.edition.label.removeprefix("Boomerang: ").removeprefix("Boomerang : ")
 
     @property
     def export_name(self) -> str:
@@ -466,7 +476,7 @@ class GameSession:
 
     @property
     def where(self) -> str:
-        return f"Game {self.game_id}"
+        return _("Game {number}").format(number=self.game_id)
 
     @property
     def draft_key(self) -> tuple:
@@ -492,9 +502,9 @@ class GameSession:
             state = self.reload()
             r = state.current_round if round_index is None else round_index
             if not 0 <= r < ROUNDS:
-                raise EntryError("the game is over; edit a round from the sheet instead")
+                raise EntryError(_("the game is over; edit a round from the sheet instead"))
             if not 0 <= player < state.setup.n:
-                raise EntryError(f"no player #{player + 1} in this game")
+                raise EntryError(_("no player #{number} in this game").format(number=player + 1))
             candidate = [dict(row) for row in state.entries]
             candidate[r][player] = payload
             check_entries(state.edition, state.setup, candidate, focus=player)

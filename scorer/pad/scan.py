@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rules.engine import HAND_SIZE as ROW_LENGTH
+from scorer.locale import _
 from scorer.pad.entry import LetterDraft
 
 if TYPE_CHECKING:  # the decoder needs numpy and Pillow, which the browser build does not ship
@@ -53,7 +54,8 @@ class RowProposal:
         if not self.holes:
             return False
         if letter in self.slots:  # said here: the keypad would count positions without the holes
-            self.message = f"{letter} is already your card at position {self.slots.index(letter) + 1}"
+            self.message = _("{letter} is already your card at position {position}").format(
+                letter=letter, position=self.slots.index(letter) + 1)
             return False
         keypad = LetterDraft(letters=[c for c in self.slots if c], taken=self.taken)
         if not keypad.tap(letter):
@@ -61,7 +63,10 @@ class RowProposal:
             return False
         position = self.holes[0] + 1
         self.slots[self.holes[0]] = letter
-        self.message = (f"position {position}: {letter}" +
-                        (f"; now tap the card at position {self.holes[0] + 1}" if self.holes else
-                         " — the row is complete: check it and save"))
+        if self.holes:
+            self.message = _("position {position}: {letter}; now tap the card at position {next}").format(
+                position=position, letter=letter, next=self.holes[0] + 1)
+        else:
+            self.message = _("position {position}: {letter} — the row is complete: check it and save").format(
+                position=position, letter=letter)
         return True

@@ -21,7 +21,7 @@ RADIUS_SHARE = 11 / 366
 class Town:
     index: int
     letter: str
-    site: str
+    site: str  # the town's name as a person reads it (`Card.site_label`)
     x: float
     y: float
     color: str
@@ -62,7 +62,7 @@ def town_map_view(edition: Edition, visited: int, width: float) -> TownMapView:
     centres, paths = town_map(edition, LAYOUT_W, LAYOUT_H)
     k = width / LAYOUT_W
     coast = route.west_mask | route.east_mask
-    towns = tuple(Town(card.index, card.letter, card.site, x * k, y * k, edition.regions[card.region].color,
+    towns = tuple(Town(card.index, card.letter, card.site_label, x * k, y * k, edition.regions[card.region].color,
                        bool(coast >> card.index & 1), bool(visited >> card.index & 1))
                   for card, (x, y) in zip(edition.cards, centres, strict=True))
     drawn = {frozenset(edge) for edge in drawn_pathways(edition, visited)}

@@ -2,13 +2,15 @@
 
 Everything comes from the table's view (`Table.view()`, the same dict every device and the event stream get):
 the sheets, the engine's scores of the closed rounds and its settlement of the shared bonuses. This module
-only arranges them for reading across a room (names instead of seat numbers, standings in rank order);
-it decides no rule.
+only arranges them for reading across a room (names instead of seat numbers, standings in rank order,
+the edition's names in the reader's language where the view holds their English keys); it decides no rule.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from scorer.locale import _, ngettext
 
 
 @dataclass(frozen=True)
@@ -85,15 +87,29 @@ class Board:
     @property
     def status(self) -> str:
         if self.finished:
-            return "Game over"
-        return f"Round {self.round} · still entering: {', '.join(self.waiting_for)}"
+            return _("Game over")
+        return _("Round {round} · still entering: {names}").format(round=self.round,
+                                                                   names=", ".join(self.waiting_for))
+
+
+def seat_name(seat: dict) -> str:
+    """A seat of a table view as a person reads it: its player's name, or "seat 3" while nobody sits there
+    (the view's own label for an empty seat is English, as the JSON API's words are)."""
+    return seat["name"] if seat["claimed"] else _("seat {number}").format(number=seat["seat"])
 
 
 def board_from_view(view: dict) -> Board:
-    """The board of a table view (`Table.view()` / the API's `TableView`)."""
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    """The board of a table view (`Table.view()` / the API's `TableView`), its words in the language of the
+    moment (the view, shared by every device, names categories, regions and the route by their keys)."""
+    from scorer.packs import resolve_edition
+
+    edition = resolve_edition(view["edition"]["id"])
+    region_labels = {region.name: region.label for region in edition.regions}
+    route_label = edition.route.label if edition.route is not None else ""
+    choice_labels = {icon.name: icon.label for icon in edition.choice.icons}
+    names = {seat["seat"]: seat_name(seat) for seat in view["seats"]}
     scores = view["scores"]
-    category_names = scores["categories"]
+    category_names = {**scores["categories"], **edition.category_names()}
     waiting = set(view["waiting_for"])
     sheets = []
     for seat_no, player in enumerate(scores["players"], start=1):
@@ -108,7 +124,8 @@ def board_from_view(view: dict) -> Board:
                 by_category = player["rounds"][rnd["round"] - 1]
                 points = tuple((category_names.get(c, c), v) for c, v in by_category.items() if v)
                 total = sum(by_category.values())
-            lines.append(RoundLine(rnd["round"], entry["cards"], entry["choice"], rnd["closed"], points, total))
+            choice = entry["choice"] and choice_labels.get(entry["choice"], entry["choice"])
+            lines.append(RoundLine(rnd["round"], entry["cards"], choice, rnd["closed"], points, total))
         sheets.append(SheetColumn(seat_no, names[seat_no], player["total"], player["rank"], tuple(lines),
                                   entering=seat_no in waiting))
     standings = tuple(Standing(s.rank, s.name, s.total) for s in sorted(sheets, key=lambda s: (s.rank, s.seat)))
@@ -117,16 +134,18 @@ def board_from_view(view: dict) -> Board:
         return tuple(names[s] for s in seats)
 
     bonuses = view["bonuses"]
-    open_regions = tuple(OpenRegion(r["name"], r["points"], r["color"]) for r in bonuses["regions"] if r["open"])
-    taken_regions = tuple(sorted((TakenBonus(r["name"], r["points"], r["round"], who(r["seats"]))
+    open_regions = tuple(OpenRegion(region_labels.get(r["name"], r["name"]), r["points"], r["color"])
+                         for r in bonuses["regions"] if r["open"])
+    taken_regions = tuple(sorted((TakenBonus(region_labels.get(r["name"], r["name"]), r["points"], r["round"],
+                                             who(r["seats"]))
                                   for r in bonuses["regions"] if not r["open"]), key=lambda t: t.round))
     route = None
     if bonuses["route"] is not None:
         info = bonuses["route"]
-        route = RouteBoard(info["name"], tuple(info["open_tiers"]), info["repeats"],
-                           tuple(TakenBonus(info["name"], t["points"], t["round"], who(t["seats"]))
+        route = RouteBoard(route_label or info["name"], tuple(info["open_tiers"]), info["repeats"],
+                           tuple(TakenBonus(route_label or info["name"], t["points"], t["round"], who(t["seats"]))
                                  for t in info["taken"]))
-    return Board(view["code"], view["edition"]["name"], view["round"], view["finished"],
+    return Board(view["code"], edition.label, view["round"], view["finished"],
                  tuple(names[s] for s in view["waiting_for"]), tuple(sheets), standings, open_regions,
                  taken_regions, route, view["version"])
 
@@ -135,9 +154,10 @@ def tiers_text(route: RouteBoard) -> str:
     """"7, 3 or 1 points" / "1 point for anyone else" / "none left"."""
     tiers = route.open_tiers
     if not tiers:
-        return "none left"
+        return _("none left")
     if route.repeats and len(tiers) == 1 and route.taken:
-        return f"{tiers[0]} point{'s' if tiers[0] != 1 else ''} for anyone else"
+        return ngettext("{n} point for anyone else", "{n} points for anyone else", tiers[0]).format(n=tiers[0])
     listed = ", ".join(str(t) for t in tiers[:-1])
-    points = f"{listed} then {tiers[-1]} points" if listed else f"{tiers[0]} point{'s' if tiers[0] != 1 else ''}"
-    return f"next {points}"
+    if listed:
+        return _("next {listed} then {n} points").format(listed=listed, n=tiers[-1])
+    return ngettext("next {n} point", "next {n} points", tiers[0]).format(n=tiers[0])

@@ -29,6 +29,7 @@ from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, rank_players
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
+from scorer.locale import _
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
@@ -150,8 +151,9 @@ class Table:
         try:
             record = record_from_rounds(self.edition, labels, self.closed_rounds(), self.stored.direction_variant)
         except ValidationError:  # a player named like an empty seat ("seat 2"): the record needs distinct names
-            raise Conflict(f"the players' names at table {format_code(self.code)} must differ for a record "
-                           f"({', '.join(labels)}); seat the empty seats or rename a player") from None
+            raise Conflict(_("the players' names at table {code} must differ for a record ({names}); seat the empty "
+                             "seats or rename a player").format(code=format_code(self.code), names=", ".join(labels))
+                           ) from None
         return record.model_dump(mode="json", exclude_none=True)
 
     def scores(self) -> dict:
@@ -273,19 +275,20 @@ class TableService:
     def check_host(self, credential: str | None, doing: str) -> None:
         """401 without a credential, 403 with a wrong one: `doing` is the host's alone."""
         if not credential:
-            raise Unauthorized(f"only the host can {doing}: this needs the host credential (the host link "
-                               f"`tourpad host` printed; header 'Authorization: Bearer …'); players join "
-                               f"with the join code")
+            raise Unauthorized(_("only the host can {doing}: this needs the host credential (the host link "
+                                 "`tourpad host` printed; header 'Authorization: Bearer …'); players join with the "
+                                 "join code").format(doing=doing))
         if not self.is_host(credential):
-            raise Forbidden(f"only the host can {doing}, and that is not this host's credential")
+            raise Forbidden(_("only the host can {doing}, and that is not this host's credential").format(doing=doing))
 
     def create_table(self, edition_id: str, seats: int, direction_variant: bool = False, *,
                      credential: str | None) -> tuple[str, str]:
         """A new table, for the holder of the host credential only; returns (join code, host token). The
         host token is shown once, never stored."""
-        self.check_host(credential, "open a table")
+        self.check_host(credential, _("open a table"))
         if not MIN_SEATS <= seats <= MAX_SEATS:
-            raise Invalid(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seats}")
+            raise Invalid(_("a table has {min} to {max} seats, not {seats}").format(min=MIN_SEATS, max=MAX_SEATS,
+                                                                                   seats=seats))
         try:
             check_direction_variant(seats, direction_variant)
         except RuleError as err:
@@ -297,7 +300,7 @@ class TableService:
         with self._lock:
             self.expire_idle()
             if len(self._tables) >= self.max_tables:
-                raise TooMany(f"this host already runs {len(self._tables)} tables; let idle ones expire")
+                raise TooMany(_("this host already runs {n} tables; let idle ones expire").format(n=len(self._tables)))
             self._count_creation()
             code = self._unused_code()
             host_token = new_token()
@@ -315,7 +318,7 @@ class TableService:
         while recent and recent[0] < now - 60:
             recent.popleft()
         if len(recent) >= self.tables_per_minute:
-            raise TooMany(f"this host opened {len(recent)} tables in the last minute; wait a minute")
+            raise TooMany(_("this host opened {n} tables in the last minute; wait a minute").format(n=len(recent)))
         recent.append(now)
 
     def _unused_code(self) -> str:
@@ -331,7 +334,8 @@ class TableService:
         with self._lock:
             table = self._table(code)
             if table.stored.created_by != self._host_hash:
-                raise Forbidden(f"table {format_code(table.code)} was not opened with this host's credential")
+                raise Forbidden(_("table {code} was not opened with this host's credential").format(
+                    code=format_code(table.code)))
             token = new_token()
             self.store.add_host_token(table.code, token_hash(token))
             table.stored.host_token_hashes.add(token_hash(token))
@@ -353,10 +357,12 @@ class TableService:
 
     def _table(self, code: str) -> Table:
         if self._broken is not None:
-            raise Unavailable(f"the host could not save a change ({self._broken}); restart tourpad host")
+            raise Unavailable(_("the host could not save a change ({error}); restart tourpad host").format(
+                error=self._broken))
         table = self._tables.get(normalize_code(code))
         if table is None:
-            raise NotFound(f"no table with join code {code!r} on this host (it may have expired)")
+            raise NotFound(_("no table with join code {code} on this host (it may have expired)").format(
+                code=repr(code)))
         return table
 
     def view(self, code: str) -> dict:
@@ -389,8 +395,7 @@ class TableService:
 
     def _role(self, table: Table, token: str | None) -> int | None:
         if not token:
-            raise Unauthorized("this needs your seat token or the host token "
-                               "(header 'Authorization: Bearer …')")
+            raise Unauthorized(_("this needs your seat token or the host token (header 'Authorization: Bearer …')"))
         hashed = token_hash(token)
         # Compare every candidate (no early exit): the time taken does not tell which part matched.
         host = any(secrets.compare_digest(hashed, h) for h in table.stored.host_token_hashes)
@@ -399,7 +404,8 @@ class TableService:
             return None
         if seats:
             return seats[0]
-        raise Unauthorized(f"that token is not a seat or host token of table {format_code(table.code)}")
+        raise Unauthorized(_("that token is not a seat or host token of table {code}").format(
+            code=format_code(table.code)))
 
     # --- seats ----------------------------------------------------------------------------------------------
 
@@ -408,27 +414,29 @@ class TableService:
         claimed seat gets a new token, so a player whose phone lost it can be seated again). Returns the
         seat token."""
         try:
-            name = clean_name(name, "a player name")
+            name = clean_name(name, _("a player name"))
         except TextError as err:
-            raise Invalid(f"seat {seat_no}: {err}") from None
+            raise Invalid(_("seat {seat}: {problem}").format(seat=seat_no, problem=err)) from None
         with self._lock:
             table = self._table(code)
             seat = self._seat_index(table, seat_no)
             role = self._role(table, token) if token else "anyone"
             current = table.stored.claimed.get(seat)
             if role == "anyone" and table.stored.locked:
-                raise Forbidden(f"the host has closed this table to new players (table "
-                                f"{format_code(table.code)}); ask the host to open it")
+                raise Forbidden(_("the host has closed this table to new players (table {code}); ask the host to "
+                                  "open it").format(code=format_code(table.code)))
             if role is not None and table.stored.ended is not None:  # the host may still rename seats
                 raise Conflict(self._ended_message(table))
             if role == "anyone" and current is not None:
-                raise Conflict(f"seat {seat_no} is taken by {current.name}; take a free seat or ask the host")
+                raise Conflict(_("seat {seat} is taken by {name}; take a free seat or ask the host").format(
+                    seat=seat_no, name=current.name))
             if role not in ("anyone", None, seat):
-                raise Forbidden(f"your token is for seat {role + 1} ({table.label(role)}); "
-                                f"it cannot claim seat {seat_no}")
+                raise Forbidden(_("your token is for seat {own} ({name}); it cannot claim seat {seat}").format(
+                    own=role + 1, name=table.label(role), seat=seat_no))
             for other, claimed in table.stored.claimed.items():
                 if other != seat and claimed.name.casefold() == name.casefold():
-                    raise Conflict(f"{claimed.name} already sits at seat {other + 1}; pick another name")
+                    raise Conflict(_("{name} already sits at seat {seat}; pick another name").format(
+                        name=claimed.name, seat=other + 1))
             seat_token = token if role == seat else new_token()
             stored = StoredSeat(name, token_hash(seat_token))
             version = table.stored.version + 1
@@ -443,7 +451,8 @@ class TableService:
     @staticmethod
     def _seat_index(table: Table, seat_no: int) -> int:
         if not 1 <= seat_no <= table.n_seats:
-            raise NotFound(f"table {format_code(table.code)} has seats 1 to {table.n_seats}, not {seat_no}")
+            raise NotFound(_("table {code} has seats 1 to {n}, not {seat}").format(
+                code=format_code(table.code), n=table.n_seats, seat=seat_no))
         return seat_no - 1
 
     # --- the host runs the table --------------------------------------------------------------------------
@@ -455,22 +464,22 @@ class TableService:
                 and table.stored.created_by == self._host_hash:
             return table
         if self._role(table, token) is not None:
-            raise Forbidden(f"only the host can {doing}; a seat token cannot")
+            raise Forbidden(_("only the host can {doing}; a seat token cannot").format(doing=doing))
         return table
 
     @staticmethod
     def _ended_message(table: Table) -> str:
-        return (f"the host ended table {format_code(table.code)} (game {table.stored.game}): no more entries; "
-                f"the game and its standings stay readable")
+        return _("the host ended table {code} (game {game}): no more entries; the game and its standings stay "
+                 "readable").format(code=format_code(table.code), game=table.stored.game)
 
     def set_joining(self, code: str, open_to_new_players: bool, token: str | None) -> dict:
         """Close the table to new players (a seat claimed by code is refused) or open it again."""
         with self._lock:
-            table = self._as_host(code, token, "close or open the table to new players")
+            table = self._as_host(code, token, _("close or open the table to new players"))
             locked = not open_to_new_players
             if table.stored.locked == locked:
-                state = "closed to" if locked else "open to"
-                raise Conflict(f"table {format_code(table.code)} is already {state} new players")
+                raise Conflict((_("table {code} is already closed to new players") if locked else
+                                _("table {code} is already open to new players")).format(code=format_code(table.code)))
             version = table.stored.version + 1
             now = self._clock()
             table.stored.locked = locked
@@ -483,24 +492,25 @@ class TableService:
         """Remove a seat that never played, before round 1 closes: the table shrinks by one seat (never below
         MIN_SEATS), the later seats move down one, and the removed seat's token stops working."""
         with self._lock:
-            table = self._as_host(code, token, "remove a seat")
+            table = self._as_host(code, token, _("remove a seat"))
             seat = self._seat_index(table, seat_no)
             who = table.label(seat)
             if table.stored.ended is not None:
                 raise Conflict(self._ended_message(table))
             if table.n_seats <= MIN_SEATS:
-                raise Conflict(f"table {format_code(table.code)} has {table.n_seats} seats, the fewest a game "
-                               f"has; {who}'s seat cannot be removed")
+                raise Conflict(_("table {code} has {n} seats, the fewest a game has; {name}'s seat cannot be "
+                                 "removed").format(code=format_code(table.code), n=table.n_seats, name=who))
             if table.open_round > 0:
-                raise Conflict(f"round 1 is closed: the seats are fixed for this game; {who}'s seat cannot be "
-                               f"removed")
-            if any(s == seat for (_, s) in table.stored.entries):
-                raise Conflict(f"seat {seat_no} ({who}) has an entry in round 1; only a seat that never "
-                               f"played can be removed")
+                raise Conflict(_("round 1 is closed: the seats are fixed for this game; {name}'s seat cannot be "
+                                 "removed").format(name=who))
+            if any(s == seat for (_round, s) in table.stored.entries):
+                raise Conflict(_("seat {seat} ({name}) has an entry in round 1; only a seat that never played can "
+                                 "be removed").format(seat=seat_no, name=who))
             try:
                 check_direction_variant(table.n_seats - 1, table.stored.direction_variant)
             except RuleError as err:
-                raise Conflict(f"seat {seat_no} ({who}) cannot be removed: {err}") from None
+                raise Conflict(_("seat {seat} ({name}) cannot be removed: {problem}").format(
+                    seat=seat_no, name=who, problem=err)) from None
             stored = table.stored
             stored.claimed = {s - (s > seat): c for s, c in stored.claimed.items() if s != seat}
             stored.entries = {(r, s - (s > seat)): e for (r, s), e in stored.entries.items()}
@@ -517,9 +527,10 @@ class TableService:
     def end_game(self, code: str, token: str | None) -> dict:
         """End the current game: no more entries or seat claims; the sheets and standings stay readable."""
         with self._lock:
-            table = self._as_host(code, token, "end the table")
+            table = self._as_host(code, token, _("end the table"))
             if table.stored.ended is not None:
-                raise Conflict(f"table {format_code(table.code)} (game {table.stored.game}) is already ended")
+                raise Conflict(_("table {code} (game {game}) is already ended").format(code=format_code(table.code),
+                                                                                      game=table.stored.game))
             version = table.stored.version + 1
             now = self._clock()
             table.stored.ended = now
@@ -532,11 +543,12 @@ class TableService:
         """A new game at the same table with the same seats: the same code and seat tokens (the phones stay
         seated), the next game number; the finished game's record is kept for export."""
         with self._lock:
-            table = self._as_host(code, token, "start another game")
+            table = self._as_host(code, token, _("start another game"))
             stored = table.stored
             if stored.ended is None and table.open_round < ROUNDS:
-                raise Conflict(f"game {stored.game} at table {format_code(table.code)} is still being played "
-                               f"(round {table.open_round + 1}); end it first, then play again")
+                raise Conflict(_("game {game} at table {code} is still being played (round {round}); end it first, "
+                                 "then play again").format(game=stored.game, code=format_code(table.code),
+                                                           round=table.open_round + 1))
             finished, record = stored.game, table.record()
             version = stored.version + 1
             now = self._clock()
@@ -559,7 +571,8 @@ class TableService:
                 return table.record()
             if game not in table.stored.past_games:
                 games = ", ".join(str(g) for g in [*sorted(table.stored.past_games), table.stored.game])
-                raise NotFound(f"table {format_code(table.code)} has games {games}, not {game}")
+                raise NotFound(_("table {code} has games {games}, not {game}").format(
+                    code=format_code(table.code), games=games, game=game))
             return table.stored.past_games[game]
 
     # --- rounds ---------------------------------------------------------------------------------------------
@@ -573,29 +586,30 @@ class TableService:
             seat = self._seat_index(table, seat_no)
             role = self._role(table, token)
             if not 1 <= round_no <= ROUNDS:
-                raise NotFound(f"a game has rounds 1 to {ROUNDS}, not {round_no}")
+                raise NotFound(_("a game has rounds 1 to {rounds}, not {round}").format(rounds=ROUNDS, round=round_no))
             if table.stored.ended is not None:
                 raise Conflict(self._ended_message(table))
             r = round_no - 1
             who = table.label(seat)
             if role is not None and role != seat:
-                raise Forbidden(f"your token is for seat {role + 1} ({table.label(role)}); "
-                                f"only the host can edit seat {seat_no} ({who})")
+                raise Forbidden(_("your token is for seat {own} ({own_name}); only the host can edit seat {seat} "
+                                  "({name})").format(own=role + 1, own_name=table.label(role), seat=seat_no, name=who))
             open_round = table.open_round
             if r > open_round:
                 waiting = ", ".join(table.label(s) for s in table.waiting_for())
-                raise Conflict(f"round {round_no} is not open yet: round {open_round + 1} is still being "
-                               f"entered (waiting for {waiting})")
+                raise Conflict(_("round {round} is not open yet: round {open} is still being entered (waiting for "
+                                 "{names})").format(round=round_no, open=open_round + 1, names=waiting))
             if r < open_round and role is not None:
-                raise Forbidden(f"round {round_no} is closed (every seat submitted); only the host can "
-                                f"correct {who}'s entry now")
+                raise Forbidden(_("round {round} is closed (every seat submitted); only the host can correct "
+                                  "{name}'s entry now").format(round=round_no, name=who))
             current = table.stored.entries.get((r, seat))
             current_revision = current.revision if current else 0
             if replaces_revision != current_revision:
-                raise Conflict(f"round {round_no}, {who}: this submission replaces revision "
-                               f"{replaces_revision} but the entry is at revision {current_revision} "
-                               f"(a replayed or overtaken submission); reload the table and edit the "
-                               f"current entry")
+                raise Conflict(_("round {round}, {name}: this submission replaces revision {replaces} but the entry "
+                                 "is at revision {current} (a replayed or overtaken submission); reload the table "
+                                 "and edit the current entry").format(round=round_no, name=who,
+                                                                      replaces=replaces_revision,
+                                                                      current=current_revision))
             letters, choice_name = self._validate(table, r, seat, cards, choice)
             was_open = r == open_round
             entry = StoredEntry(letters, choice_name, current_revision + 1, role is None)
@@ -688,4 +702,5 @@ class TableService:
         except Exception as err:
             # memory is now ahead of the file: refuse everything until a restart reloads the file
             self._broken = err
-            raise Unavailable(f"the host could not save this change ({err}); restart tourpad host") from None
+            raise Unavailable(_("the host could not save this change ({error}); restart tourpad host").format(
+                error=err)) from None

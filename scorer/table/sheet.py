@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine import ROUNDS
+from scorer.locale import _
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, Setup, score
 from scorer.pad.places import SheetPlace
+from scorer.table.board import seat_name
 from scorer.table.service import TableError, TableService
 
 SEAT_PLACE = ("table_seat", "table_seat_summary", "table_seat_entry", "table_seat_end")
@@ -26,7 +28,7 @@ def state_from_view(view: dict) -> PadState:
     from scorer.packs import resolve_edition
 
     edition = resolve_edition(view["edition"]["id"])
-    setup = Setup(edition.id, tuple(seat["name"] for seat in view["seats"]), view["direction_variant"],
+    setup = Setup(edition.id, tuple(seat_name(seat) for seat in view["seats"]), view["direction_variant"],
                   LETTERS_MODE)
     entries = [{s: {"cards": e["cards"], "choice": e["choice"]} for s, e in enumerate(rnd["entries"]) if e}
                for rnd in view["rounds"]]
@@ -88,7 +90,7 @@ class TableSheetSession:
 
     def _apply(self, event: dict) -> None:
         if event["kind"] == "expired":
-            self.gone = "The table expired"
+            self.gone = _("The table expired")
             self.stop()
         elif event["version"] <= self.view["version"]:
             return  # already in the view (this device's own submission, read back at once)
@@ -109,7 +111,7 @@ class TableSheetSession:
         try:
             self.seat = self.service.role(self.code, self.token)
         except TableError:
-            self.gone = "The host removed your seat"
+            self.gone = _("The host removed your seat")
             self.stop()
 
     # --- what the sheet screens ask (scorer.pad.session.SheetSession) -----------------------------------
@@ -126,8 +128,10 @@ class TableSheetSession:
 
     @property
     def title(self) -> str:
-        who = "host" if self.seat is None else self.state.players[self.seat]
-        return f"{self.state.edition.name.removeprefix('Boomerang: ')} · {who}"
+        game = self.state.edition.label.removeprefix("Boomerang: ").removeprefix("Boomerang : ")
+        if self.seat is None:
+            return _("{game} · host").format(game=game)
+        return f"{game} · {self.state.players[self.seat]}"
 
     #: No undo at a table: each seat edits its own round until it closes; the host corrects any round.
     has_undo = False
@@ -141,7 +145,7 @@ class TableSheetSession:
 
     @property
     def where(self) -> str:
-        return f"Table {self.code}"
+        return _("Table {code}").format(code=self.code)
 
     @property
     def draft_key(self) -> tuple:
@@ -156,19 +160,25 @@ class TableSheetSession:
         return player == self.seat and round_index == self.state.current_round < ROUNDS
 
     def status_lines(self) -> list[str]:
-        lines = [f"Table {self.code}" + (f" · game {self.view['game']}" if self.view["game"] > 1 else "")
-                 + (" · you are the host" if self.seat is None else f" · your seat: {self.seat + 1}")]
+        game = self.view["game"]
+        if self.seat is None:
+            line = (_("Table {code} · game {game} · you are the host") if game > 1
+                    else _("Table {code} · you are the host")).format(code=self.code, game=game)
+        else:
+            line = (_("Table {code} · game {game} · your seat: {seat}") if game > 1
+                    else _("Table {code} · your seat: {seat}")).format(code=self.code, game=game, seat=self.seat + 1)
+        lines = [line]
         if self.ended:
-            lines.append("The host ended this game: the sheets stay readable, no more entries.")
+            lines.append(_("The host ended this game: the sheets stay readable, no more entries."))
         return lines
 
     def enter_letters(self, player: int, cards: str, choice: str | None, round_index: int | None = None
                       ) -> PadState:
         r = self.state.current_round if round_index is None else round_index
         if not 0 <= r < ROUNDS:
-            raise EntryError("the game is over")
+            raise EntryError(_("the game is over"))
         if not 0 <= player < self.state.setup.n:
-            raise EntryError(f"no seat {player + 1} at this table")
+            raise EntryError(_("no seat {number} at this table").format(number=player + 1))
         current = self.view["rounds"][r]["entries"][player]
         try:
             self.service.submit(self.code, r + 1, player + 1, cards, choice or None,
@@ -179,7 +189,7 @@ class TableSheetSession:
         return self.state
 
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
-        raise EntryError("a table is entered by letters: tap your 7 cards")
+        raise EntryError(_("a table is entered by letters: tap your 7 cards"))
 
     def undo(self) -> str:
-        raise EntryError("a table has no undo: edit your round until it closes (the host can correct any round)")
+        raise EntryError(_("a table has no undo: edit your round until it closes (the host can correct any round)"))

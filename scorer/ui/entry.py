@@ -8,6 +8,7 @@ from collections.abc import Callable
 import flet as ft
 
 from rules.engine import HAND_SIZE, ROUNDS
+from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
 from scorer.pad.entry import LetterDraft, draft_for, preview, taken_letters
@@ -38,12 +39,14 @@ def after_save(app: PadApp, session: SheetSession, before: PadState, after: PadS
     place = session.place
     if after.rounds_done > before.rounds_done and round_index == after.rounds_done - 1:
         # a toast in any case: it also replaces an error toast from a refused try that is now fixed
-        app.toast(f"Saved {name}'s round {round_index + 1}: the round is complete", update=False)
+        app.toast(_("Saved {name}'s round {round}: the round is complete").format(name=name, round=round_index + 1),
+                  update=False)
         app.go_to(place.route("summary", round_index=round_index))
         return
     edited = round_index < before.rounds_done
-    app.toast(f"Round {round_index + 1} edited: {name}; all totals recomputed" if edited
-              else f"Saved {name}'s round {round_index + 1}", update=False)  # the navigation below shows it
+    app.toast((_("Round {round} edited: {name}; all totals recomputed") if edited
+               else _("Saved {name}'s round {round}")).format(name=name, round=round_index + 1),
+              update=False)  # the navigation below shows it
     nxt = [p for p in range(after.setup.n)
            if not after.entered(round_index)[p] and session.may_enter(round_index, p)] \
         if session.passed_around and not edited else []
@@ -65,7 +68,7 @@ async def submit_round(app: PadApp, session: SheetSession, command: Callable[[],
     change woke have been served."""
     before, path = session.state, app.path
     after = command()
-    for _ in range(YIELDS_BEFORE_OWN_REDRAW):
+    for _turn in range(YIELDS_BEFORE_OWN_REDRAW):
         await asyncio.sleep(0)
     if app.path == path:  # else the screen has moved on meanwhile: another seat closed the round (its summary)
         after_save(app, session, before, after, round_index, player)
@@ -87,7 +90,7 @@ class LetterEntry:
         if kept is not None and kept.base == self.saved:  # typed here before a reload, not saved yet
             self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
         self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-        self.typed = ft.TextField(label="Type the letters", value=self.draft.cards, dense=True,
+        self.typed = ft.TextField(label=_("Type the letters"), value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
                                   on_change=self.on_typed, on_submit=self.save)
         self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
@@ -172,7 +175,7 @@ class LetterEntry:
         for i in range(HAND_SIZE):
             letter = draft.letters[i] if i < len(draft.letters) else ""
             color = region_of[letter].color if letter in region_of else None
-            label = "Throw" if i == 0 else "Catch" if i == HAND_SIZE - 1 else str(i + 1)
+            label = _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1)
             slots.append(ft.Column([
                 ft.Container(ft.Text(letter, size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
                              width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER,
@@ -180,7 +183,9 @@ class LetterEntry:
                 ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
                 spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
         self.slots.controls = slots
-        self.cards_line.value = f"Cards: {draft.cards or 'none'} ({len(draft.letters)} of {HAND_SIZE})"
+        self.cards_line.value = (_("Cards: {cards} ({n} of {size})") if draft.cards else
+                                 _("Cards: none ({n} of {size})")).format(cards=draft.cards, n=len(draft.letters),
+                                                                          size=HAND_SIZE)
         self.message.value = draft.message
 
         rows = []
@@ -203,7 +208,7 @@ class LetterEntry:
                     width=self.key, height=self.key, style=style,
                     on_click=lambda e, letter=card.letter: self.tap(letter)))
             rows.append(ft.Row([
-                ft.Container(ft.Text(region.name, size=12, color=ft.Colors.WHITE, max_lines=2,
+                ft.Container(ft.Text(region.label, size=12, color=ft.Colors.WHITE, max_lines=2,
                                      weight=ft.FontWeight.W_500),
                              width=REGION_LABEL, height=self.key, bgcolor=region.color, border_radius=10,
                              padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
@@ -212,6 +217,7 @@ class LetterEntry:
 
         pv = preview(self.state, self.r, self.p, draft)
         held = {o.name for o in pv.choices if o.available}
+        label_of = {o.name: o.label for o in pv.choices}
         if draft.choice is not None and draft.choice not in held:
             draft.choice = None
             pv = preview(self.state, self.r, self.p, draft)
@@ -226,20 +232,29 @@ class LetterEntry:
                 vertical_alignment=ft.CrossAxisAlignment.START))
         lines += [note(hint) for hint in pv.bonus_hints]
         self.lines.controls = lines
-        with_choice = f" with {draft.choice}" if draft.choice else ""
-        self.subtotal.value = f"{pv.subtotal} points so far{with_choice} (bonuses settle at round close)"
+        if draft.choice:
+            self.subtotal.value = ngettext(
+                "{n} points so far with {choice} (bonuses settle at round close)",
+                "{n} points so far with {choice} (bonuses settle at round close)", pv.subtotal).format(
+                n=pv.subtotal, choice=label_of.get(draft.choice, draft.choice))
+        else:
+            self.subtotal.value = ngettext("{n} points so far (bonuses settle at round close)",
+                                           "{n} points so far (bonuses settle at round close)",
+                                           pv.subtotal).format(n=pv.subtotal)
 
         buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
-            "None", height=48, on_click=lambda e: self.choose(None))]
+            _("None"), height=48, on_click=lambda e: self.choose(None))]
         for option in pv.choices:
             if option.used_in:
-                label, enabled = f"{option.name} · used in R{option.used_in}", False
+                label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
+                                                                         round=option.used_in), False
             elif not option.held:
-                label, enabled = f"{option.name} · no icon", False
+                label, enabled = _("{choice} · no icon").format(choice=option.label), False
             else:
-                label, enabled = f"{option.name} · {option.points} pts", True
+                label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
+                    choice=option.label, n=option.points), True
             cls = ft.FilledButton if draft.choice == option.name else ft.OutlinedButton
-            icon = card_icon(option.name, "choice", dark=is_dark(self.app.page))
+            icon = card_icon(option.name, "choice", dark=is_dark(self.app.page), label=option.label)
             buttons.append(cls(label, height=48, disabled=not enabled,
                                icon=icon if enabled else ft.Container(icon, opacity=0.4),  # dimmed like the label
                                on_click=lambda e, n=option.name: self.choose(n)))
@@ -248,25 +263,25 @@ class LetterEntry:
     def body(self) -> ft.Control:
         family = self.edition.choice
         return ft.Container(ft.Column([
-            ft.Text("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
-                    "last.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Text(_("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
+                      "last."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
             self.scan.view,
             self.slots,
             sem("entry-cards", self.cards_line),
             ft.Row([ft.Container(self.typed, expand=True),
                     sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, on_click=self.backspace,
-                                                   tooltip="Remove the last card")),
-                    ft.TextButton("Clear", on_click=self.clear)]),
+                                                   tooltip=_("Remove the last card"))),
+                    ft.TextButton(_("Clear"), on_click=self.clear)]),
             sem("entry-message", self.message),
             self.keypad,
-            ft.Text(f"{family.name}: pick one to score this round (each once per game)",
+            ft.Text(_("{family}: pick one to score this round (each once per game)").format(family=family.label),
                     weight=ft.FontWeight.BOLD),
             self.choices,
             ft.Card(ft.Container(ft.Column([
-                ft.Text("Points this round", weight=ft.FontWeight.BOLD),
+                ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
                 sem("entry-subtotal", self.subtotal),
                 sem("entry-lines", self.lines)], spacing=6), padding=12)),
-            ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=self.save),
+            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=52, on_click=self.save),
         ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
 
 
@@ -275,9 +290,10 @@ def entry_screen(app: PadApp, session: SheetSession, round_index: int, player: i
     state = session.state
     if not session.may_enter(round_index, player):
         if player < state.setup.n and round_index < ROUNDS and round_index <= state.current_round:
-            raise NotFound(f"{state.players[player]}'s round {round_index + 1} cannot be entered on this "
-                           f"device: each seat enters its own round while it is open.")
-        raise NotFound(f"{session.where} has no round {round_index + 1} entry for player {player + 1} yet.")
+            raise NotFound(_("{name}'s round {round} cannot be entered on this device: each seat enters its own "
+                             "round while it is open.").format(name=state.players[player], round=round_index + 1))
+        raise NotFound(_("{where} has no round {round} entry for player {number} yet.").format(
+            where=session.where, round=round_index + 1, number=player + 1))
     if state.setup.mode == LETTERS_MODE:
         return letter_entry(app, session, round_index, player)
     return category_entry(app, session, round_index, player)
@@ -291,7 +307,7 @@ def entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
 def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
-    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=view.save))
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=view.save))
     # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; the
     # same keypad drawn anew (a reload, a reconnection, the theme) keeps it, and so does a closed tab.
     path = app.path
@@ -300,7 +316,8 @@ def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: i
         if app.path != path:
             DRAFTS.drop(view.draft_key)
 
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {name}", view.body(), actions=[save_action],
+    return Screen(_("R{round}/{rounds} · {name}").format(round=round_index + 1, rounds=ROUNDS, name=name),
+                  view.body(), actions=[save_action],
                   on_change=view.on_change, on_leave=leave)
 
 
@@ -322,16 +339,19 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
 
     def draw_choices() -> None:
         names = [None, *(i.name for i in edition.choice.icons)]
+        labels = {i.name: i.label for i in edition.choice.icons}
         choice_row.controls = [
             (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                n or "None", height=48, icon=card_icon(n, "choice", dark=dark) if n else None,
+                labels[n] if n else _("None"), height=48,
+                icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
                 on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
             for n in names]
 
     draw_choices()
-    regions = [ft.Checkbox(label=r.name, value=r.name in saved.get("regions", []),
+    regions = [ft.Checkbox(label=r.label, value=r.name in saved.get("regions", []), data=r.name,
                            on_change=lambda e: show_points()) for r in edition.regions]
-    route = (ft.Checkbox(label=f"{edition.route.name} achieved this round", value=saved.get("route", False),
+    route = (ft.Checkbox(label=_("{route} achieved this round").format(route=edition.route.label),
+                         value=saved.get("route", False),
                          on_change=lambda e: show_points())
              if edition.route is not None else None)
     message = ft.Text("", color=ft.Colors.ERROR)
@@ -339,14 +359,15 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     def values() -> dict:
         out: dict = {key: f.value for key, f in fields.items()}
         out["choice"] = chosen["choice"]
-        out["regions"] = [c.label for c in regions if c.value]
+        out["regions"] = [c.data for c in regions if c.value]  # the regions' keys, whatever the labels say
         out["route"] = bool(route.value) if route is not None else False
         return out
 
     def show_points() -> None:
         total, lines = category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)
-        points_line.value = (f"{total} points so far (bonuses settle at round close)" if total is not None
-                             else "Not complete yet")
+        points_line.value = (ngettext("{n} points so far (bonuses settle at round close)",
+                                      "{n} points so far (bonuses settle at round close)", total).format(n=total)
+                             if total is not None else _("Not complete yet"))
         points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
@@ -362,7 +383,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         number_field.on_submit = save
 
     body = ft.Container(ft.Column([
-        ft.Text("Type what the paper pad asks for; the app applies the rules and settles shared bonuses.",
+        ft.Text(_("Type what the paper pad asks for; the app applies the rules and settles shared bonuses."),
                 size=12, color=ft.Colors.ON_SURFACE_VARIANT),
         sem("entry-message", message),
         ft.Card(ft.Container(ft.Column([sem("entry-subtotal", points_line), points_notes], spacing=4),
@@ -370,12 +391,13 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         fields["throw"], fields["catch"],
         icon_reference(edition.collection, "collection", dark), fields["collection"],
         icon_reference(edition.pairs, "pairs", dark), fields["pairs"],
-        ft.Text(edition.choice.name, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
+        ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
         fields["sites"],
-        ft.Text("Regions completed this round", weight=ft.FontWeight.BOLD), *regions,
+        ft.Text(_("Regions completed this round"), weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),
-        ft.FilledButton("Save round", icon=ft.Icons.CHECK, height=52, on_click=save),
+        ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=52, on_click=save),
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     show_points()
-    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip="Save round", on_click=save))
-    return Screen(f"R{round_index + 1}/{ROUNDS} · {state.players[player]}", body, actions=[save_action])
+    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=save))
+    return Screen(_("R{round}/{rounds} · {name}").format(round=round_index + 1, rounds=ROUNDS,
+                                                         name=state.players[player]), body, actions=[save_action])

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import flet as ft
 
+from scorer.locale import _, ngettext
 from scorer.pad.scan import RowProposal
 from scorer.runtime import IN_BROWSER, needs_host
 from scorer.ui.app import sem
@@ -47,20 +48,20 @@ class ScanPanel:
         self.target = target
         self.page = page
         self.proposal: RowProposal | None = None
-        self.status = ft.Text("Or scan them: lay your 7 cards in a row, Throw card on the left, codes showing, "
-                              "and photograph the row filling the picture.", size=12,
+        self.status = ft.Text(_("Or scan them: lay your 7 cards in a row, Throw card on the left, codes showing, "
+                                "and photograph the row filling the picture."), size=12,
                               color=ft.Colors.ON_SURFACE_VARIANT)
         self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.button = sem("scan-button", ft.OutlinedButton(
-            "Photo file", icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
+            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
             expand=True))
         buttons = [self.button]
         if IN_BROWSER:  # the decoder (zxing-cpp, numpy, Pillow) has no browser build: say where scanning works
-            self.status.value = needs_host("Scanning a photo of your cards")
+            self.status.value = needs_host(_("Scanning a photo of your cards"))
             buttons = []
         elif page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
             buttons.insert(0, sem("camera-button", ft.OutlinedButton(
-                "Camera", icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
+                _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
                 expand=True)))
         self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
                                sem("scan-row", self.row)],
@@ -71,19 +72,19 @@ class ScanPanel:
     async def pick(self, e) -> None:
         try:
             files = await ft.FilePicker().pick_files(
-                dialog_title="Photo of your 7 cards in a row", file_type=ft.FilePickerFileType.IMAGE,
+                dialog_title=_("Photo of your 7 cards in a row"), file_type=ft.FilePickerFileType.IMAGE,
                 with_data=True)
         except Exception as err:  # no picker on this platform: say so instead of failing silently
-            self.show(f"Cannot open the photo picker here: {err}", error=True)
+            self.show(_("Cannot open the photo picker here: {error}").format(error=err), error=True)
             return
         if not files:
             return
         picked = files[0]
-        self.show(f"Reading the cards in {picked.name}…")
+        self.show(_("Reading the cards in {file}…").format(file=picked.name))
         try:
             data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
         except OSError as err:
-            self.show(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
+            self.show(_("Cannot read {file}: {error}").format(file=picked.name, error=err.strerror or err), error=True)
             return
         await self.read(data)
 
@@ -94,7 +95,7 @@ class ScanPanel:
 
         page = self.page
         camera = fc.Camera(preview_enabled=True, width=320, height=240)
-        dialog = ft.AlertDialog(title=ft.Text("Your 7 cards, Throw card on the left"), content=camera)
+        dialog = ft.AlertDialog(title=ft.Text(_("Your 7 cards, Throw card on the left")), content=camera)
 
         def close(ev=None) -> None:
             with contextlib.suppress(Exception):
@@ -105,25 +106,26 @@ class ScanPanel:
                 data = await camera.take_picture()
             except Exception as err:
                 close()
-                self.show(f"The camera did not take the picture ({err}); use Photo file instead.", error=True)
+                self.show(_("The camera did not take the picture ({error}); use Photo file instead.").format(error=err),
+                          error=True)
                 return
             close()
-            self.show("Reading the cards…")
+            self.show(_("Reading the cards…"))
             await self.read(data)
 
-        dialog.actions = [ft.TextButton("Cancel", on_click=close),
-                          sem("camera-shoot", ft.FilledButton("Take photo", icon=ft.Icons.CAMERA, on_click=shoot))]
+        dialog.actions = [ft.TextButton(_("Cancel"), on_click=close),
+                          sem("camera-shoot", ft.FilledButton(_("Take photo"), icon=ft.Icons.CAMERA, on_click=shoot))]
         page.show_dialog(dialog)
         try:
             cameras = await camera.get_available_cameras()
             if not cameras:
-                raise RuntimeError("no camera found")
+                raise RuntimeError(_("no camera found"))
             back = [c for c in cameras if c.lens_direction == fc.CameraLensDirection.BACK]
             await camera.initialize((back or cameras)[0], fc.ResolutionPreset.MAX, enable_audio=False)
         except Exception as err:
             close()
-            self.show(f"No camera here ({err}): on a phone joined over plain http the browser refuses it; "
-                      "Photo file opens the phone's camera app instead.", error=True)
+            self.show(_("No camera here ({error}): on a phone joined over plain http the browser refuses it; "
+                        "Photo file opens the phone's camera app instead.").format(error=err), error=True)
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
@@ -139,11 +141,14 @@ class ScanPanel:
         self.proposal = RowProposal.from_result(result, taken)
         if self.proposal.complete:
             letters = self.adopt()
-            self.show(f"Read {letters} from the photo: check the cards and the points, then save the round.")
+            self.show(_("Read {letters} from the photo: check the cards and the points, then save the round.").format(
+                letters=letters))
         else:
             read = sum(letter is not None for letter in result.slots[:len(self.proposal.slots)])
-            lines = [f"Read {read} of {len(self.proposal.slots)} cards.", *result.problems,
-                     f"Tap the card at position {self.proposal.holes[0] + 1} on the keypad, or scan again."]
+            lines = [ngettext("Read {n} of {size} cards.", "Read {n} of {size} cards.", read).format(
+                         n=read, size=len(self.proposal.slots)), *result.problems,
+                     _("Tap the card at position {position} on the keypad, or scan again.").format(
+                         position=self.proposal.holes[0] + 1)]
             self.show("\n".join(lines), error=True)
         target.redraw()
 
@@ -151,11 +156,12 @@ class ScanPanel:
         """A keypad tap while a scan has holes fills the first hole; True when the tap was used here."""
         if self.proposal is None:
             return False
-        if self.proposal.fill(letter.upper()) and self.proposal.complete:
+        filled = self.proposal.fill(letter.upper())
+        if filled and self.proposal.complete:
             letters = self.adopt()
-            self.show(f"{letters}: complete. Check the points, then save the round.")
+            self.show(_("{letters}: complete. Check the points, then save the round.").format(letters=letters))
         else:
-            self.show(self.proposal.message, error=not self.proposal.message.startswith("position"))
+            self.show(self.proposal.message, error=not filled)
         self.target.redraw()
         return True
 
@@ -179,7 +185,7 @@ class ScanPanel:
                             color=ft.Colors.ON_SURFACE if letter else ft.Colors.ERROR),
                     width=40, height=42, border_radius=8, alignment=ft.Alignment.CENTER,
                     border=ft.Border.all(2, ft.Colors.ERROR if letter is None else ft.Colors.OUTLINE_VARIANT),
-                    tooltip=f"position {i + 1}"))
+                    tooltip=_("position {position}").format(position=i + 1)))
         self.row.controls = boxes
         self.update()
 

@@ -7,6 +7,7 @@ import flet.canvas as cv
 
 from rules.engine import ROUNDS
 from rules.scoring import category_points
+from scorer.locale import _, ngettext
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import SheetSession
@@ -31,14 +32,14 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
         except EntryError as err:
             app.toast(str(err), error=True)
             return
-        app.toast(f"Undone: {what}")
+        app.toast(_("Undone: {what}").format(what=what))
         name, _params = app.route
         if name in (session.place.summary, session.place.end):
             app.go_to(session.place.route("sheet"))
         else:
             app.render()
 
-    return [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip="Undo the last entry", on_click=undo,
+    return [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
                                       disabled=not session.can_undo))]
 
 
@@ -72,8 +73,8 @@ def region_map(state: PadState, player: int) -> ft.Control:
                         style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if crossed else None),
                 width=circle, height=circle, alignment=ft.Alignment.CENTER, border_radius=circle // 2,
                 bgcolor=region.color if crossed else None, border=ft.Border.all(2, region.color),
-                tooltip=card.site))
-        claim = claims.get(region.name)
+                tooltip=card.site_label))
+        claim = claims.get(region.name)  # claims are by key
         scored = claim is not None and player in claim[1]
         bonus = ft.Container(
             ft.Text(f"+{region.bonus}", size=13, weight=ft.FontWeight.BOLD,
@@ -84,7 +85,7 @@ def region_map(state: PadState, player: int) -> ft.Control:
             border=ft.Border.all(2, ft.Colors.PRIMARY) if scored else None)
         rows.append(ft.Row([
             ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-            ft.Text(region.name, size=13, width=118 if most <= 4 else 110, max_lines=1,
+            ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
             ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap),
             bonus], spacing=6))
@@ -105,12 +106,16 @@ def route_tiers(state: PadState) -> ft.Control | None:
         return None
     chips = []
     for tier in marks.tiers:
-        takers = "; ".join(f"{', '.join(state.players[p] for p in t.players)} R{t.round}" for t in tier.takings)
-        label = f"+{tier.points}"
-        if takers:
-            label += f" {takers}" + (" · still open" if tier.open else "")
+        takers = "; ".join(_("{names} R{round}").format(names=", ".join(state.players[p] for p in t.players),
+                                                         round=t.round) for t in tier.takings)
+        if takers and tier.open:
+            label = _("+{points} {takers} · still open").format(points=tier.points, takers=takers)
+        elif takers:
+            label = f"+{tier.points} {takers}"
+        elif tier.on_offer_next:
+            label = _("+{points} next").format(points=tier.points)
         else:
-            label += " next" if tier.on_offer_next else " open"
+            label = _("+{points} open").format(points=tier.points)
         chips.append(ft.Container(
             ft.Text(label, size=12, weight=ft.FontWeight.W_500,
                     color=ft.Colors.ON_PRIMARY_CONTAINER if takers else None),
@@ -118,8 +123,13 @@ def route_tiers(state: PadState) -> ft.Control | None:
             bgcolor=ft.Colors.PRIMARY_CONTAINER if takers else None,
             border=ft.Border.all(2 if tier.on_offer_next else 1,
                                  ft.Colors.PRIMARY if tier.on_offer_next else ft.Colors.OUTLINE_VARIANT)))
-    return sem("route-tiers", ft.Row([ft.Text(f"{marks.name}:", size=12), *chips], wrap=True, spacing=4,
-                                     run_spacing=4))
+    heading = ft.Text(_("{route}:").format(route=route_label(state)), size=12)
+    return sem("route-tiers", ft.Row([heading, *chips], wrap=True, spacing=4, run_spacing=4))
+
+
+def route_label(state: PadState) -> str:
+    route = state.edition.route
+    return route.label if route is not None else ""
 
 
 def town_map(state: PadState, player: int) -> ft.Control:
@@ -144,16 +154,18 @@ def town_map(state: PadState, player: int) -> ft.Control:
                     color=ft.Colors.WHITE if town.visited else town.color),
             left=town.x - r, top=town.y - r, width=2 * r, height=2 * r, border_radius=r, border=ring,
             bgcolor=town.color if town.visited else ft.Colors.SURFACE, alignment=ft.Alignment.CENTER,
-            tooltip=town.site))
+            tooltip=town.site))  # the town's name in the reader's language (scorer.pad.townmap)
     legend = ft.Row([ft.Container(width=14, height=14, border_radius=7, border=ft.Border.all(2.5, COAST_BLUE)),
-                     ft.Text("coast town", size=11, color=ft.Colors.ON_SURFACE_VARIANT),
+                     ft.Text(_("coast town"), size=11, color=ft.Colors.ON_SURFACE_VARIANT),
                      ft.Container(width=18, height=3.5, bgcolor=ft.Colors.PRIMARY, border_radius=2),
-                     ft.Text("pathway drawn", size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=5)
+                     ft.Text(_("pathway drawn"), size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=5)
     drawn = sum(1 for line in view.pathways if line.drawn)
     return ft.Column([
-        ft.Row([ft.Text("WEST", size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE, expand=True),
-                ft.Text("EAST", size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE)]),
-        ft.Semantics(identifier=f"town-map-{player + 1}", label=f"Town map: {drawn} pathways drawn",
+        ft.Row([ft.Text(_("WEST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE, expand=True),
+                ft.Text(_("EAST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE)]),
+        ft.Semantics(identifier=f"town-map-{player + 1}",
+                     label=ngettext("Town map: {n} pathways drawn", "Town map: {n} pathways drawn",
+                                    drawn).format(n=drawn),
                      content=ft.Stack([cv.Canvas(shapes, width=view.width, height=view.height), *towns],
                                       width=view.width, height=view.height)),
         legend], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
@@ -164,14 +176,15 @@ def family_references(state: PadState, dark: bool) -> ft.Control:
     edition = state.edition
     rows = []
     for family, kind in ((edition.collection, "collection"), (edition.pairs, "pairs"), (edition.choice, "choice")):
-        rows += [ft.Text(family.name, size=12, weight=ft.FontWeight.BOLD), icon_reference(family, kind, dark)]
+        rows += [ft.Text(family.label, size=12, weight=ft.FontWeight.BOLD), icon_reference(family, kind, dark)]
     return ft.Column(rows, spacing=3)
 
 
 def category_table(state: PadState, player: int) -> ft.Control:
     edition = state.edition
     names = edition.category_names()
-    header = ft.Row([cell("", NAME_W), *(cell(f"R{r + 1}", CELL_W, bold=True) for r in range(ROUNDS)),
+    header = ft.Row([cell("", NAME_W),
+                     *(cell(_("R{round}").format(round=r + 1), CELL_W, bold=True) for r in range(ROUNDS)),
                      cell("Σ", SUM_W, bold=True)], spacing=0)
     rows: list[ft.Control] = [header, ft.Divider(height=1)]
     scores = state.scores[player]
@@ -183,7 +196,7 @@ def category_table(state: PadState, player: int) -> ft.Control:
                               for r in range(ROUNDS)),
                             cell(str(sum(values)), SUM_W, bold=True)], spacing=0))
     rows.append(ft.Divider(height=1))
-    rows.append(ft.Row([cell("Round total", NAME_W, bold=True, align=ft.TextAlign.LEFT),
+    rows.append(ft.Row([cell(_("Round total"), NAME_W, bold=True, align=ft.TextAlign.LEFT),
                         *(cell(str(scores[r].total) if r < len(scores) else "·", CELL_W, bold=True)
                           for r in range(ROUNDS)),
                         sem(f"sheet-total-{player + 1}", cell(str(state.totals()[player]), SUM_W, bold=True,
@@ -191,7 +204,7 @@ def category_table(state: PadState, player: int) -> ft.Control:
     problems = state.consistency_problems()
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
                             color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
-                    ft.Text("Categories add up to the totals" if not problems else "; ".join(problems),
+                    ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
                             size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
     return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)
 
@@ -200,7 +213,7 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
     state = session.state
     r = state.current_round
     if state.finished:
-        return ft.FilledButton("Final ranking", icon=ft.Icons.EMOJI_EVENTS, height=52,
+        return ft.FilledButton(_("Final ranking"), icon=ft.Icons.EMOJI_EVENTS, height=52,
                                on_click=lambda e: app.go_to(session.place.route("end")))
     entered = state.entered(r)
     buttons: list[ft.Control] = []
@@ -208,28 +221,31 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
         if session.may_enter(r, p):
             if entered[p]:
                 buttons.append(sem(f"enter-{p + 1}", ft.OutlinedButton(
-                    f"{name}: entered", height=48, icon=ft.Icons.CHECK,
+                    _("{name}: entered").format(name=name), height=48, icon=ft.Icons.CHECK,
                     on_click=lambda e, p=p: open_entry(app, session, r, p))))
             else:
                 buttons.append(sem(f"enter-{p + 1}", ft.FilledButton(
-                    f"Enter {name}", height=48, on_click=lambda e, p=p: open_entry(app, session, r, p))))
+                    _("Enter {name}").format(name=name), height=48,
+                    on_click=lambda e, p=p: open_entry(app, session, r, p))))
         else:  # another seat's phone enters it: only whether it has
             buttons.append(ft.Container(ft.Row([
                 ft.Icon(ft.Icons.CHECK if entered[p] else ft.Icons.EDIT_NOTE, size=18,
                         color=ft.Colors.PRIMARY if entered[p] else ft.Colors.ON_SURFACE_VARIANT),
-                sem(f"entering-{p + 1}", ft.Text(f"{name}: entered" if entered[p] else f"{name}: entering…",
-                                                 weight=ft.FontWeight.W_500))], spacing=6, tight=True),
+                sem(f"entering-{p + 1}", ft.Text(
+                    (_("{name}: entered") if entered[p] else _("{name}: entering…")).format(name=name),
+                    weight=ft.FontWeight.W_500))], spacing=6, tight=True),
                 height=48, padding=ft.Padding.symmetric(horizontal=14), border_radius=24,
                 border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
-    direction = ""
+    heading = _("Round {round} of {rounds}").format(round=r + 1, rounds=ROUNDS)
     if state.setup.direction_variant:
-        direction = " · pass " + ("right" if r % 2 == 1 else "left")
+        heading = (_("Round {round} of {rounds} · pass right") if r % 2 == 1
+                   else _("Round {round} of {rounds} · pass left")).format(round=r + 1, rounds=ROUNDS)
     waiting = [n for p, n in enumerate(state.players) if not entered[p]]
     return ft.Card(ft.Container(ft.Column([
-        sem("round-status", ft.Text(f"Round {r + 1} of {ROUNDS}{direction}",
+        sem("round-status", ft.Text(heading,
                                     theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD)),
-        sem("waiting-for", ft.Text(f"Waiting for {', '.join(waiting)}" if waiting else "", size=12,
-                                   color=ft.Colors.ON_SURFACE_VARIANT)),
+        sem("waiting-for", ft.Text(_("Waiting for {names}").format(names=", ".join(waiting)) if waiting else "",
+                                   size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Row(buttons, wrap=True, spacing=8, run_spacing=8)], spacing=6), padding=12))
 
 
@@ -244,28 +260,40 @@ def rounds_history(app: PadApp, session: SheetSession) -> ft.Control:
     for r in range(ROUNDS):
         if not state.entries[r]:
             continue
-        items.append(ft.Text(f"Round {r + 1}" + (" (open)" if r >= state.rounds_done else ""),
+        items.append(ft.Text((_("Round {round} (open)") if r >= state.rounds_done else _("Round {round}")).format(
+                                 round=r + 1),
                              weight=ft.FontWeight.BOLD))
         for p, name in enumerate(state.players):
             payload = state.entries[r].get(p)
             if payload is None:
                 continue
             if "cards" in payload:
-                what = payload["cards"] + (f" · {payload['choice']}" if payload.get("choice") else "")
+                what = payload["cards"] + (f" · {choice_label(state, payload['choice'])}" if payload.get("choice")
+                                           else "")
             else:
-                what = "by category"
-            points = f"{state.scores[p][r].total} pts" if r < state.rounds_done else "entered"
+                what = _("by category")
+            points = (ngettext("{n} pts", "{n} pts", state.scores[p][r].total).format(n=state.scores[p][r].total)
+                      if r < state.rounds_done else _("entered"))
             items.append(ft.Row([
                 ft.Text(name, width=70, weight=ft.FontWeight.W_500, max_lines=1,
                         overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Container(sem(f"history-r{r + 1}-p{p + 1}", ft.Text(what)), expand=True),
                 ft.Text(points, size=12, color=ft.Colors.ON_SURFACE_VARIANT),
                 *([sem(f"edit-r{r + 1}-p{p + 1}", ft.TextButton(
-                    "Edit", on_click=lambda e, r=r, p=p: open_entry(app, session, r, p)))]
+                    _("Edit"), on_click=lambda e, r=r, p=p: open_entry(app, session, r, p)))]
                   if session.may_enter(r, p) else [])], spacing=6))
     if not items:
-        items.append(ft.Text("Nothing entered yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+        items.append(ft.Text(_("Nothing entered yet."), color=ft.Colors.ON_SURFACE_VARIANT))
     return ft.Column(items, spacing=2)
+
+
+def choice_label(state: PadState, name: str) -> str:
+    """A recorded choice (its English key) as the reader names it."""
+    family = state.edition.choice
+    try:
+        return family.icons[family.icon_index(name)].label
+    except KeyError:
+        return name
 
 
 def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
@@ -291,7 +319,7 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     parts += [ft.Card(ft.Container(ft.Column([category_table(state, player),
                                               family_references(state, is_dark(app.page))], spacing=8),
                                    padding=10)),
-              ft.Text("Rounds", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+              ft.Text(_("Rounds"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
               history_box]
     column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     drawn = scored_part(session)
@@ -325,7 +353,7 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
     """A closed round: what each player scored, and who took which shared bonus, and why."""
     state = session.state
     if round_index >= ROUNDS:
-        raise NotFound(f"A game has {ROUNDS} rounds, not {round_index + 1}.")
+        raise NotFound(_("A game has {rounds} rounds, not {number}.").format(rounds=ROUNDS, number=round_index + 1))
     if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
         return sheet_screen(app, session)
     edition = state.edition
@@ -342,23 +370,24 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
                     sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20,
                                                          weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
                     sem(f"summary-total-{p + 1}", ft.Text(f"= {running[p][round_index]}", size=16))]),
-            ft.Text(", ".join(gains) or "no points", size=13),
+            ft.Text(", ".join(gains) or _("no points"), size=13),
         ], spacing=4), padding=12)))
     bonuses = state.bonus_summary(round_index)
     last = round_index == ROUNDS - 1
-    proceed = ft.FilledButton("Final ranking" if last else f"Start round {round_index + 2}", height=52,
+    proceed = ft.FilledButton(_("Final ranking") if last else _("Start round {round}").format(round=round_index + 2),
+                              height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
                               on_click=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
     body = ft.Container(ft.Column([
-        sem("summary-title", ft.Text(f"Round {round_index + 1} closed", weight=ft.FontWeight.BOLD,
+        sem("summary-title", ft.Text(_("Round {round} closed").format(round=round_index + 1), weight=ft.FontWeight.BOLD,
                                      theme_style=ft.TextThemeStyle.HEADLINE_SMALL)),
-        ft.Text("Shared bonuses this round", theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+        ft.Text(_("Shared bonuses this round"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                 weight=ft.FontWeight.BOLD),
         sem("summary-bonuses", ft.Column([note(line) for line in bonuses] or
-                                         [ft.Text("Nobody took a shared bonus this round.", size=13)],
+                                         [ft.Text(_("Nobody took a shared bonus this round."), size=13)],
                                          spacing=2)),
         *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(f"Round {round_index + 1}", body, actions=undo_button(app, session))
+    return Screen(_("Round {round}").format(round=round_index + 1), body, actions=undo_button(app, session))
 
 
 @screen("sheet")

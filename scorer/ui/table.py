@@ -26,7 +26,9 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from scorer.locale import _, ngettext
 from scorer.routes import board_link, format_route, join_link, seat_link
+from scorer.table.board import seat_name
 from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import TableSheetSession
@@ -165,12 +167,12 @@ class TableScreens:
         from scorer.packs import available_editions
 
         message, self.notice = message or self.notice, ""
-        code_field = ft.TextField(label="Join code", hint_text="ABCD-EFGH",
+        code_field = ft.TextField(label=_("Join code"), hint_text="ABCD-EFGH",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
         feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.RED)
-        edition = ft.Dropdown(label="Edition", value="australia", width=220,
+        edition = ft.Dropdown(label=_("Edition"), value="australia", width=220,
                               options=[ft.DropdownOption(key=e, text=e.title()) for e in available_editions()])
-        seats = ft.Dropdown(label="Players", value="4", width=120,
+        seats = ft.Dropdown(label=_("Players"), value="4", width=120,
                             options=[ft.DropdownOption(key=str(n), text=str(n)) for n in (2, 3, 4)])
 
         async def join(e) -> None:
@@ -200,13 +202,13 @@ class TableScreens:
         code_field.on_submit = join
         self._fill(
             root,
-            "Table mode",
-            ft.Text("Everyone keeps score on their own phone; the host's device keeps the one shared table."),
-            ft.Text("Join a table", size=18, weight=ft.FontWeight.W_600),
-            ft.Row([code_field, ft.FilledButton("Join", on_click=join)], wrap=True),
+            _("Table mode"),
+            ft.Text(_("Everyone keeps score on their own phone; the host's device keeps the one shared table.")),
+            ft.Text(_("Join a table"), size=18, weight=ft.FontWeight.W_600),
+            ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True),
             ft.Divider(),
-            ft.Text("Host a table", size=18, weight=ft.FontWeight.W_600),
-            ft.Row([edition, seats, ft.FilledButton("Host a table", on_click=host)], wrap=True),
+            ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
+            ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
             sem("message", feedback),
         )
 
@@ -218,10 +220,11 @@ class TableScreens:
         rows: list[ft.Control] = []
         for seat in view["seats"]:
             if seat["claimed"]:
-                rows.append(ft.ListTile(title=ft.Text(f"Seat {seat['seat']}: {seat['name']}"),
-                                        subtitle=ft.Text("taken")))
+                rows.append(ft.ListTile(title=ft.Text(_("Seat {seat}: {name}").format(seat=seat["seat"],
+                                                                                      name=seat["name"])),
+                                        subtitle=ft.Text(_("taken"))))
                 continue
-            name = ft.TextField(label=f"Your name (seat {seat['seat']})", width=220)
+            name = ft.TextField(label=_("Your name (seat {seat})").format(seat=seat["seat"]), width=220)
 
             async def take(e, seat_no=seat["seat"], name=name) -> None:
                 try:
@@ -233,8 +236,9 @@ class TableScreens:
                 self._go_to_sheet(code, seat_no - 1)
 
             name.on_submit = take
-            rows.append(ft.Row([name, ft.FilledButton(f"Take seat {seat['seat']}", on_click=take)], wrap=True))
-        token_field = ft.TextField(label="Token", password=True, can_reveal_password=True, width=220)
+            rows.append(ft.Row([name, ft.FilledButton(_("Take seat {seat}").format(seat=seat["seat"]), on_click=take)],
+                               wrap=True))
+        token_field = ft.TextField(label=_("Token"), password=True, can_reveal_password=True, width=220)
 
         async def use_token(e) -> None:
             try:
@@ -242,12 +246,12 @@ class TableScreens:
             except TableError as err:
                 feedback.value = err.message
 
-        self._fill(root, f"Table {code}: pick your seat", *rows, sem("message", feedback),
-                   ft.TextButton("Another table", on_click=lambda e: self.app.go("table")),
+        self._fill(root, _("Table {code}: pick your seat").format(code=code), *rows, sem("message", feedback),
+                   ft.TextButton(_("Another table"), on_click=lambda e: self.app.go("table")),
                    ft.Divider(),
-                   ft.Text("Have a token? The host token `tourpad host` printed, or the seat token the host "
-                           "gave you when seating you."),
-                   ft.Row([token_field, ft.OutlinedButton("Use token", on_click=use_token)], wrap=True))
+                   ft.Text(_("Have a token? The host token `tourpad host` printed, or the seat token the host "
+                             "gave you when seating you.")),
+                   ft.Row([token_field, ft.OutlinedButton(_("Use token"), on_click=use_token)], wrap=True))
 
     # --- a seat's sheet (and the host's): the pad's sheet screens over a TableSheetSession ---------------
 
@@ -271,13 +275,16 @@ class TableScreens:
                 return
             self.app.render()
             return
-        self._not_held(root, code, "the host's token" if seat is None else f"seat {seat + 1}")
+        self._not_held(root, code, seat)
 
-    def _not_held(self, root: ft.Column, code: str, whose: str) -> None:
-        """A seat's or the host's screen opened on a device without its token: the table's seat picker."""
+    def _not_held(self, root: ft.Column, code: str, seat: int | None) -> None:
+        """A seat's (`seat`, 0-based) or the host's (None) screen opened on a device without its token: the
+        table's seat picker."""
+        message = (_("This device does not hold the host's token at table {code}: pick your seat, or use a token.")
+                   if seat is None else
+                   _("This device does not hold seat {seat} at table {code}: pick your seat, or use a token."))
         try:
-            self.fill_seats(root, code, f"This device does not hold {whose} at table {code}: pick your seat, or "
-                                        "use a token.")
+            self.fill_seats(root, code, message.format(code=code, seat=None if seat is None else seat + 1))
         except TableError as err:
             self.fill_start(root, err.message)
 
@@ -314,9 +321,9 @@ class TableScreens:
             return
         corrected = self._host_corrections(session)
         if corrected and session.place.shows(name, params):
-            self.app.toast(f"The host corrected your round {corrected[0]}")
+            self.app.toast(_("The host corrected your round {round}").format(round=corrected[0]))
         if game != session.view["game"] and session.place.shows(name, params):
-            self.app.toast(f"Game {session.view['game']} has started: same seats, empty sheets")
+            self.app.toast(_("Game {game} has started: same seats, empty sheets").format(game=session.view["game"]))
             self.app.go_to(session.place.route("sheet"))
             return
         self.app.sheet_changed(session, session.rounds_done_before)
@@ -340,7 +347,7 @@ class TableScreens:
             self.code, (self.token, self.seat) = code, held
             self.show_host(root)
             return
-        self._not_held(root, code, "the host's token")
+        self._not_held(root, code, None)
 
     def show_host(self, root: ft.Column) -> None:
         """The host runs the table: who sits where and has entered, the links, joining, seats, the games.
@@ -354,25 +361,25 @@ class TableScreens:
         self.status = ft.Text()
         self.message = ft.Text()
         self.roster = ft.Column(spacing=2)
-        self.seat_pick = ft.Dropdown(label="Seat", width=180)
-        self.seat_name = ft.TextField(label="Player's name", width=220)
+        self.seat_pick = ft.Dropdown(label=_("Seat"), width=180)
+        self.seat_name = ft.TextField(label=_("Player's name"), width=220)
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
-        self._fill(root, f"Table {self.view['code']} · Host",
+        self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(
-                       "Score sheets", icon=ft.Icons.GRID_ON, height=48,
+                       _("Score sheets"), icon=ft.Icons.GRID_ON, height=48,
                        on_click=lambda e: self.app.go("table_host_sheet", code=self.view["code"]))),
-                           ft.TextButton("Leave", on_click=lambda e: self.app.go("table"))], wrap=True),
-                   ft.Text("Enter a round for a player without a phone, or correct any seat's round, on the "
-                           "score sheets.", size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+                           ft.TextButton(_("Leave"), on_click=lambda e: self.app.go("table"))], wrap=True),
+                   ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "
+                             "score sheets."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
                    sem("message", self.message),
                    self._join_card(),
                    self._board_card(),
-                   ft.Text("Seats", weight=ft.FontWeight.W_600),
+                   ft.Text(_("Seats"), weight=ft.FontWeight.W_600),
                    ft.Row([sem("seat-pick", self.seat_pick)], wrap=True),
                    # a player without a phone, or one whose phone lost its seat: the host seats them by name
-                   ft.Row([self.seat_name, ft.OutlinedButton("Seat player", on_click=self._seat_player)],
+                   ft.Row([self.seat_name, ft.OutlinedButton(_("Seat player"), on_click=self._seat_player)],
                           wrap=True),
                    self.seat_qr,
                    self._host_controls())
@@ -380,19 +387,19 @@ class TableScreens:
 
     def _host_controls(self) -> ft.Control:
         """The host runs the table: joining, a seat that never played, the end of the game, the next one."""
-        self.joining_button = ft.OutlinedButton("Close joining", on_click=self._toggle_joining)
+        self.joining_button = ft.OutlinedButton(_("Close joining"), on_click=self._toggle_joining)
         self.record_link = ft.Text()
         self.record_text = ft.Text(selectable=True, size=12, visible=False)
         return ft.Column([
-            ft.Text("Run the table", weight=ft.FontWeight.W_600),
+            ft.Text(_("Run the table"), weight=ft.FontWeight.W_600),
             ft.Row([self.joining_button,
-                    ft.OutlinedButton("Remove seat", on_click=self._remove_seat),
-                    ft.OutlinedButton("End game", on_click=lambda e: self._host_action(
-                        lambda: self.service.end_game(self.code, self.token), "The game is ended")),
-                    ft.OutlinedButton("Play again", on_click=lambda e: self._host_action(
-                        lambda: self.service.play_again(self.code, self.token), "A new game has started")),
-                    ft.OutlinedButton("Export record", on_click=self._export_record),
-                    ft.OutlinedButton("Save to History", on_click=self._save_to_history)], wrap=True),
+                    ft.OutlinedButton(_("Remove seat"), on_click=self._remove_seat),
+                    ft.OutlinedButton(_("End game"), on_click=lambda e: self._host_action(
+                        lambda: self.service.end_game(self.code, self.token), _("The game is ended"))),
+                    ft.OutlinedButton(_("Play again"), on_click=lambda e: self._host_action(
+                        lambda: self.service.play_again(self.code, self.token), _("A new game has started"))),
+                    ft.OutlinedButton(_("Export record"), on_click=self._export_record),
+                    ft.OutlinedButton(_("Save to History"), on_click=self._save_to_history)], wrap=True),
             sem("record", self.record_link), self.record_text])
 
     def _host_action(self, action: Callable[[], dict], done: str) -> None:
@@ -411,14 +418,14 @@ class TableScreens:
     def _toggle_joining(self, e) -> None:
         reopen = self.view["locked"]
         self._host_action(lambda: self.service.set_joining(self.code, reopen, self.token),
-                          "New players can join again" if reopen else "The table is closed to new players")
+                          _("New players can join again") if reopen else _("The table is closed to new players"))
 
     def _remove_seat(self, e) -> None:
         seat_no = int(self.seat_pick.value or "1")
         name = self.view["seats"][seat_no - 1]["name"]
         self.seat_pick.value = "1"
         self._host_action(lambda: self.service.remove_seat(self.code, seat_no, self.token),
-                          f"Seat {seat_no} ({name}) is removed")
+                          _("Seat {seat} ({name}) is removed").format(seat=seat_no, name=name))
 
     def _export_record(self, e) -> None:
         """The game as the JSON record `tourpad score` reads (also at /api/tables/<code>/record)."""
@@ -428,8 +435,8 @@ class TableScreens:
             self.message.value, self.message.color = err.message, ft.Colors.RED
             self._refresh()
             return
-        self.record_link.value = (f"The record `tourpad score` reads (game {self.view['game']}), also at "
-                                  f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
+        self.record_link.value = _("The record `tourpad score` reads (game {game}), also at {link}").format(
+            game=self.view["game"], link=f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
         self.record_text.value = json.dumps(record, ensure_ascii=False, indent=1)
         self.record_text.visible = True
         self._refresh()
@@ -442,21 +449,22 @@ class TableScreens:
         try:
             session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
         except TableError as err:
-            self.message.value = f"could not save this game to History: {err.message}"
+            self.message.value = _("could not save this game to History: {problem}").format(problem=err.message)
             self.message.color = ft.Colors.RED
         except (EntryError, ValueError) as err:
-            self.message.value = f"could not save this game to History: {err}"
+            self.message.value = _("could not save this game to History: {problem}").format(problem=err)
             self.message.color = ft.Colors.RED
         else:
-            self.message.value = f"Saved to History as game {session.game_id} ({session.state.summary()})"
+            self.message.value = _("Saved to History as game {number} ({summary})").format(
+                number=session.game_id, summary=session.state.summary())
             self.message.color = ft.Colors.GREEN
         self._refresh()
 
     def _join_card(self) -> ft.Control:
         return ft.Row([qr_image("join-qr", join_link(self.url, self.view["code"]), scale=6),
-                       ft.Column([ft.Text("Scan to join, or open"), ft.Text(self.url, selectable=True,
-                                                                      weight=ft.FontWeight.BOLD),
-                                  ft.Text("and enter the code"),
+                       ft.Column([ft.Text(_("Scan to join, or open")), ft.Text(self.url, selectable=True,
+                                                                         weight=ft.FontWeight.BOLD),
+                                  ft.Text(_("and enter the code")),
                                   sem("join-code", ft.Text(self.view["code"], size=24,
                                                               weight=ft.FontWeight.BOLD))])],
                       wrap=True)
@@ -466,8 +474,8 @@ class TableScreens:
         link = board_link(self.url, self.view["code"])
         return ft.Row([qr_image("board-qr", link, scale=4),
                        # narrow enough to stay beside its QR code on a phone (the long link wraps instead)
-                       ft.Column([ft.Text("Show the table on a big screen", weight=ft.FontWeight.W_600),
-                                  ft.Text("Open on a laptop or TV beside the table:"),
+                       ft.Column([ft.Text(_("Show the table on a big screen"), weight=ft.FontWeight.W_600),
+                                  ft.Text(_("Open on a laptop or TV beside the table:")),
                                   sem("board-link", ft.Text(link, selectable=True))], width=180)],
                       wrap=True)
 
@@ -475,18 +483,18 @@ class TableScreens:
 
     def _render(self) -> None:
         view = self.view
-        names = {s["seat"]: s["name"] for s in view["seats"]}
+        names = {s["seat"]: seat_name(s) for s in view["seats"]}
         if view["ended"]:
-            status = "The host ended the game"
+            status = _("The host ended the game")
         elif view["finished"]:
-            status = "Game over"
+            status = _("Game over")
         else:
             waiting = ", ".join(names[s] for s in view["waiting_for"])
-            status = f"Round {view['round']} · waiting for {waiting}"
+            status = _("Round {round} · waiting for {names}").format(round=view["round"], names=waiting)
         if view["game"] > 1:
-            status = f"Game {view['game']} · {status}"
+            status = _("Game {game} · {status}").format(game=view["game"], status=status)
         self.status.value = status
-        self.joining_button.content = "Open joining" if view["locked"] else "Close joining"
+        self.joining_button.content = _("Open joining") if view["locked"] else _("Close joining")
         self.seat_pick.options = [ft.DropdownOption(key=str(s), text=f"{s}: {n}") for s, n in names.items()]
         if self.seat_pick.value is None or int(self.seat_pick.value) > len(names):
             self.seat_pick.value = "1"
@@ -494,9 +502,10 @@ class TableScreens:
         waiting = set(view["waiting_for"])
         self.roster.controls = [
             sem(f"roster-{seat['seat']}", ft.Text(
-                f"{seat['seat']}: {seat['name']} · {totals[seat['seat'] - 1]} pts"
-                + (" · entering…" if seat["seat"] in waiting else "")
-                + ("" if seat["claimed"] else " · no phone yet")))
+                ngettext("{seat}: {name} · {n} pts", "{seat}: {name} · {n} pts", totals[seat["seat"] - 1]).format(
+                    seat=seat["seat"], name=seat_name(seat), n=totals[seat["seat"] - 1])
+                + (_(" · entering…") if seat["seat"] in waiting else "")
+                + ("" if seat["claimed"] else _(" · no phone yet"))))
             for seat in view["seats"]]
         self._refresh()
 
@@ -510,10 +519,14 @@ class TableScreens:
             self.message.value = err.message
             self.message.color = ft.Colors.RED
             return
-        replaced = (f" {was['name']}'s old seat token no longer works." if was["claimed"] else "")
-        self.message.value = (f"Seat {seat_no} is {name}'s.{replaced} Enter their rounds on the score sheets, "
-                              f"or let their "
-                              f"phone scan this code (or type the seat token under 'Have a token?'): {token}")
+        if was["claimed"]:
+            message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
+                        "score sheets, or let their phone scan this code (or type the seat token under 'Have a "
+                        "token?'): {token}")
+        else:
+            message = _("Seat {seat} is {name}'s. Enter their rounds on the score sheets, or let their phone scan "
+                        "this code (or type the seat token under 'Have a token?'): {token}")
+        self.message.value = message.format(seat=seat_no, name=name, old=was["name"], token=token)
         self.message.color = ft.Colors.GREEN
         self.seat_qr.content = qr_image("seat-link", seat_link(self.url, self.code, token), scale=5)
         self.seat_qr.visible = True
@@ -528,7 +541,7 @@ class TableScreens:
     async def _apply_event(self, event: dict) -> None:
         if event["kind"] == "expired":
             self.stop_listening()
-            self.notice = "The table expired"
+            self.notice = _("The table expired")
             self.app.go("table")
             return
         if event["version"] <= self.view["version"]:
@@ -560,11 +573,11 @@ def table_screens(app: PadApp) -> TableScreens | None:
 
 
 def how_to_host() -> Screen:
-    return Screen("Table mode", ft.Container(ft.Column([
-        ft.Text("Every player keeps score on their own phone, one shared table on the host."),
-        ft.Text("To host a table, start `tourpad host` on the device at the table (a laptop or tablet on "
-                "the same Wi-Fi): it prints the join URL, a join code and a QR code. Each player opens "
-                "the URL on their phone and enters the code."),
+    return Screen(_("Table mode"), ft.Container(ft.Column([
+        ft.Text(_("Every player keeps score on their own phone, one shared table on the host.")),
+        ft.Text(_("To host a table, start `tourpad host` on the device at the table (a laptop or tablet on "
+                  "the same Wi-Fi): it prints the join URL, a join code and a QR code. Each player opens "
+                  "the URL on their phone and enters the code.")),
     ], spacing=12), padding=PAD))
 
 
@@ -575,7 +588,7 @@ def table_screen(title: str, fill: Callable[[TableScreens, ft.Column], object], 
     screens = table_screens(app)
     if screens is None:
         return how_to_host()
-    root = ft.Column([ft.Text("Opening the table…", color=ft.Colors.ON_SURFACE_VARIANT)], spacing=12)
+    root = ft.Column([ft.Text(_("Opening the table…"), color=ft.Colors.ON_SURFACE_VARIANT)], spacing=12)
     fill(screens, root)
     return Screen(title, ft.Container(root, padding=PAD), on_leave=on_leave)
 
@@ -603,7 +616,7 @@ def start(app: PadApp) -> Screen:
     def fill(screens: TableScreens, root: ft.Column) -> None:
         follow_once(app, screens, root, format_route("table"))
 
-    return table_screen("Table mode", fill, app)
+    return table_screen(_("Table mode"), fill, app)
 
 
 @screen("table_seats")
@@ -614,7 +627,7 @@ def seats(app: PadApp, code: str) -> Screen:
         except TableError as err:
             raise NotFound(err.message) from None
 
-    return table_screen("Table mode", fill, app)
+    return table_screen(_("Table mode"), fill, app)
 
 
 def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[TableSheetSession], Screen]) -> Screen:
@@ -626,7 +639,7 @@ def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[Table
         return how_to_host()
     session = screens.sheet_session(code, seat)
     if session is None:
-        return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_seat, root, code,
+        return table_screen(_("Table mode"), lambda screens, root: app.page.run_task(screens.open_seat, root, code,
                                                                                    seat), app)
     return build(session)
 
@@ -654,7 +667,7 @@ def seat_end(app: PadApp, code: str, seat: int) -> Screen:
 
 @screen("table_host")
 def host_controls(app: PadApp, code: str) -> Screen:
-    return table_screen("Table mode", lambda screens, root: app.page.run_task(screens.open_host, root, code),
+    return table_screen(_("Table mode"), lambda screens, root: app.page.run_task(screens.open_host, root, code),
                         app, on_leave=lambda: leave_host(app))
 
 
@@ -690,7 +703,7 @@ def join(app: PadApp, code: str) -> Screen:
     def fill(screens: TableScreens, root: ft.Column) -> None:
         follow_once(app, screens, root, format_route("join", code=code), code)
 
-    return table_screen("Table mode", fill, app)
+    return table_screen(_("Table mode"), fill, app)
 
 
 @screen("seat_link")
@@ -699,7 +712,7 @@ def seat_by_link(app: PadApp, code: str, token: str) -> Screen:
     def fill(screens: TableScreens, root: ft.Column) -> None:
         follow_once(app, screens, root, format_route("seat_link", code=code, token=token), code, token)
 
-    return table_screen("Table mode", fill, app)
+    return table_screen(_("Table mode"), fill, app)
 
 
 @screen("host_link")
@@ -708,11 +721,11 @@ def host_by_link(app: PadApp, credential: str) -> Screen:
     def fill(screens: TableScreens, root: ft.Column) -> None:
         async def keep() -> None:
             if not screens.service.is_host(credential):
-                screens.fill_start(root, "that host link is not this host's (it may have been renewed)")
+                screens.fill_start(root, _("that host link is not this host's (it may have been renewed)"))
                 return
             await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
-            screens.fill_start(root, "This device can now host tables.", good_news=True)
+            screens.fill_start(root, _("This device can now host tables."), good_news=True)
 
         app.page.run_task(keep)
 
-    return table_screen("Table mode", fill, app)
+    return table_screen(_("Table mode"), fill, app)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from scorer.locale import _, ngettext
 from scorer.table.board import Board, OpenRegion, RouteBoard, SheetColumn, TakenBonus, board_from_view, tiers_text
 from scorer.table.service import TableError, TableService
 from scorer.ui import table as table_ui
@@ -67,7 +68,7 @@ class BoardScreen:
     async def _apply(self, event: dict) -> None:
         if event["kind"] == "expired":
             self.stop()
-            self.root.controls = [sem("board-status", ft.Text("The table expired", size=BIG))]
+            self.root.controls = [sem("board-status", ft.Text(_("The table expired"), size=BIG))]
         elif event["table"] is not None and event["version"] > self.board.version:
             self.board = board_from_view(event["table"])
             self._draw()
@@ -100,21 +101,21 @@ class BoardScreen:
                         ft.Text(s.name, size=LARGE, expand=True, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS),
                         ft.Text(f"{s.total}", size=LARGE, weight=ft.FontWeight.BOLD)])
                 for s in self.board.standings]
-        return sem("board-standings", _card("Standings", *rows))
+        return sem("board-standings", _card(_("Standings"), *rows))
 
     def _bonuses(self) -> ft.Control:
         board = self.board
-        parts: list[ft.Control] = [ft.Text("Regions still open", size=MEDIUM, weight=ft.FontWeight.W_600)]
+        parts: list[ft.Control] = [ft.Text(_("Regions still open"), size=MEDIUM, weight=ft.FontWeight.W_600)]
         parts.append(sem("board-regions-open", ft.Row(
-            [self._region_chip(r) for r in board.open_regions] or [ft.Text("none left", size=MEDIUM)],
+            [self._region_chip(r) for r in board.open_regions] or [ft.Text(_("none left"), size=MEDIUM)],
             wrap=True, spacing=8, run_spacing=8)))
         if board.taken_regions:
-            parts.append(ft.Text("Regions taken", size=MEDIUM, weight=ft.FontWeight.W_600))
+            parts.append(ft.Text(_("Regions taken"), size=MEDIUM, weight=ft.FontWeight.W_600))
             parts.append(sem("board-regions-taken", ft.Column(
                 [self._taken(t) for t in board.taken_regions], spacing=2)))
         if board.route is not None:
             parts.append(sem("board-route", self._route(board.route)))
-        return _card("Shared bonuses", *parts)
+        return _card(_("Shared bonuses"), *parts)
 
     @staticmethod
     def _region_chip(region: OpenRegion) -> ft.Control:
@@ -126,20 +127,24 @@ class BoardScreen:
 
     @staticmethod
     def _taken(taken: TakenBonus) -> ft.Control:
-        return ft.Text(f"{taken.name} +{taken.points}: {_names(taken.by)} (round {taken.round})", size=SMALL)
+        return ft.Text(_("{bonus} +{points}: {names} (round {round})").format(
+            bonus=taken.name, points=taken.points, names=_names(taken.by), round=taken.round), size=SMALL)
 
     def _route(self, route: RouteBoard) -> ft.Control:
         lines: list[ft.Control] = [
-            ft.Text(f"{route.name}: {tiers_text(route)}", size=MEDIUM, weight=ft.FontWeight.W_600)]
-        lines += [ft.Text(f"+{t.points}: {_names(t.by)} (round {t.round})", size=SMALL) for t in route.taken]
+            ft.Text(_("{route}: {tiers}").format(route=route.name, tiers=tiers_text(route)), size=MEDIUM,
+                    weight=ft.FontWeight.W_600)]
+        lines += [ft.Text(_("+{points}: {names} (round {round})").format(points=t.points, names=_names(t.by),
+                                                                          round=t.round), size=SMALL)
+                  for t in route.taken]
         return ft.Column(lines, spacing=2)
 
     def _sheet(self, sheet: SheetColumn) -> ft.Control:
         lines: list[ft.Control] = []
         for line in sheet.rounds:
             choice = f" · {line.choice}" if line.choice else ""
-            head = f"R{line.round}  {line.cards}{choice}"
-            total = ft.Text(f"{line.total}" if line.closed else "entered", size=MEDIUM,
+            head = _("R{round}").format(round=line.round) + f"  {line.cards}{choice}"
+            total = ft.Text(f"{line.total}" if line.closed else _("entered"), size=MEDIUM,
                             weight=ft.FontWeight.BOLD if line.closed else None,
                             color=None if line.closed else ft.Colors.ON_SURFACE_VARIANT)
             lines.append(ft.Row([ft.Text(head, size=MEDIUM, weight=ft.FontWeight.W_500, expand=True), total]))
@@ -149,11 +154,12 @@ class BoardScreen:
                                              color=ft.Colors.ON_SURFACE_VARIANT) for name, points in line.points],
                                     wrap=True, spacing=14, run_spacing=0))
         if sheet.entering:
-            lines.append(ft.Text(f"entering round {self.board.round}…", size=MEDIUM, italic=True,
+            lines.append(ft.Text(_("entering round {round}…").format(round=self.board.round), size=MEDIUM, italic=True,
                                  color=ft.Colors.TERTIARY))
         header = ft.Row([ft.Text(sheet.name, size=LARGE, weight=ft.FontWeight.BOLD, expand=True, no_wrap=True,
                                  overflow=ft.TextOverflow.ELLIPSIS),
-                         ft.Text(f"{sheet.total} pts", size=LARGE, weight=ft.FontWeight.BOLD)])
+                         ft.Text(ngettext("{n} pts", "{n} pts", sheet.total).format(n=sheet.total), size=LARGE,
+                                 weight=ft.FontWeight.BOLD)])
         leading = sheet.rank == 1 and sheet.total > 0
         return sem(f"board-sheet-{sheet.seat}", ft.Container(
             ft.Column([header, ft.Divider(height=4), *lines], spacing=4), padding=CARD_PAD, border_radius=12,
@@ -167,6 +173,6 @@ def table_board(app: PadApp, code: str) -> Screen:
     if hosting is None:
         return table_ui.how_to_host()
     board = BoardScreen(app, hosting.service, code)
-    title = f"Table {board.board.code} · {board.board.edition}"
+    title = _("Table {code} · {edition}").format(code=board.board.code, edition=board.board.edition)
     return Screen(title, ft.Container(board.root, padding=ft.Padding.all(20)), on_leave=board.stop,
                   full_width=True)
