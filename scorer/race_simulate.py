@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 
 from rules.race.bots import RACE_BOTS, make_race_bot, play_race
 from rules.race.engine import DEFAULT_TURN_CAP, RaceGame
-from scorer.simulate import SimError, wilson_interval
+from scorer.locale import _
+from scorer.simulate import SimError, check_line_up, wilson_interval
 
 GAME_ID = "race-around-europe"
 #: Boomerang's bot names (the sim command's defaults) mean the same levels here.
@@ -23,11 +24,8 @@ def run_race_simulation(players: int, bots: Sequence[str], games: int, seed: int
     from scorer.packs import resolve_board
 
     names = [ALIASES.get(b.strip(), b.strip()) for b in bots]
-    if len(names) != players:
-        raise SimError(f"--bots names {len(names)} bots for {players} players; give one per seat")
-    for name in names:
-        if name not in RACE_BOTS:
-            raise SimError(f"unknown Race Around Europe bot {name!r}; choose from {', '.join(RACE_BOTS)}")
+    check_line_up(names, players, tuple(RACE_BOTS),
+                  _("unknown Race Around Europe bot {name!r}; choose from {known}"))
     try:
         board = resolve_board(board_id)
     except KeyError as err:

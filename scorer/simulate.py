@@ -13,6 +13,7 @@ from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
 from rules.engine import Game
 from rules.validation import RuleError, check_direction_variant
+from scorer.locale import _, ngettext
 
 
 class SimError(ValueError):
@@ -29,14 +30,22 @@ def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, f
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def check_line_up(names: Sequence[str], players: int, known: Sequence[str], unknown: str | None = None) -> None:
+    """`--bots` names one known bot per seat, else a `SimError` that says which is wrong (`unknown`: the
+    refusal of a name, with `{name}` and `{known}`)."""
+    if len(names) != players:
+        raise SimError(ngettext("--bots names {bots} bot for {players} players; give one per seat",
+                                "--bots names {bots} bots for {players} players; give one per seat",
+                                len(names)).format(bots=len(names), players=players))
+    for name in names:
+        if name not in known:
+            raise SimError((unknown or _("unknown bot {name!r}; choose from {known}")).format(
+                name=name, known=", ".join(known)))
+
+
 def resolve_bot_names(names: Sequence[str], players: int) -> list[str]:
     names = [n.strip() for n in names]
-    if len(names) != players:
-        raise SimError(f"--bots names {len(names)} bots for {players} players; give one per seat")
-    known = bot_names()
-    for n in names:
-        if n not in known:
-            raise SimError(f"unknown bot {n!r}; choose from {', '.join(known)}")
+    check_line_up(names, players, bot_names())
     return names
 
 

@@ -67,7 +67,7 @@ def test_normal_beats_easy():
 
 
 def test_wrong_bot_count_is_refused():
-    with pytest.raises(SimError, match="names 1 bots for 2 players"):
+    with pytest.raises(SimError, match="names 1 bot for 2 players"):
         run_race_simulation(2, ["normal"], 1)
 
 
