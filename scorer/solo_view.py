@@ -120,13 +120,22 @@ class HintLine:
     best: bool
 
 
+def one_decimal(value: float) -> str:
+    """`value` to one decimal as the language writes it ("2.0", "2,0"): Babel drops a whole number's ".0",
+    so it is put back with the language's own decimal sign (the one Babel writes in "0.5")."""
+    rounded = round(value, 1)
+    text = format_number(rounded)
+    if rounded == int(rounded):
+        text += format_number(0.5)[1] + "0"
+    return text
+
+
 def hint_lines(hint: dict) -> list[HintLine]:
     """The Hint as lines: each option, the hard bot's value and (for picks) what the card adds now."""
     out = []
     for option in hint["options"]:
-        value = ("+" if option["value"] >= 0 else "") + format_number(round(option["value"], 1))
+        value = ("+" if option["value"] >= 0 else "") + one_decimal(option["value"])
         if "adds_now" in option:
-            value = _("{value} (adds {points} now)").format(value=value,
-                                                            points=format_number(round(option["adds_now"], 1)))
+            value = _("{value} (adds {points} now)").format(value=value, points=one_decimal(option["adds_now"]))
         out.append(HintLine(option["label"], value, option["action"] == hint["best"]))
     return out

@@ -20,6 +20,9 @@ from scorer.race.checker import CheckerInputError, JourneyChecker
 from scorer.race.solo import SoloError, SoloRace, bot_label
 from scorer.ui.app import PadApp, Screen, screen, sem
 
+#: The "Trip 1" column: wide enough for "Voyage 10" on one line.
+TRIP_LABEL_W = 76
+
 TILE_COLOURS = {"blue": "#6FA8DC", "green": "#7CC47F", "orange": "#F6A85B", "pink": "#F2A2C0",
                 "yellow": "#F5D95A"}
 SEA_COLOURS = {"Atlantic": "#1F4E79", "Mediterranean": "#138D90", "Baltic": "#6A4C93"}
@@ -92,13 +95,13 @@ class RaceScreens:
         rows: list[ft.Control] = []
         for slot in range(10):
             rows.append(ft.Row([
-                ft.Text(_("Trip {n}").format(n=slot + 1), width=56),
+                ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W),
                 self.tile_chip(report.tiles[slot], _("tap, then pick a tile"), selected=slot == self.selected,
                                on_click=lambda e, s=slot: self.select(s), identifier=f"trip-{slot + 1}"),
             ]))
             if slot < 9:
                 rows.append(ft.Container(self.link_row(report.links[slot], report.reasons[slot]),
-                                         padding=ft.Padding.only(left=56)))
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
         headline = sem("race-headline", ft.Text(
             report.headline, weight=ft.FontWeight.BOLD, size=16,
             color="#2E7D32" if report.complete else None))
@@ -242,10 +245,10 @@ class RaceScreens:
             label = _("tap to place here") if view.your_turn and view.phase == "setup" else _("empty")
             chip = self.tile_chip(name, label, on_click=self._slot_handler(solo, view, slot),
                                   identifier=f"solo-trip-{slot + 1}")
-            rows.append(ft.Row([ft.Text(_("Trip {n}").format(n=slot + 1), width=56), chip]))
+            rows.append(ft.Row([ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W), chip]))
             if slot < 9:
                 rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
-                                         padding=ft.Padding.only(left=56)))
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
         piles: list[ft.Control] = []
         for j, top in enumerate(view.discard_tops):
             marked = view.phase == "place" and j == self.allowed_pile(view)
