@@ -131,8 +131,8 @@ class PadApp:
         self.path = path
         try:
             name, params = parse(path)
-        except RouteError as err:
-            name, params = "not_found", {"message": str(err)}
+        except RouteError:
+            name, params = "not_found", {"path": path}  # said when drawn: in the language of that moment
         self.route = (name, {**params, **self._extras.get(path, {})})
         if not (moved and self._back_down_to(path)):
             # The screens below the new one that are already drawn stay as they are (a keypad → the round's
@@ -227,7 +227,10 @@ class PadApp:
         """The screen, and whether it is the one asked for (not "not found" or an error)."""
         try:
             if name == "not_found":
-                return not_found(self, params["message"]), False
+                try:
+                    parse(params["path"])
+                except RouteError as err:
+                    return not_found(self, str(err)), False
             shown = SCREENS[name](self, **params)
             shown.drawn_with = params
             return shown, True
