@@ -63,7 +63,7 @@ def read_pack(path: Path) -> Edition:
 def check_pack_name(name: str, path: Path, error: type[Exception]) -> None:
     """A pack's name, typed by its owner, goes through the one name check (rules.text)."""
     try:
-        clean_name(name, "the pack's name", longest=PACK_NAME_LENGTH)
+        clean_name(name, _("the pack's name"), longest=PACK_NAME_LENGTH)
     except TextError as err:
         raise error(_("{file}: name: {error}").format(file=path.name, error=err)) from None
 

@@ -186,7 +186,8 @@ class SoloGame:
 
     def _apply(self, player: int, action: int, step: int) -> dict:
         if step != len(self.state.history):
-            raise ValueError(f"is for step {step}, but the game is at step {len(self.state.history)}")
+            raise ValueError(_("is for step {step}, but the game is at step {now}").format(
+                step=step, now=len(self.state.history)))
         try:
             self.state.apply_action(player, action)
         except IllegalAction as err:

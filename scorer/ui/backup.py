@@ -48,7 +48,7 @@ def pack_import_button(app: PadApp) -> ft.Control:
             upload.write_bytes(data)
             edition = import_pack(upload)
         except (EditionDataError, OSError) as err:
-            app.toast(f"{name}: {err}", error=True)
+            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
             return
         finally:
             upload.unlink(missing_ok=True)
@@ -78,7 +78,7 @@ def backup_buttons(app: PadApp) -> ft.Control:
         try:
             added, skipped = import_games(app.store, data)
         except ArchiveError as err:
-            app.toast(f"{name}: {err}", error=True)
+            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
             return
         if skipped:
             app.toast(ngettext("{name}: {added} game added, {skipped} already here",
