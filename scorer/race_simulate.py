@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from rules.race.bots import RACE_BOTS, make_race_bot, play_race
 from rules.race.engine import DEFAULT_TURN_CAP, RaceGame
+from scorer.locale import _
 from scorer.simulate import SimError, wilson_interval
 
 GAME_ID = "race-around-europe"
@@ -24,10 +25,12 @@ def run_race_simulation(players: int, bots: Sequence[str], games: int, seed: int
 
     names = [ALIASES.get(b.strip(), b.strip()) for b in bots]
     if len(names) != players:
-        raise SimError(f"--bots names {len(names)} bots for {players} players; give one per seat")
+        raise SimError(_("--bots names {n} bots for {players} players; give one per seat").format(
+            n=len(names), players=players))
     for name in names:
         if name not in RACE_BOTS:
-            raise SimError(f"unknown Race Around Europe bot {name!r}; choose from {', '.join(RACE_BOTS)}")
+            raise SimError(_("unknown Race Around Europe bot {name!r}; choose from {bots}").format(
+                name=name, bots=", ".join(RACE_BOTS)))
     try:
         board = resolve_board(board_id)
     except KeyError as err:
