@@ -60,17 +60,55 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     pad.tap_ident("solo-hint-button")
     pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
     pad.shot("fr-solo-hint")
+    play_to_the_end(pad)
 
     # the switch on the home screen: English at once, and kept by this phone
     pad.tap_ident("back")
-    pad.button("Reprendre la partie solo").wait_for(timeout=SLOW)
+    pad.button("Jouer en solo").wait_for(timeout=SLOW)
     pad.tap_until(lambda: pad.tap_ident("language"), lambda ms: pad.ident("language-en").wait_for(timeout=ms))
     assert pad.ident("language-fr").count() == 1
     pad.shot("fr-language-menu")
     pad.tap_ident("language-en")
-    pad.button("Resume solo game").wait_for(timeout=SLOW)
+    pad.button("New game").wait_for(timeout=SLOW)
     assert pad.button("Play solo").count() == 1 and pad.button("Jouer en solo").count() == 0
     pad.reload()
     pad.button("Play solo").wait_for(timeout=SLOW)
     pad.page.wait_for_timeout(1500)  # were the device's choice lost, the French locale would redraw by now
     assert pad.button("Jouer en solo").count() == 0
+
+
+def play_to_the_end(pad) -> None:
+    """The rest of the solo game, in French: the round-end choice, each round's summary, the final ranking."""
+    shots = set()
+    while True:
+        pad.page.wait_for_function(
+            "() => ['solo-status', 'solo-summary', 'solo-winner'].some("
+            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+        if pad.ident("solo-winner").count():
+            break
+        if pad.ident("solo-summary").count():
+            title = pad.text("solo-summary")
+            assert re.match(r"^Manche \d comptée$", title)
+            if "summary" not in shots:
+                pad.shot("fr-solo-round-summary")
+                shots.add("summary")
+            pad.tap(re.compile("^(Manche suivante|Classement final)$"))
+            pad.page.wait_for_function(
+                "t => { const e = document.querySelector('[flt-semantics-identifier=\"solo-summary\"]');"
+                " return !e || e.innerText !== t; }", arg=title, timeout=SLOW)
+            continue
+        status, before = pad.text("solo-status"), pad.text("solo-step")
+        assert status.startswith("Manche "), status
+        if "Réception est arrivée" in status:
+            if "choice" not in shots:
+                pad.shot("fr-solo-choice")
+                shots.add("choice")
+            pad.tap_ident("choice-0")
+        else:
+            pad.tap_ident("hand-0")
+        pad.page.wait_for_function(
+            "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+    assert re.match(r"^(Vous|Bot \d \((facile|normal)\)) gagne\s!$|^Victoire partagée\s!$", pad.text("solo-winner"))
+    assert shots == {"summary", "choice"}
+    pad.shot("fr-solo-end")
