@@ -81,3 +81,36 @@ def test_file_and_route_refusals_in_french(tmp_path: Path) -> None:
         read_user_bytes(big, "a game record", 1_500)
     with use_language("fr"), pytest.raises(RouteError, match="Il n'y a pas d'écran à l'adresse /nowhere"):
         parse("/nowhere")
+
+
+def test_history_dates_a_finished_game_as_the_language_writes_dates(tmp_path: Path) -> None:
+    import datetime as dt
+
+    import flet as ft
+    from test_solo_ui import Shell, walk
+
+    from scorer.pad.game import GameSession
+    from scorer.pad.store import EventStore
+    from scorer.ui import home  # registers the screens, and names editions as they do
+
+    store = EventStore(tmp_path / "games.sqlite3")
+    try:
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        for ann, bob in (("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"),
+                         ("UVWXYZ@", "OPQRST#")):
+            game.enter_letters(0, ann, None)
+            game.enter_letters(1, bob, None)
+        when = dt.datetime.fromtimestamp(store.game(game.game_id).updated_at)
+        shell = Shell(store)
+
+        def subtitles() -> list[str]:
+            return [c.subtitle.value for c in walk(shell.current.body) if isinstance(c, ft.ListTile)]
+
+        with use_language("fr"):
+            shell.go("history")
+            assert shell.current.title == "Historique"
+            assert subtitles() == [f"{home.edition_name('australia')} · {when.strftime('%d/%m/%Y %H:%M')}"]
+        shell.go("history")
+        assert subtitles() == [f"Boomerang: Australia · {when.strftime('%d/%m/%Y, %H:%M')}"]  # en_GB
+    finally:
+        store.close()
