@@ -218,3 +218,14 @@ def test_the_wheel_ships_each_compiled_french_catalog_and_a_trimmed_babel(site, 
                           env={**os.environ, "PYTHONPATH": str(tmp_path / "babel-site")})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["1,234.5 24/11/2026, 14:05", "1\u202f234,5 24/11/2026 14:05"]
+
+
+def test_the_trimmed_babel_keeps_every_locale_tourpad_formats_with():
+    """A language added to rules.i18n must bring its Babel locale into the site (BABEL_LOCALES)."""
+    from rules import i18n
+    from scorer.web.publish import BABEL_LOCALES, babel_locales_needed
+
+    for lang in i18n.LANGUAGES:
+        with i18n.use_language(lang):
+            assert i18n._locale() in BABEL_LOCALES, lang
+    assert babel_locales_needed(("en_GB",)) == {"en_GB", "en_001", "en", "root"}
