@@ -114,3 +114,40 @@ def test_history_dates_a_finished_game_as_the_language_writes_dates(tmp_path: Pa
         assert subtitles() == [f"Boomerang: Australia · {when.strftime('%d/%m/%Y, %H:%M')}"]  # en_GB
     finally:
         store.close()
+
+
+def test_solo_cards_show_the_editions_french_names_and_keep_the_keys(tmp_path: Path, isolated_data_dir) -> None:
+    """What a person reads comes from the edition's names in the language of the moment; the pictograms
+    and the rules keep finding things by their English keys."""
+    import tomllib
+
+    import tomli_w
+
+    from rules.editions import load_edition
+    from scorer.packs import export_text, import_pack
+
+    doc = tomllib.loads(export_text(load_edition("australia"), "toml"))
+    doc.update(id="australia-named", base="australia", provenance="owner")
+    for region in doc["regions"]:
+        region["names"] = {"fr": "FR " + region["name"]}
+    for card in doc["cards"]:
+        card["site_names"] = {"fr": "FR " + card["site"]}
+    for family in ("collection", "pairs", "choice"):
+        for icon in doc[family]["icons"]:
+            icon["names"] = {"fr": "FR " + icon["name"]}
+    pack = tmp_path / "named.toml"
+    pack.write_text(tomli_w.dumps(doc), encoding="utf-8")
+    import_pack(pack)
+
+    game = SoloGame.new("australia-named", ["easy"], seed=2)
+    with use_language("fr"):
+        card = game.screen()["hand"][0]
+        assert card["site"].startswith("FR ") and card["region"].startswith("FR ")
+        assert all(label == "FR " + key for key, label in zip(card["icons"], card["icon_labels"], strict=True))
+    english = game.screen()["hand"][0]
+    assert english["icons"] == card["icons"] and not english["site"].startswith("FR ")
+    while game.state.phase.name != "CHOICE":
+        game.play(game.screen()["actions"][0]["action"])
+    with use_language("fr"):
+        labels = [o["label"] for o in game.screen()["choices"]]
+    assert all(label.startswith("FR ") or label == "Rien cette manche" for label in labels), labels

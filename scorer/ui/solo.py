@@ -71,17 +71,19 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["site"], size=12, weight=ft.FontWeight.BOLD, color=fg, max_lines=2,
                 overflow=ft.TextOverflow.ELLIPSIS),
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-        *(icon_line(icon, fg, card["color"]) for icon in card["icons"]),
+        *(icon_line(icon, label, fg, card["color"]) for icon, label in zip(card["icons"], card["icon_labels"],
+                                                                            strict=True)),
     ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=164,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
 
-def icon_line(name: str, colour: str, background: str) -> ft.Control:
-    """An icon's pictogram (the printables' SVG) and its name, in the card's text colour; the pictogram's
-    knocked-out details (a camera's lens, a koala's face) in the card's colour, as printed."""
+def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control:
+    """An icon's pictogram (the printables' SVG, found by the icon's key `name`) and its name as a person
+    reads it (`shown`), in the card's text colour; the pictogram's knocked-out details (a camera's lens, a
+    koala's face) in the card's colour, as printed."""
     # two lines: a long name ("Indigenous Culture") is cut off on one line at phone width
-    label = ft.Text(name, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+    label = ft.Text(shown, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
@@ -97,7 +99,7 @@ def mini_card(card: dict) -> ft.Control:
         horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         bgcolor=card["color"], border_radius=6, width=34, height=44, alignment=ft.Alignment.CENTER,
         tooltip=_("{site} ({region}): {icons}").format(site=card["site"], region=card["region"],
-                                                      icons=", ".join(card["icons"])))
+                                                      icons=", ".join(card["icon_labels"])))
 
 
 def hidden_card(label: str = "?") -> ft.Control:
@@ -272,10 +274,11 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                 _("{option}: {points} pts").format(option=option["label"], points=option["points"]), height=44,
                 icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
-        for name in view["choices_used"]:  # scored in an earlier round: shown, not choosable
-            options.append(ft.OutlinedButton(_("{option}: used up").format(option=name), height=40, disabled=True,
+        # scored in an earlier round: shown, not choosable
+        for name, shown in zip(view["choices_used"], view["choices_used_labels"], strict=True):
+            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), height=40, disabled=True,
                                              icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
-        used = ", ".join(view["choices_used"]) or _("none yet")
+        used = ", ".join(view["choices_used_labels"]) or _("none yet")
         items += [ft.Text(_("Score one (each only once per game):"), weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                   sem("choices-used", ft.Text(_("Already used: {choices}").format(choices=used), size=12))]
