@@ -29,6 +29,12 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     assert pad.button("New game").count() == 0 and pad.button("Play solo").count() == 0
     pad.shot("fr-home")
 
+    pad.tap("Historique (0)")
+    pad.button("Exporter les parties").wait_for(timeout=SLOW)
+    pad.button("Importer").wait_for(timeout=SLOW)
+    pad.shot("fr-history")
+    pad.tap_ident("back")
+
     pad.tap("Nouvelle partie")
     pad.button("Commencer la partie").wait_for(timeout=SLOW)
     assert pad.page.get_by_role("textbox", name="Joueur 1").count() == 1
@@ -66,7 +72,6 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     pad.tap_ident("back")
     pad.button("Jouer en solo").wait_for(timeout=SLOW)
     pad.tap_until(lambda: pad.tap_ident("language"), lambda ms: pad.ident("language-en").wait_for(timeout=ms))
-    assert pad.ident("language-fr").count() == 1
     pad.shot("fr-language-menu")
     pad.tap_ident("language-en")
     pad.button("New game").wait_for(timeout=SLOW)
