@@ -15,6 +15,7 @@ from rules.edition import Edition
 from rules.editions import bundled_ids, edition_from_text, load_edition
 from rules.model import EditionDataError
 from rules.text import PACK_NAME_LENGTH, TextError, clean_name
+from scorer.locale import _
 from scorer.userfile import read_user_text
 
 
@@ -46,14 +47,15 @@ def resolve_edition(edition_id: str) -> Edition:
     path = packs_dir() / f"{edition_id}.toml"
     if path.is_file():
         return edition_from_text(path.read_text(encoding="utf-8"), "toml")
-    raise KeyError(f"unknown edition {edition_id!r}; available: {', '.join(available_editions())}")
+    raise KeyError(_("unknown edition {edition!r}; available: {editions}").format(
+        edition=edition_id, editions=", ".join(available_editions())))
 
 
 def read_pack(path: Path) -> Edition:
     """Validate a pack file (TOML or JSON, by extension) without installing it. A file that is no text
     raises UserFileError, a pack that is not valid EditionDataError."""
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    edition = edition_from_text(read_user_text(path, "a deck pack"), fmt)
+    edition = edition_from_text(read_user_text(path, _("a deck pack")), fmt)
     check_pack_name(edition.name, path, EditionDataError)
     return edition
 
@@ -61,17 +63,17 @@ def read_pack(path: Path) -> Edition:
 def check_pack_name(name: str, path: Path, error: type[Exception]) -> None:
     """A pack's name, typed by its owner, goes through the one name check (rules.text)."""
     try:
-        clean_name(name, "the pack's name", longest=PACK_NAME_LENGTH)
+        clean_name(name, _("the pack's name"), longest=PACK_NAME_LENGTH)
     except TextError as err:
-        raise error(f"{path.name}: name: {err}") from None
+        raise error(_("{file}: name: {error}").format(file=path.name, error=err)) from None
 
 
 def import_pack(path: Path) -> Edition:
     """Validate, then store the pack (atomically) under its id; bundled ids cannot be replaced."""
     edition = read_pack(path)
     if edition.id in bundled_ids():
-        raise EditionDataError(f"id {edition.id!r} is a bundled edition; give the pack its own id "
-                               f"(e.g. \"{edition.id}-mine\") and set base = \"{edition.id}\"")
+        raise EditionDataError(_("id {id!r} is a bundled edition; give the pack its own id (e.g. "
+                                 "\"{id}-mine\") and set base = \"{id}\"").format(id=edition.id))
     target = packs_dir() / f"{edition.id}.toml"
     tmp = target.with_suffix(".tmp")
     tmp.write_text(export_text(edition, "toml"), encoding="utf-8")
@@ -110,7 +112,8 @@ def resolve_board(board_id: str = "tourpad"):
     path = board_packs_dir() / f"{board_id}.toml"
     if path.is_file():
         return board_pack_from_text(path.read_text(encoding="utf-8"))
-    raise KeyError(f"unknown board {board_id!r}; available: {', '.join(board_ids())}")
+    raise KeyError(_("unknown board {board!r}; available: {boards}").format(board=board_id,
+                                                                           boards=", ".join(board_ids())))
 
 
 def read_board_pack(path: Path):
@@ -119,7 +122,7 @@ def read_board_pack(path: Path):
     from rules.race.board import BoardDataError, board_pack_from_text
 
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    text = read_user_text(path, "a board pack")
+    text = read_user_text(path, _("a board pack"))
     board = board_pack_from_text(text, fmt)
     check_pack_name(board.name, path, BoardDataError)
     return board, text, fmt

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from urllib.parse import urlsplit
 
+from scorer.locale import _
+
 
 class RouteError(ValueError):
     """A path that is no screen of the app (the app shows a "not found" screen with a way home)."""
@@ -122,7 +124,7 @@ def parse(path: str) -> tuple[str, dict]:
         if match is not None:
             return route.screen, {PARAMS[name].key: PARAMS[name].to_screen(match.group(name))
                                   for name in route.names}
-    raise RouteError(f"There is no screen at {clean}")
+    raise RouteError(_("There is no screen at {path}").format(path=clean))
 
 
 def route_params(screen: str, params: dict) -> dict:
@@ -142,7 +144,8 @@ def format_route(screen: str, **params) -> str:
                 raise KeyError(f"{screen} needs {param.key}")
             text = param.to_url(params[param.key])
             if not re.fullmatch(param.pattern, text):
-                raise RouteError(f"{param.key}={params[param.key]!r} cannot be part of a URL")
+                raise RouteError(_("{key}={value!r} cannot be part of a URL").format(key=param.key,
+                                                                                    value=params[param.key]))
             out.append(text)
         else:
             out.append(segment)

@@ -28,12 +28,21 @@ from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State,
 from rules.record import ParsedRound, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, category_points, choice_option_points, resolve_round
 from rules.validation import RuleError, check_direction_variant
+from scorer.locale import N_, _
 
 EVENT_VERSION = 1
 STARTED = "solo_started"
 ACT = "solo_act"
 DIFFICULTIES = ("easy", "normal", "hard")
+#: Each difficulty as a person reads it (the key stays in saved games).
+DIFFICULTY_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 HUMAN = 0
+
+
+def difficulty_label(level: str) -> str:
+    """A bot's difficulty in the language of the moment ("easy" → "facile")."""
+    label = DIFFICULTY_LABELS.get(level)
+    return _(label) if label else level
 
 
 class SoloError(ValueError):
@@ -58,7 +67,9 @@ class SoloSetup:
 
     @property
     def players(self) -> list[str]:
-        return [self.player_name] + [f"Bot {i} ({d})" for i, d in enumerate(self.bots, start=1)]
+        """The person and the bots, as the screens name them (the bots' in the language of the moment)."""
+        return [self.player_name] + [_("Bot {n} ({level})").format(n=i, level=difficulty_label(d))
+                                     for i, d in enumerate(self.bots, start=1)]
 
 
 def _kind_payload(event) -> tuple[str, dict]:
@@ -94,17 +105,18 @@ class SoloGame:
         """A new game against 1–3 bots, each `easy`, `normal` or `hard`; `seed` deals the cards, `bot_seed`
         seeds the bots (each drawn at random when not given)."""
         if not 1 <= len(bots) <= 3:
-            raise SoloError(f"a solo game has 1 to 3 bots, not {len(bots)}")
+            raise SoloError(_("a solo game has 1 to 3 bots, not {n}").format(n=len(bots)))
         for i, difficulty in enumerate(bots, start=1):
             if difficulty not in DIFFICULTIES:
-                raise SoloError(f"bot {i}: difficulty {difficulty!r} is not one of {', '.join(DIFFICULTIES)}")
+                raise SoloError(_("bot {n}: difficulty {level!r} is not one of {levels}").format(
+                    n=i, level=difficulty, levels=", ".join(DIFFICULTIES)))
         try:
             check_direction_variant(1 + len(bots), direction_variant)
         except RuleError as err:
-            raise SoloError(f"{err}: choose at least 2 bots") from None
+            raise SoloError(_("{error}: choose at least 2 bots").format(error=err)) from None
         name = player_name.strip()
         if not name or len(name) > 40:
-            raise SoloError("the player's name must be 1 to 40 characters")
+            raise SoloError(_("the player's name must be 1 to 40 characters"))
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         if bot_seed is None:
@@ -120,23 +132,23 @@ class SoloGame:
         """
         events = [_kind_payload(e) for e in events]
         if not events or events[0][0] != STARTED:
-            raise SoloError(f"a saved solo game starts with its {STARTED!r} event")
+            raise SoloError(_("a saved solo game starts with its {kind!r} event").format(kind=STARTED))
         first = events[0][1]
         if first.get("version") != EVENT_VERSION:
-            raise SoloError(f"saved solo game has event version {first.get('version')!r}; "
-                            f"this tourpad reads version {EVENT_VERSION}")
+            raise SoloError(_("saved solo game has event version {version!r}; this tourpad reads version "
+                              "{known}").format(version=first.get("version"), known=EVENT_VERSION))
         try:
             game = cls.new(first["edition"], first["bots"], bool(first["direction_variant"]), int(first["seed"]),
                            first.get("player", "You"), int(first.get("bot_seed", first["seed"])))
         except (KeyError, TypeError, ValueError) as err:
-            raise SoloError(f"event 1 ({STARTED}) is damaged: {err}") from None
+            raise SoloError(_("event 1 ({kind}) is damaged: {error}").format(kind=STARTED, error=err)) from None
         for number, (kind, event) in enumerate(events[1:], start=2):
             if kind != ACT:
-                raise SoloError(f"event {number}: unknown kind {kind!r}")
+                raise SoloError(_("event {n}: unknown kind {kind!r}").format(n=number, kind=kind))
             try:
                 game._apply(int(event["player"]), int(event["action"]), int(event["step"]))
             except (KeyError, TypeError, ValueError) as err:
-                raise SoloError(f"event {number}: {err}") from None
+                raise SoloError(_("event {n}: {error}").format(n=number, error=err)) from None
         if game.state.pending_players() and HUMAN not in game.state.pending_players():
             # saved after the person's pick but before every bot's answer: the bots answer now
             game._bots_answer()
@@ -150,10 +162,11 @@ class SoloGame:
         An illegal action raises SoloError and changes nothing.
         """
         if self.state.is_terminal():
-            raise SoloError("the game is over")
+            raise SoloError(_("the game is over"))
         if action not in self.state.legal_actions(HUMAN):
-            raise SoloError(f"you cannot {self._describe(action)} now: "
-                            f"choose one of {', '.join(self._describe(a) for a in self.state.legal_actions(HUMAN))}")
+            raise SoloError(_("you cannot {move} now: choose one of {moves}").format(
+                move=self._describe(action),
+                moves=", ".join(self._describe(a) for a in self.state.legal_actions(HUMAN))))
         step = len(self.state.history)
         return [self._apply(HUMAN, action, step), *self._bots_answer()]
 
@@ -173,7 +186,8 @@ class SoloGame:
 
     def _apply(self, player: int, action: int, step: int) -> dict:
         if step != len(self.state.history):
-            raise ValueError(f"is for step {step}, but the game is at step {len(self.state.history)}")
+            raise ValueError(_("is for step {step}, but the game is at step {now}").format(
+                step=step, now=len(self.state.history)))
         try:
             self.state.apply_action(player, action)
         except IllegalAction as err:
@@ -186,24 +200,28 @@ class SoloGame:
 
     def _describe(self, action: int) -> str:
         if self.state.phase == Phase.CHOICE:
-            return f"score {self._label(action)}"
-        return f"pick {self.state.action_to_string(action)}"
+            return _("score {option}").format(option=self._label(action))
+        return _("pick {card}").format(card=self.state.action_to_string(action))
 
     def _label(self, action: int) -> str:
         """How an option reads on a button: a card's letter, a choice's name, or "None this round"."""
         if action == CHOICE_NONE:
-            return "None this round"
+            return _("None this round")
+        if self.state.phase == Phase.CHOICE:
+            return self.edition.choice.icons[action_choice(action)].label
         return self.state.action_to_string(action)
 
     def card(self, index: int) -> dict:
-        """A card as the app draws it: letter, number, site, region and its colour, icons."""
+        """A card as the app draws it: letter, number, site, region and its colour, icons (`icons` are the
+        keys the pictograms are found by; `icon_labels` what a person reads)."""
         ed = self.edition
         c = ed.cards[index]
         region = ed.regions[c.region]
-        icons = [family.icons[slot].name for family, slot in
+        icons = [family.icons[slot] for family, slot in
                  ((ed.collection, c.collection), (ed.pairs, c.pairs), (ed.choice, c.choice)) if slot >= 0]
-        return {"index": index, "letter": c.letter, "number": c.number, "site": c.site, "region": region.name,
-                "color": region.color, "icons": icons}
+        return {"index": index, "letter": c.letter, "number": c.number, "site": c.site_label,
+                "region": region.label, "color": region.color, "icons": [icon.name for icon in icons],
+                "icon_labels": [icon.label for icon in icons]}
 
     def screen(self) -> dict:
         """Everything the person may see now, JSON-able: never another player's Throw card or hand."""
@@ -221,7 +239,7 @@ class SoloGame:
                 "throw": self.card(throw) if throw is not None else None,
                 "hand_size": obs.hand_sizes[p], "total": totals[p]})
         out = {
-            "edition": ed.id, "edition_name": ed.name, "round": min(s.round_index + 1, ROUNDS),
+            "edition": ed.id, "edition_name": ed.label, "round": min(s.round_index + 1, ROUNDS),
             "rounds": ROUNDS, "phase": s.phase.name.lower(), "pass": "left" if obs.pass_left else "right",
             "players": players, "hand": [self.card(c) for c in obs.hand],
             "throw": self.card(obs.throw) if obs.throw is not None else None,
@@ -232,8 +250,9 @@ class SoloGame:
             out["catch"] = self.card(s.rows[HUMAN][-1])
             out["choices"] = self._choice_options(obs)
         family = ed.choice
-        out["choices_used"] = [family.icons[i].name for i in range(len(family.icons))
-                               if obs.choices_used[HUMAN] >> i & 1]
+        used = [family.icons[i] for i in range(len(family.icons)) if obs.choices_used[HUMAN] >> i & 1]
+        out["choices_used"] = [icon.name for icon in used]
+        out["choices_used_labels"] = [icon.label for icon in used]
         if s.is_terminal():
             out["ranking"] = self.ranking()
         return out
@@ -266,14 +285,21 @@ class SoloGame:
             for p, name in enumerate(self.setup.players):
                 players.append({
                     "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
-                    "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None,
+                    "choice": ed.choice.icons[choices[p]].label if choices[p] != NO_CHOICE else None,
                     "points": category_points(ed, scores[p]), "total": scores[p].total,
                     "explanations": [line for line in notes[p] if line],
                 })
-            bonuses = [{"bonus": a.name, "points": a.points, "players": [self.setup.players[p] for p in a.players]}
-                       for a in awards]
+            bonuses = [{"bonus": a.name, "label": self._award_label(a), "points": a.points,
+                        "players": [self.setup.players[p] for p in a.players]} for a in awards]
             out.append({"round": r + 1, "players": players, "bonuses": bonuses})
         return out
+
+    def _award_label(self, award: Award) -> str:
+        """A bonus's name as a person reads it: its region's, or the route's."""
+        ed = self.edition
+        if award.region >= 0:
+            return ed.regions[award.region].label
+        return ed.route.label if ed.route is not None else award.name
 
     def record(self):
         """The game so far as a `GameRecord` (what `tourpad score` reads and the app exports)."""
@@ -295,7 +321,7 @@ class SoloGame:
         greedy estimate of what each card adds to the row right now is given alongside.
         """
         if self.state.is_terminal():
-            raise SoloError("the game is over: there is nothing to hint")
+            raise SoloError(_("the game is over: there is nothing to hint"))
         view = self.state.view(HUMAN)
         step = len(self.state.history)
         values = HardBot(seed=self._bot_seed(HUMAN, step), samples=samples).action_values(view)
@@ -309,10 +335,10 @@ class SoloGame:
                 option["adds_now"] = round(immediate[action], 2)
             options.append(option)
         if self.state.phase == Phase.CHOICE:
-            why = ("points scored now plus the points the activities / treasures you keep are expected to "
-                   "score in the rounds left")
+            why = _("points scored now plus the points the activities / treasures you keep are expected to "
+                    "score in the rounds left")
         else:
-            why = (f"your expected lead over the other players at the end of this round, playing it out in "
-                   f"{samples} deals of the cards you cannot see")
+            why = _("your expected lead over the other players at the end of this round, playing it out in "
+                    "{n} deals of the cards you cannot see").format(n=samples)
         return {"best": options[0]["action"], "best_label": options[0]["label"], "options": options,
                 "why": why}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.i18n import format_number
+from scorer.locale import N_, _
 from scorer.pad.store import EventStore
 from scorer.solo import SoloGame
 
@@ -16,19 +18,27 @@ PLAYING = "solo"
 FINISHED = "solo-finished"
 
 PHASE_PROMPTS = {
-    "throw": "choose your Throw card (it stays face down until the round ends)",
-    "draft": "choose a card to keep; the rest pass {direction}",
-    "choice": "the Catch has arrived: choose what to score",
+    "throw": N_("Round {round} of {rounds}: choose your Throw card (it stays face down until the round ends)"),
+    "draft": N_("Round {round} of {rounds}: choose a card to keep; the rest pass {direction}"),
+    "choice": N_("Round {round} of {rounds}: the Catch has arrived: choose what to score"),
 }
+#: Which way the hand passes, as the draft prompt says it.
+DIRECTIONS = {"left": N_("left"), "right": N_("right")}
+#: The phase a saved game is in, as the home screen's line says it.
+PHASE_NAMES = {"throw": N_("Throw card"), "draft": N_("draft"), "choice": N_("round-end choice"),
+               "game_over": N_("game over")}
 
 
 def summary_of(game: SoloGame) -> str:
     """The short line the home screen shows for a saved game."""
     if game.state.is_terminal():
         top = game.ranking()[0]
-        return f"finished: {top['name']} won with {top['total']}"
+        return _("finished: {name} won with {points}").format(name=top["name"], points=top["total"])
     screen = game.screen()
-    return f"round {screen['round']} of {screen['rounds']}, {screen['phase']}"
+    phase_name = PHASE_NAMES.get(screen["phase"])
+    phase = _(phase_name) if phase_name else screen["phase"]
+    return _("round {round} of {rounds}, {phase}").format(round=screen["round"], rounds=screen["rounds"],
+                                                          phase=phase)
 
 
 def start(store: EventStore, game: SoloGame) -> int:
@@ -40,7 +50,7 @@ def start(store: EventStore, game: SoloGame) -> int:
 
 def new_game(store: EventStore, edition: str, bots: list[str], direction_variant: bool,
              seed: int | None = None) -> tuple[int, SoloGame]:
-    game = SoloGame.new(edition, bots, direction_variant, seed)
+    game = SoloGame.new(edition, bots, direction_variant, seed, player_name=_("You"))
     return start(store, game), game
 
 
@@ -69,9 +79,9 @@ def unfinished(store: EventStore) -> list:
 def status_line(screen: dict) -> str:
     """'Round 2 of 4: choose a card to keep; the rest pass right' and the like."""
     if screen["phase"] == "game_over":
-        return "Game over"
-    prompt = PHASE_PROMPTS[screen["phase"]].format(direction=screen["pass"])
-    return f"Round {screen['round']} of {screen['rounds']}: {prompt}"
+        return _("Game over")
+    prompt, direction = PHASE_PROMPTS[screen["phase"]], DIRECTIONS[screen["pass"]]
+    return _(prompt).format(round=screen["round"], rounds=screen["rounds"], direction=_(direction))
 
 
 def running_totals(summaries: list[dict]) -> list[list[int]]:
@@ -88,8 +98,12 @@ def running_totals(summaries: list[dict]) -> list[list[int]]:
 
 def bonus_line(bonus: dict, region_names: set[str]) -> str:
     """'Iberia completed first: +3 to Bot 1 (easy)', 'Passport: +7 to You, Bot 2 (easy)'."""
-    what = f"{bonus['bonus']} completed first" if bonus["bonus"] in region_names else bonus["bonus"]
-    return f"{what}: +{bonus['points']} to {', '.join(bonus['players'])}"
+    name = bonus.get("label", bonus["bonus"])
+    players = ", ".join(bonus["players"])
+    if bonus["bonus"] in region_names:
+        return _("{region} completed first: +{points} to {players}").format(
+            region=name, points=bonus["points"], players=players)
+    return _("{bonus}: +{points} to {players}").format(bonus=name, points=bonus["points"], players=players)
 
 
 def text_on(background: str) -> str:
@@ -106,12 +120,22 @@ class HintLine:
     best: bool
 
 
+def one_decimal(value: float) -> str:
+    """`value` to one decimal as the language writes it ("2.0", "2,0"): Babel drops a whole number's ".0",
+    so it is put back with the language's own decimal sign (the one Babel writes in "0.5")."""
+    rounded = round(value, 1)
+    text = format_number(rounded)
+    if rounded == int(rounded):
+        text += format_number(0.5)[1] + "0"
+    return text
+
+
 def hint_lines(hint: dict) -> list[HintLine]:
     """The Hint as lines: each option, the hard bot's value and (for picks) what the card adds now."""
     out = []
     for option in hint["options"]:
-        value = f"{option['value']:+.1f}"
+        value = ("+" if option["value"] >= 0 else "") + one_decimal(option["value"])
         if "adds_now" in option:
-            value += f" (adds {option['adds_now']:.1f} now)"
+            value = _("{value} (adds {points} now)").format(value=value, points=one_decimal(option["adds_now"]))
         out.append(HintLine(option["label"], value, option["action"] == hint["best"]))
     return out

@@ -3,8 +3,11 @@ The site running in Chromium is tests/e2e/test_publish_e2e.py."""
 
 from __future__ import annotations
 
+import gettext
 import hashlib
+import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -178,3 +181,51 @@ def test_the_browser_import_path_needs_no_native_or_server_library(tmp_path):
     for name in ("home", "history", "sheet", "end", "solo_setup", "solo_game", "race_checker", "race_solo"):
         assert f"'{name}'" in screens
     assert table_module == "scorer.ui.hosted_only"
+
+
+def test_the_wheel_ships_each_compiled_french_catalog_and_a_trimmed_babel(site, tmp_path):
+    """The site speaks French offline: our wheel holds every package's `.mo` (compiled from the `.po`, which
+    stays behind), and Babel's wheel only the locale data tourpad formats with, which still formats."""
+    packages = json.loads((site / "pyodide" / "pyodide-lock.json").read_text())["packages"]
+    with zipfile.ZipFile(site / "pyodide" / packages["tourpad"]["file_name"]) as whl:
+        files = set(whl.namelist())
+        french = gettext.GNUTranslations(io.BytesIO(whl.read("scorer/locale/fr/LC_MESSAGES/scorer.mo")))
+    for domain in ("rules", "printables", "scorer"):
+        assert f"{domain}/locale/fr/LC_MESSAGES/{domain}.mo" in files
+    assert not any(f.endswith(".po") for f in files)
+    assert french.gettext("New game") == "Nouvelle partie"
+    assert "babel" in packages["tourpad"]["depends"]
+    babel_wheel = site / "pyodide" / packages["babel"]["file_name"]
+    with zipfile.ZipFile(babel_wheel) as whl:
+        data = sorted(n.removeprefix("babel/locale-data/") for n in whl.namelist()
+                      if n.startswith("babel/locale-data/"))
+        assert "babel/global.dat" in whl.namelist()
+        whl.extractall(tmp_path / "babel-site")
+    assert data == ["en.dat", "en_001.dat", "en_GB.dat", "fr.dat", "fr_FR.dat", "root.dat"]
+    assert babel_wheel.stat().st_size < 1_000_000  # the whole of Babel is ~10 MB
+    # the trimmed Babel, first on the path, formats as tourpad asks in both languages
+    script = textwrap.dedent("""
+        import datetime, babel
+        from rules import i18n
+        assert babel.__file__.startswith(sys.argv[1]), babel.__file__
+        moment = datetime.datetime(2026, 11, 24, 14, 5)
+        print(i18n.format_number(1234.5), i18n.format_datetime(moment, "short"))
+        with i18n.use_language("fr"):
+            print(i18n.format_number(1234.5), i18n.format_datetime(moment, "short"))
+    """)
+    done = subprocess.run([sys.executable, "-c", "import sys\n" + script, str(tmp_path / "babel-site")],
+                          capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path / "babel-site")})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["1,234.5 24/11/2026, 14:05", "1\u202f234,5 24/11/2026 14:05"]
+
+
+def test_the_trimmed_babel_keeps_every_locale_tourpad_formats_with():
+    """A language added to rules.i18n must bring its Babel locale into the site (BABEL_LOCALES)."""
+    from rules import i18n
+    from scorer.web.publish import BABEL_LOCALES, babel_locales_needed
+
+    for lang in i18n.LANGUAGES:
+        with i18n.use_language(lang):
+            assert i18n._locale() in BABEL_LOCALES, lang
+    assert babel_locales_needed(("en_GB",)) == {"en_GB", "en_001", "en", "root"}

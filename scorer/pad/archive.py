@@ -11,6 +11,7 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from scorer.locale import _
 from scorer.pad.store import EventStore
 
 FORMAT = "tourpad-games"
@@ -59,13 +60,15 @@ def parse_archive(text: str | bytes) -> Archive:
         archive = Archive.model_validate_json(text)
     except ValidationError as err:
         first = err.errors()[0]
-        where = " → ".join(str(part) for part in first["loc"]) or "the file"
-        raise ArchiveError(f"not a tourpad games file: {where}: {first['msg']}") from None
+        where = " → ".join(str(part) for part in first["loc"]) or _("the file")
+        raise ArchiveError(_("not a tourpad games file: {where}: {problem}").format(
+            where=where, problem=first["msg"])) from None
     if archive.format != FORMAT:
-        raise ArchiveError(f"not a tourpad games file (format is {archive.format!r}, expected {FORMAT!r})")
+        raise ArchiveError(_("not a tourpad games file (format is {found!r}, expected {expected!r})").format(
+            found=archive.format, expected=FORMAT))
     if archive.version > VERSION:
-        raise ArchiveError(f"this games file is version {archive.version}, newer than this app reads "
-                           f"({VERSION}); update tourpad first")
+        raise ArchiveError(_("this games file is version {version}, newer than this app reads ({known}); "
+                             "update tourpad first").format(version=archive.version, known=VERSION))
     return archive
 
 

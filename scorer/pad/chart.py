@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorer.locale import _
+
 PLAYER_COLORS = ("#1F7A6D", "#C2410C", "#6D28D9", "#B91C1C")
 
 
@@ -42,5 +44,6 @@ def layout(running: list[list[int]], rounds: int, width: float = 340, height: fl
 
     lines = tuple(tuple((x(r), y(v)) for r, v in enumerate([0, *line])) for line in running)
     grid = tuple((y(top * k / 4), str(round(top * k / 4))) for k in range(5))
-    ticks = tuple((x(r), "start" if r == 0 else f"R{r}") for r in range(rounds + 1))
+    # "R2": the second round, abbreviated to fit under the chart
+    ticks = tuple((x(r), _("start") if r == 0 else _("R{n}").format(n=r)) for r in range(rounds + 1))
     return ChartLayout(width, height, margin, top, lines, grid, ticks)

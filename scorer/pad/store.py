@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorer.locale import _
 from scorer.runtime import IN_BROWSER
 
 SCHEMA = """
@@ -165,7 +166,7 @@ class EventStore:
         for row in self.games():
             if row.id == game_id:
                 return row
-        raise KeyError(f"no game {game_id} on this device")
+        raise KeyError(_("no game {game_id} on this device").format(game_id=game_id))
 
     def delete_game(self, game_id: int) -> None:
         with self._transaction():

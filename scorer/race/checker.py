@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from rules.race.board import COLOURS, Board
 from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_reason, link_states
+from scorer.locale import _, ngettext
 
 
 class CheckerInputError(ValueError):
@@ -27,6 +28,9 @@ class CheckerReport:
     #: "replace trip 5 with Albania: leaves 1 to fix" for each best single replacement.
     fixes: tuple[str, ...]
     headline: str
+    #: The faults that are not one link (the journey's ends, too many tiles of a kind): the screen shows
+    #: these apart, as each broken link is already shown under its trip.
+    problems: tuple[str, ...] = ()
 
 
 class JourneyChecker:
@@ -47,11 +51,12 @@ class JourneyChecker:
 
     def set_tile(self, slot: int, name: str) -> None:
         if not 0 <= slot < JOURNEY_LENGTH:
-            raise CheckerInputError(f"trip {slot + 1} does not exist; trips are 1–{JOURNEY_LENGTH}")
+            raise CheckerInputError(_("trip {n} does not exist; trips are 1–{last}").format(n=slot + 1,
+                                                                                        last=JOURNEY_LENGTH))
         try:
             kind = self.board.kind_of(name)
         except KeyError as err:
-            raise CheckerInputError(f"trip {slot + 1}: {err.args[0]}") from None
+            raise CheckerInputError(_("trip {n}: {error}").format(n=slot + 1, error=err.args[0])) from None
         self.slots[slot] = kind
 
     def clear(self, slot: int | None = None) -> None:
@@ -79,20 +84,28 @@ class JourneyChecker:
         filled = sum(k is not None for k in self.slots)
         if filled < JOURNEY_LENGTH:
             broken = sum(s == "broken" for s in links)
-            headline = (f"{filled} of {JOURNEY_LENGTH} tiles entered"
-                        + (f"; {broken} link{'s' if broken != 1 else ''} already broken" if broken else ""))
+            if broken:
+                headline = ngettext("{filled} of {total} tiles entered; {n} link already broken",
+                                    "{filled} of {total} tiles entered; {n} links already broken", broken).format(
+                    filled=filled, total=JOURNEY_LENGTH, n=broken)
+            else:
+                headline = _("{filled} of {total} tiles entered").format(filled=filled, total=JOURNEY_LENGTH)
             return CheckerReport(names, links, reasons, False, (), (), headline)
         kinds = [k for k in self.slots if k is not None]
         check = check_journey(board, kinds)
         if check.valid:
-            return CheckerReport(names, links, reasons, True, (), (), "Complete journey: every trip connects!")
+            return CheckerReport(names, links, reasons, True, (), (), _("Complete journey: every trip connects!"))
         faults = tuple(str(x) for x in (*check.breaks, *check.problems))
         fixes = best_fixes(board, kinds)
-        lines = tuple(f"replace trip {f.slot + 1} with {board.kind_name(f.kind)}: "
-                      + ("completes the journey" if f.remaining == 0 else f"leaves {f.remaining} to fix")
-                      for f in fixes)
-        headline = f"Not complete: {check.connected} of {JOURNEY_LENGTH - 1} links connect"
-        return CheckerReport(names, links, reasons, False, faults, lines, headline)
+        lines = tuple(
+            (_("replace trip {n} with {tile}: completes the journey") if f.remaining == 0
+             else _("replace trip {n} with {tile}: leaves {left} to fix")).format(
+                n=f.slot + 1, tile=board.kind_name(f.kind), left=f.remaining)
+            for f in fixes)
+        headline = _("Not complete: {connected} of {links} links connect").format(
+            connected=check.connected, links=JOURNEY_LENGTH - 1)
+        return CheckerReport(names, links, reasons, False, faults, lines, headline,
+                             tuple(str(x) for x in check.problems))
 
     @property
     def open_links(self) -> int:

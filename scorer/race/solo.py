@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,17 @@ from rules.race.engine import (
     take_discard,
 )
 from rules.race.journey import link_reason, link_states
+from scorer.locale import N_, _
 
 HUMAN = 0
+#: The bots' levels as a person reads them (the key stays in saved games).
+BOT_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "search": N_("search")}
+
+
+def bot_label(level: str) -> str:
+    """A bot's level in the language of the moment."""
+    label = BOT_LABELS.get(level)
+    return _(label) if label else level
 
 
 class SoloError(ValueError):
@@ -62,9 +72,10 @@ class SoloRace:
         it, so a bot's seed tells it nothing about the piles."""
         for name in bots:
             if name not in RACE_BOTS:
-                raise SoloError(f"unknown bot {name!r}; choose from {', '.join(RACE_BOTS)}")
+                raise SoloError(_("unknown bot {name!r}; choose from {bots}").format(name=name,
+                                                                                    bots=", ".join(RACE_BOTS)))
         if not 1 <= len(bots) <= 3:
-            raise SoloError("Race Around Europe is for 2 to 4 players: choose 1 to 3 bots")
+            raise SoloError(_("Race Around Europe is for 2 to 4 players: choose 1 to 3 bots"))
         self.board = board
         self.bots_names = tuple(bots)
         self.seed = seed
@@ -74,7 +85,8 @@ class SoloRace:
         self.state: RaceState = self.game.new_initial_state()
         self.bots = [make_race_bot(name, self.bot_seed * 8 + i + 1) for i, name in enumerate(bots)]
         self.actions: list[int] = []
-        self.log: list[str] = []
+        #: What happened, each line said in the language of the moment it is read (a bot's move, the result).
+        self._log: list[Callable[[], str]] = []
         self._run_bots()
 
     # --- persistence ------------------------------------------------------------------------------------
@@ -106,7 +118,7 @@ class SoloRace:
             for action in data["actions"]:
                 solo._apply_human(int(action))
         except (OSError, ValueError, KeyError, TypeError) as err:
-            raise SoloError(f"cannot resume the solo game in {path}: {err}") from None
+            raise SoloError(_("cannot resume the solo game in {path}: {error}").format(path=path, error=err)) from None
         solo.path = path
         return solo
 
@@ -130,9 +142,9 @@ class SoloRace:
     def act(self, action: int) -> None:
         """Apply your action (refused with the rule's message if illegal), save, then let the bots play."""
         if self.state.is_terminal():
-            raise SoloError("the game is over; start a new one")
+            raise SoloError(_("the game is over; start a new one"))
         if self.state.current != HUMAN:
-            raise SoloError("it is not your turn")
+            raise SoloError(_("it is not your turn"))
         try:
             self._apply_human(action)
         except IllegalAction as err:
@@ -144,7 +156,7 @@ class SoloRace:
         self.state.apply_action(HUMAN, action)
         self.actions.append(action)
         if before:
-            self.log.append(before)
+            self._log.append(before)
         self._run_bots()
 
     def _run_bots(self) -> None:
@@ -153,36 +165,49 @@ class SoloRace:
             p = state.current
             action = self.bots[p - 1].act(state.view(p))
             if state.phase != RacePhase.SETUP:
-                self.log.append(self._describe(p, action))
+                self._log.append(self._describe(p, action))
             state.apply_action(p, action)
         if state.is_terminal():
-            self.log.append(self._result())
+            self._log.append(self._result())
 
     # --- what you see -----------------------------------------------------------------------------------
 
-    def player_name(self, p: int) -> str:
-        return "You" if p == HUMAN else f"Bot {p} ({self.bots_names[p - 1]})"
+    @property
+    def log(self) -> list[str]:
+        """What happened so far, oldest first, in the language of the moment."""
+        return [line() for line in self._log]
 
-    def _describe(self, p: int, action: int) -> str:
-        """The public side of a move: what was taken from a discard pile and what was discarded."""
+    def player_name(self, p: int) -> str:
+        if p == HUMAN:
+            return _("You")
+        return _("Bot {n} ({level})").format(n=p, level=bot_label(self.bots_names[p - 1]))
+
+    def _describe(self, p: int, action: int) -> Callable[[], str]:
+        """The public side of a move: what was taken from a discard pile and what was discarded (the tile
+        is named now, the sentence when it is read)."""
         s, name = self.state, self.board.kind_name
         kind, _slot, pile = decode(action)
-        who = self.player_name(p)
         if kind == "draw":
-            return f"{who}: drew from the draw pile"
+            return lambda: _("{player}: drew from the draw pile").format(player=self.player_name(p))
         if kind == "take":
-            return f"{who}: took {name(s.board.tiles[s.discards[pile][-1]])} from discard pile {pile + 1}"
+            tile = name(s.board.tiles[s.discards[pile][-1]])
+            return lambda: _("{player}: took {tile} from discard pile {pile}").format(
+                player=self.player_name(p), tile=tile, pile=pile + 1)
         if kind == "replace":
-            old = s.holders[p][_slot]
-            return f"{who}: replaced a tile, discarding {name(s.board.tiles[old])} onto pile {pile + 1}"
-        return f"{who}: discarded {name(s.board.tiles[s.in_hand])} onto pile {pile + 1}"
+            tile = name(s.board.tiles[s.holders[p][_slot]])
+            return lambda: _("{player}: replaced a tile, discarding {tile} onto pile {pile}").format(
+                player=self.player_name(p), tile=tile, pile=pile + 1)
+        tile = name(s.board.tiles[s.in_hand])
+        return lambda: _("{player}: discarded {tile} onto pile {pile}").format(
+            player=self.player_name(p), tile=tile, pile=pile + 1)
 
-    def _result(self) -> str:
+    def _result(self) -> Callable[[], str]:
         winner = self.state.winner
         if winner is None:
-            return f"No one completed a journey in {self.game.turn_cap} turns: a draw."
-        return "You completed your journey and win!" if winner == HUMAN else \
-            f"{self.player_name(winner)} completed a journey and wins."
+            return lambda: _("No one completed a journey in {n} turns: a draw.").format(n=self.game.turn_cap)
+        if winner == HUMAN:
+            return lambda: _("You completed your journey and win!")
+        return lambda: _("{player} completed a journey and wins.").format(player=self.player_name(winner))
 
     def view(self) -> SoloView:
         obs = self.state.observation(HUMAN)
@@ -194,7 +219,7 @@ class SoloRace:
             reasons=tuple(link_reason(self.board, obs.holder, i) for i in range(len(obs.holder) - 1)),
             in_hand=None if obs.in_hand is None else name(obs.in_hand),
             took_from=obs.took_from, discard_tops=tuple(None if k is None else name(k) for k in obs.discard_tops),
-            draw_pile_size=obs.draw_pile_size, log=tuple(self.log[-12:]),
+            draw_pile_size=obs.draw_pile_size, log=tuple(line() for line in self._log[-12:]),
             winner=None if obs.winner is None else self.player_name(obs.winner),
             finished=obs.phase == RacePhase.GAME_OVER)
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 
 import flet as ft
 
-from rules.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_from_tag
+from rules.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, language_from_tag
+from scorer.locale import N_, _
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
@@ -33,6 +34,8 @@ LANGUAGE_KEY = "tourpad.language"
 #: session never answers).
 LANGUAGE_ASK_SECONDS = 10.0
 MAX_BODY_WIDTH = 640
+#: The browser tab's title (and the name an installed web app shows).
+PAGE_TITLE = N_("tourpad score pad")
 
 
 @dataclass
@@ -128,8 +131,8 @@ class PadApp:
         self.path = path
         try:
             name, params = parse(path)
-        except RouteError as err:
-            name, params = "not_found", {"message": str(err)}
+        except RouteError:
+            name, params = "not_found", {"path": path}  # said when drawn: in the language of that moment
         self.route = (name, {**params, **self._extras.get(path, {})})
         if not (moved and self._back_down_to(path)):
             # The screens below the new one that are already drawn stay as they are (a keypad → the round's
@@ -224,7 +227,10 @@ class PadApp:
         """The screen, and whether it is the one asked for (not "not found" or an error)."""
         try:
             if name == "not_found":
-                return not_found(self, params["message"]), False
+                try:
+                    parse(params["path"])
+                except RouteError as err:
+                    return not_found(self, str(err)), False
             shown = SCREENS[name](self, **params)
             shown.drawn_with = params
             return shown, True
@@ -232,21 +238,22 @@ class PadApp:
             return not_found(self, str(err)), False
         except Exception as err:  # a bug must not take the page down: every entry is already saved
             log.exception("screen %s failed", name)
-            return Screen("Something went wrong", ft.Container(ft.Column([
+            return Screen(_("Something went wrong"), ft.Container(ft.Column([
                 ft.Text(f"{type(err).__name__}: {err}", selectable=True),
-                ft.Text("Every accepted entry is saved; going home and resuming the game is safe."),
-                ft.FilledButton("Home", on_click=lambda e: self.go("home"))], spacing=12), padding=16)), False
+                ft.Text(_("Every accepted entry is saved; going home and resuming the game is safe.")),
+                ft.FilledButton(_("Home"), on_click=lambda e: self.go("home"))], spacing=12), padding=16)), False
 
     def _view(self, path: str, shown: Screen) -> ft.View:
         back = None
         if path != "/":
-            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip="Back", on_click=lambda e: self.back()))
+            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip=_("Back"), on_click=lambda e: self.back()))
         theme_button = sem("theme", ft.IconButton(
             ft.Icons.DARK_MODE if self.page.theme_mode != ft.ThemeMode.DARK else ft.Icons.LIGHT_MODE,
-            tooltip="Light / dark theme", on_click=lambda e: self.toggle_theme()))
+            tooltip=_("Light / dark theme"), on_click=lambda e: self.toggle_theme()))
+        settings = [self.language_menu()] if path == "/" else []  # the home screen keeps the settings
         appbar = ft.AppBar(leading=back, automatically_imply_leading=False,
                            title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
-                           actions=[*shown.actions, theme_button], center_title=False)
+                           actions=[*shown.actions, *settings, theme_button], center_title=False)
         body = shown.body
         # a desktop window: a centred phone-width column reads better than full width (but not the board)
         if self.wide and not shown.full_width:
@@ -268,9 +275,9 @@ class PadApp:
             try:
                 row = self.store.game(game_id)
             except KeyError:
-                raise NotFound(f"There is no game {game_id} on this device.") from None
+                raise NotFound(_("There is no game {game_id} on this device.").format(game_id=game_id)) from None
             if row.status not in PAD_GAME_STATUSES:
-                raise NotFound(f"Game {game_id} is not a score pad game.")
+                raise NotFound(_("Game {game_id} is not a score pad game.").format(game_id=game_id))
             self.session = GameSession(self.store, game_id)
             self.session.listeners.append(self._announce)
         else:
@@ -345,6 +352,7 @@ class PadApp:
         """Speak `lang` in this session from now on (every screen redrawn); `remember` keeps it on this
         device for its next visits (the language switch)."""
         self.language = lang
+        self.page.title = _(PAGE_TITLE)
         self.render(rebuild_below=True)
         if remember:
             async def keep() -> None:
@@ -352,6 +360,16 @@ class PadApp:
                     await ft.SharedPreferences().set(LANGUAGE_KEY, lang)
             with contextlib.suppress(Exception):
                 self.page.run_task(keep)
+
+    def language_menu(self) -> ft.Control:
+        """The language switch: every language tourpad speaks, each named in itself; the choice is kept on
+        this device and every screen is drawn anew in it."""
+        current = self.language or DEFAULT_LANGUAGE
+        items = [ft.PopupMenuItem(content=sem(f"language-{lang}", ft.Text(LANGUAGE_NAMES[lang])),
+                                  checked=lang == current,
+                                  on_click=lambda e, lang=lang: self.set_language(lang, remember=True))
+                 for lang in LANGUAGES]
+        return sem("language", ft.PopupMenuButton(icon=ft.Icons.TRANSLATE, tooltip=_("Language"), items=items))
 
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK
@@ -372,10 +390,10 @@ class PadApp:
 
 def not_found(app: PadApp, message: str) -> Screen:
     """What a link to nothing shows: what is missing, and the way home."""
-    return Screen("Not found", ft.Container(ft.Column([
+    return Screen(_("Not found"), ft.Container(ft.Column([
         sem("not-found", ft.Text(message, size=16)),
-        ft.Text("It may have been deleted, or the link was mistyped.", color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.FilledButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home")),
+        ft.Text(_("It may have been deleted, or the link was mistyped."), color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home")),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16))
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import flet as ft
 
+from scorer.locale import _, ngettext
 from scorer.pad.archive import ArchiveError, export_games, import_games
 from scorer.ui.app import PadApp, sem
 
@@ -18,7 +19,7 @@ async def pick_one(app: PadApp, title: str, extensions: list[str]):
         files = await ft.FilePicker().pick_files(dialog_title=title, allowed_extensions=extensions,
                                                  with_data=True)
     except Exception as err:
-        app.toast(f"Cannot open a file here: {err}", error=True)
+        app.toast(_("Cannot open a file here: {error}").format(error=err), error=True)
         return None
     if not files:
         return None
@@ -26,7 +27,7 @@ async def pick_one(app: PadApp, title: str, extensions: list[str]):
     try:
         return picked.name, picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
     except OSError as err:
-        app.toast(f"Cannot read {picked.name}: {err.strerror or err}", error=True)
+        app.toast(_("Cannot read {name}: {error}").format(name=picked.name, error=err.strerror or err), error=True)
         return None
 
 
@@ -37,7 +38,7 @@ def pack_import_button(app: PadApp) -> ft.Control:
         from rules.model import EditionDataError
         from scorer.packs import data_dir, import_pack
 
-        chosen = await pick_one(app, "A deck pack (.toml or .json)", ["toml", "json"])
+        chosen = await pick_one(app, _("A deck pack (.toml or .json)"), ["toml", "json"])
         if chosen is None:
             return
         name, data = chosen
@@ -47,14 +48,14 @@ def pack_import_button(app: PadApp) -> ft.Control:
             upload.write_bytes(data)
             edition = import_pack(upload)
         except (EditionDataError, OSError) as err:
-            app.toast(f"{name}: {err}", error=True)
+            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
             return
         finally:
             upload.unlink(missing_ok=True)
-        app.toast(f"{name}: deck pack {edition.id} installed")
+        app.toast(_("{name}: deck pack {pack} installed").format(name=name, pack=edition.id))
         app.go("new_game", edition=edition.id)
 
-    return sem("import-pack", ft.TextButton("Import a deck pack", icon=ft.Icons.UPLOAD_FILE,
+    return sem("import-pack", ft.TextButton(_("Import a deck pack"), icon=ft.Icons.UPLOAD_FILE,
                                             on_click=import_pack_file))
 
 
@@ -65,25 +66,31 @@ def backup_buttons(app: PadApp) -> ft.Control:
         try:
             await ft.FilePicker().save_file(file_name=name, src_bytes=data)
         except Exception as err:  # no save dialog here: say so rather than pretend
-            app.toast(f"Cannot save {name} here: {err}", error=True)
+            app.toast(_("Cannot save {name} here: {error}").format(name=name, error=err), error=True)
             return
-        app.toast(f"{name}: every game on this device, ready to import on another")
+        app.toast(_("{name}: every game on this device, ready to import on another").format(name=name))
 
     async def import_file(e) -> None:
-        chosen = await pick_one(app, "A tourpad games file (.json)", ["json"])
+        chosen = await pick_one(app, _("A tourpad games file (.json)"), ["json"])
         if chosen is None:
             return
         name, data = chosen
         try:
             added, skipped = import_games(app.store, data)
         except ArchiveError as err:
-            app.toast(f"{name}: {err}", error=True)
+            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
             return
-        app.toast(f"{name}: {added} game(s) added" + (f", {skipped} already here" if skipped else ""))
+        if skipped:
+            app.toast(ngettext("{name}: {added} game added, {skipped} already here",
+                               "{name}: {added} games added, {skipped} already here", added).format(
+                name=name, added=added, skipped=skipped))
+        else:
+            app.toast(ngettext("{name}: {added} game added", "{name}: {added} games added", added).format(
+                name=name, added=added))
         app.render()
 
     return ft.Row([
-        sem("export-games", ft.OutlinedButton("Export all games", icon=ft.Icons.DOWNLOAD, on_click=export_all,
+        sem("export-games", ft.OutlinedButton(_("Export all games"), icon=ft.Icons.DOWNLOAD, on_click=export_all,
                                               expand=True)),
-        sem("import-games", ft.OutlinedButton("Import games", icon=ft.Icons.UPLOAD_FILE, on_click=import_file,
+        sem("import-games", ft.OutlinedButton(_("Import games"), icon=ft.Icons.UPLOAD_FILE, on_click=import_file,
                                               expand=True))], spacing=8)

@@ -9,6 +9,7 @@ import flet as ft
 import flet.canvas as cv
 
 from rules.engine import ROUNDS
+from scorer.locale import _
 from scorer.pad.chart import PLAYER_COLORS, layout
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
@@ -46,7 +47,8 @@ def podium_card(seat: int, place: int, name: str, total: int) -> ft.Control:
     """One line of the final ranking (seat counts from 1: the test hooks rank-<seat>, final-total-<seat>)."""
     return ft.Card(ft.Container(ft.Row([
         ft.Icon(ft.Icons.EMOJI_EVENTS, size=30, color=MEDALS.get(place, ft.Colors.OUTLINE)),
-        ft.Container(sem(f"rank-{seat}", ft.Text(f"#{place} {name}", size=18, weight=ft.FontWeight.BOLD)),
+        ft.Container(sem(f"rank-{seat}", ft.Text(_("#{place} {name}").format(place=place, name=name), size=18,
+                                                      weight=ft.FontWeight.BOLD)),
                      expand=True),
         sem(f"final-total-{seat}", ft.Text(str(total), size=22, weight=ft.FontWeight.BOLD,
                                            color=ft.Colors.PRIMARY))]), padding=12))
@@ -74,7 +76,7 @@ def breakdown(state: PadState) -> ft.Control:
         rows.append(row(ft.Text(names[cid], width=LABEL_W, size=13),
                         [ft.Text(str(per_player[p][cid]), width=col_w, size=13, text_align=right)
                          for p in range(state.setup.n)]))
-    rows.append(row(ft.Text("Total", width=LABEL_W, weight=ft.FontWeight.BOLD),
+    rows.append(row(ft.Text(_("Total"), width=LABEL_W, weight=ft.FontWeight.BOLD),
                     [ft.Text(str(t), width=col_w, weight=ft.FontWeight.BOLD, text_align=right)
                      for t in state.totals()]))
     return ft.Row([ft.Column(rows, spacing=4)], scroll=ft.ScrollMode.AUTO)
@@ -95,7 +97,7 @@ def export(app: PadApp, session: SheetSession, kind: str, copy: bool) -> None:
     async def deliver() -> None:
         if copy:
             await ft.Clipboard().set(text)
-            app.toast(f"{kind.upper()} copied to the clipboard")
+            app.toast(_("{kind} copied to the clipboard").format(kind=kind.upper()))
             return
         folder = data_dir() / "exports"
         folder.mkdir(exist_ok=True)
@@ -103,7 +105,7 @@ def export(app: PadApp, session: SheetSession, kind: str, copy: bool) -> None:
         path.write_text(text, encoding="utf-8")
         with contextlib.suppress(Exception):  # no save dialog on this platform: the file on disk is it
             await ft.FilePicker().save_file(file_name=name, src_bytes=text.encode("utf-8"))
-        app.toast(f"Saved {path}")
+        app.toast(_("Saved {path}").format(path=path))
 
     app.page.run_task(deliver)
 
@@ -124,33 +126,33 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
     ties = state.tie_breaks()
     problems = state.consistency_problems()
     exports = ft.Row([
-        *([ft.FilledTonalButton("Save JSON", icon=ft.Icons.SAVE_ALT, height=48,
+        *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT, height=48,
                                 on_click=lambda e: export(app, session, "json", False)),
-           ft.OutlinedButton("Copy JSON", icon=ft.Icons.COPY, height=48,
+           ft.OutlinedButton(_("Copy JSON"), icon=ft.Icons.COPY, height=48,
                              on_click=lambda e: export(app, session, "json", True))]
           if state.setup.mode == LETTERS_MODE else []),
-        ft.FilledTonalButton("Save CSV", icon=ft.Icons.TABLE_CHART, height=48,
+        ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART, height=48,
                              on_click=lambda e: export(app, session, "csv", False)),
     ], wrap=True, spacing=8, run_spacing=8)
     body = ft.Container(ft.Column([
-        sem("winner", ft.Text(f"{state.players[order[0]]} wins!" if ranks.count(1) == 1
-                              else "Shared victory!", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+        sem("winner", ft.Text(_("{name} wins!").format(name=state.players[order[0]]) if ranks.count(1) == 1
+                              else _("Shared victory!"), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                               weight=ft.FontWeight.BOLD)),
         *podium,
-        sem("tie-breaks", ft.Text("\n".join(ties) if ties else "No ties.", size=13,
+        sem("tie-breaks", ft.Text("\n".join(ties) if ties else _("No ties."), size=13,
                                   color=ft.Colors.ON_SURFACE_VARIANT)),
-        ft.Text("By category", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Text(_("By category"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(breakdown(state), padding=10)),
         ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
                         color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
-                ft.Text("; ".join(problems) or "Categories add up to the totals", size=12)]),
-        ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+                ft.Text("; ".join(problems) or _("Categories add up to the totals"), size=12, expand=True)]),
+        ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),
-        ft.Text("Export", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
-        ft.Row([ft.OutlinedButton("Score sheet", icon=ft.Icons.GRID_ON, height=48,
+        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON, height=48,
                                   on_click=lambda e: app.go_to(session.place.route("sheet"))),
-                ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("Final ranking", body, actions=undo_button(app, session))
+    return Screen(_("Final ranking"), body, actions=undo_button(app, session))

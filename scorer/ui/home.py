@@ -6,6 +6,8 @@ import datetime as dt
 
 import flet as ft
 
+from rules.i18n import format_datetime
+from scorer.locale import _
 from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
@@ -16,9 +18,14 @@ PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
 def edition_name(edition_id: str) -> str:
     try:
-        return resolve_edition(edition_id).name
+        return resolve_edition(edition_id).label
     except (KeyError, ValueError):
         return edition_id
+
+
+def short_edition_name(edition_id: str) -> str:
+    """The edition's name without the game's ("Australia" for "Boomerang: Australia"), for a button."""
+    return edition_name(edition_id).rpartition(":")[2].strip()
 
 
 def section(title: str, *controls: ft.Control) -> ft.Control:
@@ -33,34 +40,35 @@ def home(app: PadApp) -> Screen:
     items: list[ft.Control] = [
         ft.Container(ft.Column([
             ft.Icon(ft.Icons.EXPLORE, size=56, color=ft.Colors.PRIMARY),
-            ft.Text("Boomerang score pad", theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
+            ft.Text(_("Boomerang score pad"), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                     weight=ft.FontWeight.BOLD),
-            ft.Text("Australia · Europe · USA — every point explained, nothing ever lost.",
+            ft.Text(_("Australia · Europe · USA — every point explained, nothing ever lost."),
                     color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6), padding=ft.Padding.only(top=12)),
-        ft.FilledButton("New game", icon=ft.Icons.ADD, height=52, expand=True,
+        ft.FilledButton(_("New game"), icon=ft.Icons.ADD, height=52, expand=True,
                         on_click=lambda e: app.go("new_game")),
     ]
     if playing:
         game = playing[0]
         items.append(ft.FilledTonalButton(
-            f"Resume: {' · '.join(game.players)}", icon=ft.Icons.PLAY_ARROW, height=52,
+            _("Resume: {players}").format(players=" · ".join(game.players)), icon=ft.Icons.PLAY_ARROW, height=52,
             on_click=lambda e, gid=game.id: resume(app, gid)))
         items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {game.summary}",
                                                 color=ft.Colors.ON_SURFACE_VARIANT)))
         for other in playing[1:]:
-            items.append(ft.TextButton(f"Also unfinished: {' · '.join(other.players)} ({other.summary})",
+            items.append(ft.TextButton(_("Also unfinished: {players} ({summary})").format(
+                players=" · ".join(other.players), summary=other.summary),
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
-    items.append(ft.OutlinedButton(f"History ({len(finished)})", icon=ft.Icons.HISTORY, height=52,
+    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(finished)), icon=ft.Icons.HISTORY, height=52,
                                    on_click=lambda e: app.go("history")))
-    items.append(ft.OutlinedButton("Table mode: host or join", icon=ft.Icons.GROUPS, height=52,
+    items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS, height=52,
                                    on_click=lambda e: app.go("table")))
     items.append(solo_entries(app))
     items.append(section(
         "Race Around Europe",
-        ft.OutlinedButton("Journey checker", icon=ft.Icons.RULE, height=52,
+        ft.OutlinedButton(_("Journey checker"), icon=ft.Icons.RULE, height=52,
                           on_click=lambda e: app.go("race_checker")),
-        ft.OutlinedButton("Solo game vs a bot", icon=ft.Icons.SMART_TOY, height=52,
+        ft.OutlinedButton(_("Solo game vs a bot"), icon=ft.Icons.SMART_TOY, height=52,
                           on_click=lambda e: app.go("race_solo"))))
     body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                         padding=PAD)
@@ -71,16 +79,16 @@ def solo_entries(app: PadApp) -> ft.Control:
     """Play solo against bots, and resume the last unfinished solo game."""
     from scorer.solo_view import unfinished
 
-    entries: list[ft.Control] = [ft.OutlinedButton("Play solo", icon=ft.Icons.SMART_TOY, height=52,
+    entries: list[ft.Control] = [ft.OutlinedButton(_("Play solo"), icon=ft.Icons.SMART_TOY, height=52,
                                                    on_click=lambda e: app.go("solo_setup"))]
     saved = unfinished(app.store)
     if saved:
         entries.append(ft.FilledTonalButton(
-            "Resume solo game", icon=ft.Icons.PLAY_ARROW, height=52,
+            _("Resume solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
             on_click=lambda e, gid=saved[0].id: app.go("solo_game", game_id=gid)))
         entries.append(sem("solo-resume-info", ft.Text(f"{edition_name(saved[0].edition)}, {saved[0].summary}",
                                                        color=ft.Colors.ON_SURFACE_VARIANT)))
-    return section("Solo against bots", *entries)
+    return section(_("Solo against bots"), *entries)
 
 
 def resume(app: PadApp, game_id: int) -> None:
@@ -93,28 +101,29 @@ def history(app: PadApp) -> Screen:
     finished = app.store.games("finished")
     rows: list[ft.Control] = []
     for i, game in enumerate(finished, start=1):
-        when = dt.datetime.fromtimestamp(game.updated_at).strftime("%Y-%m-%d %H:%M")
+        when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
         rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(game.summary),
             subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
-        rows.append(ft.Text("No finished games yet.", color=ft.Colors.ON_SURFACE_VARIANT))
+        rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
     from scorer.ui.backup import backup_buttons
 
     rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
-    return Screen("History", ft.Container(ft.Column(rows, spacing=8), padding=PAD))
+    return Screen(_("History"), ft.Container(ft.Column(rows, spacing=8), padding=PAD))
 
 
 @screen("new_game")
 def new_game(app: PadApp, edition: str = "australia") -> Screen:
     editions = available_editions()
     chosen = {"edition": edition if edition in editions else editions[0], "mode": LETTERS_MODE}
-    names = [ft.TextField(label=f"Player {i + 1}" + (" (optional)" if i >= 2 else ""), dense=True)
+    names = [ft.TextField(label=(_("Player {n} (optional)") if i >= 2 else _("Player {n}")).format(n=i + 1),
+                          dense=True)
              for i in range(4)]
     variant = ft.Switch(value=False)
-    variant_row = ft.Row([variant, ft.Text("Direction variant: with 3–4 players, pass right in rounds 2 "
-                                           "and 4", expand=True, size=13)], spacing=8)
+    variant_row = ft.Row([variant, ft.Text(_("Direction variant: with 3–4 players, pass right in rounds 2 "
+                                             "and 4"), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
     edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
     mode_row = ft.Row(wrap=True, spacing=8)
@@ -122,13 +131,13 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     def pick_buttons() -> None:
         edition_row.controls = [
             (ft.FilledButton if e == chosen["edition"] else ft.OutlinedButton)(
-                edition_name(e).removeprefix("Boomerang: "), height=48,
+                short_edition_name(e), height=48,
                 on_click=lambda ev, e=e: (chosen.update(edition=e), pick_buttons()))
             for e in editions]
         mode_row.controls = [
             (ft.FilledButton if m == chosen["mode"] else ft.OutlinedButton)(
                 label, height=48, on_click=lambda ev, m=m: (chosen.update(mode=m), pick_buttons()))
-            for m, label in ((LETTERS_MODE, "By letters"), (CATEGORIES_MODE, "By category"))]
+            for m, label in ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category")))]
 
     pick_buttons()
 
@@ -146,17 +155,17 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     from scorer.ui.backup import pack_import_button
 
     body = ft.Container(ft.Column([
-        section("Edition", edition_row, pack_import_button(app)),
-        section("Players", *names),
+        section(_("Edition"), edition_row, pack_import_button(app)),
+        section(_("Players"), *names),
         variant_row,
-        section("Round entry", mode_row,
-                ft.Text("By letters: tap each player's 7 cards. By category: type each category's value "
-                        "(for a deck the app has no card list for).", size=12,
+        section(_("Round entry"), mode_row,
+                ft.Text(_("By letters: tap each player's 7 cards. By category: type each category's value "
+                          "(for a deck the app has no card list for)."), size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT)),
         sem("new-game-message", message),
-        ft.FilledButton("Start game", icon=ft.Icons.PLAY_ARROW, height=52, on_click=start),
+        ft.FilledButton(_("Start game"), icon=ft.Icons.PLAY_ARROW, height=52, on_click=start),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     # also in the app bar: on a phone the button at the foot of the form is below the fold
-    start_action = sem("start", ft.TextButton("Start", icon=ft.Icons.PLAY_ARROW, tooltip="Start game",
+    start_action = sem("start", ft.TextButton(_("Start"), icon=ft.Icons.PLAY_ARROW, tooltip=_("Start game"),
                                               on_click=start))
-    return Screen("New game", body, actions=[start_action])
+    return Screen(_("New game"), body, actions=[start_action])

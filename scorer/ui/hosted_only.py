@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import flet as ft
 
+from scorer.locale import _
 from scorer.routes import ROUTES
 from scorer.runtime import needs_host
 from scorer.ui.app import PadApp, Screen, screen, sem
@@ -17,10 +18,10 @@ TABLE_SCREENS = tuple(route.screen for route in ROUTES
 
 def table_needs_host(app: PadApp, **params) -> Screen:
     body = ft.Container(ft.Column([
-        sem("hosted-only", ft.Text(needs_host("Table mode (every player on their own phone)"))),
-        ft.Text("On this phone alone: New game passes one phone around the table."),
-        ft.FilledButton("Home", on_click=lambda e: app.go("home"))], spacing=12), padding=16)
-    return Screen("Table mode", body)
+        sem("hosted-only", ft.Text(needs_host(_("Table mode (every player on their own phone)")))),
+        ft.Text(_("On this phone alone: New game passes one phone around the table.")),
+        ft.FilledButton(_("Home"), on_click=lambda e: app.go("home"))], spacing=12), padding=16)
+    return Screen(_("Table mode"), body)
 
 
 for name in TABLE_SCREENS:

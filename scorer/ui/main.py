@@ -11,10 +11,11 @@ from collections.abc import Callable
 import flet as ft
 
 from rules.i18n import set_language_source
+from scorer.locale import _
 from scorer.pad.store import EventStore
 from scorer.runtime import IN_BROWSER
 from scorer.ui import end, entry, home, race, sheet, solo  # noqa: F401  (registers the screens)
-from scorer.ui.app import GAMES_TOPIC, PadApp, build_theme
+from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme
 
 if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes
     from scorer.ui import hosted_only  # noqa: F401  (registers the table's screens)
@@ -33,7 +34,7 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
     set_language_source(session_language)
 
     def main(page: ft.Page) -> None:
-        page.title = "tourpad score pad"
+        page.title = _(PAGE_TITLE)
         page.theme = build_theme(False)
         page.dark_theme = build_theme(True)
         page.theme_mode = ft.ThemeMode.LIGHT

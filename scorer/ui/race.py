@@ -15,9 +15,13 @@ import flet as ft
 
 from rules.race.board import Board
 from rules.race.journey import BROKEN, OK
+from scorer.locale import _
 from scorer.race.checker import CheckerInputError, JourneyChecker
-from scorer.race.solo import SoloError, SoloRace
+from scorer.race.solo import SoloError, SoloRace, bot_label
 from scorer.ui.app import PadApp, Screen, screen, sem
+
+#: The "Trip 1" column: wide enough for "Voyage 10" on one line.
+TRIP_LABEL_W = 76
 
 TILE_COLOURS = {"blue": "#6FA8DC", "green": "#7CC47F", "orange": "#F6A85B", "pink": "#F2A2C0",
                 "yellow": "#F5D95A"}
@@ -48,6 +52,8 @@ class RaceScreens:
         self.solo: SoloRace | None = None
         self.pile = 0
         self.message: str | None = None
+        #: The message is a hint (shown in blue), not a refusal (red).
+        self.message_is_hint = False
         self._palette = ft.Row()
 
     def render(self) -> None:
@@ -56,7 +62,7 @@ class RaceScreens:
     def with_message(self, content: ft.Control) -> ft.Control:
         items: list[ft.Control] = []
         if self.message:
-            colour = "#1565C0" if self.message.startswith("Hint") else "#C62828"
+            colour = "#1565C0" if self.message_is_hint else "#C62828"
             items.append(sem("race-message", ft.Text(self.message, color=colour)))
         items.append(content)
         return ft.Container(ft.Column(items, spacing=12), padding=16)
@@ -89,13 +95,13 @@ class RaceScreens:
         rows: list[ft.Control] = []
         for slot in range(10):
             rows.append(ft.Row([
-                ft.Text(f"Trip {slot + 1}", width=56),
-                self.tile_chip(report.tiles[slot], "tap, then pick a tile", selected=slot == self.selected,
+                ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W),
+                self.tile_chip(report.tiles[slot], _("tap, then pick a tile"), selected=slot == self.selected,
                                on_click=lambda e, s=slot: self.select(s), identifier=f"trip-{slot + 1}"),
             ]))
             if slot < 9:
                 rows.append(ft.Container(self.link_row(report.links[slot], report.reasons[slot]),
-                                         padding=ft.Padding.only(left=56)))
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
         headline = sem("race-headline", ft.Text(
             report.headline, weight=ft.FontWeight.BOLD, size=16,
             color="#2E7D32" if report.complete else None))
@@ -103,26 +109,25 @@ class RaceScreens:
         chooser: list[ft.Control] = []
         if len(boards) > 1:  # an owner imported their board's colours: aeroplanes follow those
             chooser.append(ft.Dropdown(
-                label="Board colours", value=self.board.id, dense=True,
+                label=_("Board colours"), value=self.board.id, dense=True,
                 options=[ft.DropdownOption(key=b, text=b) for b in boards],
                 on_select=lambda e: self.use_board(e.control.value)))
-        details: list[ft.Control] = [ft.Text(f, size=13) for f in report.faults if not f.startswith("trips ")
-                                     or "appears" in f]
+        details: list[ft.Control] = [ft.Text(f, size=13) for f in report.problems]
         if report.fixes:
-            details.append(ft.Text("Best single replacement:", weight=ft.FontWeight.BOLD))
+            details.append(ft.Text(_("Best single replacement:"), weight=ft.FontWeight.BOLD))
             details += [sem(f"fix-{i}", ft.Text(line, size=13)) for i, line in enumerate(report.fixes[:6])]
             if len(report.fixes) > 6:
-                details.append(ft.Text(f"… and {len(report.fixes) - 6} more", size=12))
+                details.append(ft.Text(_("… and {n} more").format(n=len(report.fixes) - 6), size=12))
         elif report.faults:
-            details.append(ft.Text("No single replacement improves this journey.", size=13))
-        search = ft.TextField(label="Find a tile", value=self.filter, dense=True,
+            details.append(ft.Text(_("No single replacement improves this journey."), size=13))
+        search = ft.TextField(label=_("Find a tile"), value=self.filter, dense=True,
                               on_change=lambda e: self.set_filter(e.control.value))
         self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
         palette = sem("palette", self._palette)
         return ft.Column([
             *chooser, headline, ft.Column(rows, spacing=2), *details,
-            ft.Row([ft.Text(f"Choose trip {self.selected + 1}:", weight=ft.FontWeight.BOLD),
-                    ft.TextButton("Clear all", icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
+            ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
+                    ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
             search, palette,
         ], spacing=8)
 
@@ -143,10 +148,12 @@ class RaceScreens:
         try:
             self.board = resolve_board(board_id)
         except (KeyError, BoardDataError) as err:
-            self.message = str(err.args[0]) if isinstance(err, KeyError) else f"board {board_id!r}: {err}"
+            self.message = (str(err.args[0]) if isinstance(err, KeyError)
+                            else _("board {board!r}: {error}").format(board=board_id, error=err))
         else:
             self.checker.board = self.board
             self.message = None
+        self.message_is_hint = False
         self.render()
 
     def palette_items(self) -> list[ft.Control]:
@@ -171,6 +178,7 @@ class RaceScreens:
             self.message = str(err)
         else:
             self.message = None
+            self.message_is_hint = False
             self.selected = min(self.selected + 1, 9)
             self.filter = ""
         self.render()
@@ -191,7 +199,8 @@ class RaceScreens:
             try:
                 return SoloRace.load(self.solo_path)
             except SoloError as err:
-                self.message = f"{err}; started a new game"
+                self.message = _("{error}; started a new game").format(error=err)
+                self.message_is_hint = False
         return self._new_game(seed=None)
 
     def _new_game(self, seed: int | None, bot: str = "normal") -> SoloRace:
@@ -205,6 +214,7 @@ class RaceScreens:
     def new_solo(self, bot: str = "normal") -> None:
         self.solo = self._new_game(seed=None, bot=bot)
         self.message = None
+        self.message_is_hint = False
         self.render()
 
     def solo_do(self, move) -> None:
@@ -214,6 +224,7 @@ class RaceScreens:
             self.message = str(err)
         else:
             self.message = None
+        self.message_is_hint = False
         self.render()
 
     def solo_body(self) -> ft.Control:
@@ -221,59 +232,59 @@ class RaceScreens:
         assert solo is not None
         view = solo.view()
         if view.finished:
-            status = view.log[-1] if view.log else "Game over"
+            status = view.log[-1] if view.log else _("Game over")
         elif view.phase == "setup":
-            status = f"Setup: place {view.in_hand} in any open trip"
+            status = _("Setup: place {tile} in any open trip").format(tile=view.in_hand)
         elif view.phase == "draw":
-            status = "Your turn: draw from the draw pile or take a discard"
+            status = _("Your turn: draw from the draw pile or take a discard")
         else:
-            status = f"You drew {view.in_hand}: replace a trip or discard it"
+            status = _("You drew {tile}: replace a trip or discard it").format(tile=view.in_hand)
         rows: list[ft.Control] = []
         for slot in range(10):
             name = view.holder[slot]
-            label = "tap to place here" if view.your_turn and view.phase == "setup" else "empty"
+            label = _("tap to place here") if view.your_turn and view.phase == "setup" else _("empty")
             chip = self.tile_chip(name, label, on_click=self._slot_handler(solo, view, slot),
                                   identifier=f"solo-trip-{slot + 1}")
-            rows.append(ft.Row([ft.Text(f"Trip {slot + 1}", width=56), chip]))
+            rows.append(ft.Row([ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W), chip]))
             if slot < 9:
                 rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
-                                         padding=ft.Padding.only(left=56)))
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
         piles: list[ft.Control] = []
         for j, top in enumerate(view.discard_tops):
             marked = view.phase == "place" and j == self.allowed_pile(view)
             piles.append(ft.Column([
-                ft.Text(f"Pile {j + 1}" + (" (discard here)" if marked else ""), size=12,
+                ft.Text((_("Pile {n} (discard here)") if marked else _("Pile {n}")).format(n=j + 1), size=12,
                         weight=ft.FontWeight.BOLD if marked else None),
-                self.tile_chip(top, "empty", on_click=self._pile_handler(solo, view, j),
+                self.tile_chip(top, _("empty"), on_click=self._pile_handler(solo, view, j),
                                identifier=f"pile-{j + 1}")], expand=True,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         opponent = solo.player_name(1)
         controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
-                                      ft.Text(f"You against {opponent}", size=12)]
+                                      ft.Text(_("You against {opponent}").format(opponent=opponent), size=12)]
         if view.your_turn and view.phase == "draw":
-            controls.append(ft.FilledButton(f"Draw from the draw pile ({view.draw_pile_size})",
+            controls.append(ft.FilledButton(_("Draw from the draw pile ({n})").format(n=view.draw_pile_size),
                                             icon=ft.Icons.STYLE, on_click=lambda e: self.solo_do(solo.draw)))
         if view.your_turn and view.phase == "place":
             controls.append(ft.Row([
                 self.tile_chip(view.in_hand, "", identifier="in-hand"),
-                ft.FilledButton(f"Discard onto pile {self.allowed_pile(view) + 1}",
+                ft.FilledButton(_("Discard onto pile {n}").format(n=self.allowed_pile(view) + 1),
                                 icon=ft.Icons.DELETE_OUTLINE,
                                 on_click=lambda e: self.solo_do(lambda: solo.discard(self.allowed_pile(view)))),
             ]))
-            controls.append(ft.Text("Tap a trip to replace it (the old tile goes onto the marked pile); "
-                                    "tap a pile to discard there instead.", size=12))
+            controls.append(ft.Text(_("Tap a trip to replace it (the old tile goes onto the marked pile); "
+                                      "tap a pile to discard there instead."), size=12))
         if view.phase != "setup":
             controls.append(ft.Row(piles, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
         controls.append(ft.Column(rows, spacing=2))
         hint = solo.hint()
-        actions: list[ft.Control] = [ft.Text("New game vs:")]
-        actions += [ft.OutlinedButton(level, on_click=lambda e, level=level: self.new_solo(level))
+        actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
+        actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
                     for level in ("easy", "normal", "search")]
         if hint:
-            actions.append(ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
+            actions.append(ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
                                          on_click=lambda e, h=hint: self.show_hint(h)))
         controls.append(ft.Row(actions, wrap=True))
-        controls.append(ft.Text("What happened", weight=ft.FontWeight.BOLD))
+        controls.append(ft.Text(_("What happened"), weight=ft.FontWeight.BOLD))
         log = ft.Column([ft.Text(line, size=12) for line in view.log[-8:]], spacing=2)
         controls.append(sem("solo-log", log))
         return ft.Column(controls, spacing=8)
@@ -305,7 +316,8 @@ class RaceScreens:
         self.render()
 
     def show_hint(self, hint: str) -> None:
-        self.message = f"Hint (what the normal bot would do): {hint}"
+        self.message = _("Hint (what the normal bot would do): {move}").format(move=hint)
+        self.message_is_hint = True
         self.render()
 
 
@@ -325,11 +337,11 @@ def race_screens(app: PadApp) -> RaceScreens:
 @screen("race_checker")
 def checker_screen(app: PadApp) -> Screen:
     screens = race_screens(app)
-    return Screen("Journey checker", screens.with_message(screens.checker_body()))
+    return Screen(_("Journey checker"), screens.with_message(screens.checker_body()))
 
 
 @screen("race_solo")
 def solo_screen(app: PadApp) -> Screen:
     screens = race_screens(app)
     screens.open_solo()
-    return Screen("Race Around Europe: solo", screens.with_message(screens.solo_body()))
+    return Screen(_("Race Around Europe: solo"), screens.with_message(screens.solo_body()))

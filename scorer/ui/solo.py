@@ -9,9 +9,10 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
+from scorer.locale import _
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
-from scorer.solo import DIFFICULTIES, SoloError, SoloGame
+from scorer.solo import DIFFICULTIES, SoloError, SoloGame, difficulty_label
 from scorer.solo_view import (
     FINISHED,
     PLAYING,
@@ -26,7 +27,7 @@ from scorer.solo_view import (
 )
 from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
 from scorer.ui.end import chart, podium_card
-from scorer.ui.home import PAD, edition_name, section
+from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
@@ -70,17 +71,19 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["site"], size=12, weight=ft.FontWeight.BOLD, color=fg, max_lines=2,
                 overflow=ft.TextOverflow.ELLIPSIS),
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-        *(icon_line(icon, fg, card["color"]) for icon in card["icons"]),
+        *(icon_line(icon, label, fg, card["color"]) for icon, label in zip(card["icons"], card["icon_labels"],
+                                                                            strict=True)),
     ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=164,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
 
-def icon_line(name: str, colour: str, background: str) -> ft.Control:
-    """An icon's pictogram (the printables' SVG) and its name, in the card's text colour; the pictogram's
-    knocked-out details (a camera's lens, a koala's face) in the card's colour, as printed."""
+def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control:
+    """An icon's pictogram (the printables' SVG, found by the icon's key `name`) and its name as a person
+    reads it (`shown`), in the card's text colour; the pictogram's knocked-out details (a camera's lens, a
+    koala's face) in the card's colour, as printed."""
     # two lines: a long name ("Indigenous Culture") is cut off on one line at phone width
-    label = ft.Text(name, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+    label = ft.Text(shown, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
@@ -95,7 +98,8 @@ def mini_card(card: dict) -> ft.Control:
         ft.Text(str(card["number"]), size=10, color=fg)], spacing=0, tight=True,
         horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         bgcolor=card["color"], border_radius=6, width=34, height=44, alignment=ft.Alignment.CENTER,
-        tooltip=f"{card['site']} ({card['region']}): {', '.join(card['icons'])}")
+        tooltip=_("{site} ({region}): {icons}").format(site=card["site"], region=card["region"],
+                                                      icons=", ".join(card["icon_labels"])))
 
 
 def hidden_card(label: str = "?") -> ft.Control:
@@ -122,7 +126,7 @@ def solo_setup(app: PadApp) -> Screen:
 
     def redraw() -> None:
         edition_row.controls = [
-            choice_button(edition_name(e).removeprefix("Boomerang: "), e == chosen["edition"],
+            choice_button(short_edition_name(e), e == chosen["edition"],
                           lambda ev, e=e: (chosen.update(edition=e), redraw()))
             for e in editions]
         count_row.controls = [
@@ -130,8 +134,8 @@ def solo_setup(app: PadApp) -> Screen:
                           f"bots-{n}")
             for n in (1, 2, 3)]
         bots_column.controls = [
-            ft.Row([ft.Text(f"Bot {i + 1}", width=52),
-                    *(choice_button(level, chosen["bots"][i] == level,
+            ft.Row([ft.Text(_("Bot {n}").format(n=i + 1), width=52),
+                    *(choice_button(difficulty_label(level), chosen["bots"][i] == level,
                                     lambda ev, i=i, level=level: (chosen["bots"].__setitem__(i, level), redraw()),
                                     f"bot-{i + 1}-{level}")
                       for level in DIFFICULTIES)], spacing=6)
@@ -153,17 +157,17 @@ def solo_setup(app: PadApp) -> Screen:
         app.go("solo_game", game_id=game_id)
 
     body = ft.Container(ft.Column([
-        section("Edition", edition_row),
-        section("Bots", count_row, bots_column,
-                ft.Text("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see",
+        section(_("Edition"), edition_row),
+        section(_("Bots"), count_row, bots_column,
+                ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see"),
                         size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
-        ft.Row([variant, ft.Text("Direction variant (3–4 players): pass right in rounds 2 and 4",
+        ft.Row([variant, ft.Text(_("Direction variant (3–4 players): pass right in rounds 2 and 4"),
                                  expand=True, size=13)], spacing=8),
         sem("solo-setup-message", message),
-        sem("solo-start", ft.FilledButton("Start solo game", icon=ft.Icons.PLAY_ARROW, height=52,
+        sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
                                           on_click=start)),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen("Play solo", body)
+    return Screen(_("Play solo"), body)
 
 
 # --- the game ---------------------------------------------------------------------------------------------
@@ -174,9 +178,9 @@ def open_game(app: PadApp, game_id: int) -> SoloGame:
         try:
             status = app.store.game(game_id).status
         except KeyError:
-            raise NotFound(f"There is no solo game {game_id} on this device.") from None
+            raise NotFound(_("There is no solo game {game_id} on this device.").format(game_id=game_id)) from None
         if status not in (PLAYING, FINISHED):
-            raise NotFound(f"Game {game_id} is not a solo game.")
+            raise NotFound(_("Game {game_id} is not a solo game.").format(game_id=game_id))
         win.game_id, win.game, win.hint, win.summary_round = game_id, load(app.store, game_id), None, None
     return win.game
 
@@ -200,7 +204,8 @@ def decide(app: PadApp, action: int) -> None:
         save(app.store, win.game_id, game, events)
     except Exception as err:  # not saved, so not done: drop the move by replaying what the store holds
         win.game = None
-        app.toast(f"Your move could not be saved ({err}); the game goes on from what was saved.", error=True)
+        app.toast(_("Your move could not be saved ({error}); the game goes on from what was saved.").format(
+            error=err), error=True)
         app.render()
         return
     win.hint = None
@@ -226,24 +231,25 @@ def table_rows(view: dict) -> ft.Control:
         cards = [mini_card(c) for c in player["face_up"]]
         if player["throw"] is not None:  # the person's own, or everyone's once the round is revealed
             cards.insert(0, ft.Container(mini_card(player["throw"]), border=ft.Border.all(2, "#263238"),
-                                         border_radius=8, tooltip="Throw card"))
+                                         border_radius=8, tooltip=_("Throw card")))
         elif view["phase"] == "draft":
             cards.insert(0, hidden_card())
         rows.append(sem(f"row-{p}", ft.Column([
             ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, size=13, expand=True),
-                    ft.Text(f"{player['total']} pts", size=13)]),
-            ft.Row(cards or [ft.Text("no cards face up yet", size=12, color=ft.Colors.ON_SURFACE_VARIANT)],
+                    ft.Text(_("{points} pts").format(points=player["total"]), size=13)]),
+            ft.Row(cards or [ft.Text(_("no cards face up yet"), size=12, color=ft.Colors.ON_SURFACE_VARIANT)],
                    spacing=4, wrap=True, run_spacing=4)], spacing=4)))
     return ft.Card(ft.Container(ft.Column(rows, spacing=10), padding=10))
 
 
 def hint_panel(hint: dict) -> ft.Control:
-    lines = [ft.Text(f"Hint: the hard bot would choose {hint['best_label']}", weight=ft.FontWeight.BOLD)]
+    lines = [ft.Text(_("Hint: the hard bot would choose {option}").format(option=hint["best_label"]),
+                     weight=ft.FontWeight.BOLD)]
     for line in hint_lines(hint):
         lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
                                      size=13),
                              ft.Text(line.value, size=13, expand=True)]))
-    lines.append(ft.Text(f"Value: {hint['why']}.", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    lines.append(ft.Text(_("Value: {why}.").format(why=hint["why"]), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
     return sem("solo-hint", ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=10)))
 
 
@@ -251,37 +257,38 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     view = game.screen()
     win = window(app)
     items: list[ft.Control] = [
-        sem("solo-status", ft.Text("The bots are choosing…" if win.thinking else status_line(view),
+        sem("solo-status", ft.Text(_("The bots are choosing…") if win.thinking else status_line(view),
                                    weight=ft.FontWeight.BOLD, size=16)),
-        sem("solo-step", ft.Text(f"Decision {len(game.events) - 1}", size=11,
+        sem("solo-step", ft.Text(_("Decision {n}").format(n=len(game.events) - 1), size=11,
                                  color=ft.Colors.ON_SURFACE_VARIANT)),
     ]
     if win.hint is not None:
         items.append(hint_panel(win.hint))
     if view["phase"] == "choice":
-        items.append(ft.Text("Your Catch card", weight=ft.FontWeight.BOLD))
+        items.append(ft.Text(_("Your Catch card"), weight=ft.FontWeight.BOLD))
         items.append(card_face(view["catch"], identifier="catch"))
         options = []
         dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
-                f"{option['label']}: {option['points']} pts", height=44,
+                _("{option}: {points} pts").format(option=option["label"], points=option["points"]), height=44,
                 icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
-        for name in view["choices_used"]:  # scored in an earlier round: shown, not choosable
-            options.append(ft.OutlinedButton(f"{name}: used up", height=40, disabled=True,
+        # scored in an earlier round: shown, not choosable
+        for name, shown in zip(view["choices_used"], view["choices_used_labels"], strict=True):
+            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), height=40, disabled=True,
                                              icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
-        used = ", ".join(view["choices_used"]) or "none yet"
-        items += [ft.Text("Score one (each only once per game):", weight=ft.FontWeight.BOLD),
+        used = ", ".join(view["choices_used_labels"]) or _("none yet")
+        items += [ft.Text(_("Score one (each only once per game):"), weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-                  sem("choices-used", ft.Text(f"Already used: {used}", size=12))]
+                  sem("choices-used", ft.Text(_("Already used: {choices}").format(choices=used), size=12))]
     else:
         legal = set() if win.thinking else {a["action"] for a in view["actions"]}
         hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
                           identifier=f"hand-{i}") for i, c in enumerate(view["hand"])]
-        items += [ft.Text("Your hand: tap a card", weight=ft.FontWeight.BOLD),
+        items += [ft.Text(_("Your hand: tap a card"), weight=ft.FontWeight.BOLD),
                   ft.Row(hand, wrap=True, spacing=6, run_spacing=6)]
-    items.append(ft.Text("The table", weight=ft.FontWeight.BOLD))
+    items.append(ft.Text(_("The table"), weight=ft.FontWeight.BOLD))
     items.append(table_rows(view))
     return ft.Column(items, spacing=10)
 
@@ -292,16 +299,16 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
     cards: list[ft.Control] = []
     for p, player in enumerate(summary["players"]):
         lines = [ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, expand=True),
-                         sem(f"round-total-{p}", ft.Text(f"{player['total']} pts", weight=ft.FontWeight.BOLD,
-                                                         color=ft.Colors.PRIMARY))]),
-                 ft.Text(f"Row {player['row']}" + (f" · scored {player['choice']}" if player["choice"] else ""),
-                         size=12)]
+                         sem(f"round-total-{p}", ft.Text(_("{points} pts").format(points=player["total"]),
+                                                         weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))]),
+                 ft.Text((_("Row {row} · scored {choice}") if player["choice"] else _("Row {row}")).format(
+                     row=player["row"], choice=player["choice"]), size=12)]
         lines += [ft.Text(readable(line), size=12) for line in player["explanations"]]
         cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
     regions = {r.name for r in game.edition.regions}
     bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]
     if not bonuses:
-        bonuses = [ft.Text("No shared bonus settled this round.", size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        bonuses = [ft.Text(_("No shared bonus settled this round."), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
     over = game.state.is_terminal()
 
     def next_step(e) -> None:
@@ -309,9 +316,9 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
         app.render()
 
     return ft.Column([
-        sem("solo-summary", ft.Text(f"Round {round_number} scored", weight=ft.FontWeight.BOLD, size=18)),
-        ft.Text("Shared bonuses", weight=ft.FontWeight.BOLD), *bonuses, *cards,
-        ft.FilledButton("Final ranking" if over else "Next round", icon=ft.Icons.ARROW_FORWARD, height=52,
+        sem("solo-summary", ft.Text(_("Round {n} scored").format(n=round_number), weight=ft.FontWeight.BOLD, size=18)),
+        ft.Text(_("Shared bonuses"), weight=ft.FontWeight.BOLD), *bonuses, *cards,
+        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD, height=52,
                         on_click=next_step),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -321,17 +328,18 @@ def end_body(app: PadApp, game: SoloGame) -> ft.Control:
     winners = [r["name"] for r in ranking if r["place"] == 1]
     win = window(app)
     return ft.Column([
-        sem("solo-winner", ft.Text(f"{winners[0]} wins!" if len(winners) == 1 else "Shared victory!",
+        sem("solo-winner", ft.Text(_("{name} wins!").format(name=winners[0]) if len(winners) == 1
+                                   else _("Shared victory!"),
                                    theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
         *(podium_card(i + 1, r["place"], r["name"], r["total"]) for i, r in enumerate(ranking)),
-        ft.Text("Running totals", theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(running_totals(game.round_summaries()), game.setup.players), padding=10)),
-        ft.Row([ft.OutlinedButton(f"Round {r}", height=44,
+        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r), height=44,
                                   on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
                 for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
-        ft.Row([ft.FilledTonalButton("New solo game", icon=ft.Icons.SMART_TOY, height=48,
+        ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY, height=48,
                                      on_click=lambda e: app.go("solo_setup")),
-                ft.OutlinedButton("Home", icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -342,11 +350,11 @@ def solo_game(app: PadApp, game_id: int) -> Screen:
     win = window(app)
     actions: list[ft.Control] = []
     if win.summary_round is not None:
-        body, title = summary_body(app, game, win.summary_round), "Round summary"
+        body, title = summary_body(app, game, win.summary_round), _("Round summary")
     elif game.state.is_terminal():
-        body, title = end_body(app, game), "Solo: final ranking"
+        body, title = end_body(app, game), _("Solo: final ranking")
     else:
-        body, title = play_body(app, game), f"Solo: {edition_name(game.edition.id).removeprefix('Boomerang: ')}"
-        actions.append(sem("solo-hint-button", ft.TextButton("Hint", icon=ft.Icons.LIGHTBULB,
+        body, title = play_body(app, game), _("Solo: {edition}").format(edition=short_edition_name(game.edition.id))
+        actions.append(sem("solo-hint-button", ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
                                                              on_click=lambda e: show_hint(app))))
     return Screen(title, ft.Container(body, padding=PAD), actions=actions)

@@ -32,12 +32,17 @@ MARKER = ".tourpad-site"
 BROWSER_DEPENDENCIES = (("flet", False), ("msgpack", True), ("repath", False), ("six", False),
                         ("pydantic", False), ("pydantic-core", True), ("annotated-types", False),
                         ("typing-extensions", False), ("typing-inspection", False), ("tomli-w", False),
-                        ("platformdirs", False), ("segno", False))
+                        ("platformdirs", False), ("segno", False), ("babel", False))
+#: The Babel locales `rules.i18n` formats numbers and dates for (English and French); the site's Babel wheel
+#: keeps only these and the locales they inherit from (Babel's whole CLDR data is ~30 MB).
+BABEL_LOCALES = ("en_GB", "fr_FR")
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 #: Our packages in the browser wheel, and what they leave out (the computer-only parts are never imported
-#: there; fonts are for the PDFs).
+#: there; fonts are for the PDFs). A message catalog ships compiled (`.mo`), made from its `.po` as the
+#: wheel is written, so the site never carries a stale one; the `.po` itself stays behind.
 OWN_PACKAGES = ("rules", "scorer", "printables", "assets")
 OWN_SKIPPED = ("assets/fonts/", "__pycache__/", "scorer/web/client/")
+OWN_SKIPPED_SUFFIXES = (".pyc", ".pyo", ".po", ".mo")
 #: `tourpad bench publish` times the hard bot in Pyodide with the same benchmark as `tourpad bench bots`.
 OWN_EXTRA_FILES = ("benchmarks/__init__.py", "benchmarks/bots.py")
 #: Parts of the Flet client and Pyodide folder a browser never loads (CLI runners, debug symbols, types,
@@ -153,7 +158,7 @@ def browser_wheels() -> list[Path]:
                     and (PYODIDE_PLATFORM in p.name if native else p.name.endswith("-none-any.whl"))]
         if not hits:
             raise PublishError(f"no browser wheel of {dist} {version} in {cache}")
-        found.append(hits[0])
+        found.append(trimmed_babel_wheel(hits[0], cache) if dist == "babel" else hits[0])
     return found
 
 
@@ -176,8 +181,10 @@ def own_wheel(folder: Path) -> Path:
     for package in OWN_PACKAGES:
         for path in sorted((root / package).rglob("*")):
             rel = path.relative_to(root).as_posix()
-            if path.is_file() and not any(skip in rel + "/" for skip in OWN_SKIPPED) \
-                    and not rel.endswith((".pyc", ".pyo")):
+            if path.is_file() and rel.endswith(".po") and "/locale/" in rel:
+                files.append((rel.removesuffix(".po") + ".mo", compiled_catalog(path)))
+            elif path.is_file() and not any(skip in rel + "/" for skip in OWN_SKIPPED) \
+                    and not rel.endswith(OWN_SKIPPED_SUFFIXES):
                 files.append((rel, path.read_bytes()))
     files += [(rel, (root / rel).read_bytes()) for rel in OWN_EXTRA_FILES]
     info = f"tourpad-{version}.dist-info"
@@ -193,6 +200,65 @@ def own_wheel(folder: Path) -> Path:
             info_.compress_type = zipfile.ZIP_DEFLATED
             whl.writestr(info_, data)
     return path
+
+
+def compiled_catalog(po: Path) -> bytes:
+    """A `.po` message catalog compiled to the `.mo` gettext reads (what `make catalogs` writes)."""
+    import io
+
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as f:
+        catalog = read_po(f)
+    out = io.BytesIO()
+    write_mo(out, catalog)
+    return out.getvalue()
+
+
+def babel_locales_needed(locales: tuple[str, ...] = BABEL_LOCALES) -> set[str]:
+    """`locales` and every locale Babel loads to complete them (en_GB inherits from en_001, en, root)."""
+    from babel.core import get_global
+
+    exceptions = get_global("parent_exceptions")
+    needed: set[str] = set()
+    for name in locales:
+        while name not in needed:
+            needed.add(name)
+            if name == "root":
+                break
+            name = exceptions.get(name) or ("_".join(name.split("_")[:-1]) if "_" in name else "root")
+    return needed
+
+
+def trimmed_babel_wheel(wheel: Path, cache: Path) -> Path:
+    """Babel's wheel with only the locale data tourpad formats with (`BABEL_LOCALES`): the code and
+    `global.dat` stay whole; every other locale's `.dat` is left out. Written once per Babel version into
+    the cache's `trimmed/` folder, under the same file name (Pyodide's lock names it)."""
+    keep = {f"babel/locale-data/{name}.dat" for name in babel_locales_needed()}
+    out = cache / "trimmed" / wheel.name
+    stamp = out.with_suffix(".locales")
+    if out.is_file() and stamp.is_file() and stamp.read_text() == " ".join(sorted(keep)):
+        return out
+    out.parent.mkdir(exist_ok=True)
+    kept: list[tuple[zipfile.ZipInfo, bytes]] = []
+    with zipfile.ZipFile(wheel) as source:
+        for info_ in source.infolist():
+            name = info_.filename
+            if name.startswith("babel/locale-data/") and name not in keep:
+                continue
+            kept.append((info_, source.read(name)))
+    record_name = next(i.filename for i, _data in kept if i.filename.endswith(".dist-info/RECORD"))
+    record = "".join(f"{i.filename},sha256={_b64_digest(data)},{len(data)}\n" for i, data in kept
+                     if i.filename != record_name) + f"{record_name},,\n"
+    tmp = out.with_suffix(".tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as whl:
+        for info_, data in kept:
+            whl.writestr(info_, record.encode() if info_.filename == record_name else data,
+                         compress_type=zipfile.ZIP_DEFLATED)
+    os.replace(tmp, out)
+    stamp.write_text(" ".join(sorted(keep)))
+    return out
 
 
 def _b64_digest(data: bytes) -> str:

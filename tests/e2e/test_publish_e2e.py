@@ -208,3 +208,25 @@ def test_published_solo_round_against_a_hard_bot(static, offline_phone):
     assert hinted
     pad.shot("publish-solo-round")
     assert offline_phone.outside == []
+
+
+def test_the_published_site_speaks_french_to_a_french_phone(static, new_context):
+    """The browser-only app in French: the catalogs from our wheel, and Babel's French number format (the
+    Hint's values) from the trimmed Babel wheel, both inside Pyodide."""
+    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                          has_touch=True, locale="fr-FR")
+    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+    pad = open_site(context, static.url)
+    pad.button("Jouer en solo").wait_for(timeout=START)
+    pad.tap("Jouer en solo")
+    pad.ident("bots-1").wait_for(timeout=SLOW)
+    pad.tap_ident("bots-1")
+    pad.tap_ident("bot-1-easy")
+    pad.tap_ident("solo-start")
+    pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
+    pad.tap_ident("hand-0")
+    pad.wait_text("solo-status", r"choisissez une carte à garder", timeout=SLOW)
+    pad.tap_ident("solo-hint-button")
+    hint = pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
+    assert re.search(r"[+-]\d+,\d \(\+\d+,\d maintenant\)", hint), hint  # "+0,4 (+1,0 maintenant)"
+    pad.shot("fr-publish-solo-hint")

@@ -1,0 +1,119 @@
+"""End to end in French: a phone whose browser speaks French (Chromium's locale fr-FR) gets the app in French
+from its first screen: home, the new-game form, the journey checker, solo set-up and a solo game's first
+decisions with a Hint; the language switch then brings English back, and this phone keeps it on its next
+visit even though its browser still says French. Screenshots: /tmp/shots/app/fr-*.png (phone width)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+SLOW = 60000  # generous: two cores shared by many runs
+
+
+@pytest.fixture
+def french_phone(new_context):
+    """A 390×844 phone whose browser's language is French."""
+    return new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                       has_touch=True, locale="fr-FR")
+
+
+def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_back(server, french_phone, open_app):
+    pad = open_app(french_phone, server.url)
+    # the first frame is English; the session redraws in French once the browser has said its language
+    pad.button("Nouvelle partie").wait_for(timeout=SLOW)
+    for word in ("Jouer en solo", "Historique (0)", "Mode table : héberger ou rejoindre", "Vérifier un périple"):
+        pad.button(re.compile("^" + re.escape(word).replace("\\ ", r"\s") + "$")).wait_for(timeout=SLOW)
+    assert pad.button("New game").count() == 0 and pad.button("Play solo").count() == 0
+    pad.shot("fr-home")
+
+    pad.tap("Historique (0)")
+    pad.button("Exporter les parties").wait_for(timeout=SLOW)
+    pad.button("Importer").wait_for(timeout=SLOW)
+    pad.shot("fr-history")
+    pad.tap_ident("back")
+
+    pad.tap("Nouvelle partie")
+    pad.button("Commencer la partie").wait_for(timeout=SLOW)
+    assert pad.page.get_by_role("textbox", name="Joueur 1").count() == 1
+    pad.shot("fr-new-game")
+    pad.tap_ident("back")
+
+    pad.tap("Vérifier un périple")
+    pad.wait_text("race-headline", r"^0 tuiles saisies sur 10$", timeout=SLOW)
+    pad.shot("fr-race-checker")
+    pad.tap_ident("back")
+
+    pad.tap("Partie solo contre un bot")
+    pad.wait_text("solo-status", r"^Mise en place\s: placez ", timeout=SLOW)
+    pad.shot("fr-race-solo")
+    pad.tap_ident("back")
+
+    pad.tap("Jouer en solo")
+    pad.ident("bots-3").wait_for(timeout=SLOW)
+    pad.button("Commencer la partie solo").wait_for(timeout=SLOW)
+    pad.shot("fr-solo-setup")
+    pad.tap_ident("bot-1-easy")
+    pad.tap_ident("solo-start")
+    pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
+    assert pad.text("solo-step") == "Décision 0"
+    pad.shot("fr-solo-hand")
+    pad.tap_ident("hand-0")
+    pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez une carte à garder\s; les autres passent à",
+                  timeout=SLOW)
+    pad.tap_ident("solo-hint-button")
+    pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
+    pad.shot("fr-solo-hint")
+    play_to_the_end(pad)
+
+    # the switch on the home screen: English at once, and kept by this phone
+    pad.tap_ident("back")
+    pad.button("Jouer en solo").wait_for(timeout=SLOW)
+    pad.tap_until(lambda: pad.tap_ident("language"), lambda ms: pad.ident("language-en").wait_for(timeout=ms))
+    pad.shot("fr-language-menu")
+    pad.tap_ident("language-en")
+    pad.button("New game").wait_for(timeout=SLOW)
+    assert pad.button("Play solo").count() == 1 and pad.button("Jouer en solo").count() == 0
+    pad.reload()
+    pad.button("Play solo").wait_for(timeout=SLOW)
+    pad.page.wait_for_timeout(1500)  # were the device's choice lost, the French locale would redraw by now
+    assert pad.button("Jouer en solo").count() == 0
+
+
+def play_to_the_end(pad) -> None:
+    """The rest of the solo game, in French: the round-end choice, each round's summary, the final ranking."""
+    shots = set()
+    while True:
+        pad.page.wait_for_function(
+            "() => ['solo-status', 'solo-summary', 'solo-winner'].some("
+            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+        if pad.ident("solo-winner").count():
+            break
+        if pad.ident("solo-summary").count():
+            title = pad.text("solo-summary")
+            assert re.match(r"^Manche \d comptée$", title)
+            if "summary" not in shots:
+                pad.shot("fr-solo-round-summary")
+                shots.add("summary")
+            pad.tap(re.compile("^(Manche suivante|Classement final)$"))
+            pad.page.wait_for_function(
+                "t => { const e = document.querySelector('[flt-semantics-identifier=\"solo-summary\"]');"
+                " return !e || e.innerText !== t; }", arg=title, timeout=SLOW)
+            continue
+        status, before = pad.text("solo-status"), pad.text("solo-step")
+        assert status.startswith("Manche "), status
+        if "Réception est arrivée" in status:
+            if "choice" not in shots:
+                pad.shot("fr-solo-choice")
+                shots.add("choice")
+            pad.tap_ident("choice-0")
+        else:
+            pad.tap_ident("hand-0")
+        pad.page.wait_for_function(
+            "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+    assert re.match(r"^(Vous|Bot \d \((facile|normal)\)) gagne\s!$|^Victoire partagée\s!$", pad.text("solo-winner"))
+    assert shots == {"summary", "choice"}
+    pad.shot("fr-solo-end")
