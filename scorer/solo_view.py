@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from rules.i18n import format_number
 from scorer.locale import N_, _
-from scorer.pad.store import EventStore
+from scorer.pad.store import EventStore, summary_text
 from scorer.solo import SoloGame
 
 PLAYING = "solo"
@@ -25,20 +25,13 @@ PHASE_PROMPTS = {
 #: Which way the hand passes, as the draft prompt says it.
 DIRECTIONS = {"left": N_("left"), "right": N_("right")}
 #: The phase a saved game is in, as the home screen's line says it.
-PHASE_NAMES = {"throw": N_("Throw card"), "draft": N_("draft"), "choice": N_("round-end choice"),
-               "game_over": N_("game over")}
-
-
 def summary_of(game: SoloGame) -> str:
     """The short line the home screen shows for a saved game."""
     if game.state.is_terminal():
         top = game.ranking()[0]
-        return _("finished: {name} won with {points}").format(name=top["name"], points=top["total"])
+        return summary_text(winner=top["name"], points=top["total"])
     screen = game.screen()
-    phase_name = PHASE_NAMES.get(screen["phase"])
-    phase = _(phase_name) if phase_name else screen["phase"]
-    return _("round {round} of {rounds}, {phase}").format(round=screen["round"], rounds=screen["rounds"],
-                                                          phase=phase)
+    return summary_text(round=screen["round"], rounds=screen["rounds"], phase=screen["phase"])
 
 
 def start(store: EventStore, game: SoloGame) -> int:

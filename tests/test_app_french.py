@@ -9,6 +9,7 @@ import pytest
 
 from rules.i18n import use_language
 from rules.race.board import load_board
+from scorer.pad.store import summary_line
 from scorer.race.checker import JourneyChecker
 from scorer.race.solo import SoloRace
 from scorer.routes import RouteError, parse
@@ -25,7 +26,7 @@ def test_the_solo_status_line_and_bots_speak_french() -> None:
         assert status_line(game.screen()) == (
             f"Manche 1 sur 4{NBSP}: choisissez votre carte Lancer (face cachée jusqu'à la fin de la manche)")
         assert game.setup.players[1:] == ["Bot 1 (facile)", "Bot 2 (difficile)"]
-        assert summary_of(game) == "manche 1 sur 4, carte Lancer"
+        assert summary_line(summary_of(game)) == "manche 1 sur 4, carte Lancer"
     assert game.setup.players[1:] == ["Bot 1 (easy)", "Bot 2 (hard)"]  # names follow the language read in
 
 

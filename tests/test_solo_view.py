@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from scorer.pad.store import EventStore
+from scorer.pad.store import EventStore, summary_line
 from scorer.solo import SoloGame
 from scorer.solo_view import (
     FINISHED,
@@ -65,7 +65,7 @@ def test_the_finished_game_leaves_the_resume_list_and_says_who_won(store) -> Non
     row = store.game(game_id)
     assert row.status == FINISHED and unfinished(store) == []
     top = game.ranking()[0]
-    assert row.summary == f"finished: {top['name']} won with {top['total']}"
+    assert summary_line(row.summary) == f"finished: {top['name']} won with {top['total']}"
     assert status_line(game.screen()) == "Game over"
     lines = running_totals(game.round_summaries())
     assert [len(line) for line in lines] == [4, 4]

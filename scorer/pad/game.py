@@ -34,7 +34,7 @@ from rules.validation import Entered, RuleError, check_direction_variant, parse_
 from scorer.locale import _, ngettext
 from scorer.pad.errors import EntryError
 from scorer.pad.places import SheetPlace, pad_place
-from scorer.pad.store import Event, EventStore
+from scorer.pad.store import Event, EventStore, summary_text
 
 LETTERS_MODE = "letters"
 CATEGORIES_MODE = "categories"
@@ -254,10 +254,10 @@ class PadState:
     def summary(self) -> str:
         """One line for the home screen's lists."""
         if not self.finished:
-            return f"round {self.current_round + 1} of {ROUNDS}"
+            return summary_text(round=self.current_round + 1, rounds=ROUNDS)
         ranks, totals = self.ranks(), self.totals()
         order = sorted(range(self.setup.n), key=lambda p: (ranks[p], -totals[p]))
-        return ", ".join(f"{self.players[p]} {totals[p]}" for p in order)
+        return summary_text(standings=[(self.players[p], totals[p]) for p in order])
 
 
 def letters_entry(edition: Edition, payload: dict, round_index: int, name: str
@@ -393,7 +393,7 @@ class GameSession:
         payload = {"edition": setup.edition, "players": list(setup.players),
                    "direction_variant": setup.direction_variant, "mode": setup.mode}
         game_id = store.create_game(setup.edition, list(setup.players), ("started", payload),
-                                    summary=f"round 1 of {ROUNDS}")
+                                    summary=summary_text(round=1, rounds=ROUNDS))
         return cls(store, game_id, lookup)
 
     @classmethod

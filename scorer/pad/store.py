@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer.locale import _
+from scorer.locale import N_, _
 from scorer.runtime import IN_BROWSER
 
 SCHEMA = """
@@ -172,3 +172,36 @@ class EventStore:
         with self._transaction():
             self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+
+# --- a saved game's line in the lists ----------------------------------------------------------------------
+
+#: A solo game's phase, as its saved line words it.
+PHASE_NAMES = {"throw": N_("Throw card"), "draft": N_("draft"), "choice": N_("round-end choice"),
+               "game_over": N_("game over")}
+
+
+def summary_text(**facts: object) -> str:
+    """What a saved game's `summary` column keeps: its facts, not words, so the lists word it in the
+    language of whoever reads them (`summary_line`)."""
+    return json.dumps(facts, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def summary_line(summary: str) -> str:
+    """A saved game's line for the home screen and History, in the language of the moment. Games saved
+    before summaries kept facts hold their English line; it is shown as it is."""
+    try:
+        facts = json.loads(summary)
+    except ValueError:
+        return summary
+    if not isinstance(facts, dict):
+        return summary
+    if "standings" in facts:
+        return ", ".join(f"{name} {points}" for name, points in facts["standings"])
+    if "winner" in facts:
+        return _("finished: {name} won with {points}").format(name=facts["winner"], points=facts["points"])
+    phase = PHASE_NAMES.get(facts.get("phase", ""))
+    if phase is not None:
+        return _("round {round} of {rounds}, {phase}").format(round=facts["round"], rounds=facts["rounds"],
+                                                              phase=_(phase))
+    return _("round {round} of {rounds}").format(round=facts.get("round", "?"), rounds=facts.get("rounds", "?"))

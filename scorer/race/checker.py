@@ -39,8 +39,9 @@ class JourneyChecker:
         self.slots: list[int | None] = [None] * JOURNEY_LENGTH
 
     def tile_names(self) -> list[str]:
-        """Every tile kind, for the picker: countries A–Z, then aeroplanes by colour, then ships."""
-        return list(self.board.kind_names())
+        """Every tile kind as a person reads it, for the picker: countries A–Z, then aeroplanes by colour,
+        then ships (`set_tile` takes these names back)."""
+        return list(self.board.kind_labels())
 
     def matches(self, prefix: str, limit: int = 8) -> list[str]:
         """Tile names starting with (then containing) what was typed, for autocompletion."""

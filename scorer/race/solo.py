@@ -184,22 +184,22 @@ class SoloRace:
 
     def _describe(self, p: int, action: int) -> Callable[[], str]:
         """The public side of a move: what was taken from a discard pile and what was discarded (the tile
-        is named now, the sentence when it is read)."""
-        s, name = self.state, self.board.kind_name
+        is known now; it and the sentence are worded when read)."""
+        s, name = self.state, self.board.kind_label
         kind, _slot, pile = decode(action)
         if kind == "draw":
             return lambda: _("{player}: drew from the draw pile").format(player=self.player_name(p))
         if kind == "take":
-            tile = name(s.board.tiles[s.discards[pile][-1]])
+            tile = s.board.tiles[s.discards[pile][-1]]
             return lambda: _("{player}: took {tile} from discard pile {pile}").format(
-                player=self.player_name(p), tile=tile, pile=pile + 1)
+                player=self.player_name(p), tile=name(tile), pile=pile + 1)
         if kind == "replace":
-            tile = name(s.board.tiles[s.holders[p][_slot]])
+            tile = s.board.tiles[s.holders[p][_slot]]
             return lambda: _("{player}: replaced a tile, discarding {tile} onto pile {pile}").format(
-                player=self.player_name(p), tile=tile, pile=pile + 1)
-        tile = name(s.board.tiles[s.in_hand])
+                player=self.player_name(p), tile=name(tile), pile=pile + 1)
+        tile = s.board.tiles[s.in_hand]
         return lambda: _("{player}: discarded {tile} onto pile {pile}").format(
-            player=self.player_name(p), tile=tile, pile=pile + 1)
+            player=self.player_name(p), tile=name(tile), pile=pile + 1)
 
     def _result(self) -> Callable[[], str]:
         winner = self.state.winner
@@ -211,7 +211,7 @@ class SoloRace:
 
     def view(self) -> SoloView:
         obs = self.state.observation(HUMAN)
-        name = self.board.kind_name
+        name = self.board.kind_label  # what a person reads; `tile_look` and `kind_of` take it back
         return SoloView(
             phase=obs.phase.name.lower(), your_turn=obs.current_player == HUMAN,
             holder=tuple(None if k is None else name(k) for k in obs.holder),

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from rules.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, language_from_tag
-from scorer.locale import N_, _
+from scorer.locale import N_, _, pgettext
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
@@ -79,8 +79,9 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
 
 
 def readable(text: str) -> str:
-    """The offline web renderer's bundled font has no arrow glyph; the engine's lines use one."""
-    return text.replace("→", "»")
+    """The offline web renderer's bundled font has no arrow glyph; the engine's lines use one. Its stand-in
+    is the language's own ("»" would read as a closing quotation mark in French)."""
+    return text.replace("→", pgettext("stands for → (gives) where the font has no arrow", "»"))
 
 
 def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:

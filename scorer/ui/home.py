@@ -11,6 +11,7 @@ from scorer.locale import _
 from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
+from scorer.pad.store import summary_line
 from scorer.ui.app import PadApp, Screen, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
@@ -53,11 +54,11 @@ def home(app: PadApp) -> Screen:
         items.append(ft.FilledTonalButton(
             _("Resume: {players}").format(players=" · ".join(game.players)), icon=ft.Icons.PLAY_ARROW, height=52,
             on_click=lambda e, gid=game.id: resume(app, gid)))
-        items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {game.summary}",
+        items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {summary_line(game.summary)}",
                                                 color=ft.Colors.ON_SURFACE_VARIANT)))
         for other in playing[1:]:
             items.append(ft.TextButton(_("Also unfinished: {players} ({summary})").format(
-                players=" · ".join(other.players), summary=other.summary),
+                players=" · ".join(other.players), summary=summary_line(other.summary)),
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
     items.append(ft.OutlinedButton(_("History ({n})").format(n=len(finished)), icon=ft.Icons.HISTORY, height=52,
                                    on_click=lambda e: app.go("history")))
@@ -86,8 +87,8 @@ def solo_entries(app: PadApp) -> ft.Control:
         entries.append(ft.FilledTonalButton(
             _("Resume solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
             on_click=lambda e, gid=saved[0].id: app.go("solo_game", game_id=gid)))
-        entries.append(sem("solo-resume-info", ft.Text(f"{edition_name(saved[0].edition)}, {saved[0].summary}",
-                                                       color=ft.Colors.ON_SURFACE_VARIANT)))
+        line = f"{edition_name(saved[0].edition)}, {summary_line(saved[0].summary)}"
+        entries.append(sem("solo-resume-info", ft.Text(line, color=ft.Colors.ON_SURFACE_VARIANT)))
     return section(_("Solo against bots"), *entries)
 
 
@@ -103,7 +104,7 @@ def history(app: PadApp) -> Screen:
     for i, game in enumerate(finished, start=1):
         when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
         rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
-            leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(game.summary),
+            leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(summary_line(game.summary)),
             subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:

@@ -36,9 +36,10 @@ def tile_look(board: Board, name: str | None) -> tuple[str, str]:
     kind = board.kind_of(name)
     if board.is_country(kind):
         return TILE_COLOURS[("blue", "green", "orange", "pink", "yellow")[board.colour[kind]]], "#000000"
+    key = board.kind_name(kind)  # "pink aeroplane", "Baltic ship": the English key, whatever is shown
     if board.is_plane(kind):
-        return TILE_COLOURS[name.split()[0]], "#000000"
-    return SEA_COLOURS[name.split()[0]], "#FFFFFF"
+        return TILE_COLOURS[key.split()[0]], "#000000"
+    return SEA_COLOURS[key.split()[0]], "#FFFFFF"
 
 
 class RaceScreens:
