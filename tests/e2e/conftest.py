@@ -102,6 +102,22 @@ class Pad:
     def ident(self, identifier: str):
         return self.page.locator(f'[flt-semantics-identifier="{identifier}"]')
 
+    def screen_words(self) -> list[str]:
+        """Every text the screen shows or reads out: each semantics node's label and text."""
+        self.settle()
+        return self.page.evaluate("""() => Array.from(document.querySelectorAll('flt-semantics'))
+            .flatMap(e => [e.getAttribute('aria-label') || '', Array.from(e.childNodes)
+              .filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent).join(' ')])
+            .concat(Array.from(document.querySelectorAll('input, textarea'))
+              .map(e => e.getAttribute('aria-label') || e.placeholder || ''))
+            .filter(t => t.trim())""")
+
+    def english_left(self, names: list[str]) -> list[str]:
+        """Common English words on this screen (a French one should have none), names taken out first."""
+        from tests.test_french_screens import english_words
+
+        return english_words(self.screen_words(), names)
+
     def text(self, identifier: str) -> str:
         return self.ident(identifier).inner_text()
 

@@ -9,6 +9,11 @@ import re
 
 import pytest
 
+from rules.editions import load_edition
+from rules.i18n import use_language
+from rules.race.board import load_board
+from tests.test_french_screens import data_names
+
 pytestmark = pytest.mark.e2e
 SLOW = 60000  # generous: two cores shared by many runs
 
@@ -20,6 +25,18 @@ def french_phone(new_context):
                        has_touch=True, locale="fr-FR")
 
 
+def _names() -> list[str]:
+    """What may stay as it is on a French screen: names from edition and board data, bots' names."""
+    with use_language("fr"):
+        board = load_board()
+        countries = [board.country_label(c) for c in range(board.n_countries)]
+    return [name for edition in ("australia", "europe", "usa") for name in data_names(load_edition(edition))] \
+        + countries
+
+
+NAMES = _names()
+
+
 def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_back(server, french_phone, open_app):
     pad = open_app(french_phone, server.url)
     # the first frame is English; the session redraws in French once the browser has said its language
@@ -27,38 +44,45 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     for word in ("Jouer en solo", "Historique (0)", "Mode table : héberger ou rejoindre", "Vérifier un périple"):
         pad.button(re.compile("^" + re.escape(word).replace("\\ ", r"\s") + "$")).wait_for(timeout=SLOW)
     assert pad.button("New game").count() == 0 and pad.button("Play solo").count() == 0
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-home")
 
     pad.tap("Historique (0)")
     pad.button("Exporter les parties").wait_for(timeout=SLOW)
     pad.button("Importer").wait_for(timeout=SLOW)
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-history")
     pad.tap_ident("back")
 
     pad.tap("Nouvelle partie")
     pad.button("Commencer la partie").wait_for(timeout=SLOW)
     assert pad.page.get_by_role("textbox", name="Joueur 1").count() == 1
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-new-game")
     pad.tap_ident("back")
 
     pad.tap("Vérifier un périple")
     pad.wait_text("race-headline", r"^0 tuiles saisies sur 10$", timeout=SLOW)
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-race-checker")
     pad.tap_ident("back")
 
     pad.tap("Partie solo contre un bot")
     pad.wait_text("solo-status", r"^Mise en place\s: placez ", timeout=SLOW)
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-race-solo")
     pad.tap_ident("back")
 
     pad.tap("Jouer en solo")
     pad.ident("bots-3").wait_for(timeout=SLOW)
     pad.button("Commencer la partie solo").wait_for(timeout=SLOW)
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-solo-setup")
     pad.tap_ident("bot-1-easy")
     pad.tap_ident("solo-start")
     pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
     assert pad.text("solo-step") == "Décision 0"
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-solo-hand")
     pad.tap_ident("hand-0")
     pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez une carte à garder\s; les autres passent à",
@@ -95,6 +119,7 @@ def play_to_the_end(pad) -> None:
             title = pad.text("solo-summary")
             assert re.match(r"^Manche \d comptée$", title)
             if "summary" not in shots:
+                assert not pad.english_left(NAMES), pad.english_left(NAMES)
                 pad.shot("fr-solo-round-summary")
                 shots.add("summary")
             pad.tap(re.compile("^(Manche suivante|Classement final)$"))
@@ -116,4 +141,5 @@ def play_to_the_end(pad) -> None:
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
     assert re.match(r"^(Vous|Bot \d \((facile|normal)\)) gagne\s!$|^Victoire partagée\s!$", pad.text("solo-winner"))
     assert shots == {"summary", "choice"}
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-solo-end")

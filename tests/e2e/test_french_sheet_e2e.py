@@ -12,12 +12,15 @@ from rules.editions import load_edition
 from rules.record import GameRecord, PlayerRound, score_record
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
+from tests.test_french_screens import data_names
 
 pytestmark = pytest.mark.e2e
 
 USA = load_edition("usa")
 PLAYERS = ["Ann", "Bob"]
 NBSP = "\u00a0"  # French puts a no-break space before « : »
+#: What may stay as it is on a French screen: the players' names and the edition data's (French) names.
+NAMES = data_names(USA) + PLAYERS
 PHONE = {"viewport": {"width": 390, "height": 844}}
 # (Ann's cards, Bob's cards) per round, Throw first; no activity chosen (its names are the rules' words).
 GAME = [("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"), ("UVWXYZ@", "OPQRST#")]
@@ -59,6 +62,7 @@ def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, fren
     label = (pad.ident("town-map-1").get_attribute("aria-label") or "") + pad.ident("town-map-1").inner_text()
     assert f"Carte des villes{NBSP}: 0 chemin tracé" in label
     pad.button("Saisir Ann").wait_for()
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-sheet-start")
     pad.page.mouse.move(4, 600)
     pad.page.mouse.wheel(0, 700)
@@ -84,6 +88,7 @@ def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, fren
         enter_by_typing(pad, bob)
         pad.wait_text("summary-title", f"^Manche {number} close$")
         if number == 1:
+            assert not pad.english_left(NAMES), pad.english_left(NAMES)
             pad.shot("fr-sheet-round-summary")
         pad.tap("Classement final" if number == 4 else f"Commencer la manche {number + 1}")
 
@@ -92,11 +97,13 @@ def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, fren
     for p, name in enumerate(PLAYERS):
         assert pad.text(f"final-total-{p + 1}") == str(report.totals[p])
         assert pad.text(f"rank-{p + 1}") == f"#{report.ranks[p]} {name}"
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-sheet-final-ranking")
 
     pad.goto(f"{server.url}game/{game_id}")  # the finished sheet
     pad.button("Classement final").wait_for(timeout=40000)
     pad.wait_text("sheet-total-1", rf"^{report.totals[0]}$")
+    assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-sheet-final")
     pad.page.mouse.move(4, 600)
     pad.page.mouse.wheel(0, 700)
