@@ -1,9 +1,4 @@
-"""The rules package's words in every language: its gettext domain `rules` (see `rules.i18n`).
-
-A module of rules marks its messages with these: `_("…")`, `ngettext("one …", "{n} …", n)`,
-`pgettext("context", "…")`, and `N_("…")` for a constant translated where it is shown. The French
-catalog is `fr/LC_MESSAGES/rules.po`; `make catalogs` extracts new messages into it and compiles it.
-"""
+"""The rules package's words: its gettext domain and the marks its modules use (docs/translating.md)."""
 
 from __future__ import annotations
 
@@ -12,9 +7,6 @@ from pathlib import Path
 from rules.i18n import N_, Domain
 
 DOMAIN = Domain("rules", Path(__file__).parent)
-_ = DOMAIN.gettext
-ngettext = DOMAIN.ngettext
-pgettext = DOMAIN.pgettext
-npgettext = DOMAIN.npgettext
+_, ngettext, pgettext, npgettext = DOMAIN.gettext, DOMAIN.ngettext, DOMAIN.pgettext, DOMAIN.npgettext
 
 __all__ = ["DOMAIN", "N_", "_", "ngettext", "npgettext", "pgettext"]
