@@ -173,9 +173,13 @@ def localized(names: Mapping[str, str], fallback: str) -> str:
 
 # --- numbers and dates, by Babel ---------------------------------------------------------------------------
 
-def _locale() -> str:
-    language = current_language()
+def babel_locale(language: str) -> str:
+    """The Babel locale that formats `language`'s numbers and dates."""
     return BABEL_LOCALES.get(language, language)
+
+
+def _locale() -> str:
+    return babel_locale(current_language())
 
 
 def format_number(value: float | int) -> str:
@@ -253,18 +257,26 @@ def update_catalog(domain: Domain, lang: str) -> Path:
     return po
 
 
-def compile_catalog(po: Path) -> Path:
-    """The `.mo` beside a `.po`, as gettext reads it. Fuzzy entries are left out (they read in English).
+def compiled_catalog(po: Path) -> bytes:
+    """A `.po` compiled to the `.mo` gettext reads. Fuzzy entries are left out (they read in English).
     Babel's own %-format check is not run: tourpad's messages use named braces, which the catalog tests
     check, and a "95%" in a sentence is not a placeholder."""
+    import io
+
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
     with po.open("rb") as f:
         catalog = read_po(f)
+    out = io.BytesIO()
+    write_mo(out, catalog, use_fuzzy=False)
+    return out.getvalue()
+
+
+def compile_catalog(po: Path) -> Path:
+    """The `.mo` beside a `.po` (what the install and `make catalogs` write)."""
     mo = po.with_suffix(".mo")
-    with mo.open("wb") as f:
-        write_mo(f, catalog, use_fuzzy=False)
+    mo.write_bytes(compiled_catalog(po))
     return mo
 
 

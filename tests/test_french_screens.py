@@ -14,13 +14,13 @@ import re
 import flet as ft
 import pytest
 from flet.controls.base_control import BaseControl
+from test_pad_screens import find_button, run_session, start, top
 
 from rules.editions import load_edition
 from rules.i18n import use_language
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.main import make_main
-from tests.test_pad_screens import find_button, run_session, start, top
 
 #: Common English words of the app's screens that are not also French words (« score », « total », « on »…).
 ENGLISH = frozenset("""

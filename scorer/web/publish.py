@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from rules.i18n import LANGUAGES, babel_locale, compiled_catalog
 from scorer.ui.app import SEED_COLOR
 
 APP_NAME = "tourpad score pad"
@@ -35,7 +36,7 @@ BROWSER_DEPENDENCIES = (("flet", False), ("msgpack", True), ("repath", False), (
                         ("platformdirs", False), ("segno", False), ("babel", False))
 #: The Babel locales `rules.i18n` formats numbers and dates for (English and French); the site's Babel wheel
 #: keeps only these and the locales they inherit from (Babel's whole CLDR data is ~30 MB).
-BABEL_LOCALES = ("en_GB", "fr_FR")
+BABEL_LOCALES = tuple(babel_locale(language) for language in LANGUAGES)
 PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 #: Our packages in the browser wheel, and what they leave out (the computer-only parts are never imported
 #: there; fonts are for the PDFs). A message catalog ships compiled (`.mo`), made from its `.po` as the
@@ -200,20 +201,6 @@ def own_wheel(folder: Path) -> Path:
             info_.compress_type = zipfile.ZIP_DEFLATED
             whl.writestr(info_, data)
     return path
-
-
-def compiled_catalog(po: Path) -> bytes:
-    """A `.po` message catalog compiled to the `.mo` gettext reads (what `make catalogs` writes)."""
-    import io
-
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
-
-    with po.open("rb") as f:
-        catalog = read_po(f)
-    out = io.BytesIO()
-    write_mo(out, catalog)
-    return out.getvalue()
 
 
 def babel_locales_needed(locales: tuple[str, ...] = BABEL_LOCALES) -> set[str]:

@@ -114,7 +114,7 @@ class Pad:
 
     def english_left(self, names: list[str]) -> list[str]:
         """Common English words on this screen (a French one should have none), names taken out first."""
-        from tests.test_french_screens import english_words
+        from test_french_screens import english_words
 
         return english_words(self.screen_words(), names)
 

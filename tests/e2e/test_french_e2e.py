@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_french_screens import data_names
 
 from rules.editions import load_edition
 from rules.i18n import use_language
 from rules.race.board import load_board
-from tests.test_french_screens import data_names
 
 pytestmark = pytest.mark.e2e
 SLOW = 60000  # generous: two cores shared by many runs

@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from test_french_screens import data_names
 
 from rules.editions import load_edition
 from rules.record import GameRecord, PlayerRound, score_record
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
-from tests.test_french_screens import data_names
 
 pytestmark = pytest.mark.e2e
 
