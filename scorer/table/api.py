@@ -27,7 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.engine import ROUNDS
 from rules.text import clean_name
-from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany
+from scorer.table import trace
+from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany, normalize_code
 
 MAX_BODY_BYTES = 16 * 1024
 #: A wrong join code costs an attacker one of these per minute per address; players mistype a few times.
@@ -299,6 +300,8 @@ def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, reques
            service: Service, credentials: Credentials) -> dict:
     """A seat token edits its own seat in the open round; the host token edits any seat, closed rounds
     included (the scores are recomputed). The round closes when every seat has submitted."""
+    if trace.TRACER is not None:
+        trace.TRACER.mark_request("endpoint")
     return guarded(request, service.submit, code, round_no, seat, body.cards, body.choice,
                    body.replaces_revision, token_of(credentials))
 
@@ -366,6 +369,17 @@ async def events(code: Code, request: Request, service: Service) -> StreamingRes
     def listener(event: dict) -> None:
         loop.call_soon_threadsafe(enqueue, event)
 
+    tracer = trace.TRACER
+    if tracer is not None:
+        traced_code, stream_port = normalize_code(code), request.client.port if request.client else 0
+
+        def listener(event: dict) -> None:  # the same, noting when the loop takes each event
+            loop.call_soon_threadsafe(traced_enqueue, event)
+
+        def traced_enqueue(event: dict) -> None:
+            tracer.mark(traced_code, event["version"], "loop", stream_port)
+            enqueue(event)
+
     snapshot, unsubscribe = await run_in_threadpool(guarded, request, service.subscribe, code, listener)
 
     async def stream() -> AsyncIterator[str]:
@@ -381,7 +395,13 @@ async def events(code: Code, request: Request, service: Service) -> StreamingRes
                     return
                 if event["version"] <= snapshot["version"]:  # saved before the snapshot: already in it
                     continue
-                yield sse(event)
+                if tracer is None:
+                    yield sse(event)
+                else:
+                    encoded = sse(event)
+                    tracer.mark(traced_code, event["version"], "encoded", stream_port)
+                    yield encoded
+                    tracer.mark(traced_code, event["version"], "written", stream_port)
                 if event["kind"] == "expired":
                     return
         finally:
@@ -389,6 +409,40 @@ async def events(code: Code, request: Request, service: Service) -> StreamingRes
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+SUBMISSION_PATH = re.compile(r"^/api/tables/[^/]+/rounds/[0-9]+/seats/[0-9]+$")
+
+
+class TraceSubmissions:
+    """ASGI middleware, only while tracing (`scorer.table.trace`): a submission's marks start when its request
+    reaches the app and end when its answer starts out; the trace is written when the server shuts down."""
+
+    def __init__(self, app, tracer: trace.Tracer) -> None:
+        self.app = app
+        self.tracer = tracer
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":  # uvicorn ends by its signal again, past atexit: write the trace now
+            async def shutting_down():
+                message = await receive()
+                if message["type"] == "lifespan.shutdown":
+                    self.tracer.dump()
+                return message
+
+            await self.app(scope, shutting_down, send)
+            return
+        if scope["type"] != "http" or scope["method"] != "PUT" or not SUBMISSION_PATH.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        self.tracer.begin_request()
+
+        async def answer(message) -> None:
+            if message["type"] == "http.response.start":
+                self.tracer.mark_request("answered")
+            await send(message)
+
+        await self.app(scope, receive, answer)
 
 
 class BodyLimit:
@@ -540,6 +594,8 @@ def install(app: FastAPI, service: TableService, max_body_bytes: int = MAX_BODY_
         return JSONResponse({"detail": message}, status_code=status)
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    if trace.TRACER is not None:
+        app.add_middleware(TraceSubmissions, tracer=trace.TRACER)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so even a 413 carries the headers
 
 

@@ -29,6 +29,7 @@ from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds
 from rules.scoring import NO_CHOICE, ScoreState, rank_players
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
+from scorer.table import trace
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
@@ -568,7 +569,10 @@ class TableService:
                replaces_revision: int, token: str | None) -> dict:
         """Enter or edit one seat's round. `replaces_revision` is the revision being replaced (0 for the
         first entry), so a replayed or overtaken submission is refused instead of undoing a newer one."""
+        tracer = trace.TRACER
         with self._lock:
+            if tracer is not None:
+                tracer.mark_request("locked")
             table = self._table(code)
             seat = self._seat_index(table, seat_no)
             role = self._role(table, token)
@@ -597,6 +601,8 @@ class TableService:
                                f"(a replayed or overtaken submission); reload the table and edit the "
                                f"current entry")
             letters, choice_name = self._validate(table, r, seat, cards, choice)
+            if tracer is not None:
+                tracer.mark_request("validated")
             was_open = r == open_round
             entry = StoredEntry(letters, choice_name, current_revision + 1, role is None)
             version = table.stored.version + 1
@@ -607,10 +613,17 @@ class TableService:
                 table._scores = None
             publish = self._advance(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
                                                           "revision": entry.revision, "round_closed": closed})
+            if tracer is not None:
+                tracer.mark_request("viewed")
+                tracer.bind(table.code, version)
             pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
+            if tracer is not None:
+                tracer.mark_request("queued")
         # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
         # commits share this one's fsync.
         self._saved(pending)
+        if tracer is not None:
+            tracer.mark_request("woken")
         return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
                 "revision": entry.revision, "round_closed": closed, "version": version}
 

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scorer.table import trace
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     code TEXT PRIMARY KEY,
@@ -93,6 +95,8 @@ class PendingWrite:
     after_commit: Callable[[], None] | None = None
     done: threading.Event = field(default_factory=threading.Event)
     error: BaseException | None = None
+    #: (table code, version) this write makes, for the trace (`scorer.table.trace`) only
+    traced: tuple[str, int] | None = None
 
     def wait(self) -> None:
         self.done.wait()
@@ -172,9 +176,10 @@ class TableStore:
         with self._lock:
             self._db.close()
 
-    def queue(self, statements: Statements, after_commit: Callable[[], None] | None = None) -> PendingWrite:
+    def queue(self, statements: Statements, after_commit: Callable[[], None] | None = None,
+              traced: tuple[str, int] | None = None) -> PendingWrite:
         """Queue a change; the caller fixes the commit order by queueing under its own lock."""
-        write = PendingWrite(statements, after_commit)
+        write = PendingWrite(statements, after_commit, traced=traced)
         with self._queued:
             self._queue.append(write)
             self._queued.notify()
@@ -198,6 +203,9 @@ class TableStore:
                 return
 
     def _commit(self, writes: list[PendingWrite]) -> None:
+        tracer = trace.TRACER
+        if tracer is not None:
+            self._mark(tracer, writes, "commit_start", len(writes))
         with self._lock:
             cur = self._db.cursor()
             try:
@@ -212,13 +220,23 @@ class TableStore:
                     cur.execute("ROLLBACK")
                 for write in writes:
                     write.error = err
+        if tracer is not None:
+            self._mark(tracer, writes, "committed", len(writes))
         for write in writes:
             if write.error is None and write.after_commit is not None:
                 try:
                     write.after_commit()
                 except Exception:
                     log.exception("table store: after-commit step failed")
+            if tracer is not None and write.traced is not None:
+                tracer.mark(*write.traced, "published")
             write.done.set()
+
+    @staticmethod
+    def _mark(tracer: trace.Tracer, writes: list[PendingWrite], stage: str, detail: int) -> None:
+        for write in writes:
+            if write.traced is not None:
+                tracer.mark(*write.traced, stage, detail)
 
     @staticmethod
     def _bump(code: str, version: int, at: float, kind: str, detail: dict) -> list[tuple[str, tuple]]:
@@ -260,7 +278,8 @@ class TableStore:
              (code, round_index, seat, entry.cards, entry.choice, entry.revision, int(entry.by_host))),
             *self._bump(code, version, at, "entry",
                         {"round": round_index, "seat": seat, "cards": entry.cards, "choice": entry.choice,
-                         "revision": entry.revision, "by_host": entry.by_host})], after_commit)
+                         "revision": entry.revision, "by_host": entry.by_host})], after_commit,
+            (code, version) if trace.TRACER is not None else None)
 
     def set_locked(self, code: str, locked: bool, version: int, at: float,
                    after_commit: Callable[[], None] | None = None) -> PendingWrite:
