@@ -34,7 +34,7 @@ import httpx
 
 from rules.bots import make_bot, play
 from rules.edition import Edition
-from rules.engine import Game
+from rules.engine import ROUNDS, Game
 from rules.scoring import NO_CHOICE
 from scorer.ports import free_port
 from scorer.table.credential import read_credential
@@ -230,10 +230,28 @@ class Timings:
     events: dict[tuple[str, int, int], tuple[float, float]] = field(default_factory=dict)
 
 
-async def play_table(host: str, port: int, auth: dict[str, str], edition: Edition, seats: int, seed: int,
-                     timings: Timings) -> tuple[int, list[int], list[int]]:
-    """One table, one game, every seat concurrently; returns (submissions, table totals, engine totals)."""
-    rounds, engine_totals = scripted_rounds(edition, seats, seed)
+@dataclass
+class GamePlayed:
+    submissions: int
+    totals: list[int]
+    engine_totals: list[int]
+
+
+class GameInPlay:
+    """What the seats' streams wait on during one game at a table."""
+
+    def __init__(self, rounds: int, seats: int) -> None:
+        self.sent_at: dict[tuple[int, int], float] = {}
+        self.closed = [asyncio.Event() for _ in range(rounds)]
+        #: per seat's stream: it has shown the game's last entry
+        self.shown_all = [asyncio.Event() for _ in range(seats)]
+        self.last_view: dict = {}
+        self.rounds = rounds
+
+
+async def play_table(host: str, port: int, auth: dict[str, str], edition: Edition, seats: int,
+                     seeds: list[int], timings: Timings) -> list[GamePlayed]:
+    """One table, a game per seed (the next one with the host's "play again"), every seat concurrently."""
     setup = await Connection.open(host, port)
     created = await setup.request("POST", "/api/tables", {"edition": edition.id, "seats": seats}, auth)
     code = created["code"]
@@ -242,13 +260,7 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
     for s in range(1, seats + 1):
         claimed = await setup.request("POST", f"/api/tables/{code}/seats/{s}/claim", {"name": f"P{s}"})
         tokens.append(claimed["seat_token"])
-    setup.close()
-
-    sent_at: dict[tuple[int, int], float] = {}
-    closed: list[asyncio.Event] = [asyncio.Event() for _ in rounds]
-    #: per seat's stream: it has shown the game's last entry
-    shown_all = [asyncio.Event() for _ in range(seats)]
-    last_view: dict = {}
+    game = GameInPlay(ROUNDS, seats)
 
     def listener_for(seat: int, stream_port: int):
         def on_event(event: dict, received: float) -> None:
@@ -256,14 +268,14 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
                 return
             if event["seat"] != seat:
                 parsed = time.perf_counter()
-                timings.latencies.append(parsed - sent_at[event["round"], event["seat"]])
+                timings.latencies.append(parsed - game.sent_at[event["round"], event["seat"]])
                 timings.events[key, event["version"], stream_port] = (received, parsed)
             if event["round_closed"]:
-                if event["round"] == len(rounds):
-                    shown_all[seat - 1].set()
+                if event["round"] == game.rounds:
+                    game.shown_all[seat - 1].set()
                 if seat == 1:
-                    last_view.update(event["table"])
-                    closed[event["round"] - 1].set()
+                    game.last_view = event["table"]
+                    game.closed[event["round"] - 1].set()
         return on_event
 
     streams = [await Connection.open(host, port) for _ in range(seats)]
@@ -275,42 +287,47 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
         await opened.wait()
     submitters = [await Connection.open(host, port) for _ in range(seats)]
 
-    async def seat_plays(seat: int) -> None:
+    async def seat_plays(seat: int, rounds: list) -> None:
         connection = submitters[seat - 1]
         for r, entries in enumerate(rounds, start=1):
             cards, choice = entries[seat - 1]
             sent = connection.send("PUT", f"/api/tables/{code}/rounds/{r}/seats/{seat}",
                                    {"cards": cards, "choice": choice, "replaces_revision": 0},
                                    {"Authorization": f"Bearer {tokens[seat - 1]}"})
-            sent_at[r, seat] = sent
+            game.sent_at[r, seat] = sent
             ack = await connection.response()
             timings.submissions[key, ack["version"]] = (sent, time.perf_counter())
-            await closed[r - 1].wait()
+            await game.closed[r - 1].wait()
 
-    await asyncio.gather(*(seat_plays(s) for s in range(1, seats + 1)))
-    # every stream delivers the game's last event before the table counts as played
-    await asyncio.gather(*(shown.wait() for shown in shown_all))
+    played = []
+    for number, seed in enumerate(seeds):
+        if number:
+            await setup.request("POST", f"/api/tables/{code}/play-again",
+                                headers={"Authorization": f"Bearer {created['host_token']}"})
+            game = GameInPlay(ROUNDS, seats)
+        rounds, engine_totals = scripted_rounds(edition, seats, seed)
+        await asyncio.gather(*(seat_plays(s, rounds) for s in range(1, seats + 1)))
+        # every stream delivers the game's last event before the game counts as played
+        await asyncio.gather(*(shown.wait() for shown in game.shown_all))
+        totals = [player["total"] for player in game.last_view["scores"]["players"]]
+        played.append(GamePlayed(seats * len(rounds), totals, engine_totals))
     for task in following:
         task.cancel()
     await asyncio.gather(*following, return_exceptions=True)
-    for connection in [*streams, *submitters]:
+    for connection in [setup, *streams, *submitters]:
         connection.close()
-    totals = [player["total"] for player in last_view["scores"]["players"]]
-    return seats * len(rounds), totals, engine_totals
+    return played
 
 
 async def _run(host: str, port: int, auth: dict[str, str], edition: Edition, tables: int, seats: int,
                games: int, timings: Timings) -> dict:
     started = time.perf_counter()
-    submissions = 0
-    mismatches = 0
-    for game in range(games):
-        results = await asyncio.gather(*(
-            play_table(host, port, auth, edition, seats, game * 1000 + t, timings) for t in range(tables)))
-        for count, totals, engine_totals in results:
-            submissions += count
-            mismatches += totals != engine_totals
+    per_table = await asyncio.gather(*(
+        play_table(host, port, auth, edition, seats, [game * 1000 + t for game in range(games)], timings)
+        for t in range(tables)))
     elapsed = time.perf_counter() - started
+    played = [game for games_played in per_table for game in games_played]
+    submissions = sum(game.submissions for game in played)
     ms = sorted(x * 1000 for x in timings.latencies)
     return {
         "tables": tables, "seats": seats, "games_per_table": games, "submissions": submissions,
@@ -320,7 +337,7 @@ async def _run(host: str, port: int, auth: dict[str, str], edition: Edition, tab
         "event_latency_p50_ms": round(statistics.median(ms), 1),
         "event_latency_p95_ms": round(percentile(ms, 0.95), 1),
         "event_latency_max_ms": round(ms[-1], 1),
-        "games_scored_unlike_engine": mismatches,
+        "games_scored_unlike_engine": sum(game.totals != game.engine_totals for game in played),
     }
 
 
@@ -367,8 +384,9 @@ EVENT_STEPS = [
     ("commit_start", "committed", "the batch's commit: SQL and fsync"),
     ("committed", "published", "events handed to the listeners (this write's turn in the batch)"),
     ("published", "loop", "hop to the host's event loop"),
-    ("loop", "encoded", "waiting in the stream's queue, then the event's JSON encoded"),
-    ("encoded", "written", "SSE frame written to the connection"),
+    ("loop", "encoded", "the event's JSON encoded (once for all its streams)"),
+    ("encoded", "dequeued", "waiting for the stream's task to take it"),
+    ("dequeued", "written", "SSE frame written to the connection"),
     ("written", "stream_received", "loopback and the client's loop reading it"),
     ("stream_received", "parsed", "the client parses the event's JSON"),
 ]
@@ -378,7 +396,7 @@ ACK_STEPS = [
     ("woken", "answered", "the answer leaves the endpoint"),
     ("answered", "acked", "loopback and the client reading the answer"),
 ]
-PER_STREAM = {"loop", "encoded", "written", "stream_received", "parsed"}
+PER_STREAM = {"loop", "encoded", "dequeued", "written", "stream_received", "parsed"}
 
 
 def read_trace(path: Path) -> dict[tuple[str, int], list]:

@@ -438,7 +438,7 @@ class TableService:
             table._scores = None  # the score sheet carries the names
             publish = self._advance(table, version, now, {"kind": "seat", "seat": seat_no})
             pending = self.store.claim_seat(table.code, seat, stored, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return seat_token
 
     @staticmethod
@@ -477,7 +477,7 @@ class TableService:
             table.stored.locked = locked
             publish = self._advance(table, version, now, {"kind": "locked" if locked else "unlocked"})
             pending = self.store.set_locked(table.code, locked, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "locked": locked, "version": version}
 
     def remove_seat(self, code: str, seat_no: int, token: str | None) -> dict:
@@ -511,7 +511,7 @@ class TableService:
             now = self._clock()
             publish = self._advance(table, version, now, {"kind": "seat_removed", "seat": seat_no})
             pending = self.store.remove_seat(stored, seat, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "removed": seat_no, "seats": table.n_seats,
                 "version": version}
 
@@ -526,7 +526,7 @@ class TableService:
             table.stored.ended = now
             publish = self._advance(table, version, now, {"kind": "ended", "game": table.stored.game})
             pending = self.store.end_game(table.code, now, version, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "game": table.stored.game, "version": version}
 
     def play_again(self, code: str, token: str | None) -> dict:
@@ -548,7 +548,7 @@ class TableService:
             table._scores = None
             publish = self._advance(table, version, now, {"kind": "new_game", "game": stored.game})
             pending = self.store.new_game(table.code, finished, record, stored.game, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "game": stored.game, "version": version}
 
     def record(self, code: str, game: int | None = None) -> dict:
@@ -569,6 +569,17 @@ class TableService:
                replaces_revision: int, token: str | None) -> dict:
         """Enter or edit one seat's round. `replaces_revision` is the revision being replaced (0 for the
         first entry), so a replayed or overtaken submission is refused instead of undoing a newer one."""
+        ack, pending = self.begin_submit(code, round_no, seat_no, cards, choice, replaces_revision, token)
+        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
+        # commits share this one's fsync.
+        self.saved(pending)
+        return ack
+
+    def begin_submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
+                     replaces_revision: int, token: str | None) -> tuple[dict, PendingWrite]:
+        """`submit` up to the commit: checked, applied in memory and queued for the store. Returns the
+        acknowledgement and the queued write; the caller may give the acknowledgement only once
+        `saved(pending)` returned (the API awaits the commit on its event loop instead of a thread)."""
         tracer = trace.TRACER
         with self._lock:
             if tracer is not None:
@@ -619,13 +630,8 @@ class TableService:
             pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
             if tracer is not None:
                 tracer.mark_request("queued")
-        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
-        # commits share this one's fsync.
-        self._saved(pending)
-        if tracer is not None:
-            tracer.mark_request("woken")
         return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
-                "revision": entry.revision, "round_closed": closed, "version": version}
+                "revision": entry.revision, "round_closed": closed, "version": version}, pending
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:
@@ -695,9 +701,12 @@ class TableService:
 
         return publish
 
-    def _saved(self, pending: PendingWrite) -> None:
+    def saved(self, pending: PendingWrite) -> None:
+        """Return once `pending` is on disk; if the store could not save it, 503 from now on."""
         try:
             pending.wait()
+            if trace.TRACER is not None:
+                trace.TRACER.mark_request("woken")
         except Exception as err:
             # memory is now ahead of the file: refuse everything until a restart reloads the file
             self._broken = err
