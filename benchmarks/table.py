@@ -9,7 +9,9 @@ it to its event arriving, parsed, on each *other* seat's stream (p50/p95/max).
 The client speaks HTTP/1.1 over raw asyncio streams (`Connection`), one keep-alive connection per seat for
 its submissions and one for its event stream, on uvloop when it is installed (as the host's uvicorn is):
 a general-purpose HTTP client costs more per event than the host does, and the bench would measure itself.
-It still parses every event's JSON, as a phone does.
+Each seat reads every event's own fields (kind, round, seat, version) and parses the whole table only where
+it uses it (`Event`): the 32 phones of 8 × 4 share this one process, where a phone parses its own events on
+its own CPU.
 
 `profile=True` (`tourpad bench table --profile`) also runs the host with `TOURPAD_TABLE_TRACE`
 (`scorer.table.trace`) and joins the host's marks with the client's into a per-step breakdown of a
@@ -183,7 +185,7 @@ class Connection:
         return await self.response()
 
     async def follow(self, path: str, on_event, opened: asyncio.Event) -> None:
-        """Read the event stream at `path`, calling on_event(event, received) for each event, `received`
+        """Read the event stream at `path`, calling on_event(Event, received) for each event, `received`
         being when its last bytes arrived (until cancelled or the stream ends)."""
         self.send("GET", path, headers={"Accept": "text/event-stream"})
         status, _ = await self._head()
@@ -198,7 +200,7 @@ class Connection:
                 block, pending = pending[:end], pending[end + 2:]
                 data = [line[6:] for line in block.split(b"\n") if line.startswith(b"data: ")]
                 if data:  # not a keep-alive comment
-                    on_event(json.loads(b"\n".join(data)), received)
+                    on_event(Event(b"\n".join(data)), received)
 
     async def _head(self) -> tuple[int, dict[str, str]]:
         lines = (await self._reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
@@ -216,6 +218,23 @@ class Connection:
             if size == 0:
                 return
             yield chunk[:-2]
+
+
+class Event:
+    """One event's data as it came. `head` is what every seat reads of it (kind, round, seat, version, …),
+    `whole()` the table too: 32 phones share the bench's one process, so it parses a table only where it
+    uses one (a real phone parses its own events on its own CPU; `tourpad bench table --profile` reports
+    the host's side apart from the client's)."""
+
+    TABLE = b', "table": '  # the service puts the table last, after the event's own fields
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        cut = data.find(self.TABLE)
+        self.head: dict = json.loads(data[:cut] + b"}") if cut >= 0 else self.whole()
+
+    def whole(self) -> dict:
+        return json.loads(self.data)
 
 
 @dataclass
@@ -263,19 +282,20 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
     game = GameInPlay(ROUNDS, seats)
 
     def listener_for(seat: int, stream_port: int):
-        def on_event(event: dict, received: float) -> None:
-            if event["kind"] != "entry":
+        def on_event(event: Event, received: float) -> None:
+            head = event.head
+            if head["kind"] != "entry":
                 return
-            if event["seat"] != seat:
+            if head["seat"] != seat:
                 parsed = time.perf_counter()
-                timings.latencies.append(parsed - game.sent_at[event["round"], event["seat"]])
-                timings.events[key, event["version"], stream_port] = (received, parsed)
-            if event["round_closed"]:
-                if event["round"] == game.rounds:
+                timings.latencies.append(parsed - game.sent_at[head["round"], head["seat"]])
+                timings.events[key, head["version"], stream_port] = (received, parsed)
+            if head["round_closed"]:
+                if head["round"] == game.rounds:
                     game.shown_all[seat - 1].set()
                 if seat == 1:
-                    game.last_view = event["table"]
-                    game.closed[event["round"] - 1].set()
+                    game.last_view = event.whole()["table"]
+                    game.closed[head["round"] - 1].set()
         return on_event
 
     streams = [await Connection.open(host, port) for _ in range(seats)]
@@ -354,6 +374,15 @@ def run_client(main) -> dict:
     return uvloop.run(main)
 
 
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of process `pid` so far, from /proc (None where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def run(edition: Edition, tables: int = 8, seats: int = 4, games: int = 3, profile: bool = False) -> dict:
     timings = Timings()
     with tempfile.TemporaryDirectory(prefix="tourpad-bench-") as folder:
@@ -361,9 +390,16 @@ def run(edition: Edition, tables: int = 8, seats: int = 4, games: int = 3, profi
         port = free_port("127.0.0.1")
         proc = start_host(Path(folder) / "host", port, env={TRACE_ENV: str(trace_file)} if profile else None)
         try:
+            host_cpu, client_cpu = process_cpu_seconds(proc.pid), time.process_time()
             result = run_client(_run("127.0.0.1", port, proc.auth, edition, tables, seats, games, timings))
+            host_cpu = None if host_cpu is None else process_cpu_seconds(proc.pid) - host_cpu
+            client_cpu = time.process_time() - client_cpu
         finally:
             stop_host(proc)  # a traced host writes its trace as it exits
+        # CPU time per submission hardly depends on what else the machine runs, unlike the latencies
+        if host_cpu is not None:
+            result["host_cpu_ms_per_submission"] = round(host_cpu * 1000 / result["submissions"], 2)
+        result["client_cpu_ms_per_submission"] = round(client_cpu * 1000 / result["submissions"], 2)
         if profile:
             result["breakdown"] = breakdown(read_trace(trace_file), timings)
     return result
@@ -388,7 +424,7 @@ EVENT_STEPS = [
     ("encoded", "dequeued", "waiting for the stream's task to take it"),
     ("dequeued", "written", "SSE frame written to the connection"),
     ("written", "stream_received", "loopback and the client's loop reading it"),
-    ("stream_received", "parsed", "the client parses the event's JSON"),
+    ("stream_received", "parsed", "the client reads the event's head (kind, round, seat, version)"),
 ]
 #: The submitter's own answer, after the commit.
 ACK_STEPS = [

@@ -315,10 +315,12 @@ class TableStore:
                 "INSERT INTO log (code, version, at, kind, detail) VALUES "
                 + ", ".join(["(?, ?, ?, 'entry', ?)"] * len(chunk)),
                 [value for e in chunk for value in (e.code, e.version, e.at, e.log_detail())])
-            latest = {e.code: e for e in chunk}  # each table's last entry carries its version
-            for e in latest.values():
-                cur.execute("UPDATE tables SET version = ?, last_active = ? WHERE code = ?",
-                            (e.version, e.at, e.code))
+            latest = list({e.code: e for e in chunk}.values())  # each table's last entry carries its version
+            cases = " ".join(["WHEN ? THEN ?"] * len(latest))
+            cur.execute(f"UPDATE tables SET version = CASE code {cases} END, last_active = CASE code {cases} END "
+                        f"WHERE code IN ({', '.join(['?'] * len(latest))})",
+                        [*(v for e in latest for v in (e.code, e.version)),
+                         *(v for e in latest for v in (e.code, e.at)), *(e.code for e in latest)])
 
     @staticmethod
     def _mark(tracer: trace.Tracer, writes: list[PendingWrite], stage: str, detail: int) -> None:
