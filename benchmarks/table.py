@@ -4,7 +4,7 @@ A host subprocess (`tourpad host --bind 127.0.0.1`, fresh data folder) serves th
 process plays the seats: each seat listens to its table's event stream and submits the rows of a game the
 engine played (random bots), so every submission is legal and the final scores can be checked against
 the engine. Measured: submissions/s over the whole run, and for every submission the time from sending
-it to its event arriving, parsed, on each *other* seat's stream (p50/p95/max).
+it to its event arriving on each *other* seat's stream, its head read (p50/p95/max).
 
 The client speaks HTTP/1.1 over raw asyncio streams (`Connection`), one keep-alive connection per seat for
 its submissions and one for its event stream, on uvloop when it is installed (as the host's uvicorn is):

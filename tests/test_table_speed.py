@@ -146,3 +146,17 @@ def test_the_trace_notes_each_step_of_a_submission_in_order(service, tmp_path, m
                       "committed", "published", "woken", "answered"]
     assert [when for _, when, _ in marks] == sorted(when for _, when, _ in marks)
     assert all(row["code"] == table.code.replace("-", "") for row in rows)
+
+
+@pytest.mark.slow  # a host subprocess and two games
+def test_the_bench_measures_every_other_seats_event_and_its_profile_joins_every_one(australia):
+    from benchmarks import table as bench_table
+
+    result = bench_table.run(australia, tables=1, seats=3, games=2, profile=True)
+    assert result["submissions"] == 2 * 4 * 3 and result["games_scored_unlike_engine"] == 0
+    assert result["events_measured"] == result["submissions"] * 2  # each submission, at the two other seats
+    steps = result["breakdown"]
+    assert steps["events_traced"] == result["events_measured"]
+    assert all(step["mean_ms"] is not None for step in [*steps["event_steps"], *steps["ack_steps"]])
+    assert sum(step["mean_ms"] for step in steps["event_steps"]) == pytest.approx(steps["total"]["mean_ms"],
+                                                                                  abs=0.1)

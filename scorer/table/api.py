@@ -521,7 +521,7 @@ def feeds_of(request: Request) -> Feeds:
                              "description": "`snapshot` first, then `seat` / `entry` / `locked` / "
                                             "`unlocked` / `seat_removed` / `ended` / `new_game` events, each "
                                             "with the whole table view; `expired` ends the stream"}})
-async def events(code: Code, request: Request, service: Service) -> StreamingResponse:
+async def events(code: Code, request: Request) -> StreamingResponse:
     feeds = feeds_of(request)
     port = request.client.port if request.client else 0
     snapshot, feed, queue = guarded(request, feeds.open_stream, code, port)
