@@ -59,7 +59,9 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
           flet_games: int = typer.Option(1, help=N_("games per table with Flet phones (each redraw costs far more "
                                                     "than an event)")),
           turns: bool = typer.Option(False, help=N_("Flet phones save one at a time (each once the last is shown on "
-                                                    "every phone) instead of all at once"))) -> None:
+                                                    "every phone) instead of all at once")),
+          profile: bool = typer.Option(False, help=N_("through the API: trace the host (TOURPAD_TABLE_TRACE) and "
+                                                      "report where a submission's time goes, step by step"))) -> None:
     from scorer.commands.engine_commands import edition_or_fail
 
     if phones not in PHONES:
@@ -77,7 +79,7 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
     if phones in ("sse", "both"):
         from benchmarks import table as bench_table
 
-        result["sse"] = bench_table.run(chosen, tables, seats, games)
+        result["sse"] = bench_table.run(chosen, tables, seats, games, profile)
     if phones in ("flet", "both"):
         from benchmarks import table_flet
 
@@ -87,9 +89,26 @@ def table(as_json: AsJson = False, tables: int = 8, seats: int = 4, games: int =
         print(json.dumps(result["sse"] if phones == "sse" else result, indent=2))
         return
     if "sse" in result:
-        report(result["sse"], as_json=False)
+        sse = dict(result["sse"])
+        steps = sse.pop("breakdown", None)
+        report(sse, as_json=False)
+        if steps is not None:
+            console.print(breakdown_table(steps))
     if "flet_sessions" in result:
         console.print(flet_table(result["flet_sessions"]))
+
+
+def breakdown_table(steps: dict):
+    """`tourpad bench table --profile`: a submission's way to the other seats, step by step."""
+    from rich.table import Table
+
+    shown = Table(title=f"A submission until another seat has parsed its event ({steps['events_traced']} traced; "
+                        f"{steps['writes_per_commit_mean']} writes per commit)")
+    for column in ("step", "mean ms", "p50 ms", "p95 ms"):
+        shown.add_column(column, justify="left" if column == "step" else "right")
+    for row in [*steps["event_steps"], {"step": "whole way", **steps["total"]}, *steps["ack_steps"]]:
+        shown.add_row(row["step"], *(str(row[k]) for k in ("mean_ms", "p50_ms", "p95_ms")))
+    return shown
 
 
 def flet_table(runs: list[dict]):

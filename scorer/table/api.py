@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import hashlib
+import inspect
 import json
+import logging
 import re
+import threading
 import time
+import weakref
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -27,7 +31,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.engine import ROUNDS
 from rules.text import clean_name
-from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany
+from scorer.table import trace
+from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany, normalize_code
+from scorer.table.store import PendingWrite
+
+log = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 16 * 1024
 #: A wrong join code costs an attacker one of these per minute per address; players mistype a few times.
@@ -219,7 +227,8 @@ class FailedCodes:
         self._failures.setdefault(client, deque()).append(time.monotonic())
 
 
-def service_of(request: Request) -> TableService:
+async def service_of(request: Request) -> TableService:
+    """Async on purpose: FastAPI runs a plain function dependency in its thread pool, a hop per request."""
     return request.app.state.table_service
 
 
@@ -295,12 +304,19 @@ def claim_seat(code: Code, seat: SeatNo, body: ClaimSeat, request: Request, serv
 
 @router.put("/tables/{code}/rounds/{round_no}/seats/{seat}", response_model=SubmissionAck,
             summary="Submit or edit a seat's round")
-def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, request: Request,
+async def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, request: Request,
            service: Service, credentials: Credentials) -> dict:
     """A seat token edits its own seat in the open round; the host token edits any seat, closed rounds
     included (the scores are recomputed). The round closes when every seat has submitted."""
-    return guarded(request, service.submit, code, round_no, seat, body.cards, body.choice,
-                   body.replaces_revision, token_of(credentials))
+    # On the event loop, not in the thread pool: checking and queueing take well under a millisecond, and
+    # the commit is awaited (acknowledged only once on disk) without a thread blocked on it.
+    if trace.TRACER is not None:
+        trace.TRACER.mark_request("endpoint")
+    ack, pending = guarded(request, service.begin_submit, code, round_no, seat, body.cards, body.choice,
+                           body.replaces_revision, token_of(credentials))
+    await feeds_of(request).committed(pending)
+    service.saved(pending)  # 503 if the store could not save it
+    return JSONResponse(ack)  # the service's own SubmissionAck: no second validation on the hot path
 
 
 @router.put("/tables/{code}/joining", response_model=JoiningSet,
@@ -342,8 +358,161 @@ def game_record(code: Code, request: Request, service: Service,
     return guarded(request, service.record, code, game)
 
 
-def sse(event: dict) -> str:
-    return f"id: {event['version']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n"
+def sse(event: dict) -> bytes:
+    return f"id: {event['version']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n".encode()
+
+
+KEEPALIVE = b": keep-alive\n\n"
+
+
+class LoopHandoff:
+    """Calls from other threads (the store's writer) onto the event loop, as many as are waiting per wake-up:
+    a group commit's events and acknowledgements cost the loop one wake-up, not one per event and stream."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._calls: list[tuple[Callable[[Any], None], Any]] = []
+        self._lock = threading.Lock()
+
+    def call(self, function: Callable[[Any], None], argument: Any) -> None:
+        """Run `function(argument)` on the loop soon (from any thread), after the calls already waiting."""
+        with self._lock:
+            self._calls.append((function, argument))
+            if len(self._calls) > 1:  # the wake-up that runs them is already on its way
+                return
+        self.loop.call_soon_threadsafe(self._run)
+
+    def _run(self) -> None:
+        with self._lock:
+            calls, self._calls = self._calls, []
+        for function, argument in calls:
+            try:
+                function(argument)
+            except Exception:
+                log.exception("a call handed to the event loop failed")
+
+
+class EventQueue:
+    """One event stream's encoded events waiting to be written (filled on the loop by its table's feed)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port  # the client's, naming the stream in the trace
+        self.waiting: list[tuple[int, str, bytes]] = []  # (version, kind, encoded)
+        self.overflowed = False
+        self._waiter: asyncio.Future | None = None
+
+    def put(self, version: int, kind: str, encoded: bytes) -> None:
+        if len(self.waiting) >= STREAM_BACKLOG:  # a reader this far behind resyncs from a fresh snapshot
+            self.overflowed = True
+        else:
+            self.waiting.append((version, kind, encoded))
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def take(self, timeout: float) -> list[tuple[int, str, bytes]]:
+        """Every event waiting, once there is one; [] after `timeout` seconds without any."""
+        if not self.waiting and not self.overflowed:
+            loop = asyncio.get_running_loop()
+            self._waiter = loop.create_future()
+            timer = loop.call_later(timeout, self._wake)
+            try:
+                await self._waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        taken, self.waiting = self.waiting, []
+        return taken
+
+
+class TableFeed:
+    """One table's events for all of its event streams on one loop: one listener in the service, each event
+    encoded once, handed to every stream's queue."""
+
+    def __init__(self, code: str, feeds: Feeds) -> None:
+        self.code = code
+        self.feeds = feeds
+        self.streams: list[EventQueue] = []
+        self.unsubscribe: Callable[[], None] = lambda: None
+
+    def listener(self, event: dict) -> None:
+        """The service's listener (on the store's writer thread): hand the event to the loop."""
+        self.feeds.handoff.call(self.deliver, event)
+
+    def deliver(self, event: dict) -> None:
+        tracer = trace.TRACER
+        if tracer is not None:
+            for stream in self.streams:
+                tracer.mark(self.code, event["version"], "loop", stream.port)
+        encoded = sse(event)
+        for stream in self.streams:
+            if tracer is not None:
+                tracer.mark(self.code, event["version"], "encoded", stream.port)
+            stream.put(event["version"], event["kind"], encoded)
+        if event["kind"] == "expired":  # the service dropped this table and its listeners
+            self.feeds.forget(self)
+
+
+class Feeds:
+    """The event loop's table feeds, and its hand-off from the store's writer thread."""
+
+    def __init__(self, service: TableService, loop: asyncio.AbstractEventLoop) -> None:
+        self.service = service
+        self.handoff = LoopHandoff(loop)
+        self._by_code: dict[str, TableFeed] = {}
+
+    def open_stream(self, code: str, port: int) -> tuple[dict, TableFeed, EventQueue]:
+        """A new stream of table `code` (on the loop): the table as it is now, and every change after it.
+
+        The first stream of a table subscribes its feed to the service (the snapshot comes with the
+        subscription); a later one reads the table's view. Either way every change after the snapshot comes
+        to the loop after this call, as the service publishes in version order, and the stream skips the
+        changes its snapshot already holds."""
+        key = normalize_code(code)
+        feed = self._by_code.get(key)
+        if feed is None:
+            feed = TableFeed(key, self)
+            snapshot, feed.unsubscribe = self.service.subscribe(code, feed.listener)
+            self._by_code[key] = feed
+        else:
+            snapshot = self.service.view(code)
+        stream = EventQueue(port)
+        feed.streams.append(stream)
+        return snapshot, feed, stream
+
+    def close_stream(self, feed: TableFeed, stream: EventQueue) -> None:
+        if stream in feed.streams:
+            feed.streams.remove(stream)
+        if not feed.streams:
+            self.forget(feed)
+
+    def forget(self, feed: TableFeed) -> None:
+        feed.unsubscribe()
+        if self._by_code.get(feed.code) is feed:
+            del self._by_code[feed.code]
+
+    async def committed(self, pending: PendingWrite) -> None:
+        """Return once the store has committed `pending` (or failed to), without blocking the loop."""
+        done = self.handoff.loop.create_future()
+        pending.on_done(lambda: self.handoff.call(_resolve, done))
+        await done
+
+
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():  # not cancelled meanwhile (the client went away)
+        future.set_result(None)
+
+
+def feeds_of(request: Request) -> Feeds:
+    """The running event loop's feeds (one loop in a server; a test client may run requests on their own)."""
+    loop = asyncio.get_running_loop()
+    by_loop = request.app.state.table_feeds
+    feeds = by_loop.get(loop)
+    if feeds is None:
+        feeds = by_loop[loop] = Feeds(request.app.state.table_service, loop)
+    return feeds
 
 
 @router.get("/tables/{code}/events", summary="Live event stream (server-sent events)",
@@ -352,43 +521,75 @@ def sse(event: dict) -> str:
                              "description": "`snapshot` first, then `seat` / `entry` / `locked` / "
                                             "`unlocked` / `seat_removed` / `ended` / `new_game` events, each "
                                             "with the whole table view; `expired` ends the stream"}})
-async def events(code: Code, request: Request, service: Service) -> StreamingResponse:
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[dict | None] = asyncio.Queue(maxsize=STREAM_BACKLOG)
+async def events(code: Code, request: Request) -> StreamingResponse:
+    feeds = feeds_of(request)
+    port = request.client.port if request.client else 0
+    snapshot, feed, queue = guarded(request, feeds.open_stream, code, port)
+    tracer = trace.TRACER
 
-    def enqueue(event: dict | None) -> None:
-        try:
-            queue.put_nowait(event)
-        except asyncio.QueueFull:  # a reader this far behind resyncs from a fresh snapshot
-            queue.get_nowait()
-            queue.put_nowait(None)
-
-    def listener(event: dict) -> None:
-        loop.call_soon_threadsafe(enqueue, event)
-
-    snapshot, unsubscribe = await run_in_threadpool(guarded, request, service.subscribe, code, listener)
-
-    async def stream() -> AsyncIterator[str]:
+    async def stream() -> AsyncIterator[bytes]:
         try:
             yield sse({"kind": "snapshot", "version": snapshot["version"], "table": snapshot})
             while True:
-                try:
-                    event = await asyncio.wait_for(queue.get(), KEEPALIVE_SECONDS)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
-                if event is None:
+                taken = await queue.take(KEEPALIVE_SECONDS)
+                if queue.overflowed:
                     return
-                if event["version"] <= snapshot["version"]:  # saved before the snapshot: already in it
+                if not taken:
+                    yield KEEPALIVE
                     continue
-                yield sse(event)
-                if event["kind"] == "expired":
+                # saved before the snapshot: already in it
+                fresh = [(version, kind, encoded) for version, kind, encoded in taken
+                         if version > snapshot["version"]]
+                if not fresh:
+                    continue
+                if tracer is not None:
+                    for version, _, _ in fresh:
+                        tracer.mark(feed.code, version, "dequeued", queue.port)
+                yield b"".join(encoded for _, _, encoded in fresh)  # a burst of events in one write
+                if tracer is not None:
+                    for version, _, _ in fresh:
+                        tracer.mark(feed.code, version, "written", queue.port)
+                if any(kind == "expired" for _, kind, _ in fresh):
                     return
         finally:
-            unsubscribe()
+            feeds.close_stream(feed, queue)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+SUBMISSION_PATH = re.compile(r"^/api/tables/[^/]+/rounds/[0-9]+/seats/[0-9]+$")
+
+
+class TraceSubmissions:
+    """ASGI middleware, only while tracing (`scorer.table.trace`): a submission's marks start when its request
+    reaches the app and end when its answer starts out; the trace is written when the server shuts down."""
+
+    def __init__(self, app, tracer: trace.Tracer) -> None:
+        self.app = app
+        self.tracer = tracer
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":  # uvicorn ends by its signal again, past atexit: write the trace now
+            async def shutting_down():
+                message = await receive()
+                if message["type"] == "lifespan.shutdown":
+                    self.tracer.dump()
+                return message
+
+            await self.app(scope, shutting_down, send)
+            return
+        if scope["type"] != "http" or scope["method"] != "PUT" or not SUBMISSION_PATH.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        self.tracer.begin_request()
+
+        async def answer(message) -> None:
+            if message["type"] == "http.response.start":
+                self.tracer.mark_request("answered")
+            await send(message)
+
+        await self.app(scope, receive, answer)
 
 
 class BodyLimit:
@@ -466,6 +667,13 @@ def content_security_policy(html: bytes = b"", host: str = "", path: str = "") -
     return CONTENT_SECURITY_POLICY.format(inline=hashes, websocket=websocket, docs=docs).encode()
 
 
+@functools.lru_cache(maxsize=64)
+def policy_without_page(host: str, docs: bool) -> bytes:
+    """`content_security_policy` of a response that is not an HTML page (most of them), kept: every API
+    answer and event stream needs one."""
+    return content_security_policy(b"", host, DOCS_PAGES[0] if docs else "")
+
+
 class SecurityHeaders:
     """ASGI middleware: every HTTP response gets the security headers and a content security policy.
 
@@ -493,7 +701,7 @@ class SecurityHeaders:
                         and b"content-encoding" not in names):
                     start = message  # sent with the finished page
                     return
-                policy = content_security_policy(b"", host, scope["path"])
+                policy = policy_without_page(host, scope["path"] in DOCS_PAGES)
                 message["headers"].append((b"content-security-policy", policy))
             elif message["type"] == "http.response.body" and start is not None:
                 html.extend(message.get("body", b""))
@@ -528,6 +736,7 @@ def install(app: FastAPI, service: TableService, max_body_bytes: int = MAX_BODY_
     """Mount the table API into an existing FastAPI app (Flet's, or `create_app`'s)."""
     app.state.table_service = service
     app.state.table_failed_codes = FailedCodes()
+    app.state.table_feeds = weakref.WeakKeyDictionary()  # each running event loop's Feeds
     app.include_router(router)
 
     @app.exception_handler(TableError)
@@ -540,13 +749,22 @@ def install(app: FastAPI, service: TableService, max_body_bytes: int = MAX_BODY_
         return JSONResponse({"detail": message}, status_code=status)
 
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    if trace.TRACER is not None:
+        app.add_middleware(TraceSubmissions, tracer=trace.TRACER)
     app.add_middleware(SecurityHeaders)  # added last: the outermost, so even a 413 carries the headers
+
+
+#: FastAPI (0.16x) checks for OpenTelemetry providers on every request, reading environment variables; the
+#: host exports no telemetry, and the check cost a few percent of the event loop under a burst of submissions.
+NO_TELEMETRY = ({"telemetry": {"tracing": False, "metrics": False, "logs": False}}
+                if "telemetry" in inspect.signature(FastAPI.__init__).parameters else {})
 
 
 def create_app(service: TableService) -> FastAPI:
     """The API on its own (tests, the benchmark, and `tourpad host` before the app's screens exist)."""
     app = FastAPI(title="tourpad table API", version="1",
                   description="One shared Boomerang score table on the host; every player edits their own "
-                              "sheet. Read with the join code; write with a seat token or the host token.")
+                              "sheet. Read with the join code; write with a seat token or the host token.",
+                  **NO_TELEMETRY)
     install(app, service)
     return app

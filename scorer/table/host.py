@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -127,8 +128,15 @@ def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = N
     return uvicorn.Server(config)
 
 
+#: The interpreter's thread switch interval in the host (Python's default: 5 ms). The event loop keeps the
+#: GIL busy under a burst of submissions; the store's writer thread needs it back after every SQLite call
+#: and the fsync, and would wait up to a whole interval each time before the commit completes.
+SWITCH_INTERVAL_SECONDS = 0.001
+
+
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
           tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
     server = make_server(asgi_app, bind, port, tls, limits)
     if on_ready is not None:
         original_startup = server.startup

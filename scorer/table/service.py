@@ -30,6 +30,7 @@ from rules.scoring import NO_CHOICE, ScoreState, rank_players
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.locale import _
+from scorer.table import trace
 from scorer.table.store import PendingWrite, StoredEntry, StoredSeat, StoredTable, TableStore, token_hash
 
 log = logging.getLogger(__name__)
@@ -445,7 +446,7 @@ class TableService:
             table._scores = None  # the score sheet carries the names
             publish = self._advance(table, version, now, {"kind": "seat", "seat": seat_no})
             pending = self.store.claim_seat(table.code, seat, stored, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return seat_token
 
     @staticmethod
@@ -485,7 +486,7 @@ class TableService:
             table.stored.locked = locked
             publish = self._advance(table, version, now, {"kind": "locked" if locked else "unlocked"})
             pending = self.store.set_locked(table.code, locked, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "locked": locked, "version": version}
 
     def remove_seat(self, code: str, seat_no: int, token: str | None) -> dict:
@@ -520,7 +521,7 @@ class TableService:
             now = self._clock()
             publish = self._advance(table, version, now, {"kind": "seat_removed", "seat": seat_no})
             pending = self.store.remove_seat(stored, seat, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "removed": seat_no, "seats": table.n_seats,
                 "version": version}
 
@@ -536,7 +537,7 @@ class TableService:
             table.stored.ended = now
             publish = self._advance(table, version, now, {"kind": "ended", "game": table.stored.game})
             pending = self.store.end_game(table.code, now, version, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "game": table.stored.game, "version": version}
 
     def play_again(self, code: str, token: str | None) -> dict:
@@ -559,7 +560,7 @@ class TableService:
             table._scores = None
             publish = self._advance(table, version, now, {"kind": "new_game", "game": stored.game})
             pending = self.store.new_game(table.code, finished, record, stored.game, version, now, publish)
-        self._saved(pending)
+        self.saved(pending)
         return {"code": format_code(table.code), "game": stored.game, "version": version}
 
     def record(self, code: str, game: int | None = None) -> dict:
@@ -581,7 +582,21 @@ class TableService:
                replaces_revision: int, token: str | None) -> dict:
         """Enter or edit one seat's round. `replaces_revision` is the revision being replaced (0 for the
         first entry), so a replayed or overtaken submission is refused instead of undoing a newer one."""
+        ack, pending = self.begin_submit(code, round_no, seat_no, cards, choice, replaces_revision, token)
+        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
+        # commits share this one's fsync.
+        self.saved(pending)
+        return ack
+
+    def begin_submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
+                     replaces_revision: int, token: str | None) -> tuple[dict, PendingWrite]:
+        """`submit` up to the commit: checked, applied in memory and queued for the store. Returns the
+        acknowledgement and the queued write; the caller may give the acknowledgement only once
+        `saved(pending)` returned (the API awaits the commit on its event loop instead of a thread)."""
+        tracer = trace.TRACER
         with self._lock:
+            if tracer is not None:
+                tracer.mark_request("locked")
             table = self._table(code)
             seat = self._seat_index(table, seat_no)
             role = self._role(table, token)
@@ -611,6 +626,8 @@ class TableService:
                                                                       replaces=replaces_revision,
                                                                       current=current_revision))
             letters, choice_name = self._validate(table, r, seat, cards, choice)
+            if tracer is not None:
+                tracer.mark_request("validated")
             was_open = r == open_round
             entry = StoredEntry(letters, choice_name, current_revision + 1, role is None)
             version = table.stored.version + 1
@@ -621,12 +638,14 @@ class TableService:
                 table._scores = None
             publish = self._advance(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
                                                           "revision": entry.revision, "round_closed": closed})
+            if tracer is not None:
+                tracer.mark_request("viewed")
+                tracer.bind(table.code, version)
             pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
-        # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
-        # commits share this one's fsync.
-        self._saved(pending)
+            if tracer is not None:
+                tracer.mark_request("queued")
         return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
-                "revision": entry.revision, "round_closed": closed, "version": version}
+                "revision": entry.revision, "round_closed": closed, "version": version}, pending
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:
@@ -696,9 +715,12 @@ class TableService:
 
         return publish
 
-    def _saved(self, pending: PendingWrite) -> None:
+    def saved(self, pending: PendingWrite) -> None:
+        """Return once `pending` is on disk; if the store could not save it, 503 from now on."""
         try:
             pending.wait()
+            if trace.TRACER is not None:
+                trace.TRACER.mark_request("woken")
         except Exception as err:
             # memory is now ahead of the file: refuse everything until a restart reloads the file
             self._broken = err
