@@ -4,6 +4,7 @@ feed and see the same events, and the trace (`tourpad bench table --profile`) no
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import threading
 import time
@@ -152,7 +153,9 @@ def test_the_trace_notes_each_step_of_a_submission_in_order(service, tmp_path, m
 def test_the_bench_measures_every_other_seats_event_and_its_profile_joins_every_one(australia):
     from benchmarks import table as bench_table
 
-    result = bench_table.run(australia, tables=1, seats=3, games=2, profile=True)
+    # on a thread of its own: a browser test earlier in this worker leaves Playwright's loop running here
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        result = pool.submit(bench_table.run, australia, tables=1, seats=3, games=2, profile=True).result()
     assert result["submissions"] == 2 * 4 * 3 and result["games_scored_unlike_engine"] == 0
     assert result["events_measured"] == result["submissions"] * 2  # each submission, at the two other seats
     steps = result["breakdown"]
