@@ -12,7 +12,8 @@ from rules.i18n import use_language
 from scorer.cli import app
 from scorer.locale import ngettext
 
-runner = CliRunner()
+#: Help is laid out for the terminal's width: a wide one, so a phrase is never cut by a line break here.
+runner = CliRunner(env={"COLUMNS": "200"})
 FRENCH_TERMINAL = {"LANG": "fr_FR.UTF-8", "LC_ALL": None, "LC_MESSAGES": None, "LANGUAGE": None}
 GERMAN_TERMINAL = {"LANG": "de_DE.UTF-8", "LC_ALL": None, "LC_MESSAGES": None, "LANGUAGE": None}
 NB = "\u00a0"  # French puts a no-break space before « : »
