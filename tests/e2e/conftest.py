@@ -128,6 +128,12 @@ class Pad:
             " return !!e && new RegExp(p).test(e.innerText); }", arg=[identifier, pattern], timeout=timeout)
         return self.text(identifier)
 
+    def wait_any(self, *identifiers: str, timeout: float = 30000) -> None:
+        """Wait until one of the identified nodes is on the screen (whichever the game brings next)."""
+        self.page.wait_for_function(
+            "ids => ids.some(i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))",
+            arg=list(identifiers), timeout=timeout)
+
     def button(self, name: str | re.Pattern, exact: bool = True):
         return self.page.get_by_role("button", name=name, exact=exact if isinstance(name, str) else None)
 

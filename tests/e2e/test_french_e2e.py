@@ -110,9 +110,7 @@ def play_to_the_end(pad) -> None:
     """The rest of the solo game, in French: the round-end choice, each round's summary, the final ranking."""
     shots = set()
     while True:
-        pad.page.wait_for_function(
-            "() => ['solo-status', 'solo-summary', 'solo-winner'].some("
-            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+        pad.wait_any("solo-status", "solo-summary", "solo-winner", timeout=SLOW)
         if pad.ident("solo-winner").count():
             break
         if pad.ident("solo-summary").count():

@@ -30,9 +30,7 @@ def test_whole_solo_game_against_easy_bots(server, phone, open_app):
     shots = {"draft": False, "choice": False, "summary": False}
     resumed = False
     while True:
-        pad.page.wait_for_function(
-            "() => ['solo-status', 'solo-summary', 'solo-winner'].some("
-            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+        pad.wait_any("solo-status", "solo-summary", "solo-winner", timeout=SLOW)
         if pad.ident("solo-winner").count():
             break
         if pad.ident("solo-summary").count():
