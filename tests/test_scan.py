@@ -47,12 +47,14 @@ def scan(data, australia, **options):
 
 
 def unreadable_face(letter: str) -> Image.Image:
-    """A card whose code is spoiled: a sticker over two of its finder patterns (still a card, still texture)."""
+    """A card whose code is spoiled: a sticker over the top two thirds of it, two finder patterns and most of
+    the modules that tell one card from another (still a card, still texture). A sticker over its top third
+    only leaves enough of the code for `locate_known_code` and `match_known_code` to name the card."""
     face = scan_photos.card_face("australia", letter).copy()
     mm = scan_photos.FACE_PX_PER_MM
     cx, cy = (c * mm for c in scan_photos.QR_CENTRE_MM)
     half = scan_photos.QR_MM * mm / 2
-    ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy - half / 3), fill="#FBF7EE")
+    ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy + half / 3), fill="#FBF7EE")
     return face
 
 
