@@ -38,9 +38,10 @@ from scorer.locale import _, ngettext
 #: A player's row: the cards they drafted this round.
 ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
-#: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another).
+#: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another:
+#: the hardest of the bench's photos, five or six codes found by their shape, need 1.1–1.3 s).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
-DEFAULT_BUDGET = 1.0
+DEFAULT_BUDGET = 1.5
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
 SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
