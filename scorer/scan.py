@@ -509,6 +509,31 @@ def _tell_around(gray: np.ndarray, centre: np.ndarray, size: float, doubt: float
     return [] if payload is None else [_found(payload, corners, 1.0, (0, 0))]
 
 
+def _grid_angle(gray: np.ndarray, centre: np.ndarray, half: float) -> float:
+    """The angle (radians, modulo a quarter turn) of the square grid the patch at `centre` is drawn on: a
+    code's module edges run along its two axes, so the gradients' directions, taken four times over (which
+    folds the four edge directions into one), average to it."""
+    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+    patch = gray[y0:int(centre[1] + half), x0:int(centre[0] + half)].astype(np.float32)
+    if min(patch.shape) < 3:
+        return 0.0
+    dy, dx = np.gradient(patch)
+    gradient = dx + 1j * dy
+    return float(np.angle(np.sum(gradient ** 4 / np.maximum(np.abs(gradient) ** 2, 1e-3))) / 4)
+
+
+def _tell_anywhere(gray: np.ndarray, spot: np.ndarray, size: float, edition: Edition) -> list[FoundCode]:
+    """A card code near a busy spot when not one code of the photo was read, so no neighbour says its shape:
+    turned as the patch's grid runs (`_grid_angle`), each of the four ways up, square, `size` across."""
+    angle = _grid_angle(gray, spot, size)
+    for quarter in range(4):
+        right = size * np.array([math.cos(angle + quarter * math.pi / 2), math.sin(angle + quarter * math.pi / 2)])
+        found = _tell_around(gray, spot, size, 0.3 * size, np.array([right, (-right[1], right[0])]), edition)
+        if found:
+            return found
+    return []
+
+
 #: The detail map's pixel is this many photo pixels wide: fine enough that a small code's modules (2–3 px)
 #: still show as contrast, coarse enough to stay cheap.
 MAP_STEP = 2
@@ -612,7 +637,10 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
                 continue
             size = float(np.median([c.size for c in codes])) if codes else GUESSED_CODE_SIZE
             # The densest texture of a card may be its text beside the code: crop wide around the spot.
-            if _merge(codes, _read_around(image, spot, size, 0.6 * size, edition, sizes=1)):
+            found = _read_around(image, spot, size, 0.6 * size, edition, sizes=1)
+            if not found and not codes and edition is not None and not done():
+                found = _tell_anywhere(gray, spot, size, edition)
+            if _merge(codes, found):
                 look_where_cards_should_be()
     if not done():
         _merge(codes, (_found(t, c, 1.0, (0, 0))

@@ -27,6 +27,8 @@ from scorer.scan import (
     ScanImageError,
     _decode,
     _expected_spots,
+    _grid_angle,
+    _tell_anywhere,
     _tell_around,
     arrange,
     load_image,
@@ -221,6 +223,20 @@ def test_a_code_no_binarizer_locates_is_found_by_the_modules_every_card_shares(a
     assert code.text == payload and math.dist(code.centre, corners.mean(axis=0)) < 1
 
 
+@pytest.mark.parametrize("degrees", [-14.0, 8.0, 75.0])
+def test_with_no_code_read_yet_a_code_is_found_by_the_way_its_grid_runs(australia, degrees):
+    """No neighbour to say how a code is turned: the grid of its modules says it, up to a quarter turn, and
+    each of the four ways up is tried."""
+    turn = math.radians(degrees)
+    right = 2.4 * np.array([math.cos(turn), math.sin(turn)])
+    pixels, corners = soft_skewed_code(card_payload("australia", "Q"), tuple(right), (-right[1], right[0]))
+    found = math.degrees(_grid_angle(pixels, corners.mean(axis=0), 30))
+    assert abs((found - degrees + 45) % 90 - 45) < 3
+    size = float(np.linalg.norm(corners[1] - corners[0]))
+    (code,) = _tell_anywhere(pixels, corners.mean(axis=0) + np.array([8, 6]), 1.08 * size, australia)
+    assert code.text == "tp:australia:Q" and math.dist(code.centre, corners.mean(axis=0)) < 1
+
+
 def test_text_grain_and_a_bare_card_are_never_located_as_a_code(australia):
     pixels, corners = soft_skewed_code(card_payload("australia", "K"), (2.4, 0.0), (0.0, 2.4))
     size = float(np.linalg.norm(corners[1] - corners[0]))
@@ -231,6 +247,7 @@ def test_text_grain_and_a_bare_card_are_never_located_as_a_code(australia):
     for image, centre in ((pixels, text), (grain, corners.mean(axis=0)), (bare, corners.mean(axis=0))):
         assert locate_known_code(image, centre, edges, 0.2 * size, australia) is None
         assert _tell_around(image, centre, size, 0.0, edges, australia) == []
+        assert _tell_anywhere(image, centre, size, australia) == []
 
 
 def test_an_unread_code_is_expected_in_the_shape_its_neighbours_show(australia):
