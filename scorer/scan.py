@@ -39,9 +39,9 @@ from scorer.locale import _, ngettext
 ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
 #: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another:
-#: the hardest of the bench's photos, five or six codes found by their shape, need 1.1–1.3 s).
+#: the hardest of the bench's photos, five to seven codes found by their shape, need 1.1–1.6 s).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
-DEFAULT_BUDGET = 1.5
+DEFAULT_BUDGET = 2.0
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
 SMALL_MODULE_PX = 2.6
 #: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
@@ -337,29 +337,32 @@ def locate_known_code(gray: np.ndarray, centre: np.ndarray, edges: np.ndarray, r
     vectors, as a neighbour shows them), found by the modules every card code shares, not by a binarizer:
     at 2–3 px per module, out of focus, no finder pattern survives thresholding, yet the greys still follow
     the known pattern. None unless they fit at least LOCATE_MIN. Which code it is, `match_known_code` says.
+    `edges` may also hold several shapes to start from (n × 2 × 2: the four ways up of an unknown code).
 
-    A grid of places within `reach` (a module apart), turned ±3° and scaled ±5 % (cards lie a little askew),
-    then the best few refined step by step in position, turn, size and skew (perspective)."""
+    A grid of places within `reach` (a module apart) in each shape; the likeliest turned ±3° and scaled ±5 %
+    (cards lie a little askew), then the best few refined step by step in position, turn, size and skew."""
+    starts = np.asarray(edges, float).reshape(-1, 2, 2)
     # Only the patch the search can reach is converted: the whole photo in floats would cost more than the search.
-    half = reach + 1.1 * float(np.abs(edges).sum(axis=0).max())
+    half = reach + 1.1 * float(np.abs(starts).sum(axis=1).max())
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     gray = np.asarray(gray[y0:int(centre[1] + half) + 2, x0:int(centre[0] + half) + 2], np.float32)
     centre = np.asarray(centre, float) - (x0, y0)
     best: tuple[float, np.ndarray | None] = (LOCATE_MIN, None)
     for family in _code_families(edition):
-        right, down = np.asarray(edges[0], float) / family.modules, np.asarray(edges[1], float) / family.modules
-        module = math.sqrt(abs(right[0] * down[1] - right[1] * down[0]))
+        shapes = starts / family.modules  # one module's step along the code's right and down
+        module = math.sqrt(abs(shapes[0, 0, 0] * shapes[0, 1, 1] - shapes[0, 0, 1] * shapes[0, 1, 0]))
         if module < 0.5:
             continue
-        # Places first, in the expected shape; then the likeliest places in every nearby shape.
+        # Places first, in the expected shapes; then the likeliest places in every nearby shape.
         steps = np.arange(-reach, reach + 1e-6, module)
         dx, dy = (offset.ravel() for offset in np.meshgrid(steps, steps))
         places = np.column_stack([centre[0] + dx, centre[1] + dy])
-        fits = _fixed_fit(gray, family, np.column_stack([places, np.tile(np.r_[right, down], (len(places), 1))]))
-        places = places[np.argsort(fits)[::-1][:8]]
-        shapes = [np.r_[_turned(right, turn) * scale, _turned(down, turn) * scale]
-                  for turn in (-3, 0, 3) for scale in (0.95, 1.0, 1.05)]
-        frames = np.concatenate([np.column_stack([places, np.tile(shape, (len(places), 1))]) for shape in shapes])
+        frames = np.concatenate([np.column_stack([places, np.tile(shape.ravel(), (len(places), 1))])
+                                 for shape in shapes])
+        frames = frames[np.argsort(_fixed_fit(gray, family, frames))[::-1][:8]]
+        frames = np.concatenate([np.column_stack([frames[:, :2], _turned(frames[:, 2:4].T, turn).T * scale,
+                                                  _turned(frames[:, 4:6].T, turn).T * scale])
+                                 for turn in (-3, 0, 3) for scale in (0.95, 1.0, 1.05)])
         fits = _fixed_fit(gray, family, frames)
         for start in np.argsort(fits)[::-1][:4]:
             frame, fit = frames[start], float(fits[start])
@@ -524,14 +527,12 @@ def _grid_angle(gray: np.ndarray, centre: np.ndarray, half: float) -> float:
 
 def _tell_anywhere(gray: np.ndarray, spot: np.ndarray, size: float, edition: Edition) -> list[FoundCode]:
     """A card code near a busy spot when not one code of the photo was read, so no neighbour says its shape:
-    turned as the patch's grid runs (`_grid_angle`), each of the four ways up, square, `size` across."""
+    turned as the patch's grid runs (`_grid_angle`), any of the four ways up, square, `size` across."""
     angle = _grid_angle(gray, spot, size)
-    for quarter in range(4):
-        right = size * np.array([math.cos(angle + quarter * math.pi / 2), math.sin(angle + quarter * math.pi / 2)])
-        found = _tell_around(gray, spot, size, 0.3 * size, np.array([right, (-right[1], right[0])]), edition)
-        if found:
-            return found
-    return []
+    rights = [size * np.array([math.cos(angle + quarter * math.pi / 2), math.sin(angle + quarter * math.pi / 2)])
+              for quarter in range(4)]
+    return _tell_around(gray, spot, size, 0.3 * size, np.array([(right, (-right[1], right[0])) for right in rights]),
+                        edition)
 
 
 #: The detail map's pixel is this many photo pixels wide: fine enough that a small code's modules (2–3 px)
