@@ -345,7 +345,11 @@ def locate_known_code(gray: np.ndarray, centre: np.ndarray, edges: np.ndarray, r
     # Only the patch the search can reach is converted: the whole photo in floats would cost more than the search.
     half = reach + 1.1 * float(np.abs(starts).sum(axis=1).max())
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
-    gray = np.asarray(gray[y0:int(centre[1] + half) + 2, x0:int(centre[0] + half) + 2], np.float32)
+    x1 = min(gray.shape[1], max(0, int(centre[0] + half) + 2))
+    y1 = min(gray.shape[0], max(0, int(centre[1] + half) + 2))
+    if x1 - x0 < 4 or y1 - y0 < 4:  # the spot lies beyond the photo's edge
+        return None
+    gray = np.asarray(gray[y0:y1, x0:x1], np.float32)
     centre = np.asarray(centre, float) - (x0, y0)
     best: tuple[float, np.ndarray | None] = (LOCATE_MIN, None)
     for family in _code_families(edition):

@@ -248,6 +248,8 @@ def test_text_grain_and_a_bare_card_are_never_located_as_a_code(australia):
         assert locate_known_code(image, centre, edges, 0.2 * size, australia) is None
         assert _tell_around(image, centre, size, 0.0, edges, australia) == []
         assert _tell_anywhere(image, centre, size, australia) == []
+    for beyond_the_edge in ((-3 * size, 40.0), (40.0, 10 * size), (3 * size + pixels.shape[1], 40.0)):
+        assert locate_known_code(pixels, np.array(beyond_the_edge), edges, 0.2 * size, australia) is None
 
 
 def test_an_unread_code_is_expected_in_the_shape_its_neighbours_show(australia):
