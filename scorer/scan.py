@@ -39,7 +39,7 @@ from scorer.locale import _, ngettext
 ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
 #: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another:
-#: the hardest of the bench's photos, five to seven codes found by their shape, need 1.1–1.6 s).
+#: the hardest of the bench's photos, five to seven codes found by their shape, need 1.1–1.7 s).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 2.0
 #: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
