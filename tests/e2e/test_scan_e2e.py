@@ -21,7 +21,9 @@ def row_photo(path, letters: str, unread: int | None = None):
         mm = scan_photos.FACE_PX_PER_MM
         cx, cy = (c * mm for c in scan_photos.QR_CENTRE_MM)
         half = scan_photos.QR_MM * mm / 2
-        ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy - half / 3), fill="#FBF7EE")
+        # a sticker over the top two thirds: two finder patterns and most modules (what shows of a code
+        # with only a third covered is enough to name it)
+        ImageDraw.Draw(face).rectangle((cx - half, cy - half, cx + half, cy + half / 3), fill="#FBF7EE")
         faces[unread] = face
     photo = scan_photos.photo(11, 0, "australia", tuple(letters), scale=1.1, blur=0.5, extra_faces=faces)
     path.write_bytes(photo.jpeg)
