@@ -8,25 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.i18n import current_language
+from rules.i18n import Names, current_language, localized
 from rules.locale import N_, _
 from rules.model import EditionSpec
 
 #: Whose design a deck and map are, as printed on cards and pads (by `EditionSpec.provenance`).
 PROVENANCE_LABELS = {"publisher": N_("publisher's card list"), "tourpad": N_("tourpad print-and-play design"),
                      "owner": N_("owner's deck pack")}
-
-#: A name's translations as edition data gives them: ((language, text), ...).
-Names = tuple[tuple[str, str], ...]
-
-
-def _in_language(names: Names, english: str) -> str:
-    language = current_language()
-    for lang, text in names:
-        if lang == language:
-            return text
-    return english
-
 
 class Named:
     """Something edition data names: `name` is the English key rules and records use, `label` is what a
@@ -38,7 +26,7 @@ class Named:
 
     @property
     def label(self) -> str:
-        return _in_language(self.names, self.name)
+        return localized(self.names, self.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +45,7 @@ class Card:
     @property
     def site_label(self) -> str:
         """The site's name as a person reads it, in the language of the moment."""
-        return _in_language(self.site_names, self.site)
+        return localized(self.site_names, self.site)
 
 
 @dataclass(frozen=True, slots=True)

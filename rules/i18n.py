@@ -166,9 +166,18 @@ def N_(message: str) -> str:
     return message
 
 
-def localized(names: Mapping[str, str], fallback: str) -> str:
-    """A name edition data gives per language (`{"fr": "Pêche"}`), else its English `fallback`."""
-    return names.get(current_language(), fallback)
+#: A name's translations as edition and board data give them: ((language, text), ...).
+Names = tuple[tuple[str, str], ...]
+
+
+def localized(names: Names, english: str) -> str:
+    """A name data gives per language (`(("fr", "Truites"),)`) in the language of the moment, else its
+    English, which is also the key rules and records use."""
+    language = current_language()
+    for lang, text in names:
+        if lang == language:
+            return text
+    return english
 
 
 # --- numbers and dates, by Babel ---------------------------------------------------------------------------
@@ -242,7 +251,7 @@ def update_catalog(domain: Domain, lang: str) -> Path:
     catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
     catalog.obsolete.clear()
     catalog.project, catalog.version = "tourpad", ""
-    catalog.header_comment = (f"# The words of tourpad's `{domain.name}` package in {LANGUAGE_NAMES[lang]}"
+    catalog.header_comment = (f"# The words of tourpad's `{domain.name}` package in language `{lang}`"
                               f" (gettext domain `{domain.name}`).\n# `make catalogs` adds new messages"
                               " (empty, to translate) and drops gone ones.")
     import io
@@ -250,8 +259,8 @@ def update_catalog(domain: Domain, lang: str) -> Path:
     out = io.BytesIO()
     write_po(out, catalog, width=100, no_location=True, ignore_obsolete=True, sort_output=False)
     text = out.getvalue().decode("utf-8")
-    keep = ("POT-Creation-Date", "PO-Revision-Date", "Last-Translator", "Language-Team", "Report-Msgid-Bugs-To")
-    text = "\n".join(line for line in text.split("\n") if not line.startswith(tuple(f'"{k}:' for k in keep)))
+    dated = ("POT-Creation-Date", "PO-Revision-Date", "Last-Translator", "Language-Team", "Report-Msgid-Bugs-To")
+    text = "\n".join(line for line in text.split("\n") if not line.startswith(tuple(f'"{k}:' for k in dated)))
     po.parent.mkdir(parents=True, exist_ok=True)
     po.write_text(text, encoding="utf-8")
     return po

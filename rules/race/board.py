@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rules.i18n import localized
+from rules.i18n import Names, localized
 from rules.locale import N_, _, ngettext
 from rules.model import Translations
 
@@ -239,8 +239,8 @@ class Board:
     touch: tuple[int, ...]
     spec: BoardSpec
     #: Per country: its name in other languages, ((language, text), ...); the board's own likewise.
-    country_names: tuple[tuple[tuple[str, str], ...], ...] = ()
-    names: tuple[tuple[str, str], ...] = ()
+    country_names: tuple[Names, ...] = ()
+    names: Names = ()
 
     @property
     def n_countries(self) -> int:
@@ -278,7 +278,7 @@ class Board:
 
     def country_label(self, country: int) -> str:
         """A country as a person reads it, in the language of the moment (`countries[i]` is its key)."""
-        return localized(dict(self.country_names[country]), self.countries[country])
+        return localized(self.country_names[country], self.countries[country])
 
     def kind_label(self, kind: int) -> str:
         """A tile kind as a person reads it: "Espagne", "avion rose", "bateau de l'Atlantique" in French."""
@@ -294,7 +294,7 @@ class Board:
     @property
     def label(self) -> str:
         """The board's name as a person reads it."""
-        return localized(dict(self.names), self.name)
+        return localized(self.names, self.name)
 
     def kind_of(self, name: str) -> int:
         """The tile kind a person typed: a country, "pink plane"/"pink aeroplane", "Atlantic ship"/"Atlantic",
