@@ -156,9 +156,17 @@ async def open_phone(main: Callable[[ft.Page], None], route: str, storage: dict,
     connection.executor = executor
     connection.pubsubhub = hub
     connection.page_url = HOST_URL
+    _session, page = await register_session(connection, main, route, PHONE_PAGE)
+    return connection, page
+
+
+async def register_session(connection: Connection, main: Callable[[ft.Page], None], route: str,
+                           page_patch: dict) -> tuple[Session, ft.Page]:
+    """A Flet session on `connection` at `route`, registered as a browser registers one (its page's
+    size and platform in `page_patch`), with the app's `main` run on it."""
     session = Session(connection)
     connection.session = session
-    session.apply_page_patch({"route": route, **PHONE_PAGE})
+    session.apply_page_patch({"route": route, **page_patch})
     connection.send_message(Message(MessageAction.REGISTER_CLIENT, RegisterClientResponseBody(
         session_id=session.id, page_patch=session.get_page_patch(), error="")))
     page = session.page
@@ -167,7 +175,7 @@ async def open_phone(main: Callable[[ft.Page], None], route: str, storage: dict,
     context.reset_auto_update()
     main(page)
     await session.after_event(page)
-    return connection, page
+    return session, page
 
 
 async def seat_phone(main, service: TableService, code: str, seat: int, token: str, hub: PubSubHub,

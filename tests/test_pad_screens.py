@@ -13,17 +13,15 @@ import flet as ft
 import msgpack
 import pytest
 from flet.controls.base_control import BaseControl
-from flet.controls.context import _context_page, context
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import (
-    Message,
     MessageAction,
-    RegisterClientResponseBody,
     configure_encode_object_for_msgpack,
 )
 from flet.messaging.session import Session
 from flet.pubsub.pubsub_hub import PubSubHub
 
+from benchmarks.table_flet import PHONE_PAGE, register_session
 from rules.editions import load_edition
 from rules.record import GameRecord, score_record
 from rules.scoring import drawn_pathways
@@ -89,19 +87,9 @@ async def start(main, hub: PubSubHub | None = None):
 async def start_at(main, route: str, hub: PubSubHub | None = None):
     """A new session opened at `route` (a pasted link, a bookmark, a reload after the server restarted)."""
     conn = RecordingConnection(hub)
-    session = Session(conn)
-    conn.session = session
     conn.history.append(route)
     conn.page_url = "http://127.0.0.1:8550"  # what a browser's connection reports
-    session.apply_page_patch({"route": route, "width": 390, "height": 844, "platform": "android", "web": True})
-    conn.send_message(Message(MessageAction.REGISTER_CLIENT, RegisterClientResponseBody(
-        session_id=session.id, page_patch=session.get_page_patch(), error="")))
-    page = session.page
-    _context_page.set(page)
-    session.start_updates_scheduler()
-    context.reset_auto_update()
-    main(page)
-    await session.after_event(page)
+    session, page = await register_session(conn, main, route, PHONE_PAGE)
     return session, page, conn
 
 
