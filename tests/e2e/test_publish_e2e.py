@@ -75,9 +75,13 @@ def static(site, tmp_path):
 
 @pytest.fixture
 def offline_phone(new_context):
+    return offline_context(new_context)
+
+
+def offline_context(new_context, **options):
     """A phone-sized context where any request to a host other than 127.0.0.1 is refused and recorded."""
     context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True)
+                          has_touch=True, **options)
     context.outside = []
     local = re.compile(r"^(https?://127\.0\.0\.1[:/]|data:|blob:)")
 
@@ -178,14 +182,19 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     assert offline_phone.outside == []
 
 
-def test_published_solo_round_against_a_hard_bot(static, offline_phone):
-    pad = open_site(offline_phone, static.url)
-    pad.button("Play solo").wait_for(timeout=START)
-    pad.tap("Play solo")
+def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:
+    """From the home screen (its "Play solo" button in the page's language): one bot of `level`, started."""
+    pad.button(play_solo).wait_for(timeout=START)
+    pad.tap(play_solo)
     pad.ident("bots-1").wait_for(timeout=SLOW)
     pad.tap_ident("bots-1")
-    pad.tap_ident("bot-1-hard")
+    pad.tap_ident(f"bot-1-{level}")
     pad.tap_ident("solo-start")
+
+
+def test_published_solo_round_against_a_hard_bot(static, offline_phone):
+    pad = open_site(offline_phone, static.url)
+    start_solo_against_one_bot(pad, "Play solo", "hard")
     pad.wait_text("solo-status", "^Round 1 of 4: choose your Throw card", timeout=SLOW)
     hinted = False
     while not pad.ident("solo-summary").count():
@@ -201,9 +210,7 @@ def test_published_solo_round_against_a_hard_bot(static, offline_phone):
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
-        pad.page.wait_for_function(
-            "() => ['solo-status', 'solo-summary'].some("
-            "i => document.querySelector(`[flt-semantics-identifier=\"${i}\"]`))", timeout=SLOW)
+        pad.wait_any("solo-status", "solo-summary", timeout=SLOW)
     assert pad.wait_text("solo-summary", "^Round 1 scored$")
     assert hinted
     pad.shot("publish-solo-round")
@@ -213,16 +220,9 @@ def test_published_solo_round_against_a_hard_bot(static, offline_phone):
 def test_the_published_site_speaks_french_to_a_french_phone(static, new_context):
     """The browser-only app in French: the catalogs from our wheel, and Babel's French number format (the
     Hint's values) from the trimmed Babel wheel, both inside Pyodide."""
-    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True, locale="fr-FR")
-    context.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/])"), lambda route: route.abort())
+    context = offline_context(new_context, locale="fr-FR")
     pad = open_site(context, static.url)
-    pad.button("Jouer en solo").wait_for(timeout=START)
-    pad.tap("Jouer en solo")
-    pad.ident("bots-1").wait_for(timeout=SLOW)
-    pad.tap_ident("bots-1")
-    pad.tap_ident("bot-1-easy")
-    pad.tap_ident("solo-start")
+    start_solo_against_one_bot(pad, "Jouer en solo", "easy")
     pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
     pad.tap_ident("hand-0")
     pad.wait_text("solo-status", r"choisissez une carte à garder", timeout=SLOW)
@@ -230,3 +230,4 @@ def test_the_published_site_speaks_french_to_a_french_phone(static, new_context)
     hint = pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
     assert re.search(r"[+-]\d+,\d \(\+\d+,\d maintenant\)", hint), hint  # "+0,4 (+1,0 maintenant)"
     pad.shot("fr-publish-solo-hint")
+    assert context.outside == []
