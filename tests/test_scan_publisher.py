@@ -1,0 +1,173 @@
+"""Reading the publisher's printed cards (no QR code): finding and ordering the cards, the number as a
+checksum, teaching, and the messages for a row that is not one player's 7 cards.
+
+Photos come from the publisher-style generator the benchmark uses (benchmarks/scan_publisher_photos.py),
+small (1600 × 1200) and well framed so the tests stay fast; each one is a real JPEG through OpenCV.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from benchmarks import scan_publisher_photos as photos
+from scorer import scan_cards
+from scorer.packs import resolve_edition
+from scorer.scan import letter_problems, scan_row
+
+SIZE = (1600, 1200)
+ROW = tuple("KSHN@LQ")
+STYLE = photos.deck_style(3)
+
+
+def shot(edition, letters=ROW, index: int = 0, **options) -> bytes:
+    options = {"scale": 1.2, "blur": 0.3, "gap_mm": 5, "photo_size": SIZE, **options}
+    return photos.photo(edition, STYLE, 6, index, tuple(letters), count=len(letters), **options).jpeg
+
+
+def rectified(face) -> np.ndarray:
+    """A rendered face as the reader's rectified card would show it (grey, CARD_PX less the margin)."""
+    grey = cv2.cvtColor(np.asarray(face.convert("RGB")), cv2.COLOR_RGB2GRAY)
+    return cv2.resize(grey, (63 * scan_cards.PX_PER_MM, 88 * scan_cards.PX_PER_MM), interpolation=cv2.INTER_AREA)
+
+
+def cut(face) -> np.ndarray:
+    """A rendered face cut out as the reader cuts a found card: with its margin (CARD_PX)."""
+    pad = scan_cards.PAD_MM * scan_cards.PX_PER_MM
+    return cv2.copyMakeBorder(rectified(face), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+
+
+def order_fit(cards, edition, letters) -> dict[str, float]:
+    """How well the found cards (in the reader's order) match the laid-out faces taken in order, reversed, or
+    shifted by one card: whole-card likeness, summed along the row."""
+    pad = scan_cards.PAD_MM * scan_cards.PX_PER_MM  # the reader cuts each card with a margin around it
+
+    def small(image):
+        image = cv2.resize(image, (63, 88), interpolation=cv2.INTER_AREA).astype(np.float32)
+        return (image - image.mean()) / (image.std() + 1e-3)
+
+    found = [small(card.image[pad:-pad, pad:-pad]) for card in cards]
+    faces = [small(rectified(photos.face_of(edition, letter, STYLE))) for letter in letters]
+    like = np.array([[float((f * g).mean()) for g in faces] for f in found])
+    n = len(letters)
+    orders = {"in order": list(range(n)), "reversed": list(reversed(range(n))),
+              "shifted left": [(i + 1) % n for i in range(n)], "shifted right": [(i - 1) % n for i in range(n)]}
+    return {name: float(sum(like[i, j] for i, j in enumerate(order))) for name, order in orders.items()}
+
+
+# --- Finding and ordering -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("turn", "how"), [(0, "left to right"), (180, "right to left, from across the table"),
+                                           (28, "at an angle")])
+def test_cards_are_found_and_ordered_throw_first(australia, turn, how):
+    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, turn=turn, index=turn)))
+    assert len(row.cards) == 7, how
+    assert row.upside_down == (abs(turn) > 90), how
+    fit = order_fit(row.cards, australia, ROW)
+    assert max(fit, key=fit.get) == "in order", (how, fit)
+
+
+def test_touching_cards_are_split_at_their_edges(australia):
+    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, gap_mm=0, index=3)))
+    assert len(row.cards) == 7
+    fit = order_fit(row.cards, australia, ROW)
+    assert max(fit, key=fit.get) == "in order", fit
+
+
+# --- Reading a card: templates and the number as checksum ---------------------------------------------------
+
+def test_a_taught_card_reads_and_the_number_rejects_a_misread(australia):
+    europe = resolve_edition("europe")
+    deck: dict = {}
+    letters = "ABCDEFGHIJKLMN"
+    scan_cards.learn_cards(deck, [cut(photos.face_of(australia, x, STYLE)) for x in letters], letters)
+    assert scan_cards.read_card(cut(photos.face_of(australia, "E", STYLE)), australia, deck).letter == "E"
+    # Europe's A printed in the same style: its letter looks like Australia's A, but it carries number 3,
+    # not Australia's 1: the letter is not trusted.
+    assert europe.numbers[europe.card_index("A")] != australia.numbers[australia.card_index("A")]
+    reading = scan_cards.read_card(cut(photos.face_of(europe, "A", STYLE)), australia, deck)
+    assert reading.letter is None
+
+
+def test_an_untaught_letter_is_never_guessed(australia):
+    deck: dict = {}
+    scan_cards.learn_cards(deck, [cut(photos.face_of(australia, x, STYLE)) for x in "ABC"], "ABC")
+    assert scan_cards.read_card(cut(photos.face_of(australia, "B", STYLE)), australia, deck).letter == "B"
+    reading = scan_cards.read_card(cut(photos.face_of(australia, "Q", STYLE)), australia, deck)
+    assert reading.letter in (None, "Q")
+
+
+# --- Teaching -----------------------------------------------------------------------------------------------
+
+def test_teach_keeps_learns_replaces_and_forgets(australia, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    assert scan_cards.learned(australia) == ""
+    assert scan_cards.teach_deck(shot(australia), australia, "".join(ROW)) == "HKLNQS@"
+    assert scan_cards.teach_deck(shot(australia, tuple("ABCDEFG"), index=1), australia, "abcdefg") == \
+        "ABCDEFGHKLNQS@"
+    assert scan_cards.teach_deck(shot(australia, index=2), australia, "".join(ROW)) == "ABCDEFGHKLNQS@"
+    assert scan_cards.forget_deck(australia) == 14
+    assert scan_cards.learned(australia) == ""
+
+
+def test_teach_refuses_wrong_letters_and_counts(australia, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    with pytest.raises(scan_cards.TeachError, match="has no card 1"):
+        scan_cards.teach_deck(shot(australia), australia, "ABCDEF1")
+    with pytest.raises(scan_cards.TeachError, match="letter A given twice"):
+        scan_cards.teach_deck(shot(australia), australia, "ABCDEFA")
+    with pytest.raises(scan_cards.TeachError, match="found 7 cards in the photo but 6 letters"):
+        scan_cards.teach_deck(shot(australia), australia, "ABCDEF")
+    assert scan_cards.learned(australia) == ""
+
+
+def test_teach_then_scan_never_presents_a_wrong_letter(australia, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    scan_cards.teach_deck(shot(australia), australia, "".join(ROW))
+    result = scan_row(shot(australia, index=5, turn=180), australia)
+    assert len(result.slots) == 7
+    assert all(got in (None, want) for got, want in zip(result.slots, ROW, strict=True))
+
+
+# --- Rows that are not one player's 7 cards -----------------------------------------------------------------
+
+def test_six_cards_are_named(australia):
+    result = scan_row(shot(australia, ROW[:6], index=7), australia)
+    assert "found 6 cards; a row has 7: is a card covered, or outside the photo?" in result.problems
+    assert not result.complete
+
+
+def test_eight_cards_are_named(australia):
+    result = scan_row(shot(australia, (*ROW, "A"), index=8, scale=1.0), australia)
+    assert "found 8 cards; a row has 7: photograph one player's row only" in result.problems
+    assert not result.complete
+
+
+def test_two_copies_of_a_letter_are_named():
+    assert letter_problems([(0, "A"), (3, "B"), (5, "A")]) == ["card A appears twice (positions 1 and 6)"]
+
+
+# --- The command --------------------------------------------------------------------------------------------
+
+def test_scan_teach_command_learns_and_forgets(australia, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from scorer.cli import app
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "data"))
+    photo = tmp_path / "row.jpg"
+    photo.write_bytes(shot(australia))
+    runner = CliRunner()
+    taught = runner.invoke(app, ["scan", "teach", str(photo), "--edition", "australia", "--letters", "".join(ROW)])
+    assert taught.exit_code == 0, taught.output
+    assert "learned KSHN@LQ" in taught.output and "7 of 28 cards known" in taught.output
+    read = runner.invoke(app, ["scan", str(photo), "--edition", "australia", "--json"])
+    assert read.exit_code == 0, read.output  # the photo it learned from reads back whole
+    assert json.loads(read.output)["letters"] == "KSHN@LQ"
+    refused = runner.invoke(app, ["scan", "teach", str(photo), "--edition", "australia", "--letters", "ABC"])
+    assert refused.exit_code == 2 and "found 7 cards in the photo but 3 letters" in refused.output
+    forgot = runner.invoke(app, ["scan", "teach", "--edition", "australia", "--forget"])
+    assert forgot.exit_code == 0 and "forgot 7 learned cards of Boomerang: Australia" in forgot.output
