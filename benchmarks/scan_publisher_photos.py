@@ -246,3 +246,21 @@ def photo(edition: Edition, style: DeckStyle, seed: int, index: int, letters: tu
                    f"noise={noise:.1f} jpeg={quality} {'overlapping' if overlap else 'gaps/touching'}"
                    f"{' glare' if has_glare else ''} font={Path(style.font).stem}")
     return Photo(out.getvalue(), tuple(letters), edition.id, description)
+
+
+# --- What tests and the app's browser test use (a stable, small surface over the generator) ----------------
+
+def teaching_rows(edition: Edition) -> list[str]:
+    """The deck in rows of 7 letters, in the edition's order: the four photos that teach the whole deck."""
+    return ["".join(edition.letters[k:k + ROW_LENGTH]) for k in range(0, len(edition.letters), ROW_LENGTH)]
+
+
+def teaching_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 1) -> bytes:
+    """A JPEG of `letters` laid as the teaching screen asks: upright, a finger's width apart, from above."""
+    return photo(edition, style, seed, 10_000 + edition.letters.index(letters[0]), tuple(letters), scale=1.1,
+                 blur=0.5, gap_mm=5, count=len(letters)).jpeg
+
+
+def row_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 7) -> bytes:
+    """A JPEG of a played row of `letters` (Throw first), photographed as at the table."""
+    return photo(edition, style, seed, 0, tuple(letters), count=len(letters)).jpeg
