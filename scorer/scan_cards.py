@@ -1,0 +1,752 @@
+"""Read the publisher's printed cards (no QR code) from one photo of a row, and learn a player's own deck.
+
+Pure and Flet-free (OpenCV + numpy); only `scorer.scan` and the scan commands import it, lazily, so the
+browser build never loads OpenCV.
+
+How a row is read:
+1. **The row**: the table is what the photo's border shows; everything far from the table's colours is card.
+   The cards' outline (touching or overlapping cards form one outline) is fitted with a quadrilateral and
+   rectified (rotation and perspective) into a strip one card high.
+2. **The cards**: what stays visible however the cards touch or overlap is each card's number circle at its
+   top-left corner (players lay a card over its neighbour's right edge, never its corner marks). Along the
+   strip's top edge (or its bottom edge, turned: a row photographed from across the table) the circles lie
+   one card pitch apart, the first one 8 mm in from the row's start and the last one a card's width from its
+   end: the comb of circles that fits best gives the number of cards, each card's left and top edge, and
+   which way up the row is. The cards are then read left to right as they face the player: the Throw card
+   is the leftmost card of the row as its letters read upright.
+3. **Letters**: each card's bottom-left corner is matched against the templates learned from the player's
+   own deck (`teach_deck`), else against the letter shapes rendered from tourpad's fonts. The top-left number
+   is read the same way and must agree with the edition's number for that letter (the checksum): a card
+   whose number disagrees, or whose best match is not clearly better than the next, reads `?` — never a guess.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from rules.edition import Edition
+from scorer.locale import _
+from scorer.scan_image import load_photo
+
+CARD_MM = (63, 88)
+#: The rectified card's resolution: enough for a corner letter ~7 mm tall to show ~28 px.
+PX_PER_MM = 4
+#: Each card is cut out with this much of its surroundings (mm): where a card's edge was found a little
+#: off, its corner marks are still inside the cut.
+PAD_MM = 4
+CARD_PX = ((CARD_MM[0] + 2 * PAD_MM) * PX_PER_MM, (CARD_MM[1] + 2 * PAD_MM) * PX_PER_MM)
+#: Corner regions (x0, y0, x1, y1 in mm, in the padded cut) of an upright card: the number's circle and the
+#: letter. Publishers print them about 8 mm in from the left edge, 8 mm from the top and 9 mm from the bottom.
+NUMBER_BOX_MM = (0, 0, 2 * PAD_MM + 16, 2 * PAD_MM + 16)
+LETTER_BOX_MM = (0, CARD_MM[1] - 18, 2 * PAD_MM + 18, CARD_MM[1] + 2 * PAD_MM)
+NUMBER_CENTRE_MM = (PAD_MM + 8, PAD_MM + 8)
+#: Segmentation runs on a preview this many pixels long (cheap), the letters on the full-resolution grey.
+PREVIEW_PX = 640
+#: Certainty: the best template must score at least this, beat the best other letter by this much and (taught)
+#: lie this many times closer to a perfect match than the next (see `_certain`).
+TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO = 0.85, 0.04, 2.5
+FONT_MIN, FONT_MARGIN = 0.8, 0.15
+
+_FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf")
+
+
+# --- Loading ------------------------------------------------------------------------------------------------
+
+def load_rgb(source: bytes | bytearray | str | Path | Image.Image) -> np.ndarray:
+    """The photo as an RGB array, upright as the phone meant it. Raises ScanImageError for a non-image."""
+    return np.asarray(load_photo(source, "RGB"))
+
+
+# --- Finding the cards --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FoundCard:
+    """One card, rectified upright (grey, CARD_PX), and its centre in the photo."""
+
+    image: np.ndarray
+    centre: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class FoundRow:
+    cards: tuple[FoundCard, ...]
+    upside_down: bool
+
+
+def _card_mask(preview: np.ndarray) -> np.ndarray:
+    """Where the preview (RGB) shows cards rather than table: far, in colour, from every table colour the
+    photo's border shows, closed into solid shapes."""
+    lab = cv2.cvtColor(preview, cv2.COLOR_RGB2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    band = max(4, min(h, w) // 25)
+    edge = np.zeros((h, w), bool)
+    edge[:band], edge[-band:], edge[:, :band], edge[:, -band:] = True, True, True, True
+    # A lamp lights the table unevenly: take away the smooth (quadratic) trend the border shows, per channel.
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = x / w - 0.5, y / h - 0.5
+    terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=-1)
+    fit, *_rest = np.linalg.lstsq(terms[edge], lab[edge], rcond=None)
+    lab = lab - terms @ fit
+    border = lab[edge]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(1)
+    _compactness, _labels, centres = cv2.kmeans(border, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    lab = cv2.GaussianBlur(lab, (5, 5), 0)
+    distance = np.min([np.linalg.norm(lab - c, axis=2) for c in centres], axis=0)
+    spread = float(np.percentile(np.min([np.linalg.norm(border - c, axis=1) for c in centres], axis=0), 98))
+    mask = (distance > max(12.0, 2.0 * spread)).astype(np.uint8) * 255
+    k = max(3, min(h, w) // 60)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3 * k, 3 * k)))
+    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
+    if count <= 1:
+        return np.zeros_like(mask)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    keep = [i + 1 for i, area in enumerate(areas) if area >= 0.15 * areas.max()]
+    mask = np.isin(labels, keep).astype(np.uint8) * 255
+    # Holes (a card's photo the colour of the table) are card too.
+    contours, _hierarchy = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
+    return mask
+
+
+def _row_quad(mask: np.ndarray) -> np.ndarray | None:
+    """The row's outline as 4 corners (top-left, top-right, bottom-right, bottom-left along the row)."""
+    points = cv2.findNonZero(mask)
+    if points is None or len(points) < 50:
+        return None
+    hull = cv2.convexHull(points)
+    perimeter = cv2.arcLength(hull, True)
+    # Candidates: the hull simplified to 4 corners at several tolerances (perspective), and the smallest
+    # rotated rectangle (none); the one that covers the cards best, and the least else, wins.
+    box = cv2.minAreaRect(points)
+    candidates = [cv2.boxPoints(box).astype(np.float32)]
+    # The hull's extreme points along the box's diagonals: the row's four corners under perspective.
+    angle = np.deg2rad(box[2])
+    u, v = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    rim = hull.reshape(-1, 2).astype(np.float32)
+    candidates.append(np.float32([rim[np.argmax(rim @ direction)] for direction in (-u - v, u - v, u + v, -u + v)]))
+    for share in (0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08):
+        approx = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            corners = approx.reshape(4, 2).astype(np.float32)
+            middle = corners.mean(axis=0)
+            # corners in turn around the middle (a quadrilateral whose sides cross would cover the row badly)
+            order = np.argsort(np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0]))
+            candidates.append(corners[order])
+
+    cards_px = np.count_nonzero(mask)
+
+    def fit(quad: np.ndarray) -> tuple[bool, float]:
+        # Whole cards first (a corner cut off loses a card's circle), then the tightest of those.
+        drawn = np.zeros_like(mask)
+        cv2.fillConvexPoly(drawn, quad.astype(np.int32), 255)
+        covered = np.count_nonzero(drawn & mask) / (cards_px or 1)
+        return covered >= 0.985, covered if covered < 0.985 else -np.count_nonzero(drawn) / mask.size
+
+    quad = max(candidates, key=fit)
+    # Start at the corner that begins a long side, so corners 0→1 run along the row.
+    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    if sides[0] + sides[2] < sides[1] + sides[3]:
+        quad = np.roll(quad, -1, axis=0)
+    # Keep the row's "top" towards the photo's top (the card's own orientation is decided later).
+    if quad[0][1] + quad[1][1] > quad[2][1] + quad[3][1]:
+        quad = np.roll(quad, 2, axis=0)
+    along, across = quad[1] - quad[0], quad[3] - quad[0]
+    if along[0] * across[1] - along[1] * across[0] < 0:  # clockwise in image coordinates
+        quad = quad[[1, 0, 3, 2]]
+    return quad
+
+
+#: The strip is rectified at PX_PER_MM assuming the row's outline is this tall (mm): a card's 88 mm plus what
+#: the cards' slight skew and jitter add to the outline.
+STRIP_MM = 91
+#: Number circles: radius (mm) as publishers print it, and where its centre sits from the card's top-left.
+CIRCLE_RADIUS_MM = 5.5
+#: Neighbouring cards' circles lie a card's width (63 mm) plus the gap between them apart: from 2 mm of
+#: overlap to a finger's width apart, and a little more for cards laid askew.
+PITCH_MM = (58, 74)
+
+
+def _circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.ndarray:
+    """How clearly a circle of one of `radii` (px) is centred on each pixel of `band`: along the circle,
+    the share of the edge strength that points across the rim, the same way all round (a disc lighter or
+    darker than what surrounds it; a letter's strokes or a corner cross the circle both ways), times the share
+    of the rim where there is an edge at all (complete, not an arc of a larger blob). 0..1."""
+    smooth = cv2.GaussianBlur(band.astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    magnitude = np.hypot(gx, gy)
+    floor = 0.3 * float(np.percentile(magnitude, 95)) + 1e-3
+    h, w = band.shape
+    reach = int(max(radii)) + 2
+    gx, gy, magnitude = (cv2.copyMakeBorder(a, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
+                         for a in (gx, gy, magnitude))
+    best = np.zeros((h, w), np.float32)
+    for radius in radii:
+        signed_sum = np.zeros((h, w), np.float32)
+        strength = np.zeros((h, w), np.float32)
+        complete = np.zeros((h, w), np.float32)
+        for angle in np.linspace(0, 2 * np.pi, angles, endpoint=False):
+            c, s = float(np.cos(angle)), float(np.sin(angle))
+            dx, dy = round(radius * c), round(radius * s)
+            at = (slice(reach + dy, reach + dy + h), slice(reach + dx, reach + dx + w))
+            signed = gx[at] * c + gy[at] * s
+            signed_sum += signed
+            strength += magnitude[at]
+            complete += np.abs(signed) > floor
+        best = np.maximum(best, np.abs(signed_sum) / (strength + 1e-3) * complete / angles)
+    return best
+
+
+@dataclass(frozen=True)
+class _Comb:
+    """The number circles along one edge of the strip: their centres (x, y in strip pixels) and fit."""
+
+    centres: tuple[tuple[float, float], ...]
+    score: float
+
+
+def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) -> _Comb:
+    """The row's number circles along the strip's top edge: the first within reach of the strip's left end,
+    each next one a card pitch on, the last a card's width from the right end; of the combs that fit, the one
+    whose circles stand out most (each circle counts for what it scores above an icon's or a blob's typical
+    score, so a comb with one card too many or too few scores less). A number circle has its card's left edge
+    8 mm to its left (`left_edges`: per strip column, 0..1, how much a straight edge runs the card's height
+    there); the letter's badge of a card seen upside down, or an icon, has none."""
+    mm = px_per_mm
+    band = strip[: round(26 * mm)]
+    scores = _circle_map(band, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
+    centre_rows = scores[round(3 * mm): round(20 * mm)]
+    column = centre_rows.max(axis=0)
+    best_y = centre_rows.argmax(axis=0) + round(3 * mm)
+    # One score per millimetre along the strip (the best circle within it).
+    length_mm = int(strip.shape[1] / mm)
+    per_mm = np.array([column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))].max()
+                       for k in range(length_mm)])
+    where = [round(k * mm) + int(np.argmax(column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))]))
+             for k in range(length_mm)]
+    edge_at = np.array([left_edges[max(0, round((k - 8.5) * mm)): max(1, round((k - 7) * mm))].max(initial=0)
+                        for k in range(length_mm)])
+    gain = per_mm + 0.5 * edge_at - 0.7
+    first = range(2, min(length_mm, 26))
+    last_from = length_mm - 63 + 1
+    # dynamic programming: best[k] = best total gain of a comb ending with a circle at millimetre k
+    best = np.full(length_mm, -np.inf)
+    before = np.full(length_mm, -1)
+    for k in first:
+        best[k] = gain[k]
+    for k in range(length_mm):
+        lo, hi = k - PITCH_MM[1], k - PITCH_MM[0]
+        if hi < 0:
+            continue
+        window = best[max(0, lo): hi + 1]
+        if window.size and np.isfinite(window.max()):
+            j = max(0, lo) + int(np.argmax(window))
+            if best[j] + gain[k] > best[k]:
+                best[k], before[k] = best[j] + gain[k], j
+    ends = [k for k in range(max(0, last_from - 14), min(length_mm, last_from + 12)) if np.isfinite(best[k])]
+    if not ends:
+        return _Comb((), -np.inf)
+    k = max(ends, key=lambda e: best[e])
+    total = float(best[k])
+    chain = []
+    while k >= 0:
+        chain.append(k)
+        k = int(before[k])
+    chain.reverse()
+    return _Comb(tuple((float(where[k]), float(best_y[where[k]])) for k in chain), total)
+
+
+#: The strip is warped with this much of the photo around the row's outline (mm): the outline found on the
+#: preview may be a little tight, and a card's edges must be inside the strip to be measured.
+AROUND_MM = 12
+
+
+def _card_scale(edges: np.ndarray, cx: float, cy: float, mm: float) -> float:
+    """How much larger than nominal (PX_PER_MM) the card whose number circle is at (cx, cy) appears: the
+    scale whose predicted top edge (8 mm above the circle's centre) and bottom edge (88 mm below the top)
+    both lie on strong horizontal edges across the card's left part (`edges`: vertical gradient strength).
+    Measured against the left and top edges alone (8 mm from the circle) it reads fewer cards."""
+    x0, x1 = max(0, round(cx - 5 * mm)), min(edges.shape[1], round(cx + 40 * mm))
+    profile = edges[:, x0:x1].mean(axis=1) if x1 > x0 else np.zeros(edges.shape[0])
+    profile = np.maximum.reduce([np.roll(profile, k) for k in (-1, 0, 1)])
+    best, best_k = -1.0, 1.0
+    for k in np.arange(0.8, 1.35, 0.01):
+        top, bottom = round(cy - 8 * k * mm), round(cy + (CARD_MM[1] - 8) * k * mm)
+        if top < 0 or bottom >= len(profile):
+            continue
+        fit = float(profile[top] + profile[bottom])
+        if fit > best:
+            best, best_k = fit, float(k)
+    return best_k
+
+
+def _left_edges(strip: np.ndarray) -> np.ndarray:
+    """Per column of the strip, 0..1: how strongly a card's left edge runs there, from the table (or the
+    card beneath) to the card on its right, over most of the card's height: the median across the rows of the
+    horizontal brightness change, relative to the strip's strongest such columns. The icons and the banner's
+    ends repeat from card to card with the same pitch but run only a short way down."""
+    smooth = cv2.GaussianBlur(strip.astype(np.float32), (0, 0), 1.5)
+    across = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3))
+    across = np.maximum(across, np.roll(across, 1, axis=1))  # a card laid askew: its edge spans two columns
+    column = np.median(across, axis=0)
+    return np.clip(column / (float(np.percentile(column, 99)) + 1e-3), 0, 1)
+
+
+def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
+    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first)."""
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
+    h, w = gray.shape
+    shrink = PREVIEW_PX / max(h, w)
+    preview = cv2.resize(rgb, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    quad = _row_quad(_card_mask(preview))
+    if quad is None:
+        return FoundRow((), False)
+    along = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    across = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    if across < 8 or along < 0.5 * across:
+        return FoundRow((), False)
+    mm = PX_PER_MM
+    inner_h = STRIP_MM * mm
+    inner_w = max(1, round(along / across * inner_h))
+    if inner_w < 60 * mm:
+        return FoundRow((), False)
+    around = AROUND_MM * mm
+    strip_w, strip_h = inner_w + 2 * around, inner_h + 2 * around
+    target = np.float32([[around, around], [around + inner_w, around], [around + inner_w, around + inner_h],
+                         [around, around + inner_h]])
+    to_strip = cv2.getPerspectiveTransform(quad / shrink, target)
+    strip = cv2.warpPerspective(gray, to_strip, (strip_w, strip_h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    back = np.linalg.inv(to_strip)
+    turned = np.ascontiguousarray(strip[::-1, ::-1])
+    # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length.
+    top_band = around - 6 * mm
+    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:around + inner_w]), mm,
+                          _left_edges(image[around:around + inner_h, around:around + inner_w]))
+             for image in (strip, turned)]
+    upside_down = combs[1].score > combs[0].score
+    comb, source = (combs[1], turned) if upside_down else (combs[0], strip)
+    edges = np.abs(cv2.Sobel(cv2.GaussianBlur(source.astype(np.float32), (0, 0), 1.2), cv2.CV_32F, 0, 1))
+    centres = [(cx + around, cy + top_band) for cx, cy in comb.centres]
+    # One scale for the row (each card's own estimate is thrown off by a photo's edges near its top or bottom;
+    # the row's rectification already evened out its perspective).
+    scales = [float(np.median([_card_scale(edges, cx, cy, mm) for cx, cy in centres]))] * len(centres)
+    cards = []
+    for (cx, cy), k in zip(centres, scales, strict=True):
+        left, top = cx - 8 * k * mm, cy - 8 * k * mm  # the card's own top-left corner
+        box = np.float32([[left - PAD_MM * k * mm, top - PAD_MM * k * mm],
+                          [left + (CARD_MM[0] + PAD_MM) * k * mm, top - PAD_MM * k * mm],
+                          [left - PAD_MM * k * mm, top + (CARD_MM[1] + PAD_MM) * k * mm]])
+        cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
+        card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE)
+        middle = (left + CARD_MM[0] * k * mm / 2, top + CARD_MM[1] * k * mm / 2)
+        if upside_down:
+            middle = (strip_w - middle[0], strip_h - middle[1])
+        centre = back @ np.array([middle[0], middle[1], 1.0])
+        cards.append(FoundCard(np.ascontiguousarray(card),
+                               (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
+    return FoundRow(tuple(cards), upside_down)
+
+
+# --- Corner regions and templates ---------------------------------------------------------------------------
+
+def _region(card: np.ndarray, box_mm: tuple[int, int, int, int]) -> np.ndarray:
+    """A corner region, smoothed and normalised (zero mean, unit spread): light and exposure drop out."""
+    x0, y0, x1, y1 = (v * PX_PER_MM for v in box_mm)
+    region = card[y0:y1, x0:x1].astype(np.float32)
+    # Only detail the size of a letter's strokes counts: the photograph's smooth shading behind would
+    # otherwise outweigh the letter, and match any card with a similar sky.
+    region = cv2.GaussianBlur(region, (0, 0), 1.0) - cv2.GaussianBlur(region, (0, 0), 2.5 * PX_PER_MM)
+    return (region - region.mean()) / (region.std() + 1e-3)
+
+
+#: The character alone (without the badge or circle around it, the same on every card), in mm.
+LETTER_GLYPH_MM = (8, 9)
+NUMBER_GLYPH_MM = (6, 7)
+
+
+#: Where each character's centre is printed in its corner region (mm, region coordinates): the number in its
+#: circle 8 mm from the card's top and left, the letter 8.5 mm from its left and 9 mm from its bottom.
+NUMBER_AT_MM = (PAD_MM + 8, PAD_MM + 8)
+LETTER_AT_MM = (PAD_MM + 8.5, PAD_MM + CARD_MM[1] - 9 - LETTER_BOX_MM[1])
+
+
+def _template(region: np.ndarray, glyph_mm: tuple[int, int], at_mm: tuple[float, float], border: int = 0,
+              reach_mm: float = 3) -> np.ndarray:
+    """The character's window in a corner region: of the windows whose centre lies within `reach_mm` of where
+    the character is printed (`at_mm`), the one with the most detail (the character; the badge's rim lies
+    outside it), with `border` pixels more on every side."""
+    gw, gh = glyph_mm[0] * PX_PER_MM, glyph_mm[1] * PX_PER_MM
+    energy = cv2.boxFilter(region * region, -1, (gw, gh), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    h, w = region.shape
+    reach = round(reach_mm * PX_PER_MM)
+    ax, ay = round(at_mm[0] * PX_PER_MM), round(at_mm[1] * PX_PER_MM)
+    ys = slice(max(gh // 2, ay - reach), max(max(gh // 2, ay - reach) + 1, min(h - gh // 2, ay + reach + 1)))
+    xs = slice(max(gw // 2, ax - reach), max(max(gw // 2, ax - reach) + 1, min(w - gw // 2, ax + reach + 1)))
+    window = energy[ys, xs]
+    y, x = np.unravel_index(int(np.argmax(window)), window.shape)
+    cy, cx = y + ys.start, x + xs.start
+    y0, x0 = max(0, cy - gh // 2 - border), max(0, cx - gw // 2 - border)
+    return np.ascontiguousarray(region[y0:cy - gh // 2 + gh + border, x0:cx - gw // 2 + gw + border])
+
+
+#: When reading, the character found on the card may sit this far from the taught one's window.
+SLACK_PX = 2 * PX_PER_MM
+
+
+def _best(region: np.ndarray, templates: dict[str, list[np.ndarray]], invert: bool = False) -> list[tuple[float, str]]:
+    """(score, key) for every key, best first: the highest correlation of any of its templates anywhere in
+    the region (and, with `invert`, of the inverted region: light-on-dark and dark-on-light print alike)."""
+    scores = []
+    variants = (region, -region) if invert else (region,)
+    for key, shapes in templates.items():
+        best = -1.0
+        for shape in shapes:
+            if shape.shape[0] > region.shape[0] or shape.shape[1] > region.shape[1]:
+                continue
+            for variant in variants:
+                best = max(best, float(cv2.matchTemplate(variant, shape, cv2.TM_CCOEFF_NORMED).max()))
+        scores.append((best, key))
+    return sorted(scores, reverse=True)
+
+
+def _distinct(region: np.ndarray, templates: dict[str, list[np.ndarray]]) -> list[tuple[float, str]]:
+    """(score, key) for every key, best first, judged on what tells the deck's cards apart: each template is
+    placed where it fits the region best, then the deck's average character (the badge, the circle, the
+    print's shared texture) is taken from both before they are compared. Two letters of one printing then
+    differ by their strokes alone, not by the much larger badge they share."""
+    templates = {key: [(shape - shape.mean()) / (shape.std() + 1e-3) for shape in group]
+                 for key, group in templates.items()}
+    shapes = [shape for group in templates.values() for shape in group]
+    common = None
+    if len(templates) >= 3 and len({s.shape for s in shapes}) == 1:  # fewer: nothing shared to take away
+        common = np.mean([np.mean(group, axis=0) for group in templates.values()], axis=0)
+    scores = []
+    for key, group in templates.items():
+        best = -1.0
+        for shape in group:
+            if shape.shape[0] > region.shape[0] or shape.shape[1] > region.shape[1]:
+                continue
+            fit = cv2.matchTemplate(region, shape, cv2.TM_CCOEFF_NORMED)
+            y, x = np.unravel_index(int(np.argmax(fit)), fit.shape)
+            patch = region[y:y + shape.shape[0], x:x + shape.shape[1]]
+            patch = (patch - patch.mean()) / (patch.std() + 1e-3)
+            if common is not None:
+                patch, shape = patch - common, shape - common
+            best = max(best, float((patch * shape).sum() / (np.linalg.norm(patch) * np.linalg.norm(shape) + 1e-6)))
+        scores.append((best, key))
+    return sorted(scores, reverse=True)
+
+
+@cache
+def _font_shapes(text: str) -> tuple[np.ndarray, ...]:
+    """The character drawn dark on light in tourpad's fonts at the sizes publishers print corner marks
+    (letters ~7 mm tall, digits ~5.5 mm), normalised like a region."""
+    shapes = []
+    heights_mm = (5.0, 5.8, 6.6) if text.isdigit() else (6.4, 7.3, 8.2)
+    for name in _FONTS:
+        for height in heights_mm:
+            px = round(height * PX_PER_MM / 0.73)  # cap height is about 0.73 em in these fonts
+            font = ImageFont.truetype(str(_FONT_DIR / name), px)
+            left, top, right, bottom = font.getbbox(text)
+            image = Image.new("L", (right - left + 8, bottom - top + 8), 255)
+            ImageDraw.Draw(image).text((4 - left, 4 - top), text, font=font, fill=0)
+            shape = cv2.GaussianBlur(np.asarray(image, np.float32), (3, 3), 0)
+            shapes.append((shape - shape.mean()) / (shape.std() + 1e-3))
+    return tuple(shapes)
+
+
+#: letter → (corner letter template, number template, face) learned from the player's deck.
+Deck = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
+# --- Learned templates (the player's deck) ------------------------------------------------------------------
+
+def templates_dir() -> Path:
+    from scorer.packs import data_dir
+
+    path = data_dir() / "scan-templates"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _deck_file(edition_id: str) -> Path:
+    return templates_dir() / f"{re.sub(r'[^A-Za-z0-9_-]', '_', edition_id)}.npz"
+
+
+def _load_deck(edition_id: str) -> Deck:
+    """letter → (letter template, number template, face) learned for the edition; {} when none (or taught by
+    an older tourpad that kept no face: teach again)."""
+    path = _deck_file(edition_id)
+    if not path.is_file():
+        return {}
+    with np.load(path) as data:
+        letters = json.loads(str(data["letters"]))
+        if letters and "face_0" not in data:
+            return {}
+        return {letter: (data[f"letter_{i}"], data[f"number_{i}"], data[f"face_{i}"])
+                for i, letter in enumerate(letters)}
+
+
+def _save_deck(edition_id: str, deck: Deck) -> None:
+    path = _deck_file(edition_id)
+    letters = sorted(deck)
+    arrays = {"letters": np.array(json.dumps(letters))}
+    for i, letter in enumerate(letters):
+        arrays[f"letter_{i}"], arrays[f"number_{i}"], arrays[f"face_{i}"] = deck[letter]
+    partial = path.with_suffix(".tmp.npz")
+    np.savez_compressed(partial, **arrays)
+    partial.replace(path)  # all or nothing: a crash mid-write keeps the old templates
+
+
+def learned(edition: Edition) -> str:
+    """The letters whose cards tourpad has learned for this edition, in the edition's order."""
+    deck = _load_deck(edition.id)
+    return "".join(letter for letter in edition.letters if letter in deck)
+
+
+def forget_deck(edition: Edition) -> int:
+    """Remove what was learned for the edition; how many cards that was."""
+    count = len(_load_deck(edition.id))
+    _deck_file(edition.id).unlink(missing_ok=True)
+    return count
+
+
+class TeachError(ValueError):
+    """The photo or the letters cannot teach; the message (translated) names what to change."""
+
+
+def teach_deck(source, edition: Edition, letters: str) -> str:
+    """Learn the cards of one photo: `letters` are the cards in row order (Throw first, as `scan` reads
+    them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition.
+    Raises TeachError (wrong letters, wrong count) or scorer.scan.ScanImageError (not an image)."""
+    letters = "".join(letters.split()).upper()
+    if not letters:
+        raise TeachError(_("give the letters of the cards in the photo, in row order (Throw first)"))
+    unknown = sorted({letter for letter in letters if letter not in edition.letters})
+    if unknown:
+        raise TeachError(_("{edition} has no card {letters} (its letters: {all})").format(
+            edition=edition.label, letters=", ".join(unknown), all=edition.letters))
+    twice = sorted({letter for letter in letters if letters.count(letter) > 1})
+    if twice:
+        raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
+            letters=", ".join(twice)))
+    row = find_cards(load_rgb(source))
+    if not row.cards:
+        raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
+    if len(row.cards) != len(letters):
+        raise TeachError(_("found {found} cards in the photo but {given} letters were given: lay the cards in "
+                           "one row on a plain table, not touching the photo's edges").format(
+            found=len(row.cards), given=len(letters)))
+    deck = _load_deck(edition.id)
+    learn_cards(deck, [card.image for card in row.cards], letters)
+    _save_deck(edition.id, deck)
+    return learned(edition)
+
+
+def learned_preview(edition: Edition) -> dict[str, bytes]:
+    """letter → a small PNG of what was learned of that card (its corner letter and number side by side, as
+    the reader sees them), for the app to show after teaching; {} when nothing was learned."""
+    out = {}
+    for letter, (letter_shape, number_shape, _face_shape) in _load_deck(edition.id).items():
+        height = max(letter_shape.shape[0], number_shape.shape[0])
+        parts = [cv2.copyMakeBorder(shape, 0, height - shape.shape[0], 0, 2, cv2.BORDER_CONSTANT, value=0)
+                 for shape in (number_shape, letter_shape)]
+        both = np.hstack(parts)
+        grey = np.clip(128 + 40 * both, 0, 255).astype(np.uint8)
+        ok, png = cv2.imencode(".png", cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+        if ok:
+            out[letter] = png.tobytes()
+    return {letter: out[letter] for letter in edition.letters if letter in out}
+
+
+# --- Reading ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardReading:
+    """What one card's corners say: the letter if certain, else None. `problem` names, for the player, a card
+    whose letter and number disagree (another edition's card, or a misread)."""
+
+    letter: str | None
+    problem: str = ""
+    score: float = 0.0
+
+
+def _certain(scores: list[tuple[float, str]], floor: float, margin: float, ratio: float = 0.0) -> str | None:
+    """The best key when it scores at least `floor`, beats the next by `margin`, and (with `ratio`) lies
+    `ratio` times closer to a perfect match than the next: two letters of one print that differ by one stroke
+    (E, F) both score high, so a fixed margin alone would refuse even a sharp photo of either."""
+    if not scores or scores[0][0] < floor:
+        return None
+    if len(scores) > 1:
+        best, second = scores[0][0], scores[1][0]
+        if best - second < margin or (1 - second) < ratio * (1 - best):
+            return None
+    return scores[0][1]
+
+
+def _disagree(edition: Edition, letter: str, digit: int) -> str:
+    """The problem of a card read as `letter` with number `digit` where the edition's card differs: another
+    bundled edition's card when one has that letter with that number, else a misread."""
+    from rules.editions import bundled_ids
+    from scorer.packs import resolve_edition
+
+    for other_id in bundled_ids():
+        if other_id == edition.id:
+            continue
+        with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
+            other = resolve_edition(other_id)
+            if letter in other.letters and other.numbers[other.card_index(letter)] == digit:
+                return _("card {letter} with number {number} is a card of {other}, not of {edition}").format(
+                    letter=letter, number=digit, other=other.label, edition=edition.label)
+    return _("the card reads {letter} with number {number}, but {edition}'s {letter} has number {expected}: "
+             "misread, type it in").format(letter=letter, number=digit, edition=edition.label,
+                                           expected=edition.numbers[edition.card_index(letter)])
+
+
+#: A taught card's face is kept at this resolution (px per mm): its picture, banner and icons are what tell
+#: it from the deck's other cards, far more than its corner letter; its left part only (FACE_MM wide),
+#: the part a neighbour laid over it never covers.
+FACE_PX_PER_MM = 1
+FACE_MM = 56
+#: When reading, a face may sit this far (mm) off where it was taught (the card's corner found a little off).
+FACE_SLACK_MM = 3
+#: A face is recognised when it matches this well (correlation) and this much better than the next face.
+FACE_MIN, FACE_MARGIN = 0.45, 0.16
+
+
+def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
+    """The card's left part, small and normalised (light and exposure drop out), with `slack_mm` of its
+    surroundings on every side for reading."""
+    pad = PAD_MM * PX_PER_MM
+    slack = slack_mm * PX_PER_MM
+    part = card[pad - slack: pad + CARD_MM[1] * PX_PER_MM + slack, pad - slack: pad + FACE_MM * PX_PER_MM + slack]
+    part = cv2.GaussianBlur(part.astype(np.float32), (0, 0), PX_PER_MM / FACE_PX_PER_MM / 2)
+    small = cv2.resize(part, None, fx=FACE_PX_PER_MM / PX_PER_MM, fy=FACE_PX_PER_MM / PX_PER_MM,
+                       interpolation=cv2.INTER_AREA)
+    return (small - small.mean()) / (small.std() + 1e-3)
+
+
+#: A card's size is measured to a few per cent (its top and bottom edges on a blurred photo): a face is compared
+#: at these sizes relative to the measured one.
+FACE_SCALES = (0.92, 0.94, 0.96, 0.98, 1.0, 1.02, 1.04, 1.06, 1.08)
+
+
+def _grown(card: np.ndarray, factor: float) -> np.ndarray:
+    """The card image grown (or shrunk) by `factor` about the card's top-left corner, which the circle fixes."""
+    if factor == 1.0:
+        return card
+    corner = PAD_MM * PX_PER_MM
+    return cv2.warpAffine(card, np.float32([[factor, 0, (1 - factor) * corner], [0, factor, (1 - factor) * corner]]),
+                          (card.shape[1], card.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]], float]:
+    """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
+    faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
+    size that fits it best; and the size factor that fits the best face (the card's size, measured closer)."""
+    faces = {letter: [face] for letter, (_letter_shape, _number_shape, face) in deck.items()}
+    best: dict[str, tuple[float, float]] = {}
+    for factor in FACE_SCALES:
+        for score, letter in _distinct(_face(_grown(card, factor), FACE_SLACK_MM), faces):
+            if score > best.get(letter, (-1.0, 1.0))[0]:
+                best[letter] = (score, factor)
+    scores = sorted(((score, letter) for letter, (score, _factor) in best.items()), reverse=True)
+    return scores, (best[scores[0][1]][1] if scores else 1.0)
+
+
+def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
+    """Add (or replace) the templates of rectified upright card images (CARD_PX grey) with known letters."""
+    for card, letter in zip(cards, letters, strict=True):
+        deck[letter] = (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
+                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, reach_mm=0.5),
+                        _face(card, 0))
+
+
+def read_card(card: np.ndarray, edition: Edition, deck: Deck) -> CardReading:
+    """The card's letter, only when its corner letter is read with certainty and its number agrees."""
+    letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX)
+    number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5)
+    number_of = dict(zip(edition.letters, edition.numbers, strict=True))
+    if deck:
+        by_digit: dict[str, list[np.ndarray]] = {}
+        for known, (_shape, number_template, _face_shape) in deck.items():
+            by_digit.setdefault(str(number_of[known]), []).append(number_template)
+        digits = _distinct(number_region, by_digit)
+        # Three looks must agree before a letter is shown: the whole face (a taught card is told best by its
+        # picture), the corner letter alone, and the number (the checksum). One of the first two must be sure.
+        faces, factor = _face_scores(card, deck)
+        # The letter is read on the card brought to the size its best face fits at: 71 mm below the circle,
+        # a size a few per cent off would put it millimetres away.
+        letter_region = _template(_region(_grown(card, factor), LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM,
+                                  SLACK_PX)
+        glyphs = _distinct(letter_region, {k: [v[0]] for k, v in deck.items()})
+        face = _certain(faces, FACE_MIN, FACE_MARGIN)
+        glyph = _certain(glyphs, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
+        digit = _certain(digits, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
+        if glyph and digit and int(digit) != number_of[glyph] and (face is None or face == glyph):
+            return CardReading(None, _disagree(edition, glyph, int(digit)))
+        if face and digits and digits[0][1] == str(number_of[face]):
+            return CardReading(face, score=faces[0][0])
+        return CardReading(None)
+    letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
+    letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
+    digits = {str(d): list(_font_shapes(str(d))) for d in sorted(set(edition.numbers))}
+    digit = _certain(_best(number_region, digits, invert=True), FONT_MIN, FONT_MARGIN)
+    if letter is None or digit is None:
+        return CardReading(None)
+    if int(digit) != number_of[letter]:
+        return CardReading(None, _disagree(edition, letter, int(digit)))
+    return CardReading(letter)
+
+
+@dataclass(frozen=True)
+class PublisherRead:
+    """The cards found in row order (Throw first) and what each one reads."""
+
+    cards: tuple[FoundCard, ...]
+    readings: tuple[CardReading, ...]
+    upside_down: bool
+    seconds: float
+
+
+def _one_card_each(readings: tuple[CardReading, ...]) -> tuple[CardReading, ...]:
+    """The readings with a letter read at two positions kept only where its face fits best: the other reads
+    `?` and says which card it looked like (two copies of one card, or, far likelier, a look-alike face)."""
+    best: dict[str, tuple[float, int]] = {}
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and reading.score > best.get(reading.letter, (-1.0, 0))[0]:
+            best[reading.letter] = (reading.score, position)
+    out = []
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and best[reading.letter][1] != position:
+            reading = CardReading(None, _("looks like card {letter}, which is also at position {other}: two copies "
+                                          "of one card, or a misread").format(letter=reading.letter,
+                                                                              other=best[reading.letter][1] + 1))
+        out.append(reading)
+    return tuple(out)
+
+
+def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> PublisherRead:
+    """Find and read every publisher card in the photo, in row order. One thread: a phone's photo is read
+    while the app serves others, and the bench measures one core."""
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+    rgb = load_rgb(source) if rgb is None else rgb
+    deck = _load_deck(edition.id)
+    row = find_cards(rgb)
+    readings = _one_card_each(tuple(read_card(card.image, edition, deck) for card in row.cards))
+    return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
