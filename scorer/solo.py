@@ -33,9 +33,11 @@ from scorer.locale import N_, _
 EVENT_VERSION = 1
 STARTED = "solo_started"
 ACT = "solo_act"
-DIFFICULTIES = ("easy", "normal", "hard")
+DIFFICULTIES = ("easy", "normal", "hard", "expert")
 #: Each difficulty as a person reads it (the key stays in saved games).
-DIFFICULTY_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+DIFFICULTY_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"), "expert": N_("expert")}
+#: The difficulties whose bots search before they decide (the app says it is thinking meanwhile).
+SEARCHING_LEVELS = frozenset({"hard", "expert"})
 HUMAN = 0
 
 
@@ -102,7 +104,7 @@ class SoloGame:
     @classmethod
     def new(cls, edition: str, bots: Sequence[str], direction_variant: bool = False, seed: int | None = None,
             player_name: str = "You", bot_seed: int | None = None) -> SoloGame:
-        """A new game against 1–3 bots, each `easy`, `normal` or `hard`; `seed` deals the cards, `bot_seed`
+        """A new game against 1–3 bots, each `easy`, `normal`, `hard` or `expert`; `seed` deals the cards, `bot_seed`
         seeds the bots (each drawn at random when not given)."""
         if not 1 <= len(bots) <= 3:
             raise SoloError(_("a solo game has 1 to 3 bots, not {n}").format(n=len(bots)))

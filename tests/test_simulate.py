@@ -54,8 +54,8 @@ def test_parallel_run_equals_serial_run() -> None:
 
 
 def test_unknown_bot_is_named() -> None:
-    with pytest.raises(SimError, match="unknown bot 'expert'"):
-        run_simulation(AUSTRALIA, 2, ["hard", "expert"], 1, seed=1)
+    with pytest.raises(SimError, match="unknown bot 'grandmaster'"):
+        run_simulation(AUSTRALIA, 2, ["hard", "grandmaster"], 1, seed=1)
     with pytest.raises(SimError, match="2 bots for 3 players"):
         run_simulation(AUSTRALIA, 3, ["hard", "easy"], 1, seed=1)
 

@@ -20,7 +20,7 @@ def play_to_end(game: SoloGame, pick=lambda actions: actions[0]["action"]) -> No
 @pytest.mark.parametrize(("bots", "variant", "message"), [
     ([], False, "1 to 3 bots, not 0"),
     (["easy"] * 4, False, "1 to 3 bots, not 4"),
-    (["easy", "expert"], False, "bot 2: difficulty 'expert'"),
+    (["easy", "grandmaster"], False, "bot 2: difficulty 'grandmaster'"),
     (["hard"], True, "direction variant is for 3 or 4 players"),
 ])
 def test_bad_setups_are_refused_with_the_reason(bots, variant, message) -> None:

@@ -49,7 +49,7 @@ def make_bot(name: str, seed: int = 0) -> Bot:
 def _load_builtin() -> None:
     # keyed on the app's names, not on an empty registry: importing one bot module registers that bot alone
     if "easy" not in _REGISTRY:
-        from rules.bots import greedy, hard, random_bot  # noqa: F401  (they register themselves)
+        from rules.bots import expert, greedy, hard, random_bot  # noqa: F401  (they register themselves)
 
         # the app's difficulty names
         register("easy", random_bot.RandomBot)

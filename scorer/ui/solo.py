@@ -12,7 +12,7 @@ import flet as ft
 from scorer.locale import _
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
-from scorer.solo import DIFFICULTIES, SoloError, SoloGame, difficulty_label
+from scorer.solo import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
 from scorer.solo_view import (
     FINISHED,
     PLAYING,
@@ -138,7 +138,7 @@ def solo_setup(app: PadApp) -> Screen:
                     *(choice_button(difficulty_label(level), chosen["bots"][i] == level,
                                     lambda ev, i=i, level=level: (chosen["bots"].__setitem__(i, level), redraw()),
                                     f"bot-{i + 1}-{level}")
-                      for level in DIFFICULTIES)], spacing=6)
+                      for level in DIFFICULTIES)], spacing=6, wrap=True, run_spacing=6)
             for i in range(chosen["count"])]
         variant.disabled = chosen["count"] < 2
         if variant.disabled:
@@ -159,7 +159,8 @@ def solo_setup(app: PadApp) -> Screen:
     body = ft.Container(ft.Column([
         section(_("Edition"), edition_row),
         section(_("Bots"), count_row, bots_column,
-                ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see"),
+                ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see · "
+                          "expert: searches far more deals and plans its own next picks"),
                         size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Row([variant, ft.Text(_("Direction variant (3–4 players): pass right in rounds 2 and 4"),
                                  expand=True, size=13)], spacing=8),
@@ -190,8 +191,8 @@ def decide(app: PadApp, action: int) -> None:
     win = window(app)
     game = win.game
     rounds_before = len(game.state.round_log)
-    if any(level == "hard" for level in game.setup.bots):
-        win.thinking = True  # a hard bot searches for about a second: say so instead of looking frozen
+    if any(level in SEARCHING_LEVELS for level in game.setup.bots):
+        win.thinking = True  # a searching bot takes up to a second or two: say so instead of looking frozen
         app.render()
     try:
         events = game.play(action)
