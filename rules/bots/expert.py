@@ -5,8 +5,8 @@ from its own generator), as `hard` does, and in each world plays every legal act
 round, all actions of a world on the same random stream (common random numbers) and with the other
 players' first picks shared (picks are simultaneous). Two things make it stronger than `hard`:
 
-- **Width**: `simulations` rollouts per decision (about 2,000 by default against `hard`'s 24 worlds × the
-  hand size), so the value differences between cards are no longer lost in sampling noise.
+- **Width**: `simulations` rollouts per decision (6,000 by default against `hard`'s 24 worlds × the hand
+  size), so the value differences between cards are no longer lost in sampling noise.
 - **Its own later picks are searched, not guessed**: below each root action the bot's own picks for the
   rest of the round are chosen by UCT (information-set MCTS over the bot's own moves). A node is the bot's
   own pick sequence so far; which cards it holds there differs from world to world (the hands it will be
@@ -39,13 +39,14 @@ from rules.scoring import ScoreState
 
 #: Rollouts per decision, shared out as whole worlds over the legal actions (calibrated in `docs/bots.md`:
 #: a decision's median ≤ 1 s and p95 ≤ 2 s on one core of the 2-core test machine).
-SIMULATIONS = 2000
+SIMULATIONS = 6000
 #: Fewest worlds a decision samples, whatever the budget or the CPU cap.
 MIN_WORLDS = 4
 #: CPU seconds after which a search stops at its next world (a safety net, not the budget).
 CPU_SECONDS = 3.0
-#: UCB's exploration constant, in points of standing (a rollout's standing varies by about ten points).
-EXPLORATION = 4.0
+#: UCB's exploration constant, in points of standing: small, as the other cards of a world differ by a few
+#: points while worlds differ by ten or more (a larger one spends the budget on poor own picks).
+EXPLORATION = 1.0
 
 
 class RegionOutlook:
