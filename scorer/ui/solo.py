@@ -215,13 +215,18 @@ def decide(app: PadApp, action: int) -> None:
     app.render()
 
 
-def show_hint(app: PadApp) -> None:
+def show_hint(app: PadApp, longer: bool = False) -> None:
     win = window(app)
+    if longer:
+        win.thinking = True  # the expert's search takes about a second: say so instead of looking frozen
+        app.render()
     try:
-        win.hint = win.game.hint()
+        win.hint = win.game.hint(longer=longer)
     except SoloError as err:
         app.toast(str(err), error=True)
         return
+    finally:
+        win.thinking = False
     app.render()
 
 
@@ -243,14 +248,18 @@ def table_rows(view: dict) -> ft.Control:
     return ft.Card(ft.Container(ft.Column(rows, spacing=10), padding=10))
 
 
-def hint_panel(hint: dict) -> ft.Control:
-    lines = [ft.Text(_("Hint: the hard bot would choose {option}").format(option=hint["best_label"]),
-                     weight=ft.FontWeight.BOLD)]
+def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
+    title = (_("Hint: the expert bot would choose {option}") if hint["bot"] == "expert"
+             else _("Hint: the hard bot would choose {option}"))
+    lines: list[ft.Control] = [ft.Text(title.format(option=hint["best_label"]), weight=ft.FontWeight.BOLD)]
     for line in hint_lines(hint):
         lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
                                      size=13),
                              ft.Text(line.value, size=13, expand=True)]))
     lines.append(ft.Text(_("Value: {why}.").format(why=hint["why"]), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    if can_think_longer:
+        lines.append(sem("solo-hint-longer", ft.TextButton(_("Think longer (expert bot)"), icon=ft.Icons.PSYCHOLOGY,
+                                                           on_click=lambda e: show_hint(app, longer=True))))
     return sem("solo-hint", ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=10)))
 
 
@@ -264,7 +273,9 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                                  color=ft.Colors.ON_SURFACE_VARIANT)),
     ]
     if win.hint is not None:
-        items.append(hint_panel(win.hint))
+        # at the round-end choice both bots weigh the options exactly alike: nothing to think longer about
+        items.append(hint_panel(app, win.hint, win.hint["bot"] == "hard" and view["phase"] != "choice"
+                                and not win.thinking))
     if view["phase"] == "choice":
         items.append(ft.Text(_("Your Catch card"), weight=ft.FontWeight.BOLD))
         items.append(card_face(view["catch"], identifier="catch"))
