@@ -94,7 +94,7 @@ def seating(players: int, game_index: int, rotate: bool) -> list[int]:
 
 
 def play_games(edition_id: str, names: Sequence[str], first: int, last: int, seed: int,
-               direction_variant: bool, rotate: bool) -> Tally:
+               direction_variant: bool, rotate: bool, expert_simulations: int | None = None) -> Tally:
     """Games `first`..`last - 1` of a run; each game's deal and bots depend only on `seed` and its index."""
     from scorer.packs import resolve_edition
 
@@ -102,10 +102,11 @@ def play_games(edition_id: str, names: Sequence[str], first: int, last: int, see
     players = len(names)
     n_categories = len(edition.category_ids())
     tally = Tally(players, n_categories, len(edition.regions))
+    budget = {} if expert_simulations is None else {"expert": {"simulations": expert_simulations}}
     for g in range(first, last):
         game_seed = seed * 1_000_003 + g
         entry_at = seating(players, g, rotate)
-        seat_bots = [make_bot(names[e], game_seed * 8 + e) for e in entry_at]
+        seat_bots = [make_bot(names[e], game_seed * 8 + e, **budget.get(names[e], {})) for e in entry_at]
         state = play(Game(edition, players, game_seed, direction_variant), seat_bots)
         ranks = state.ranks()
         winners = ranks.count(1)
@@ -131,11 +132,12 @@ def play_games(edition_id: str, names: Sequence[str], first: int, last: int, see
 
 def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: int, seed: int,
                    direction_variant: bool = False, rotate: bool = False, workers: int = 1,
-                   on_games_done: Callable[[int], None] | None = None) -> dict:
+                   on_games_done: Callable[[int], None] | None = None, expert_simulations: int | None = None) -> dict:
     """Play `games` games of the line-up; with `rotate` each entry sits in every seat equally often.
 
     `workers` > 1 spreads the games over processes; the result is the same as with one. `on_games_done(n)`
-    hears of every n games finished (a progress bar).
+    hears of every n games finished (a progress bar). `expert_simulations` sets the expert bot's budget
+    (rollouts per decision) instead of its default.
     """
     names = resolve_bot_names(bots, players)
     try:
@@ -149,11 +151,12 @@ def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: i
     advance = on_games_done or (lambda _games: None)
     if workers <= 1:
         for a, b in bounds:
-            total.add(play_games(edition.id, names, a, b, seed, direction_variant, rotate))
+            total.add(play_games(edition.id, names, a, b, seed, direction_variant, rotate, expert_simulations))
             advance(b - a)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(play_games, edition.id, names, a, b, seed, direction_variant, rotate)
+            futures = [pool.submit(play_games, edition.id, names, a, b, seed, direction_variant, rotate,
+                                   expert_simulations)
                        for a, b in bounds]
             for future in as_completed(futures):
                 part = future.result()

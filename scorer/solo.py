@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rules.bonuses import Award
 from rules.bots import make_bot
+from rules.bots.expert import ExpertBot
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.edition import Edition
@@ -33,9 +34,11 @@ from scorer.locale import N_, _
 EVENT_VERSION = 1
 STARTED = "solo_started"
 ACT = "solo_act"
-DIFFICULTIES = ("easy", "normal", "hard")
+DIFFICULTIES = ("easy", "normal", "hard", "expert")
 #: Each difficulty as a person reads it (the key stays in saved games).
-DIFFICULTY_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+DIFFICULTY_LABELS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"), "expert": N_("expert")}
+#: The difficulties whose bots search before they decide (the app says it is thinking meanwhile).
+SEARCHING_LEVELS = frozenset({"hard", "expert"})
 HUMAN = 0
 
 
@@ -102,7 +105,7 @@ class SoloGame:
     @classmethod
     def new(cls, edition: str, bots: Sequence[str], direction_variant: bool = False, seed: int | None = None,
             player_name: str = "You", bot_seed: int | None = None) -> SoloGame:
-        """A new game against 1–3 bots, each `easy`, `normal` or `hard`; `seed` deals the cards, `bot_seed`
+        """A new game against 1–3 bots, each `easy`, `normal`, `hard` or `expert`; `seed` deals the cards, `bot_seed`
         seeds the bots (each drawn at random when not given)."""
         if not 1 <= len(bots) <= 3:
             raise SoloError(_("a solo game has 1 to 3 bots, not {n}").format(n=len(bots)))
@@ -313,18 +316,25 @@ class SoloGame:
 
     # --- the Hint -------------------------------------------------------------------------------------------
 
-    def hint(self, samples: int = 48) -> dict:
+    def hint(self, samples: int = 48, longer: bool = False, simulations: int | None = None) -> dict:
         """What the hard bot would do in the person's place, and why: its value of every option.
 
         Values are the standing the hard bot expects at round end (points ahead of the field, counting
         the activities / treasures still unused), averaged over `samples` deals of the unseen cards; the
-        greedy estimate of what each card adds to the row right now is given alongside.
+        greedy estimate of what each card adds to the row right now is given alongside. `longer` ("think
+        longer") asks the expert bot instead: its search, `simulations` rollouts (its default: about a
+        second), also plans the person's later picks of the round and counts the region bonuses to come.
         """
         if self.state.is_terminal():
             raise SoloError(_("the game is over: there is nothing to hint"))
         view = self.state.view(HUMAN)
         step = len(self.state.history)
-        values = HardBot(seed=self._bot_seed(HUMAN, step), samples=samples).action_values(view)
+        seed = self._bot_seed(HUMAN, step)
+        if longer:
+            expert = ExpertBot(seed) if simulations is None else ExpertBot(seed, simulations=simulations)
+            values = expert.action_values(view)
+        else:
+            values = HardBot(seed=seed, samples=samples).action_values(view)
         immediate = GreedyBot().action_values(view) if self.state.phase != Phase.CHOICE else {}
         best = max(values.values())
         options = []
@@ -337,8 +347,12 @@ class SoloGame:
         if self.state.phase == Phase.CHOICE:
             why = _("points scored now plus the points the activities / treasures you keep are expected to "
                     "score in the rounds left")
+        elif longer:
+            why = _("your expected lead over the other players at the end of this round, with the region "
+                    "bonuses still to come, playing your next picks and theirs out in many deals of the cards "
+                    "you cannot see")
         else:
             why = _("your expected lead over the other players at the end of this round, playing it out in "
                     "{n} deals of the cards you cannot see").format(n=samples)
         return {"best": options[0]["action"], "best_label": options[0]["label"], "options": options,
-                "why": why}
+                "why": why, "bot": "expert" if longer else "hard"}

@@ -6,7 +6,7 @@ hidden card or the seed.
 - Two states that show a player the same thing but hide different cards (other players' Throw cards and
   pending picks, hands the player has not held, the undealt cards, the deck order, the seed and the future
   shuffles) give views whose whole reachable graphs are equal, and equal determinized samples; so every
-  bot's decision and the hard bot's value of every action are equal too.
+  bot's decision and the hard and expert bots' value of every action are equal too.
 - The worlds the hard bot searches (`PlayerView.determinized`) agree with what the player sees and deal
   every card exactly once.
 """
@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from reachable import Canonical, canonical, leaks
 
 from rules.bots import bot_names, make_bot, play
+from rules.bots.expert import ExpertBot
 from rules.bots.hard import HardBot
 from rules.editions import load_edition
 from rules.engine import Game, Phase, PlayerView, State
@@ -153,11 +154,19 @@ def test_no_bot_decision_depends_on_hidden_cards(edition_id: str, n_players: int
     assert other.observation(player) == state.observation(player)
     assert_same_view(state.view(player), other.view(player))
     for name in bot_names():
-        a = make_bot(name, 11).act(state.view(player))
-        b = make_bot(name, 11).act(other.view(player))
+        a = quick_bot(name, 11).act(state.view(player))
+        b = quick_bot(name, 11).act(other.view(player))
         assert a == b, f"{name} picked {a} in one world and {b} in the other"
     values = HardBot(seed=5, samples=6).action_values(state.view(player))
     assert values == HardBot(seed=5, samples=6).action_values(other.view(player))
+    values = ExpertBot(seed=5, simulations=50).action_values(state.view(player))
+    assert values == ExpertBot(seed=5, simulations=50).action_values(other.view(player))
+
+
+def quick_bot(name: str, seed: int):
+    """The bot `make_bot` names, the expert with a small budget (its search is the same, only narrower)."""
+    bot = make_bot(name, seed)
+    return ExpertBot(seed, simulations=50) if isinstance(bot, ExpertBot) else bot
 
 
 def test_hard_bot_values_change_with_what_it_sees() -> None:
@@ -225,7 +234,7 @@ def test_nothing_reachable_from_any_view_is_a_game_state_generator_or_seed(
         edition_id: str, n_players: int, variant: bool) -> None:
     """Every player's view at every decision of a whole game, bots of every kind playing."""
     state = Game(load_edition(edition_id), n_players, SEED, variant).new_initial_state()
-    bots = [HardBot(seed=1, samples=2), make_bot("normal", 2), make_bot("easy", 3), HardBot(seed=4, samples=2)]
+    bots = [HardBot(seed=1, samples=2), ExpertBot(seed=2, simulations=20), make_bot("easy", 3), make_bot("normal", 4)]
     seen: dict[int, object] = {}  # each object is walked once, the edition's tables included
     seen_in_worlds: dict[int, object] = {}
     while True:

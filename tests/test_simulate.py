@@ -54,8 +54,8 @@ def test_parallel_run_equals_serial_run() -> None:
 
 
 def test_unknown_bot_is_named() -> None:
-    with pytest.raises(SimError, match="unknown bot 'expert'"):
-        run_simulation(AUSTRALIA, 2, ["hard", "expert"], 1, seed=1)
+    with pytest.raises(SimError, match="unknown bot 'grandmaster'"):
+        run_simulation(AUSTRALIA, 2, ["hard", "grandmaster"], 1, seed=1)
     with pytest.raises(SimError, match="2 bots for 3 players"):
         run_simulation(AUSTRALIA, 3, ["hard", "easy"], 1, seed=1)
 
@@ -70,3 +70,15 @@ def test_sim_command_json_and_table() -> None:
     out = runner.invoke(app, ["sim", "--bots", "normal,easy,easy", "--players", "3", "--games", "3"])
     assert out.exit_code == 0, out.output
     assert "Head to head" in out.output and "against the field" in out.output
+
+
+def test_expert_budget_is_set_from_the_command_line() -> None:
+    runner = CliRunner()
+    out = runner.invoke(app, ["sim", "--bots", "expert,normal", "--players", "2", "--games", "2", "--rotate",
+                              "--expert-simulations", "30", "--json"])
+    assert out.exit_code == 0, out.output
+    result = json.loads(out.output)
+    assert [s["bot"] for s in result["seats"]] == ["expert", "normal"]
+    # the same games as the library plays with that budget
+    again = run_simulation(AUSTRALIA, 2, ["expert", "normal"], 2, seed=1, rotate=True, expert_simulations=30)
+    assert again["seats"] == result["seats"]

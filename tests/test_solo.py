@@ -20,7 +20,7 @@ def play_to_end(game: SoloGame, pick=lambda actions: actions[0]["action"]) -> No
 @pytest.mark.parametrize(("bots", "variant", "message"), [
     ([], False, "1 to 3 bots, not 0"),
     (["easy"] * 4, False, "1 to 3 bots, not 4"),
-    (["easy", "expert"], False, "bot 2: difficulty 'expert'"),
+    (["easy", "grandmaster"], False, "bot 2: difficulty 'grandmaster'"),
     (["hard"], True, "direction variant is for 3 or 4 players"),
 ])
 def test_bad_setups_are_refused_with_the_reason(bots, variant, message) -> None:
@@ -183,6 +183,21 @@ def test_hint_values_every_option_and_changes_nothing() -> None:
     assert (game.events, game.screen()) == before
     # the same position gives the same hint
     assert game.hint(samples=6) == hint
+    assert hint["bot"] == "hard"
+
+
+def test_thinking_longer_asks_the_expert_bot() -> None:
+    game = SoloGame.new("australia", ["hard", "normal"], seed=9)
+    before = (list(game.events), game.screen())
+    longer = game.hint(longer=True, simulations=60)
+    assert longer["bot"] == "expert" and "region bonuses" in longer["why"]
+    assert {o["action"] for o in longer["options"]} == {a["action"] for a in before[1]["actions"]}
+    assert longer["best"] == longer["options"][0]["action"]
+    assert all(o["value"] <= longer["options"][0]["value"] for o in longer["options"])
+    assert (game.events, game.screen()) == before
+    assert game.hint(longer=True, simulations=60) == longer
+    # its values are the expert's for that position and seed, not the hard bot's
+    assert longer["options"] != game.hint(samples=6)["options"]
 
 
 def test_direction_variant_passes_right_in_rounds_2_and_4() -> None:

@@ -27,10 +27,11 @@ class Bot(Protocol):
     def act(self, view: PlayerView) -> int: ...
 
 
-_REGISTRY: dict[str, Callable[[int], Bot]] = {}
+_REGISTRY: dict[str, Callable[..., Bot]] = {}
 
 
-def register(name: str, factory: Callable[[int], Bot]) -> None:
+def register(name: str, factory: Callable[..., Bot]) -> None:
+    """`factory(seed, **options)` makes the bot; options are its own keyword arguments (a search budget)."""
     _REGISTRY[name] = factory
 
 
@@ -39,17 +40,18 @@ def bot_names() -> tuple[str, ...]:
     return tuple(_REGISTRY)
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+def make_bot(name: str, seed: int = 0, **options) -> Bot:
+    """The bot registered as `name`, seeded; `options` go to its constructor (`simulations=` for expert)."""
     _load_builtin()
     if name not in _REGISTRY:
         raise KeyError(_("unknown bot {name}; choose one of {bots}").format(name=repr(name), bots=", ".join(_REGISTRY)))
-    return _REGISTRY[name](seed)
+    return _REGISTRY[name](seed, **options)
 
 
 def _load_builtin() -> None:
     # keyed on the app's names, not on an empty registry: importing one bot module registers that bot alone
     if "easy" not in _REGISTRY:
-        from rules.bots import greedy, hard, random_bot  # noqa: F401  (they register themselves)
+        from rules.bots import expert, greedy, hard, random_bot  # noqa: F401  (they register themselves)
 
         # the app's difficulty names
         register("easy", random_bot.RandomBot)

@@ -29,6 +29,7 @@ from rules.scoring import (
     COLLECTION_RULES,
     NO_CHOICE,
     THROW_CATCH_RULES,
+    ScoreState,
     choice_option_points,
     resolve_round,
     route_achieved,
@@ -330,6 +331,13 @@ class _Rollout:
 
     def _standing(self, rows: list[list[int]]) -> float:
         """Score the round exactly (each player taking their best round-end choice) and compare standings."""
+        standing = self._standings(rows)
+        mine = standing[self.player]
+        others = standing[:self.player] + standing[self.player + 1:]
+        return mine - LEADER_WEIGHT * max(others) - (1 - LEADER_WEIGHT) * sum(others) / len(others)
+
+    def _standings(self, rows: list[list[int]]) -> list[float]:
+        """Every player's total after this round plus the value of the choice icons they keep."""
         future = self.outlook.table[self.rounds_left]
         score = self.score.copy()
         masks = []
@@ -352,10 +360,12 @@ class _Rollout:
             choices.append(best_icon)
             kept.append(future[used if best_icon == NO_CHOICE else used | 1 << best_icon])
         scores, _ = resolve_round(self.edition, score, rows, choices, masks=masks)
-        standing = [self.totals[q] + scores[q].total + kept[q] for q in range(self.n)]
-        mine = standing[self.player]
-        others = standing[:self.player] + standing[self.player + 1:]
-        return mine - LEADER_WEIGHT * max(others) - (1 - LEADER_WEIGHT) * sum(others) / len(others)
+        return self._later_rounds([self.totals[q] + scores[q].total + kept[q] for q in range(self.n)], score)
+
+    def _later_rounds(self, standing: list[float], score: ScoreState) -> list[float]:
+        """What a deeper search adds to the standings for the rounds after this one, given the score sheets
+        at this round's end (`score`); `hard` adds nothing beyond the choice icons kept."""
+        return standing
 
 
 register("hard", HardBot)

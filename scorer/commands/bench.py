@@ -126,14 +126,40 @@ def flet_table(runs: list[dict]):
     return shown
 
 
-@app.command("bots", help=N_("A bot's time per decision (median, p95, max) over whole 4-player games against "
-                             "`opponents`."))
-def bots(as_json: AsJson = False, games: int = 5, edition: str = "australia", bot: str = "hard",
+def bots_table(result: dict):
+    """`tourpad bench bots`: one line per measured bot."""
+    from rich.table import Table
+
+    shown = Table(title=_("Time per decision, {edition}, {games} games against {opponents} bots").format(
+        edition=result["edition"], games=result["games"], opponents=result["opponents"]))
+    for column in (_("bot"), _("decisions"), _("median s"), _("p95 s"), _("max s"), _("CPU median s"),
+                   _("CPU p95 s"), _("goal met")):
+        shown.add_column(column, justify="right")
+    for run in result["runs"]:
+        shown.add_row(run["bot"], str(run["decisions"]), str(run["median_seconds"]), str(run["p95_seconds"]),
+                      str(run["max_seconds"]), str(run["cpu_median_seconds"]), str(run["cpu_p95_seconds"]),
+                      _("yes") if run["meets_goal"] else _("no"))
+    return shown
+
+
+@app.command("bots", help=N_("Each bot's time per decision (median, p95, max; wall-clock and CPU) over whole "
+                             "4-player games against `opponents`."))
+def bots(as_json: AsJson = False, games: int = typer.Option(5, min=1), edition: str = "australia",
+         bot: str = typer.Option("hard,expert", help=N_("the bots to time, comma-separated")),
          opponents: str = "normal") -> None:
     from benchmarks import bots as bench_bots
+    from rules.bots import bot_names
     from scorer.commands.engine_commands import edition_or_fail
 
-    report(bench_bots.run(edition_or_fail(edition), games, bot, opponents), as_json)
+    names = [name.strip() for name in bot.split(",") if name.strip()]
+    for name in [*names, opponents]:
+        if name not in bot_names():
+            fail(_("unknown bot {name!r}; choose from {known}").format(name=name, known=", ".join(bot_names())))
+    result = bench_bots.run_each(edition_or_fail(edition), games, names, opponents)
+    if as_json:
+        report(result, True)
+    else:
+        console.print(bots_table(result))
 
 
 @app.command("publish", help=N_("The web app: site size, time to a usable home screen (first and cached visit) in "

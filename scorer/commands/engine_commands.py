@@ -196,6 +196,8 @@ def sim(
     workers: Annotated[int, typer.Option(min=1, max=16, help=N_("processes to play games in"))] = 1,
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
     game: Annotated[str, typer.Option(help=N_("boomerang or race-around-europe"))] = "boomerang",
+    expert_simulations: Annotated[int | None, typer.Option(min=1, help=N_(
+        "the expert bot's rollouts per decision (default: its own, about a second per decision)"))] = None,
 ) -> None:
     from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
     from scorer.simulate import SimError, run_simulation
@@ -222,7 +224,8 @@ def sim(
         title = ngettext("{edition}: {n} game", "{edition}: {n} games", games).format(edition=ed.label, n=games)
         with games_progress(title, games, shown=not as_json) as advance:
             result = run_simulation(ed, players, bots.split(","), games, seed, direction_variant,
-                                    rotate=rotate, workers=workers, on_games_done=advance)
+                                    rotate=rotate, workers=workers, on_games_done=advance,
+                                    expert_simulations=expert_simulations)
     except SimError as err:
         fail(str(err))
     result["seconds"] = round(time.perf_counter() - started, 3)

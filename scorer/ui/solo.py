@@ -12,7 +12,7 @@ import flet as ft
 from scorer.locale import _
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
-from scorer.solo import DIFFICULTIES, SoloError, SoloGame, difficulty_label
+from scorer.solo import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
 from scorer.solo_view import (
     FINISHED,
     PLAYING,
@@ -138,7 +138,7 @@ def solo_setup(app: PadApp) -> Screen:
                     *(choice_button(difficulty_label(level), chosen["bots"][i] == level,
                                     lambda ev, i=i, level=level: (chosen["bots"].__setitem__(i, level), redraw()),
                                     f"bot-{i + 1}-{level}")
-                      for level in DIFFICULTIES)], spacing=6)
+                      for level in DIFFICULTIES)], spacing=6, wrap=True, run_spacing=6)
             for i in range(chosen["count"])]
         variant.disabled = chosen["count"] < 2
         if variant.disabled:
@@ -159,7 +159,8 @@ def solo_setup(app: PadApp) -> Screen:
     body = ft.Container(ft.Column([
         section(_("Edition"), edition_row),
         section(_("Bots"), count_row, bots_column,
-                ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see"),
+                ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see · "
+                          "expert: searches far more deals and plans its own next picks"),
                         size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Row([variant, ft.Text(_("Direction variant (3–4 players): pass right in rounds 2 and 4"),
                                  expand=True, size=13)], spacing=8),
@@ -190,8 +191,8 @@ def decide(app: PadApp, action: int) -> None:
     win = window(app)
     game = win.game
     rounds_before = len(game.state.round_log)
-    if any(level == "hard" for level in game.setup.bots):
-        win.thinking = True  # a hard bot searches for about a second: say so instead of looking frozen
+    if any(level in SEARCHING_LEVELS for level in game.setup.bots):
+        win.thinking = True  # a searching bot takes up to a second or two: say so instead of looking frozen
         app.render()
     try:
         events = game.play(action)
@@ -214,13 +215,18 @@ def decide(app: PadApp, action: int) -> None:
     app.render()
 
 
-def show_hint(app: PadApp) -> None:
+def show_hint(app: PadApp, longer: bool = False) -> None:
     win = window(app)
+    if longer:
+        win.thinking = True  # the expert's search takes about a second: say so instead of looking frozen
+        app.render()
     try:
-        win.hint = win.game.hint()
+        win.hint = win.game.hint(longer=longer)
     except SoloError as err:
         app.toast(str(err), error=True)
         return
+    finally:
+        win.thinking = False
     app.render()
 
 
@@ -242,14 +248,18 @@ def table_rows(view: dict) -> ft.Control:
     return ft.Card(ft.Container(ft.Column(rows, spacing=10), padding=10))
 
 
-def hint_panel(hint: dict) -> ft.Control:
-    lines = [ft.Text(_("Hint: the hard bot would choose {option}").format(option=hint["best_label"]),
-                     weight=ft.FontWeight.BOLD)]
+def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
+    title = (_("Hint: the expert bot would choose {option}") if hint["bot"] == "expert"
+             else _("Hint: the hard bot would choose {option}"))
+    lines: list[ft.Control] = [ft.Text(title.format(option=hint["best_label"]), weight=ft.FontWeight.BOLD)]
     for line in hint_lines(hint):
         lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
                                      size=13),
                              ft.Text(line.value, size=13, expand=True)]))
     lines.append(ft.Text(_("Value: {why}.").format(why=hint["why"]), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    if can_think_longer:
+        lines.append(sem("solo-hint-longer", ft.TextButton(_("Think longer (expert bot)"), icon=ft.Icons.PSYCHOLOGY,
+                                                           on_click=lambda e: show_hint(app, longer=True))))
     return sem("solo-hint", ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=10)))
 
 
@@ -263,7 +273,9 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                                  color=ft.Colors.ON_SURFACE_VARIANT)),
     ]
     if win.hint is not None:
-        items.append(hint_panel(win.hint))
+        # at the round-end choice both bots weigh the options exactly alike: nothing to think longer about
+        items.append(hint_panel(app, win.hint, win.hint["bot"] == "hard" and view["phase"] != "choice"
+                                and not win.thinking))
     if view["phase"] == "choice":
         items.append(ft.Text(_("Your Catch card"), weight=ft.FontWeight.BOLD))
         items.append(card_face(view["catch"], identifier="catch"))

@@ -1,0 +1,251 @@
+"""`expert`: the hard bot's determinized search, many times wider, planning its own later picks with UCT.
+
+For every pick the bot samples worlds with `PlayerView.determinized` (every card it cannot see re-dealt
+from its own generator), as `hard` does, and in each world plays every legal action out to the end of the
+round, all actions of a world on the same random stream (common random numbers) and with the other
+players' first picks shared (picks are simultaneous). Two things make it stronger than `hard`:
+
+- **Width**: `simulations` rollouts per decision (6,000 by default against `hard`'s 24 worlds × the hand
+  size), so the value differences between cards are no longer lost in sampling noise.
+- **Its own later picks are searched, not guessed**: below each root action the bot's own picks for the
+  rest of the round are chosen by UCT (information-set MCTS over the bot's own moves). A node is the bot's
+  own pick sequence so far; which cards it holds there differs from world to world (the hands it will be
+  passed are hidden now), so a card's UCB exploration counts the visits in which it was *available*, as
+  single-observer ISMCTS does. Unvisited cards are tried in the rollout policy's order of preference;
+  below the tree the rollout policy (`hard`'s greedy with ε-random picks) plays on. The other players
+  always follow the rollout policy: it is a model of them, whose picks depend only on what they hold.
+
+Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
+activities / treasures still unused (`ChoiceOutlook`); the reward is `hard`'s standing (own total minus a
+blend of the best and the mean opponent's). The round-end choice is `hard`'s exact one.
+
+The budget is a deterministic count of rollouts from a seeded generator, so a game replays identically on
+any machine; a CPU-time cap (`cpu_seconds`, far above the calibrated budget) only stops a search that a
+badly overloaded machine would otherwise let run on.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from rules.bots import register
+from rules.bots.greedy import GreedyBot
+from rules.bots.hard import ChoiceOutlook, HardBot, _per_edition, _Rollout, choice_outlook
+from rules.edition import Edition
+from rules.engine import ROUNDS, Game, Phase, PlayerView, State
+from rules.scoring import ScoreState
+
+#: Rollouts per decision, shared out as whole worlds over the legal actions (calibrated in `docs/bots.md`:
+#: a decision's median ≤ 1 s and p95 ≤ 2 s on one core of the 2-core test machine).
+SIMULATIONS = 6000
+#: Fewest worlds a decision samples, whatever the budget or the CPU cap.
+MIN_WORLDS = 4
+#: CPU seconds after which a search stops at its next world (a safety net, not the budget).
+CPU_SECONDS = 3.0
+#: UCB's exploration constant, in points of standing: small, as the other cards of a world differ by a few
+#: points while worlds differ by ten or more (a larger one spends the budget on poor own picks).
+EXPLORATION = 1.0
+
+
+class RegionOutlook:
+    """The chance that a player still missing `j` sites of a region nobody has claimed gets its bonus in the
+    `r` rounds left: `chance[j][r]`, measured once per edition and player count from seeded games of
+    `normal` bots (a few hundred milliseconds), so the search values progress towards a region it cannot
+    finish this round — what `hard` sees only when a region is completed inside its rollout."""
+
+    def __init__(self, edition: Edition, n_players: int, games: int = 200, seed: int = 11) -> None:
+        largest = max((region.mask.bit_count() for region in edition.regions), default=0)
+        tries = [[0] * ROUNDS for _ in range(largest + 1)]
+        wins = [[0] * ROUNDS for _ in range(largest + 1)]
+        for g in range(games):
+            state = Game(edition, n_players, seed * 100_003 + g).new_initial_state()
+            bots = [GreedyBot(g * n_players + p) for p in range(n_players)]
+            # (missing sites, rounds left, player, region) at each round's end, and who took each region
+            pending: list[tuple[int, int, int, int]] = []
+            owners: dict[int, set[int]] = {}
+            while not state.is_terminal():
+                rounds_done = len(state.round_log)
+                claimed_before = state.score.regions_claimed
+                state.apply_joint([bot.act(view) for bot, view in zip(bots, state.views(), strict=True)])
+                if len(state.round_log) > rounds_done:
+                    self._round_ended(edition, state, claimed_before, pending, owners)
+            for missing, left, player, region in pending:
+                tries[missing][left] += 1
+                wins[missing][left] += player in owners.get(region, ())
+        self.chance = tuple(tuple(w / t if t else 0.0 for w, t in zip(won, tried, strict=True))
+                            for won, tried in zip(wins, tries, strict=True))
+
+    @staticmethod
+    def _round_ended(edition: Edition, state: State, claimed_before: int,
+                     pending: list[tuple[int, int, int, int]], owners: dict[int, set[int]]) -> None:
+        score = state.score
+        left = ROUNDS - len(state.round_log)
+        for region in edition.regions:
+            bit = 1 << region.index
+            if score.regions_claimed & bit:
+                if not claimed_before & bit:
+                    owners[region.index] = {q for q, seen in enumerate(score.visited)
+                                            if seen & region.mask == region.mask}
+            elif left:
+                for q, seen in enumerate(score.visited):
+                    pending.append(((region.mask & ~seen).bit_count(), left, q, region.index))
+
+    def value(self, edition: Edition, score: ScoreState, player: int, rounds_left: int) -> float:
+        """The region bonuses `player` can still expect in the `rounds_left` rounds after this one."""
+        if not rounds_left:
+            return 0.0
+        seen, claimed, chance = score.visited[player], score.regions_claimed, self.chance
+        return sum(region.bonus * chance[(region.mask & ~seen).bit_count()][rounds_left]
+                   for region in edition.regions if not claimed >> region.index & 1)
+
+
+def region_outlook(edition: Edition, n_players: int) -> RegionOutlook:
+    return _per_edition(edition, "regions", n_players, lambda: RegionOutlook(edition, n_players))
+
+
+class _LookaheadRollout(_Rollout):
+    """`hard`'s rollout, whose standings also count each player's expected region bonuses in later rounds."""
+
+    __slots__ = ("regions",)
+
+    def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float,
+                 regions: RegionOutlook) -> None:
+        super().__init__(world, player, outlook, epsilon)
+        self.regions = regions
+
+    def _later_rounds(self, standing: list[float], score: ScoreState) -> list[float]:
+        value, edition, left = self.regions.value, self.edition, self.rounds_left
+        return [points + value(edition, score, q, left) for q, points in enumerate(standing)]
+
+
+class ExpertBot:
+    """Determinized rollouts of every action, many worlds wide, with UCT over the bot's own later picks."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, simulations: int = SIMULATIONS, epsilon: float = 0.1,
+                 exploration: float = EXPLORATION, cpu_seconds: float = CPU_SECONDS) -> None:
+        self.seed = seed
+        self.simulations = simulations
+        self.epsilon = epsilon
+        self.exploration = exploration
+        self.cpu_seconds = cpu_seconds
+        self.rng = random.Random(seed)
+        # the round-end choice is exact (points now + the value of the icons kept) and draws no random number
+        self._choice = HardBot(seed)
+
+    def act(self, view: PlayerView) -> int:
+        values = self.action_values(view)
+        return max(values, key=lambda a: (values[a], -a))
+
+    def action_values(self, view: PlayerView) -> dict[int, float]:
+        """Each legal action's mean standing over the worlds searched (the higher, the better).
+
+        Depends only on the bot's view and its random stream, unless the CPU cap cut the search short.
+        """
+        if view.phase == Phase.CHOICE:
+            return self._choice.action_values(view)
+        legal = list(view.actions)
+        outlook = choice_outlook(view.edition, view.n_players)
+        regions = region_outlook(view.edition, view.n_players)
+        worlds = max(MIN_WORLDS, math.ceil(self.simulations / len(legal)))
+        #: per root action, the bot's own later pick sequences → {card: [visits, reward sum, times available]}
+        trees: dict[int, dict[tuple[int, ...], dict[int, list[float]]]] = {a: {} for a in legal}
+        sums = dict.fromkeys(legal, 0.0)
+        stream = random.Random()
+        cpu_limit = time.process_time() + self.cpu_seconds
+        done = 0
+        while done < worlds:
+            if done >= MIN_WORLDS and time.process_time() > cpu_limit:
+                break
+            done += 1
+            rollout = _LookaheadRollout(view.determinized(self.rng), view.player, outlook, self.epsilon, regions)
+            others_first = rollout.others_first_picks(self.rng)
+            # every action's rollout in this world replays the same random stream (common random numbers)
+            stream.seed(self.rng.getrandbits(32))
+            start = stream.getstate()
+            for action in legal:
+                stream.setstate(start)
+                sums[action] += self._simulate(rollout, action, others_first, trees[action], stream)
+        return {a: s / done for a, s in sums.items()}
+
+    def _simulate(self, rollout: _Rollout, action: int, others_first: list[int],
+                  tree: dict[tuple[int, ...], dict[int, list[float]]], rng: random.Random) -> float:
+        """One rollout of the round with the bot taking `action` now, its own next picks chosen down `tree`
+        while the tree reaches, then by the rollout policy; updates the tree and returns the standing."""
+        n, me = rollout.n, rollout.player
+        values = rollout.tables.collection_value
+        world = rollout.world
+        hands = [h[:] for h in world.hands]
+        rows = [r[:] for r in world.rows]
+        masks = [0] * n
+        collections = [0] * n
+        for q, row in enumerate(rows):
+            for c in row:
+                masks[q] |= 1 << c
+                collections[q] += values[c]
+        picks = others_first[:]
+        picks[me] = action
+        pick = rollout._pick
+        path: tuple[int, ...] = ()
+        walked: list[tuple[dict[int, list[float]], int, list[int]]] = []
+        in_tree = True
+        while True:
+            for q in range(n):
+                card = picks[q]
+                hands[q].remove(card)
+                rows[q].append(card)
+                masks[q] |= 1 << card
+                collections[q] += values[card]
+            hands = [hands[-1], *hands[:-1]] if rollout.pass_left else [*hands[1:], hands[0]]
+            if len(hands[0]) == 1:
+                for q in range(n):
+                    rows[q].append(hands[q][0])
+                break
+            for q in range(n):
+                if q != me:
+                    picks[q] = pick(q, hands[q], masks[q], collections[q], False, rng)
+            hand = hands[me]
+            if in_tree:
+                node = tree.get(path)
+                if node is None:
+                    node = tree[path] = {}
+                card, expanded = self._select(node, hand, rollout, masks[me], collections[me], rng)
+                walked.append((node, card, hand[:]))
+                path += (card,)
+                in_tree = not expanded
+            else:
+                card = pick(me, hand, masks[me], collections[me], False, rng)
+            picks[me] = card
+        reward = rollout._standing(rows)
+        for node, card, available in walked:
+            for c in available:
+                stats = node.get(c)
+                if stats is None:
+                    stats = node[c] = [0, 0.0, 0]
+                stats[2] += 1
+            stats = node[card]
+            stats[0] += 1
+            stats[1] += reward
+        return reward
+
+    def _select(self, node: dict[int, list[float]], hand: list[int], rollout: _Rollout, mask: int,
+                collection: int, rng: random.Random) -> tuple[int, bool]:
+        """The card to pick at a tree node: an untried one first (the rollout policy's favourite among
+        them), else the highest upper confidence bound. Returns (card, whether it was untried)."""
+        untried = [c for c in hand if c not in node or not node[c][0]]
+        if untried:
+            return rollout._pick(rollout.player, untried, mask, collection, False, rng), True
+        c_explore = self.exploration
+        best, best_bound = hand[0], -math.inf
+        for c in hand:
+            visits, total, available = node[c]
+            bound = total / visits + c_explore * math.sqrt(math.log(available) / visits)
+            if bound > best_bound:
+                best, best_bound = c, bound
+        return best, False
+
+
+register("expert", ExpertBot)

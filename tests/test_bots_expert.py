@@ -1,0 +1,146 @@
+"""The expert bot: legal whole games in every edition, replays for a seed, its budget and CPU cap, what its
+later-round outlook counts, and picks a strong player makes (small budgets: the real strength
+measurement is `tourpad sim`, in docs/bots.md)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.bots import bot_names, make_bot, play
+from rules.bots.expert import MIN_WORLDS, ExpertBot, RegionOutlook, region_outlook
+from rules.bots.greedy import GreedyBot
+from rules.bots.hard import HardBot
+from rules.bots.heuristics import row_value
+from rules.editions import load_edition
+from rules.engine import ROUNDS, Game, Phase, State
+from rules.scoring import ScoreState
+
+AUSTRALIA = load_edition("australia")
+
+
+def small_expert(seed: int) -> ExpertBot:
+    return ExpertBot(seed=seed, simulations=40)
+
+
+def test_expert_is_a_registered_difficulty() -> None:
+    assert "expert" in bot_names()
+    assert isinstance(make_bot("expert", 3), ExpertBot)
+
+
+@pytest.mark.parametrize(("edition_id", "players", "variant"),
+                         [("australia", 2, False), ("australia", 4, False), ("europe", 3, True), ("europe", 2, False),
+                          ("usa", 4, True), ("usa", 3, False)])
+def test_expert_plays_whole_games_legally_in_every_edition(edition_id: str, players: int, variant: bool) -> None:
+    # play() applies joint actions, which refuse any illegal one
+    bots = [small_expert(1), HardBot(seed=2, samples=3), GreedyBot(3), small_expert(4)][:players]
+    state = play(Game(load_edition(edition_id), players, 17, variant), bots)
+    assert state.is_terminal() and len(state.round_log) == ROUNDS
+
+
+def test_a_seeded_expert_replays_a_game_identically() -> None:
+    def history(bot_seed: int) -> list[tuple[int, ...]]:
+        bots = [ExpertBot(seed=bot_seed, simulations=30), GreedyBot(1)]
+        return play(Game(AUSTRALIA, 2, 5), bots).history
+
+    assert history(8) == history(8)
+    # the bot's own generator drives its search: another seed searches other worlds
+    view = Game(AUSTRALIA, 4, 5).new_initial_state().view(0)
+    one, other = (ExpertBot(seed=s, simulations=60).action_values(view) for s in (1, 2))
+    assert one != other
+
+
+def test_the_budget_is_whole_worlds_over_the_legal_actions_and_the_cpu_cap_stops_at_the_minimum() -> None:
+    view = Game(AUSTRALIA, 4, 9).new_initial_state().view(2)
+    legal = view.legal_actions()
+    capped = ExpertBot(seed=3, simulations=10**9, cpu_seconds=0.0).action_values(view)
+    assert set(capped) == set(legal)
+    # stopped by the cap after the fewest worlds allowed: the same search as a budget of exactly that many
+    assert capped == ExpertBot(seed=3, simulations=MIN_WORLDS * len(legal)).action_values(view)
+
+
+def test_round_end_choice_is_the_exact_one_hard_makes() -> None:
+    state = Game(AUSTRALIA, 3, 5).new_initial_state()
+    bots = [GreedyBot(p) for p in range(3)]
+    while state.phase != Phase.CHOICE:
+        state.apply_joint([b.act(state.view(p)) for p, b in enumerate(bots)])
+    view = state.view(1)
+    assert ExpertBot(seed=4).action_values(view) == HardBot(seed=9).action_values(view)
+
+
+def test_region_outlook_values_progress_towards_unclaimed_regions() -> None:
+    outlook = region_outlook(AUSTRALIA, 4)
+    assert outlook is region_outlook(AUSTRALIA, 4)  # measured once per edition and player count
+    chance = outlook.chance
+    for left in range(1, ROUNDS):
+        # fewer sites missing, or more rounds left, never makes the bonus less likely
+        assert all(chance[j][left] >= chance[j + 1][left] for j in range(1, len(chance) - 1))
+        assert 0 < chance[1][left] < 1
+    assert all(chance[j][2] >= chance[j][1] for j in range(1, len(chance)))
+    region = AUSTRALIA.regions[0]
+    almost = region.mask & ~(region.mask & -region.mask)  # every site of the region but its lowest one
+    score = ScoreState(4, [almost, 0, 0, 0], [0] * 4, [0] * 4, 0, 0, 0)
+    near, far = outlook.value(AUSTRALIA, score, 0, 2), outlook.value(AUSTRALIA, score, 1, 2)
+    assert near - far == pytest.approx(region.bonus * (chance[1][2] - chance[4][2]))
+    # no later rounds, or the region taken by someone: nothing more to expect from it
+    assert outlook.value(AUSTRALIA, score, 0, 0) == 0
+    taken = ScoreState(4, [almost, 0, 0, 0], [0] * 4, [0] * 4, 1 << region.index, 0, 0)
+    assert outlook.value(AUSTRALIA, taken, 0, 2) == pytest.approx(far - region.bonus * chance[4][2])
+
+
+def test_region_outlook_is_seeded() -> None:
+    assert RegionOutlook(AUSTRALIA, 2, games=20).chance == RegionOutlook(AUSTRALIA, 2, games=20).chance
+
+
+def last_pick_positions(edition_id: str, players: int, wanted: int) -> list[tuple[State, int, int]]:
+    """Seeded positions of random play at a round's last pick (two cards in hand) where one card completes
+    a region nobody has claimed and is worth at least 4 points more now than the other, which completes no
+    region on the sheet and face-up row of the player it is passed to: (state, player, that card)."""
+    edition = load_edition(edition_id)
+    found = []
+    seed = 0
+    while len(found) < wanted:
+        rng = random.Random(seed)
+        state = Game(edition, players, seed).new_initial_state()
+        seed += 1
+        while not state.is_terminal():
+            if state.phase == Phase.DRAFT and len(state.hands[0]) == 2:
+                found.extend((state.clone(), p, good) for p, good in region_completions(state, edition, players))
+            state.apply_joint([rng.choice(state.legal_actions(p)) for p in range(players)])
+    return found[:wanted]
+
+
+def region_completions(state: State, edition, players: int) -> list[tuple[int, int]]:
+    out = []
+    for player in range(players):
+        view = state.view(player)
+        obs = view.observation()
+        unclaimed = [r for r in edition.regions if not obs.regions_claimed >> r.index & 1]
+        mine = obs.visited[player] | 1 << obs.throw
+        for card in obs.face_up[player]:
+            mine |= 1 << card
+        completes = [card for card in view.legal_actions()
+                     if any(mine & r.mask != r.mask and (mine | 1 << card) & r.mask == r.mask for r in unclaimed)]
+        if len(completes) != 1:
+            continue
+        good = completes[0]
+        other = next(card for card in view.legal_actions() if card != good)
+        receiver = (player + (1 if obs.pass_left else -1)) % players
+        theirs = obs.visited[receiver] | 1 << other
+        for card in obs.face_up[receiver]:
+            theirs |= 1 << card
+        if any(theirs & r.mask == r.mask for r in unclaimed):
+            continue
+        row = [*obs.face_up[player], obs.throw]
+        if row_value(edition, obs, [*row, good]) - row_value(edition, obs, [*row, other]) >= 4:
+            out.append((player, good))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_expert_takes_the_card_that_completes_a_region_when_it_wins_points(players: int) -> None:
+    positions = last_pick_positions("australia", players, 3)
+    assert len(positions) == 3
+    for state, player, good in positions:
+        assert ExpertBot(seed=player, simulations=60).act(state.view(player)) == good
