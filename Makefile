@@ -12,10 +12,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e ".[dev]"
 	@touch $(STAMP)
 
-# Chromium drives the app's end-to-end tests; pdftoppm renders the PDFs the printables tests read back.
+# Chromium drives the app's end-to-end tests; pdftoppm renders the PDFs the printables tests read back;
+# the publisher-style scan photos print decks in Debian's Liberation and DejaVu Serif fonts as well as the bundled
+# ones, so a deck style drawn from a seed looks the same on every machine.
+FONTS := /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf /usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf
 system-deps:
-	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 || { \
-	  $(APT) update -qq && $(APT) install -y -qq chromium poppler-utils; }
+	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && ls $(FONTS) >/dev/null 2>&1 || { \
+	  $(APT) update -qq && $(APT) install -y -qq chromium poppler-utils fonts-liberation fonts-dejavu-core; }
 
 # Message catalogs (gettext, managed with Babel): each package's French words live in
 # <package>/locale/fr/LC_MESSAGES/<package>.po; the install compiles them into the .mo files the app reads.
