@@ -103,7 +103,7 @@ def teach(
     known = teach_cards(data, game_edition, row, photo)
     line = _("learned {letters}; {edition}: {progress}").format(
         letters=row, edition=game_edition.label, progress=progress(game_edition, known))
-    rest = still_to_teach(game_edition, known)
+    rest = still_to_teach(game_edition.letters, known)
     if rest:
         line += " " + _("(still to teach: {letters})").format(letters=rest)
     console.print(line, highlight=False)

@@ -52,6 +52,6 @@ def progress(edition: Edition, known: str) -> str:
         n=len(known), size=len(edition.letters))
 
 
-def still_to_teach(edition: Edition, known: str) -> str:
-    """The edition's letters not learned yet, in the deck's order."""
-    return "".join(letter for letter in edition.letters if letter not in known)
+def still_to_teach(letters: str, known: str) -> str:
+    """The cards of `letters` (a deck, a photo's row) not learned yet, in their order."""
+    return "".join(letter for letter in letters if letter not in known)

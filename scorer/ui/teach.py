@@ -129,19 +129,21 @@ class TeachPanel:
         self.body = ft.Container(self.view, padding=PAD, data=self)  # data: the panel, for the screen's tests
         self.draw()
 
-    def next_step(self) -> int:
-        """The first photo whose cards are not all learned yet (the last one when every card is)."""
-        return next((i for i, row in enumerate(self.rows) if still_to_teach_row(row, self.known)),
-                    len(self.rows) - 1)
+    def next_step(self) -> int | None:
+        """The first photo whose cards are not all learned yet; None when every card is (a photo may still be
+        tapped to teach it again)."""
+        return next((i for i, row in enumerate(self.rows) if still_to_teach(row, self.known)), None)
 
     # --- events ----------------------------------------------------------------------------------------
 
-    def choose(self, step: int) -> None:
+    def choose(self, step: int | None) -> None:
         self.step, self.photo, self.forgetting = step, None, False
         self.show("")
 
     async def got_photo(self, data: bytes) -> None:
         """A photo for the current step: its letters are confirmed before anything is learned."""
+        if self.step is None:
+            return
         self.photo = data
         self.letters_field.value = self.rows[self.step]
         self.show(_("Check the letters: the cards in the photo, left to right. Change them if you laid the "
@@ -169,7 +171,7 @@ class TeachPanel:
             self.busy = False
         self.photo = None
         self.step = self.next_step()
-        if still_to_teach(self.edition, self.known):
+        if self.step is not None:
             self.show(_("Learned {letters}. Next: photo {n} of {count}.").format(
                 letters=letters, n=self.step + 1, count=len(self.rows)))
         else:
@@ -215,9 +217,10 @@ class TeachPanel:
             sem("teach-learned", ft.Container(letter_boxes(edition.letters, known, size=30),
                                               tooltip=_("Learned cards are shaded"))),
         ]
+        if self.step is None:  # every card learned (or a step closed): the outcome shows under the progress
+            controls.append(sem("teach-status", self.status))
         for i, row in enumerate(self.rows):
             controls.append(self.step_card(i, row))
-        controls.append(sem("teach-status", self.status))
         controls.append(self.forget_controls())
         if self.back_to:
             controls.append(sem("teach-back-to-round", ft.FilledTonalButton(
@@ -227,7 +230,7 @@ class TeachPanel:
 
     def step_card(self, i: int, row: str) -> ft.Control:
         """Photo i+1: its cards; the current one opens with how to lay them out and the buttons."""
-        left = still_to_teach_row(row, self.known)
+        left = still_to_teach(row, self.known)
         heading = ft.Row([
             ft.Icon(ft.Icons.CHECK_CIRCLE if not left else ft.Icons.PHOTO_CAMERA_OUTLINED,
                     color=ft.Colors.PRIMARY if not left else ft.Colors.ON_SURFACE_VARIANT, size=20),
@@ -237,6 +240,8 @@ class TeachPanel:
         if i != self.step:
             return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(heading, padding=12,
                                                                      on_click=lambda e, i=i: self.choose(i))))
+        heading.controls[-1] = ft.IconButton(ft.Icons.EXPAND_LESS, tooltip=_("Close"),
+                                             on_click=lambda e: self.choose(None))
         parts: list[ft.Control] = [
             heading,
             ft.Text(_("Lay out these 7 cards face up in this order, left to right, upright and a finger's width "
@@ -253,6 +258,7 @@ class TeachPanel:
                                                            height=48, on_click=self.learn, expand=True)),
                         ft.TextButton(_("Cancel"), on_click=self.cancel_photo)], spacing=8),
             ]
+        parts.append(sem("teach-status", self.status))  # where the eyes are: under the buttons just tapped
         return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(
             ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12),
             elevation=3))
@@ -276,6 +282,3 @@ class TeachPanel:
                         style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))),
                     ft.TextButton(_("Keep them"), on_click=self.keep)], spacing=8)], spacing=8)
 
-
-def still_to_teach_row(row: str, known: str) -> str:
-    return "".join(letter for letter in row if letter not in known)
