@@ -70,7 +70,7 @@ def test_teaching_a_photo_after_confirming_its_letters(store, isolated_data_dir,
     async def run():
         session, page, _conn = await start_at(make_main(lambda: store), "/teach")
         shown = texts(page)
-        assert "Teach tourpad your cards" in shown
+        assert "Teach your cards" in shown
         assert {"Boomerang: Australia", "Boomerang: Europe", "Boomerang: USA"} <= set(shown)
         assert shown.count("0 of 28 cards learned") == 3
         page.data.go("teach_edition", edition="australia")
@@ -117,7 +117,7 @@ def test_the_teach_screen_in_french(store, isolated_data_dir):
         _session, page, _conn = await start_at(make_main(lambda: store), "/teach/usa")
         page.data.set_language("fr")
         shown = texts(page)
-        assert "Apprendre vos cartes à tourpad" in shown and "Boomerang\u00a0: USA" in shown
+        assert "Apprendre vos cartes" in shown and "Boomerang\u00a0: USA" in shown
         assert "0 carte apprise sur 28" in shown and "Photo 1 sur 4\u00a0: ABCDEFG" in shown
         assert "Fichier photo" in [getattr(b, "content", None) for b in walk(top(page)) if getattr(b, "on_click", None)]
 

@@ -61,7 +61,7 @@ def intro() -> ft.Control:
 @screen("teach")
 def teach_editions(app: PadApp) -> Screen:
     """Every edition this device knows, with how many of its cards are learned: the way into one's photos."""
-    title = _("Teach tourpad your cards")
+    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
     reason = teaching_unavailable()
     if reason is not None:
         return cannot_teach(app, title, reason)
@@ -88,7 +88,7 @@ def teach_edition(app: PadApp, edition: str, back_to: str | None = None) -> Scre
         deck = resolve_edition(edition)
     except (KeyError, ValueError) as err:
         raise NotFound(str(err.args[0] if err.args else err)) from None
-    title = _("Teach tourpad your cards")
+    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
     reason = teaching_unavailable()
     if reason is not None:
         return cannot_teach(app, title, reason)
