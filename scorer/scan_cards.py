@@ -4,26 +4,25 @@ Pure and Flet-free (OpenCV + numpy); only `scorer.scan` and the scan commands im
 browser build never loads OpenCV.
 
 How a row is read:
-1. **Cards**: the table is what the photo's border shows; everything far from the table's colours is card.
+1. **The row**: the table is what the photo's border shows; everything far from the table's colours is card.
    The cards' outline (touching or overlapping cards form one outline) is fitted with a quadrilateral and
-   rectified (rotation and perspective) into a strip one card high; the strip splits into cards where the
-   table shows through, and a stretch wider than one card splits at the cards' own edges.
-2. **Direction**: a publisher card prints its number in a circle at its top-left corner. Whichever way up
-   the strip shows more of those circles (at the top-left of each card, or rotated at the bottom-right) is
-   upright, and the cards are then read left to right as they face the player: the Throw card is the
-   leftmost card of the row as its letters read upright. A row photographed from across the table or at an
-   angle reads the same; a row laid the other way round (Throw card on the right) cannot be told apart.
+   rectified (rotation and perspective) into a strip one card high.
+2. **The cards**: what stays visible however the cards touch or overlap is each card's number circle at its
+   top-left corner (players lay a card over its neighbour's right edge, never its corner marks). Along the
+   strip's top edge (or its bottom edge, turned: a row photographed from across the table) the circles lie
+   one card pitch apart, the first one 8 mm in from the row's start and the last one a card's width from its
+   end: the comb of circles that fits best gives the number of cards, each card's left and top edge, and
+   which way up the row is. The cards are then read left to right as they face the player: the Throw card
+   is the leftmost card of the row as its letters read upright.
 3. **Letters**: each card's bottom-left corner is matched against the templates learned from the player's
-   own deck (`teach`), else against the letter shapes rendered from tourpad's fonts. The top-left number is
-   read the same way and must agree with the edition's number for that letter: a card whose number
-   disagrees, or whose best match is not clearly better than the next, reads `?` — never a guess.
+   own deck (`teach_deck`), else against the letter shapes rendered from tourpad's fonts. The top-left number
+   is read the same way and must agree with the edition's number for that letter (the checksum): a card
+   whose number disagrees, or whose best match is not clearly better than the next, reads `?` — never a guess.
 """
 
 from __future__ import annotations
 
 import contextlib
-import io
-import itertools
 import json
 import re
 import time
@@ -33,9 +32,11 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageDraw, ImageFont
 
 from rules.edition import Edition
+from scorer.locale import _
+from scorer.scan_image import load_photo
 
 CARD_MM = (63, 88)
 #: The rectified card's resolution: enough for a corner letter ~7 mm tall to show ~28 px.
@@ -64,23 +65,7 @@ _FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf
 
 def load_rgb(source: bytes | bytearray | str | Path | Image.Image) -> np.ndarray:
     """The photo as an RGB array, upright as the phone meant it. Raises ScanImageError for a non-image."""
-    from scorer.scan import ScanImageError
-
-    if isinstance(source, Image.Image):
-        image = source
-    else:
-        try:
-            data = Path(source).read_bytes() if isinstance(source, str | Path) else bytes(source)
-            image = Image.open(io.BytesIO(data))
-            image.load()
-        except OSError as err:
-            raise ScanImageError(f"cannot read the image {source if isinstance(source, str | Path) else ''}: "
-                                 f"{err}") from err
-        except (UnidentifiedImageError, ValueError, Image.DecompressionBombError) as err:
-            raise ScanImageError("the file is not an image we can read (JPEG, PNG, WebP, …)") from err
-    with contextlib.suppress(Exception):
-        image = ImageOps.exif_transpose(image)
-    return np.asarray(image.convert("RGB"))
+    return np.asarray(load_photo(source, "RGB"))
 
 
 # --- Finding the cards --------------------------------------------------------------------------------------
@@ -111,12 +96,12 @@ def _card_mask(preview: np.ndarray) -> np.ndarray:
     y, x = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = x / w - 0.5, y / h - 0.5
     terms = np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=-1)
-    fit, *_ = np.linalg.lstsq(terms[edge], lab[edge], rcond=None)
+    fit, *_rest = np.linalg.lstsq(terms[edge], lab[edge], rcond=None)
     lab = lab - terms @ fit
     border = lab[edge]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(1)
-    _, _, centres = cv2.kmeans(border, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    _compactness, _labels, centres = cv2.kmeans(border, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
     lab = cv2.GaussianBlur(lab, (5, 5), 0)
     distance = np.min([np.linalg.norm(lab - c, axis=2) for c in centres], axis=0)
     spread = float(np.percentile(np.min([np.linalg.norm(border - c, axis=1) for c in centres], axis=0), 98))
@@ -124,14 +109,14 @@ def _card_mask(preview: np.ndarray) -> np.ndarray:
     k = max(3, min(h, w) // 60)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3 * k, 3 * k)))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
     if count <= 1:
         return np.zeros_like(mask)
     areas = stats[1:, cv2.CC_STAT_AREA]
     keep = [i + 1 for i, area in enumerate(areas) if area >= 0.15 * areas.max()]
     mask = np.isin(labels, keep).astype(np.uint8) * 255
     # Holes (a card's photo the colour of the table) are card too.
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, _hierarchy = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     cv2.drawContours(mask, contours, -1, 255, cv2.FILLED)
     return mask
 
@@ -171,129 +156,179 @@ def _row_quad(mask: np.ndarray) -> np.ndarray | None:
     return quad
 
 
-def _split(coverage: np.ndarray, card_w: float, gradient: np.ndarray) -> list[tuple[int, int]]:
-    """Column ranges of the cards in the strip: runs where card shows, each split into as many cards as its
-    width holds, at the columns where the picture changes most (a card's edge) near the even split."""
-    covered = coverage > 0.5
-    runs, start = [], None
-    for x, on in enumerate([*covered, False]):
-        if on and start is None:
-            start = x
-        elif not on and start is not None:
-            if x - start >= 0.4 * card_w:
-                runs.append((start, x))
-            start = None
-    # The strip is a little taller than a card (cards lie askew), so the nominal width is only a first
-    # guess: the cards' edges repeat along the strip at their true pitch, which the edge profile's
-    # autocorrelation finds.
-    profile = gradient - gradient.mean()
-    lags = range(int(0.75 * card_w), int(1.08 * card_w) + 1)
-    if len(profile) > 2.5 * card_w:
-        pitch = max(lags, key=lambda lag: float(profile[:-lag] @ profile[lag:]) / (len(profile) - lag))
-    else:
-        pitch = card_w
-    # Each stretch of cards: the comb of card edges (one every pitch) that lies on the strongest edges.
-    peaks = np.maximum.reduce([np.roll(gradient, shift) for shift in range(-2, 3)])
-    cards = []
-    for a, b in runs:
-        if b - a < 1.4 * pitch:
-            cards.append((a, b))
-            continue
-        step = round(pitch)
-
-        def comb(phase: int, b: int = b, step: int = step) -> float:
-            return float(peaks[phase:b:step].sum())
-
-        phase = max(range(a, a + step), key=comb)
-        edges = list(range(phase, b + 1, step))
-        if edges[0] - a > 0.5 * pitch:
-            edges.insert(0, edges[0] - step)
-        if b - edges[-1] > 0.5 * pitch:
-            edges.append(edges[-1] + step)
-        edges = [min(max(e, a), b) for e in edges]
-        cards.extend((x, y) for x, y in itertools.pairwise(edges) if y - x > 0.5 * pitch)
-    return cards
+#: The strip is rectified at PX_PER_MM assuming the row's outline is this tall (mm): a card's 88 mm plus what
+#: the cards' slight skew and jitter add to the outline.
+STRIP_MM = 91
+#: Number circles: radius (mm) as publishers print it, and where its centre sits from the card's top-left.
+CIRCLE_RADIUS_MM = 5.5
+#: Neighbouring cards' circles lie a card's width (63 mm) plus the gap between them apart: from 2 mm of
+#: overlap to a finger's width apart, and a little more for cards laid askew.
+PITCH_MM = (58, 74)
 
 
-def _circle_score(card: np.ndarray) -> float:
-    """How clearly a circle of the number's size sits at the card's top-left corner: the share of the edge
-    strength, along the best-placed circle near where publishers print it, that points across the circle's rim
-    (a square badge or a letter's strokes point every which way)."""
-    x0, y0, x1, y1 = (v * PX_PER_MM for v in NUMBER_BOX_MM)
-    region = cv2.GaussianBlur(card[y0:y1, x0:x1].astype(np.float32), (3, 3), 0)
-    gx, gy = cv2.Sobel(region, cv2.CV_32F, 1, 0), cv2.Sobel(region, cv2.CV_32F, 0, 1)
+def _circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.ndarray:
+    """How clearly a circle of one of `radii` (px) is centred on each pixel of `band`: along the circle,
+    the share of the edge strength that points across the rim, the same way all round (a disc lighter or
+    darker than what surrounds it; a letter's strokes or a corner cross the circle both ways), times the share
+    of the rim where there is an edge at all (complete, not an arc of a larger blob). 0..1."""
+    smooth = cv2.GaussianBlur(band.astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     magnitude = np.hypot(gx, gy)
-    edge = 0.3 * float(np.percentile(magnitude, 95)) + 1e-3
-    angles = np.linspace(0, 2 * np.pi, 48, endpoint=False)
-    ux, uy = np.cos(angles), np.sin(angles)
-    best = 0.0
-    nominal = NUMBER_CENTRE_MM[0] * PX_PER_MM
-    reach = 3 * PX_PER_MM
-    for radius in (5.0 * PX_PER_MM, 5.5 * PX_PER_MM, 6.0 * PX_PER_MM):
-        for cy in range(nominal - reach, nominal + reach + 1, 2):
-            for cx in range(nominal - reach, nominal + reach + 1, 2):
-                xs = np.clip(np.round(cx + radius * ux).astype(int), 0, region.shape[1] - 1)
-                ys = np.clip(np.round(cy + radius * uy).astype(int), 0, region.shape[0] - 1)
-                signed = gx[ys, xs] * ux + gy[ys, xs] * uy
-                # Complete (the rim shows all round) and one-sided (a disc lighter or darker than around it
-                # all the way round; a letter's strokes cross the circle both ways).
-                coherence = abs(float(signed.sum())) / (float(magnitude[ys, xs].sum()) + 1e-3)
-                best = max(best, coherence * float(np.mean(np.abs(signed) > edge)))
+    floor = 0.3 * float(np.percentile(magnitude, 95)) + 1e-3
+    h, w = band.shape
+    reach = int(max(radii)) + 2
+    gx, gy, magnitude = (cv2.copyMakeBorder(a, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
+                         for a in (gx, gy, magnitude))
+    best = np.zeros((h, w), np.float32)
+    for radius in radii:
+        signed_sum = np.zeros((h, w), np.float32)
+        strength = np.zeros((h, w), np.float32)
+        complete = np.zeros((h, w), np.float32)
+        for angle in np.linspace(0, 2 * np.pi, angles, endpoint=False):
+            c, s = float(np.cos(angle)), float(np.sin(angle))
+            dx, dy = round(radius * c), round(radius * s)
+            at = (slice(reach + dy, reach + dy + h), slice(reach + dx, reach + dx + w))
+            signed = gx[at] * c + gy[at] * s
+            signed_sum += signed
+            strength += magnitude[at]
+            complete += np.abs(signed) > floor
+        best = np.maximum(best, np.abs(signed_sum) / (strength + 1e-3) * complete / angles)
     return best
 
 
-def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None,
-               deck: dict[str, tuple[np.ndarray, np.ndarray]] | None = None) -> FoundRow:
-    """Every card in the photo, rectified upright, in row order (Throw first)."""
+@dataclass(frozen=True)
+class _Comb:
+    """The number circles along one edge of the strip: their centres (x, y in strip pixels) and fit."""
+
+    centres: tuple[tuple[float, float], ...]
+    score: float
+
+
+def _circle_comb(strip: np.ndarray, px_per_mm: float) -> _Comb:
+    """The row's number circles along the strip's top edge: the first within reach of the strip's left end,
+    each next one a card pitch on, the last a card's width from the right end; of the combs that fit, the one
+    whose circles stand out most (each circle counts for what it scores above an icon's or a blob's typical
+    score, so a comb with one card too many or too few scores less)."""
+    mm = px_per_mm
+    band = strip[: round(26 * mm)]
+    scores = _circle_map(band, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
+    centre_rows = scores[round(3 * mm): round(20 * mm)]
+    column = centre_rows.max(axis=0)
+    best_y = centre_rows.argmax(axis=0) + round(3 * mm)
+    # One score per millimetre along the strip (the best circle within it).
+    length_mm = int(strip.shape[1] / mm)
+    per_mm = np.array([column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))].max()
+                       for k in range(length_mm)])
+    where = [round(k * mm) + int(np.argmax(column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))]))
+             for k in range(length_mm)]
+    gain = per_mm - 0.55
+    first = range(2, min(length_mm, 26))
+    last_from = length_mm - 63 + 1
+    # dynamic programming: best[k] = best total gain of a comb ending with a circle at millimetre k
+    best = np.full(length_mm, -np.inf)
+    before = np.full(length_mm, -1)
+    for k in first:
+        best[k] = gain[k]
+    for k in range(length_mm):
+        lo, hi = k - PITCH_MM[1], k - PITCH_MM[0]
+        if hi < 0:
+            continue
+        window = best[max(0, lo): hi + 1]
+        if window.size and np.isfinite(window.max()):
+            j = max(0, lo) + int(np.argmax(window))
+            if best[j] + gain[k] > best[k]:
+                best[k], before[k] = best[j] + gain[k], j
+    ends = [k for k in range(max(0, last_from - 14), min(length_mm, last_from + 12)) if np.isfinite(best[k])]
+    if not ends:
+        return _Comb((), -np.inf)
+    k = max(ends, key=lambda e: best[e])
+    total = float(best[k])
+    chain = []
+    while k >= 0:
+        chain.append(k)
+        k = int(before[k])
+    chain.reverse()
+    return _Comb(tuple((float(where[k]), float(best_y[where[k]])) for k in chain), total)
+
+
+#: The strip is warped with this much of the photo around the row's outline (mm): the outline found on the
+#: preview may be a little tight, and a card's edges must be inside the strip to be measured.
+AROUND_MM = 12
+
+
+def _card_scale(edges: np.ndarray, cx: float, cy: float, mm: float) -> float:
+    """How much larger than nominal (PX_PER_MM) the card whose number circle is at (cx, cy) appears: the
+    scale whose predicted top edge (8 mm above the circle's centre) and bottom edge (88 mm below the top)
+    both lie on strong horizontal edges across the card's left part (`edges`: vertical gradient strength)."""
+    x0, x1 = max(0, round(cx - 5 * mm)), min(edges.shape[1], round(cx + 40 * mm))
+    profile = edges[:, x0:x1].mean(axis=1) if x1 > x0 else np.zeros(edges.shape[0])
+    profile = np.maximum.reduce([np.roll(profile, k) for k in (-1, 0, 1)])
+    best, best_k = -1.0, 1.0
+    for k in np.arange(0.8, 1.35, 0.01):
+        top = round(cy - 8 * k * mm)
+        bottom = round(cy + (CARD_MM[1] - 8) * k * mm)
+        if top < 0 or bottom >= len(profile):
+            continue
+        fit = float(profile[top] + profile[bottom])
+        if fit > best:
+            best, best_k = fit, float(k)
+    return best_k
+
+
+def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
+    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first)."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
     shrink = PREVIEW_PX / max(h, w)
     preview = cv2.resize(rgb, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
-    mask = _card_mask(preview)
-    quad = _row_quad(mask)
+    quad = _row_quad(_card_mask(preview))
     if quad is None:
         return FoundRow((), False)
     along = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     across = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    if across < 8:
+    if across < 8 or along < 0.5 * across:
         return FoundRow((), False)
-    strip_h = CARD_PX[1]
-    strip_w = max(1, round(along / across * strip_h))
-    target = np.float32([[0, 0], [strip_w, 0], [strip_w, strip_h], [0, strip_h]])
-    full = cv2.getPerspectiveTransform(quad / shrink, target)
-    strip = cv2.warpPerspective(gray, full, (strip_w, strip_h), flags=cv2.INTER_AREA)
-    strip_mask = cv2.warpPerspective(mask, cv2.getPerspectiveTransform(quad, target), (strip_w, strip_h))
-    coverage = strip_mask.mean(axis=0) / 255
-    # A card's edge runs its whole height; the icons and banner ends that repeat from card to card with the
-    # same pitch do not: a column's median edge strength keeps only the former.
-    across_x = np.abs(cv2.Sobel(cv2.GaussianBlur(strip, (0, 0), 1.5).astype(np.float32), cv2.CV_32F, 1, 0, ksize=3))
-    edges = np.median(across_x, axis=0)
-    card_w = strip_h * CARD_MM[0] / CARD_MM[1]
-    back = np.linalg.inv(full)
-    margin = round(2 * PAD_MM * strip_h / CARD_MM[1])
-    padded = cv2.copyMakeBorder(strip, margin, margin, margin, margin, cv2.BORDER_REPLICATE)
+    mm = PX_PER_MM
+    inner_h = STRIP_MM * mm
+    inner_w = max(1, round(along / across * inner_h))
+    if inner_w < 60 * mm:
+        return FoundRow((), False)
+    around = AROUND_MM * mm
+    strip_w, strip_h = inner_w + 2 * around, inner_h + 2 * around
+    target = np.float32([[around, around], [around + inner_w, around], [around + inner_w, around + inner_h],
+                         [around, around + inner_h]])
+    to_strip = cv2.getPerspectiveTransform(quad / shrink, target)
+    strip = cv2.warpPerspective(gray, to_strip, (strip_w, strip_h), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    back = np.linalg.inv(to_strip)
+    turned = np.ascontiguousarray(strip[::-1, ::-1])
+    # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length.
+    top_band = around - 6 * mm
+    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:around + inner_w]), mm)
+             for image in (strip, turned)]
+    upside_down = combs[1].score > combs[0].score
+    comb, source = (combs[1], turned) if upside_down else (combs[0], strip)
+    edges = np.abs(cv2.Sobel(cv2.GaussianBlur(source.astype(np.float32), (0, 0), 1.2), cv2.CV_32F, 0, 1))
+    centres = [(cx + around, cy + top_band) for cx, cy in comb.centres]
+    # One scale for the row (each card's own estimate is thrown off by a photo's edges near its top or bottom;
+    # the row's rectification already evened out its perspective).
+    scales = [float(np.median([_card_scale(edges, cx, cy, mm) for cx, cy in centres]))] * len(centres)
     cards = []
-    for a, b in _split(coverage, card_w, edges):
-        # Each card's own top and bottom: cards lie a little higher or lower than their neighbours.
-        rows = np.flatnonzero(strip_mask[:, a:b].mean(axis=1) > 127)
-        top, bottom = (int(rows[0]), int(rows[-1]) + 1) if len(rows) > 0.5 * strip_h else (0, strip_h)
-        pad_x = round(PAD_MM * (b - a) / CARD_MM[0])
-        pad_y = round(PAD_MM * (bottom - top) / CARD_MM[1])
-        card = cv2.resize(padded[top - pad_y + margin:bottom + pad_y + margin, a - pad_x + margin:b + pad_x + margin],
-                          CARD_PX, interpolation=cv2.INTER_AREA)
-        centre = back @ np.array([(a + b) / 2, strip_h / 2, 1.0])
-        cards.append(FoundCard(card, (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
-    deck = deck or {}
-    if deck:  # the player's own cards say best which way up they are
-        templates = {k: [v[0]] for k, v in deck.items()}
-        upright = sum(_best(_region(c.image, LETTER_BOX_MM), templates)[0][0] for c in cards)
-        flipped = sum(_best(_region(c.image[::-1, ::-1], LETTER_BOX_MM), templates)[0][0] for c in cards)
-    else:
-        upright = sum(_circle_score(c.image) for c in cards)
-        flipped = sum(_circle_score(c.image[::-1, ::-1]) for c in cards)
-    if flipped > upright:
-        cards = [FoundCard(np.ascontiguousarray(c.image[::-1, ::-1]), c.centre) for c in reversed(cards)]
-    return FoundRow(tuple(cards), flipped > upright)
+    for (cx, cy), k in zip(centres, scales, strict=True):
+        left, top = cx - 8 * k * mm, cy - 8 * k * mm  # the card's own top-left corner
+        box = np.float32([[left - PAD_MM * k * mm, top - PAD_MM * k * mm],
+                          [left + (CARD_MM[0] + PAD_MM) * k * mm, top - PAD_MM * k * mm],
+                          [left - PAD_MM * k * mm, top + (CARD_MM[1] + PAD_MM) * k * mm]])
+        cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
+        card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
+                              borderMode=cv2.BORDER_REPLICATE)
+        middle = (left + CARD_MM[0] * k * mm / 2, top + CARD_MM[1] * k * mm / 2)
+        if upside_down:
+            middle = (strip_w - middle[0], strip_h - middle[1])
+        centre = back @ np.array([middle[0], middle[1], 1.0])
+        cards.append(FoundCard(np.ascontiguousarray(card),
+                               (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
+    return FoundRow(tuple(cards), upside_down)
 
 
 # --- Corner regions and templates ---------------------------------------------------------------------------
@@ -395,6 +430,10 @@ def _font_shapes(text: str) -> tuple[np.ndarray, ...]:
     return tuple(shapes)
 
 
+#: letter → (corner letter template, number template, face) learned from the player's deck.
+Deck = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+
+
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
 
 def templates_dir() -> Path:
@@ -409,22 +448,26 @@ def _deck_file(edition_id: str) -> Path:
     return templates_dir() / f"{re.sub(r'[^A-Za-z0-9_-]', '_', edition_id)}.npz"
 
 
-def _load_deck(edition_id: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """letter → (letter template, number template) learned for the edition; {} when none."""
+def _load_deck(edition_id: str) -> Deck:
+    """letter → (letter template, number template, face) learned for the edition; {} when none (or taught by
+    an older tourpad that kept no face: teach again)."""
     path = _deck_file(edition_id)
     if not path.is_file():
         return {}
     with np.load(path) as data:
         letters = json.loads(str(data["letters"]))
-        return {letter: (data[f"letter_{i}"], data[f"number_{i}"]) for i, letter in enumerate(letters)}
+        if letters and "face_0" not in data:
+            return {}
+        return {letter: (data[f"letter_{i}"], data[f"number_{i}"], data[f"face_{i}"])
+                for i, letter in enumerate(letters)}
 
 
-def _save_deck(edition_id: str, deck: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+def _save_deck(edition_id: str, deck: Deck) -> None:
     path = _deck_file(edition_id)
     letters = sorted(deck)
     arrays = {"letters": np.array(json.dumps(letters))}
     for i, letter in enumerate(letters):
-        arrays[f"letter_{i}"], arrays[f"number_{i}"] = deck[letter]
+        arrays[f"letter_{i}"], arrays[f"number_{i}"], arrays[f"face_{i}"] = deck[letter]
     partial = path.with_suffix(".tmp.npz")
     np.savez_compressed(partial, **arrays)
     partial.replace(path)  # all or nothing: a crash mid-write keeps the old templates
@@ -444,39 +487,62 @@ def forget_deck(edition: Edition) -> int:
 
 
 class TeachError(ValueError):
-    """The photo or the letters cannot teach; the message names what to change."""
+    """The photo or the letters cannot teach; the message (translated) names what to change."""
 
 
 def teach_deck(source, edition: Edition, letters: str) -> str:
     """Learn the cards of one photo: `letters` are the cards in row order (Throw first, as `scan` reads
-    them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition."""
-    letters = letters.strip().upper()
-    unknown = [letter for letter in letters if letter not in edition.letters]
+    them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition.
+    Raises TeachError (wrong letters, wrong count) or scorer.scan.ScanImageError (not an image)."""
+    letters = "".join(letters.split()).upper()
+    if not letters:
+        raise TeachError(_("give the letters of the cards in the photo, in row order (Throw first)"))
+    unknown = sorted({letter for letter in letters if letter not in edition.letters})
     if unknown:
-        raise TeachError(f"{edition.name} has no card {', '.join(unknown)} (its letters: {edition.letters})")
+        raise TeachError(_("{edition} has no card {letters} (its letters: {all})").format(
+            edition=edition.label, letters=", ".join(unknown), all=edition.letters))
     twice = sorted({letter for letter in letters if letters.count(letter) > 1})
     if twice:
-        raise TeachError(f"letter {', '.join(twice)} given twice: each card of the row once, in row order")
+        raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
+            letters=", ".join(twice)))
     row = find_cards(load_rgb(source))
     if not row.cards:
-        raise TeachError("found no cards in the photo: lay the cards face up in one row on a plain table")
+        raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
     if len(row.cards) != len(letters):
-        raise TeachError(f"found {len(row.cards)} cards in the photo but {len(letters)} letters were given: "
-                         "lay the cards in one row on a plain table, not touching the photo's edges")
+        raise TeachError(_("found {found} cards in the photo but {given} letters were given: lay the cards in "
+                           "one row on a plain table, not touching the photo's edges").format(
+            found=len(row.cards), given=len(letters)))
     deck = _load_deck(edition.id)
     learn_cards(deck, [card.image for card in row.cards], letters)
     _save_deck(edition.id, deck)
     return learned(edition)
 
 
+def learned_preview(edition: Edition) -> dict[str, bytes]:
+    """letter → a small PNG of what was learned of that card (its corner letter and number side by side, as
+    the reader sees them), for the app to show after teaching; {} when nothing was learned."""
+    out = {}
+    for letter, (letter_shape, number_shape, _face_shape) in _load_deck(edition.id).items():
+        height = max(letter_shape.shape[0], number_shape.shape[0])
+        parts = [cv2.copyMakeBorder(shape, 0, height - shape.shape[0], 0, 2, cv2.BORDER_CONSTANT, value=0)
+                 for shape in (number_shape, letter_shape)]
+        both = np.hstack(parts)
+        grey = np.clip(128 + 40 * both, 0, 255).astype(np.uint8)
+        ok, png = cv2.imencode(".png", cv2.resize(grey, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST))
+        if ok:
+            out[letter] = png.tobytes()
+    return {letter: out[letter] for letter in edition.letters if letter in out}
+
+
 # --- Reading ------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class CardReading:
-    """What one card's corners say: the letter if certain, else None; and why not."""
+    """What one card's corners say: the letter if certain, else None. `problem` names, for the player, a card
+    whose letter and number disagree (another edition's card, or a misread)."""
 
     letter: str | None
-    doubt: str = ""
+    problem: str = ""
 
 
 def _certain(scores: list[tuple[float, str]], floor: float, margin: float, ratio: float = 0.0) -> str | None:
@@ -492,79 +558,118 @@ def _certain(scores: list[tuple[float, str]], floor: float, margin: float, ratio
     return scores[0][1]
 
 
-def _disagree(edition: Edition, letter: str, digit: str) -> str:
-    number = edition.numbers[edition.card_index(letter)]
-    return (f"shows {letter} with number {digit}, but {edition.name}'s {letter} has number {number}: "
-            "a card of another edition, or misread")
+def _disagree(edition: Edition, letter: str, digit: int) -> str:
+    """The problem of a card read as `letter` with number `digit` where the edition's card differs: another
+    bundled edition's card when one has that letter with that number, else a misread."""
+    from rules.editions import bundled_ids
+    from scorer.packs import resolve_edition
+
+    for other_id in bundled_ids():
+        if other_id == edition.id:
+            continue
+        with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
+            other = resolve_edition(other_id)
+            if letter in other.letters and other.numbers[other.card_index(letter)] == digit:
+                return _("card {letter} with number {number} is a card of {other}, not of {edition}").format(
+                    letter=letter, number=digit, other=other.label, edition=edition.label)
+    return _("the card reads {letter} with number {number}, but {edition}'s {letter} has number {expected}: "
+             "misread, type it in").format(letter=letter, number=digit, edition=edition.label,
+                                           expected=edition.numbers[edition.card_index(letter)])
 
 
-def learn_cards(deck: dict[str, tuple[np.ndarray, np.ndarray]], cards: list[np.ndarray], letters: str) -> None:
+#: A taught card's face is kept at this resolution (px per mm): its picture, banner and icons are what tell
+#: it from the deck's other cards, far more than its corner letter; its left part only (FACE_MM wide),
+#: the part a neighbour laid over it never covers.
+FACE_PX_PER_MM = 1
+FACE_MM = 40
+#: When reading, a face may sit this far (mm) off where it was taught (the card's corner found a little off).
+FACE_SLACK_MM = 3
+#: A face is recognised when it matches this well (correlation) and this much better than the next face.
+FACE_MIN, FACE_MARGIN = 0.45, 0.08
+
+
+def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
+    """The card's left part, small and normalised (light and exposure drop out), with `slack_mm` of its
+    surroundings on every side for reading."""
+    pad = PAD_MM * PX_PER_MM
+    slack = slack_mm * PX_PER_MM
+    part = card[pad - slack: pad + CARD_MM[1] * PX_PER_MM + slack, pad - slack: pad + FACE_MM * PX_PER_MM + slack]
+    part = cv2.GaussianBlur(part.astype(np.float32), (0, 0), PX_PER_MM / FACE_PX_PER_MM / 2)
+    small = cv2.resize(part, None, fx=FACE_PX_PER_MM / PX_PER_MM, fy=FACE_PX_PER_MM / PX_PER_MM,
+                       interpolation=cv2.INTER_AREA)
+    return (small - small.mean()) / (small.std() + 1e-3)
+
+
+def _face_scores(card: np.ndarray, deck: Deck) -> list[tuple[float, str]]:
+    """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
+    faces apart (the banner, circle and icon column every card shares taken away: `_distinct`)."""
+    region = _face(card, FACE_SLACK_MM)
+    return _distinct(region, {letter: [face] for letter, (_letter_shape, _number_shape, face) in deck.items()})
+
+
+def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
     """Add (or replace) the templates of rectified upright card images (CARD_PX grey) with known letters."""
     for card, letter in zip(cards, letters, strict=True):
         deck[letter] = (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM),
-                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM))
+                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM),
+                        _face(card, 0))
 
 
-def read_card(card: np.ndarray, edition: Edition, deck: dict[str, tuple[np.ndarray, np.ndarray]]) -> CardReading:
+def read_card(card: np.ndarray, edition: Edition, deck: Deck) -> CardReading:
     """The card's letter, only when its corner letter is read with certainty and its number agrees."""
     letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, SLACK_PX)
     number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, SLACK_PX)
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
     if deck:
+        by_digit: dict[str, list[np.ndarray]] = {}
+        for known, (_shape, number_template, _face_shape) in deck.items():
+            by_digit.setdefault(str(number_of[known]), []).append(number_template)
+        digits = _distinct(number_region, by_digit)
+        # The whole face first: a taught card is told by its picture; its number, read on its own, must agree.
+        faces = _face_scores(card, deck)
+        face = _certain(faces, FACE_MIN, FACE_MARGIN)
+        if face is not None and digits and digits[0][1] == str(number_of[face]) and (
+                len(digits) < 2 or digits[0][0] - digits[1][0] >= TAUGHT_MARGIN):
+            return CardReading(face)
         letter = _certain(_distinct(letter_region, {k: [v[0]] for k, v in deck.items()}), TAUGHT_MIN, TAUGHT_MARGIN,
                           TAUGHT_RATIO)
-        by_digit: dict[str, list[np.ndarray]] = {}
-        for known, (_, number_template) in deck.items():
-            by_digit.setdefault(str(number_of[known]), []).append(number_template)
-        digit = _certain(_distinct(number_region, by_digit), TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
+        digit = _certain(digits, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
         if letter and digit:
-            if int(digit) == number_of[letter]:
+            if int(digit) != number_of[letter]:
+                return CardReading(None, _disagree(edition, letter, int(digit)))
+            # The corner letter alone, without its face agreeing, is not enough: two letters of one print
+            # can look alike through blur, and a wrong letter shown as certain is the worst outcome.
+            if faces and faces[0][1] == letter:
                 return CardReading(letter)
-            return CardReading(None, _disagree(edition, letter, digit))
+        return CardReading(None)
     letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
     letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
     digits = {str(d): list(_font_shapes(str(d))) for d in sorted(set(edition.numbers))}
     digit = _certain(_best(number_region, digits, invert=True), FONT_MIN, FONT_MARGIN)
     if letter is None or digit is None:
-        return CardReading(None, "its corner letter or number is not clear")
+        return CardReading(None)
     if int(digit) != number_of[letter]:
-        return CardReading(None, _disagree(edition, letter, digit))
+        return CardReading(None, _disagree(edition, letter, int(digit)))
     return CardReading(letter)
 
 
 @dataclass(frozen=True)
 class PublisherRead:
+    """The cards found in row order (Throw first) and what each one reads."""
+
     cards: tuple[FoundCard, ...]
     readings: tuple[CardReading, ...]
+    upside_down: bool
     seconds: float
 
 
 def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> PublisherRead:
-    """Find and read every publisher card in the photo, in row order."""
+    """Find and read every publisher card in the photo, in row order. One thread: a phone's photo is read
+    while the app serves others, and the bench measures one core."""
+    cv2.setNumThreads(1)
     started = time.perf_counter()
     rgb = load_rgb(source) if rgb is None else rgb
     deck = _load_deck(edition.id)
-    row = find_cards(rgb, deck=deck)
+    row = find_cards(rgb)
     readings = tuple(read_card(card.image, edition, deck) for card in row.cards)
-    return PublisherRead(row.cards, readings, time.perf_counter() - started)
-
-
-def publisher_result(source, edition: Edition, taken=(), row_length: int = 7):
-    """The row as a `scorer.scan.ScanResult` (same messages as for tourpad's own cards), or None when the
-    photo shows no card at all (then the caller looks for QR codes harder)."""
-    from scorer.scan import ScanResult, letter_problems
-
-    read = read_row(source, edition)
-    if not read.cards:
-        return None
-    found = len(read.cards)
-    slots = [reading.letter for reading in read.readings] + [None] * max(0, row_length - found)
-    problems = []
-    if found < row_length:
-        problems.append(f"found {found} cards; a row has {row_length}: is a card covered, or outside the photo?")
-    elif found > row_length:
-        problems.append(f"found {found} cards; a row has {row_length}: photograph one player's row only")
-    problems += [f"position {i + 1}: {reading.doubt}" for i, reading in enumerate(read.readings)
-                 if reading.doubt and "another edition" in reading.doubt]
-    problems += letter_problems(((i, letter) for i, letter in enumerate(slots) if letter), taken)
-    return ScanResult(edition.id, tuple(slots), tuple(problems), "row", (), read.seconds)
+    return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
