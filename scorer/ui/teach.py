@@ -119,7 +119,7 @@ class TeachPanel:
         self.photo: bytes | None = None  # the photo waiting for its letters to be confirmed
         self.busy = False
         self.forgetting = False  # Forget was tapped once: asking to confirm
-        self.status = ft.Text("", size=13)
+        self.status = ft.Text("", size=13)  # shown only with a message: an empty line leaves a gap
         self.letters_field = ft.TextField(
             label=_("The cards in this photo, left to right"), dense=True,
             capitalization=ft.TextCapitalization.CHARACTERS, on_submit=self.learn)
@@ -217,7 +217,7 @@ class TeachPanel:
             sem("teach-learned", ft.Container(letter_boxes(edition.letters, known, size=30),
                                               tooltip=_("Learned cards are shaded"))),
         ]
-        if self.step is None:  # every card learned (or a step closed): the outcome shows under the progress
+        if self.step is None and self.status.value:  # every card learned, or the step closed: under the progress
             controls.append(sem("teach-status", self.status))
         for i, row in enumerate(self.rows):
             controls.append(self.step_card(i, row))
@@ -258,7 +258,8 @@ class TeachPanel:
                                                            height=48, on_click=self.learn, expand=True)),
                         ft.TextButton(_("Cancel"), on_click=self.cancel_photo)], spacing=8),
             ]
-        parts.append(sem("teach-status", self.status))  # where the eyes are: under the buttons just tapped
+        if self.status.value:  # where the eyes are: under the buttons just tapped
+            parts.append(sem("teach-status", self.status))
         return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(
             ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12),
             elevation=3))

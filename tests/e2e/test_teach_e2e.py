@@ -32,7 +32,10 @@ def test_four_teaching_photos_then_a_row_photo_fills_the_letters(server, phone, 
     australia = load_edition("australia")
     style = deck_style(STYLE)
     pad = open_app(phone, server.url)
+    pad.shot("teach-home")
     pad.tap("Teach tourpad your cards")
+    pad.wait_text("teach-australia", "0 of 28 cards learned")
+    pad.shot("teach-00-editions")
     pad.tap_until(lambda: pad.tap_ident("teach-australia"),
                   lambda ms: pad.wait_text("teach-progress", r"^0 of 28 cards learned", timeout=ms))
     pad.shot("teach-01-start")
