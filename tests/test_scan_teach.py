@@ -133,7 +133,7 @@ def test_teach_in_french(data_dir, first_photo):
     assert taught.output.strip() == (f"appris{NB}: ABCDEFG{NNB}; Boomerang{NB}: Australie{NB}: 7 cartes apprises "
                                      f"sur 28 (reste à apprendre{NB}: HIJKLMNOPQRSTUVWXYZ@#)")
     refused = runner.invoke(app, ["--lang", "fr", "scan", "teach", str(first_photo), "--letters", "ABCDEFA"])
-    assert refused.output.strip() == (f"erreur{NB}: --letters ABCDEFA{NB}: A est donnée deux fois{NB}: chaque "
-                                      "carte de la photo une seule fois, de gauche à droite")
+    assert refused.output.strip() == (f"erreur{NB}: --letters ABCDEFA{NB}: la lettre A est donnée deux fois{NB}: "
+                                      "chaque carte de la photo une seule fois, de gauche à droite")
     forgot = runner.invoke(app, ["--lang", "fr", "scan", "teach", "--forget"])
     assert forgot.output.strip() == f"7 cartes apprises oubliées pour Boomerang{NB}: Australie"

@@ -155,7 +155,8 @@ class TeachPanel:
         try:
             letters = check_letters(self.edition, self.letters_field.value or "")
         except TeachLettersError as err:
-            self.show(str(err), error=True)
+            problem = str(err)  # worded to follow "--letters X:" on the command line; a sentence of its own here
+            self.show(problem[:1].upper() + problem[1:], error=True)
             return
         from scorer.scan import ScanImageError
         from scorer.scan_cards import TeachError, teach_deck

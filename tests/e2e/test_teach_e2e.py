@@ -79,7 +79,7 @@ def test_a_french_phone_teaches_in_french(server, new_context, open_app, tmp_pat
     pad.ident("teach-learn").wait_for(timeout=30000)
     pad.type_into("Les cartes de cette photo, de gauche à droite", "ABCDEFA")
     pad.tap("Apprendre ces 7 cartes")
-    pad.wait_text("teach-status", "A est donnée deux fois")
+    pad.wait_text("teach-status", "La lettre A est donnée deux fois")
     assert pad.text("teach-progress").startswith("0 carte apprise sur 28")
     pad.shot("teach-fr-02-refused")
     pad.reload()
