@@ -5,6 +5,7 @@ Forget, French, and the way there and back from a round's keypad."""
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import flet as ft
 import pytest
@@ -146,5 +147,21 @@ def test_an_unknown_edition_is_not_found(store, isolated_data_dir):
         _session, page, _conn = await start_at(make_main(lambda: store), "/teach/narnia")
         assert "Not found" in texts(page)
         assert any("unknown edition 'narnia'" in t for t in texts(page))
+
+    run_session(run)
+
+
+def test_without_opencv_the_screen_says_so_instead_of_offering_photos(store, isolated_data_dir, monkeypatch):
+    import scorer.scan_cards  # noqa: F401  (loaded, so that delitem below has something to take out)
+
+    monkeypatch.setitem(sys.modules, "cv2", None)  # importing it now fails, as where it is missing
+    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
+
+    async def run():
+        _session, page, _conn = await start_at(make_main(lambda: store), "/teach/australia")
+        shown = texts(page)
+        assert any(t.startswith("Reading the publisher's cards needs OpenCV, which is not installed here")
+                   for t in shown), shown
+        assert "Photo 1 of 4: ABCDEFG" not in shown
 
     run_session(run)
