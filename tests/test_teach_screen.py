@@ -165,3 +165,14 @@ def test_without_opencv_the_screen_says_so_instead_of_offering_photos(store, iso
         assert "Photo 1 of 4: ABCDEFG" not in shown
 
     run_session(run)
+
+
+def test_the_browser_only_app_points_to_the_host(store, isolated_data_dir, monkeypatch):
+    monkeypatch.setattr("scorer.ui.teach.IN_BROWSER", True)  # the published web app: no OpenCV in Pyodide
+
+    async def run():
+        _session, page, _conn = await start_at(make_main(lambda: store), "/teach")
+        assert any(t.startswith("Teaching tourpad your cards needs the hosted app: run `tourpad host`")
+                   for t in texts(page)), texts(page)
+
+    run_session(run)
