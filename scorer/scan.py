@@ -797,19 +797,24 @@ NO_PRINTED_CARD_READER = N_("reading the publisher's printed cards needs OpenCV,
                             "does not have: scan on the host (tourpad host), or type the letters in")
 
 
+class _NoPrintedCardReader(Exception):
+    """OpenCV cannot be imported here (the browser build)."""
+
+
 def _publisher_result(source, edition: Edition, taken, row_length: int, started: float) -> ScanResult | None:
-    """The publisher's printed cards read from the photo (no QR code); None when OpenCV is missing (the
-    browser build) or no card was found. OpenCV loads here, on the first such photo, never on import."""
+    """The publisher's printed cards read from the photo (no QR code); None when no card was found. OpenCV
+    loads here, on the first such photo, never on import; _NoPrintedCardReader where it is missing."""
     try:
         from scorer import scan_cards
-    except ImportError:
-        return None
+    except ImportError as err:
+        raise _NoPrintedCardReader from err
     read = scan_cards.read_row(source, edition)
     if not read.cards:
         return None
     found = len(read.cards)
-    slots: list[str | None] = [reading.letter for reading in read.readings][:max(row_length, found)]
-    slots += [None] * (row_length - len(slots))
+    # With a card too few or too many, which position each letter read belongs to is not known: none is shown.
+    slots: list[str | None] = ([reading.letter for reading in read.readings] if found == row_length
+                               else [None] * row_length)
     problems: list[str] = []
     if found < row_length:
         problems.append(_("found {n} cards; a row has {size}: is a card covered, or outside the photo?").format(
@@ -840,9 +845,10 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     if not any(_is_card_code(code.text) for code in first):
         # Most likely the publisher's cards, which carry no code. Unless their reader is sure of a letter,
         # the codes still get the long look below (a blurred tourpad row reads no code at first sight).
-        publisher = _publisher_result(source, edition, taken,
-                                      row_length, started)
-        no_printed_reader = publisher is None and not _printed_reader_available()
+        try:
+            publisher = _publisher_result(source, edition, taken, row_length, started)
+        except _NoPrintedCardReader:
+            no_printed_reader = True
         if publisher is not None and any(publisher.slots):
             return publisher
     detail = Detail(image)
@@ -896,8 +902,3 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
                       time.perf_counter() - started)
 
-
-def _printed_reader_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("cv2") is not None

@@ -130,19 +130,32 @@ def _row_quad(mask: np.ndarray) -> np.ndarray | None:
     perimeter = cv2.arcLength(hull, True)
     # Candidates: the hull simplified to 4 corners at several tolerances (perspective), and the smallest
     # rotated rectangle (none); the one that covers the cards best, and the least else, wins.
-    candidates = [cv2.boxPoints(cv2.minAreaRect(points)).astype(np.float32)]
-    for share in (0.005, 0.01, 0.02, 0.03, 0.05, 0.08):
+    box = cv2.minAreaRect(points)
+    candidates = [cv2.boxPoints(box).astype(np.float32)]
+    # The hull's extreme points along the box's diagonals: the row's four corners under perspective.
+    angle = np.deg2rad(box[2])
+    u, v = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    rim = hull.reshape(-1, 2).astype(np.float32)
+    candidates.append(np.float32([rim[np.argmax(rim @ direction)] for direction in (-u - v, u - v, u + v, -u + v)]))
+    for share in (0.003, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.065, 0.08):
         approx = cv2.approxPolyDP(hull, share * perimeter, True)
-        if len(approx) == 4:
-            candidates.append(approx.reshape(4, 2).astype(np.float32))
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            corners = approx.reshape(4, 2).astype(np.float32)
+            middle = corners.mean(axis=0)
+            # corners in turn around the middle (a quadrilateral whose sides cross would cover the row badly)
+            order = np.argsort(np.arctan2(corners[:, 1] - middle[1], corners[:, 0] - middle[0]))
+            candidates.append(corners[order])
 
-    def overlap(quad: np.ndarray) -> float:
+    cards_px = np.count_nonzero(mask)
+
+    def fit(quad: np.ndarray) -> tuple[bool, float]:
+        # Whole cards first (a corner cut off loses a card's circle), then the tightest of those.
         drawn = np.zeros_like(mask)
         cv2.fillConvexPoly(drawn, quad.astype(np.int32), 255)
-        both = np.count_nonzero(drawn & mask)
-        return both / (np.count_nonzero(drawn | mask) or 1)
+        covered = np.count_nonzero(drawn & mask) / (cards_px or 1)
+        return covered >= 0.985, covered if covered < 0.985 else -np.count_nonzero(drawn) / mask.size
 
-    quad = max(candidates, key=overlap)
+    quad = max(candidates, key=fit)
     # Start at the corner that begins a long side, so corners 0→1 run along the row.
     sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
     if sides[0] + sides[2] < sides[1] + sides[3]:
@@ -204,11 +217,13 @@ class _Comb:
     score: float
 
 
-def _circle_comb(strip: np.ndarray, px_per_mm: float) -> _Comb:
+def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) -> _Comb:
     """The row's number circles along the strip's top edge: the first within reach of the strip's left end,
     each next one a card pitch on, the last a card's width from the right end; of the combs that fit, the one
     whose circles stand out most (each circle counts for what it scores above an icon's or a blob's typical
-    score, so a comb with one card too many or too few scores less)."""
+    score, so a comb with one card too many or too few scores less). A number circle has its card's left edge
+    8 mm to its left (`left_edges`: per strip column, 0..1, how much a straight edge runs the card's height
+    there); the letter's badge of a card seen upside down, or an icon, has none."""
     mm = px_per_mm
     band = strip[: round(26 * mm)]
     scores = _circle_map(band, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
@@ -221,7 +236,9 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float) -> _Comb:
                        for k in range(length_mm)])
     where = [round(k * mm) + int(np.argmax(column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))]))
              for k in range(length_mm)]
-    gain = per_mm - 0.55
+    edge_at = np.array([left_edges[max(0, round((k - 8.5) * mm)): max(1, round((k - 7) * mm))].max(initial=0)
+                        for k in range(length_mm)])
+    gain = per_mm + 0.5 * edge_at - 0.7
     first = range(2, min(length_mm, 26))
     last_from = length_mm - 63 + 1
     # dynamic programming: best[k] = best total gain of a comb ending with a circle at millimetre k
@@ -259,20 +276,32 @@ AROUND_MM = 12
 def _card_scale(edges: np.ndarray, cx: float, cy: float, mm: float) -> float:
     """How much larger than nominal (PX_PER_MM) the card whose number circle is at (cx, cy) appears: the
     scale whose predicted top edge (8 mm above the circle's centre) and bottom edge (88 mm below the top)
-    both lie on strong horizontal edges across the card's left part (`edges`: vertical gradient strength)."""
+    both lie on strong horizontal edges across the card's left part (`edges`: vertical gradient strength).
+    Measured against the left and top edges alone (8 mm from the circle) it reads fewer cards."""
     x0, x1 = max(0, round(cx - 5 * mm)), min(edges.shape[1], round(cx + 40 * mm))
     profile = edges[:, x0:x1].mean(axis=1) if x1 > x0 else np.zeros(edges.shape[0])
     profile = np.maximum.reduce([np.roll(profile, k) for k in (-1, 0, 1)])
     best, best_k = -1.0, 1.0
     for k in np.arange(0.8, 1.35, 0.01):
-        top = round(cy - 8 * k * mm)
-        bottom = round(cy + (CARD_MM[1] - 8) * k * mm)
+        top, bottom = round(cy - 8 * k * mm), round(cy + (CARD_MM[1] - 8) * k * mm)
         if top < 0 or bottom >= len(profile):
             continue
         fit = float(profile[top] + profile[bottom])
         if fit > best:
             best, best_k = fit, float(k)
     return best_k
+
+
+def _left_edges(strip: np.ndarray) -> np.ndarray:
+    """Per column of the strip, 0..1: how strongly a card's left edge runs there, from the table (or the
+    card beneath) to the card on its right, over most of the card's height: the median across the rows of the
+    horizontal brightness change, relative to the strip's strongest such columns. The icons and the banner's
+    ends repeat from card to card with the same pitch but run only a short way down."""
+    smooth = cv2.GaussianBlur(strip.astype(np.float32), (0, 0), 1.5)
+    across = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3))
+    across = np.maximum(across, np.roll(across, 1, axis=1))  # a card laid askew: its edge spans two columns
+    column = np.median(across, axis=0)
+    return np.clip(column / (float(np.percentile(column, 99)) + 1e-3), 0, 1)
 
 
 def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
@@ -304,7 +333,8 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     turned = np.ascontiguousarray(strip[::-1, ::-1])
     # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length.
     top_band = around - 6 * mm
-    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:around + inner_w]), mm)
+    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:around + inner_w]), mm,
+                          _left_edges(image[around:around + inner_h, around:around + inner_w]))
              for image in (strip, turned)]
     upside_down = combs[1].score > combs[0].score
     comb, source = (combs[1], turned) if upside_down else (combs[0], strip)
@@ -348,15 +378,24 @@ LETTER_GLYPH_MM = (8, 9)
 NUMBER_GLYPH_MM = (6, 7)
 
 
-def _template(region: np.ndarray, glyph_mm: tuple[int, int], border: int = 0) -> np.ndarray:
-    """The character's window in a corner region: of the windows whose centre lies within 4 mm of the
-    region's centre, the one with the most detail (the character; the badge's rim lies outside it)."""
+#: Where each character's centre is printed in its corner region (mm, region coordinates): the number in its
+#: circle 8 mm from the card's top and left, the letter 8.5 mm from its left and 9 mm from its bottom.
+NUMBER_AT_MM = (PAD_MM + 8, PAD_MM + 8)
+LETTER_AT_MM = (PAD_MM + 8.5, PAD_MM + CARD_MM[1] - 9 - LETTER_BOX_MM[1])
+
+
+def _template(region: np.ndarray, glyph_mm: tuple[int, int], at_mm: tuple[float, float], border: int = 0,
+              reach_mm: float = 3) -> np.ndarray:
+    """The character's window in a corner region: of the windows whose centre lies within `reach_mm` of where
+    the character is printed (`at_mm`), the one with the most detail (the character; the badge's rim lies
+    outside it), with `border` pixels more on every side."""
     gw, gh = glyph_mm[0] * PX_PER_MM, glyph_mm[1] * PX_PER_MM
     energy = cv2.boxFilter(region * region, -1, (gw, gh), normalize=False, borderType=cv2.BORDER_CONSTANT)
     h, w = region.shape
-    reach = round(4 * PX_PER_MM)
-    ys = slice(max(gh // 2, h // 2 - reach), min(h - gh // 2, h // 2 + reach + 1))
-    xs = slice(max(gw // 2, w // 2 - reach), min(w - gw // 2, w // 2 + reach + 1))
+    reach = round(reach_mm * PX_PER_MM)
+    ax, ay = round(at_mm[0] * PX_PER_MM), round(at_mm[1] * PX_PER_MM)
+    ys = slice(max(gh // 2, ay - reach), max(max(gh // 2, ay - reach) + 1, min(h - gh // 2, ay + reach + 1)))
+    xs = slice(max(gw // 2, ax - reach), max(max(gw // 2, ax - reach) + 1, min(w - gw // 2, ax + reach + 1)))
     window = energy[ys, xs]
     y, x = np.unravel_index(int(np.argmax(window)), window.shape)
     cy, cx = y + ys.start, x + xs.start
@@ -543,6 +582,7 @@ class CardReading:
 
     letter: str | None
     problem: str = ""
+    score: float = 0.0
 
 
 def _certain(scores: list[tuple[float, str]], floor: float, margin: float, ratio: float = 0.0) -> str | None:
@@ -581,11 +621,11 @@ def _disagree(edition: Edition, letter: str, digit: int) -> str:
 #: it from the deck's other cards, far more than its corner letter; its left part only (FACE_MM wide),
 #: the part a neighbour laid over it never covers.
 FACE_PX_PER_MM = 1
-FACE_MM = 40
+FACE_MM = 56
 #: When reading, a face may sit this far (mm) off where it was taught (the card's corner found a little off).
 FACE_SLACK_MM = 3
 #: A face is recognised when it matches this well (correlation) and this much better than the next face.
-FACE_MIN, FACE_MARGIN = 0.45, 0.08
+FACE_MIN, FACE_MARGIN = 0.45, 0.12
 
 
 def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
@@ -600,47 +640,67 @@ def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
     return (small - small.mean()) / (small.std() + 1e-3)
 
 
-def _face_scores(card: np.ndarray, deck: Deck) -> list[tuple[float, str]]:
+#: A card's size is measured to a few per cent (its top and bottom edges on a blurred photo): a face is compared
+#: at these sizes relative to the measured one.
+FACE_SCALES = (0.92, 0.94, 0.96, 0.98, 1.0, 1.02, 1.04, 1.06, 1.08)
+
+
+def _grown(card: np.ndarray, factor: float) -> np.ndarray:
+    """The card image grown (or shrunk) by `factor` about the card's top-left corner, which the circle fixes."""
+    if factor == 1.0:
+        return card
+    corner = PAD_MM * PX_PER_MM
+    return cv2.warpAffine(card, np.float32([[factor, 0, (1 - factor) * corner], [0, factor, (1 - factor) * corner]]),
+                          (card.shape[1], card.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]], float]:
     """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
-    faces apart (the banner, circle and icon column every card shares taken away: `_distinct`)."""
-    region = _face(card, FACE_SLACK_MM)
-    return _distinct(region, {letter: [face] for letter, (_letter_shape, _number_shape, face) in deck.items()})
+    faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
+    size that fits it best; and the size factor that fits the best face (the card's size, measured closer)."""
+    faces = {letter: [face] for letter, (_letter_shape, _number_shape, face) in deck.items()}
+    best: dict[str, tuple[float, float]] = {}
+    for factor in FACE_SCALES:
+        for score, letter in _distinct(_face(_grown(card, factor), FACE_SLACK_MM), faces):
+            if score > best.get(letter, (-1.0, 1.0))[0]:
+                best[letter] = (score, factor)
+    scores = sorted(((score, letter) for letter, (score, _factor) in best.items()), reverse=True)
+    return scores, (best[scores[0][1]][1] if scores else 1.0)
 
 
 def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
     """Add (or replace) the templates of rectified upright card images (CARD_PX grey) with known letters."""
     for card, letter in zip(cards, letters, strict=True):
-        deck[letter] = (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM),
-                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM),
+        deck[letter] = (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
+                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, reach_mm=0.5),
                         _face(card, 0))
 
 
 def read_card(card: np.ndarray, edition: Edition, deck: Deck) -> CardReading:
     """The card's letter, only when its corner letter is read with certainty and its number agrees."""
-    letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, SLACK_PX)
-    number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, SLACK_PX)
+    letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX)
+    number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5)
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
     if deck:
         by_digit: dict[str, list[np.ndarray]] = {}
         for known, (_shape, number_template, _face_shape) in deck.items():
             by_digit.setdefault(str(number_of[known]), []).append(number_template)
         digits = _distinct(number_region, by_digit)
-        # The whole face first: a taught card is told by its picture; its number, read on its own, must agree.
-        faces = _face_scores(card, deck)
+        # Three looks must agree before a letter is shown: the whole face (a taught card is told best by its
+        # picture), the corner letter alone, and the number (the checksum). One of the first two must be sure.
+        faces, factor = _face_scores(card, deck)
+        # The letter is read on the card brought to the size its best face fits at: 71 mm below the circle,
+        # a size a few per cent off would put it millimetres away.
+        letter_region = _template(_region(_grown(card, factor), LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM,
+                                  SLACK_PX)
+        glyphs = _distinct(letter_region, {k: [v[0]] for k, v in deck.items()})
         face = _certain(faces, FACE_MIN, FACE_MARGIN)
-        if face is not None and digits and digits[0][1] == str(number_of[face]) and (
-                len(digits) < 2 or digits[0][0] - digits[1][0] >= TAUGHT_MARGIN):
-            return CardReading(face)
-        letter = _certain(_distinct(letter_region, {k: [v[0]] for k, v in deck.items()}), TAUGHT_MIN, TAUGHT_MARGIN,
-                          TAUGHT_RATIO)
+        glyph = _certain(glyphs, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
         digit = _certain(digits, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
-        if letter and digit:
-            if int(digit) != number_of[letter]:
-                return CardReading(None, _disagree(edition, letter, int(digit)))
-            # The corner letter alone, without its face agreeing, is not enough: two letters of one print
-            # can look alike through blur, and a wrong letter shown as certain is the worst outcome.
-            if faces and faces[0][1] == letter:
-                return CardReading(letter)
+        if glyph and digit and int(digit) != number_of[glyph] and (face is None or face == glyph):
+            return CardReading(None, _disagree(edition, glyph, int(digit)))
+        if face and digits and digits[0][1] == str(number_of[face]):
+            return CardReading(face, score=faces[0][0])
         return CardReading(None)
     letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
     letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
@@ -663,6 +723,31 @@ class PublisherRead:
     seconds: float
 
 
+#: Two positions read as the same taught card are both kept only when the weaker fits nearly as well as the
+#: stronger and well in itself (two copies of a card, which the player is then told about); otherwise the
+#: weaker is a face mistaken for its look-alike, and reads `?`.
+TWIN_SHARE, TWIN_MIN = 0.9, 0.7
+
+
+def _one_card_each(readings: tuple[CardReading, ...]) -> tuple[CardReading, ...]:
+    """The readings with a letter read twice kept only where it fits best (unless both fit about as well: two
+    copies); the weaker one reads `?` and says which card it looked like."""
+    best: dict[str, tuple[float, int]] = {}
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and reading.score > best.get(reading.letter, (-1.0, 0))[0]:
+            best[reading.letter] = (reading.score, position)
+    out = []
+    for reading in readings:
+        top, where = best.get(reading.letter or "", (0.0, 0))
+        if reading.letter is not None and reading.score < top and (
+                reading.score < TWIN_SHARE * top or reading.score < TWIN_MIN):
+            reading = CardReading(None, _("looks like card {letter}, which is also at position {other}: two copies "
+                                          "of one card, or a misread").format(letter=reading.letter,
+                                                                              other=where + 1))
+        out.append(reading)
+    return tuple(out)
+
+
 def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> PublisherRead:
     """Find and read every publisher card in the photo, in row order. One thread: a phone's photo is read
     while the app serves others, and the bench measures one core."""
@@ -671,5 +756,5 @@ def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> Publish
     rgb = load_rgb(source) if rgb is None else rgb
     deck = _load_deck(edition.id)
     row = find_cards(rgb)
-    readings = tuple(read_card(card.image, edition, deck) for card in row.cards)
+    readings = _one_card_each(tuple(read_card(card.image, edition, deck) for card in row.cards))
     return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
