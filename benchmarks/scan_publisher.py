@@ -44,7 +44,8 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:
     results = {"untaught": [], "taught": []}
     times, wrong_certain, failures = [], 0, []
     previous = os.environ.get("TOURPAD_DATA_DIR")
-    with tempfile.TemporaryDirectory(prefix="tourpad-bench-scan-") as data:
+    with tempfile.TemporaryDirectory(prefix="tourpad-bench-scan-") as data, \
+            tempfile.TemporaryDirectory(prefix="tourpad-bench-scan-untaught-") as untaught_data:
         os.environ["TOURPAD_DATA_DIR"] = data  # the user's own learned deck is neither used nor touched
         try:
             for index in range(photos_count):
@@ -54,7 +55,9 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:
                 truth = "".join(shot.letters)
                 if index % PHOTOS_PER_DECK == 0:
                     forget_deck(edition)
+                os.environ["TOURPAD_DATA_DIR"] = untaught_data  # nothing learned there
                 untaught = scan_row(shot.jpeg, edition)
+                os.environ["TOURPAD_DATA_DIR"] = data
                 if index % PHOTOS_PER_DECK == 0:
                     _teach(edition, style, seed * 7919 + deck)
                 started = time.thread_time()  # CPU time of this one thread: the reader uses one core

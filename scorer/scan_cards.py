@@ -625,7 +625,7 @@ FACE_MM = 56
 #: When reading, a face may sit this far (mm) off where it was taught (the card's corner found a little off).
 FACE_SLACK_MM = 3
 #: A face is recognised when it matches this well (correlation) and this much better than the next face.
-FACE_MIN, FACE_MARGIN = 0.45, 0.12
+FACE_MIN, FACE_MARGIN = 0.45, 0.16
 
 
 def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
@@ -723,27 +723,19 @@ class PublisherRead:
     seconds: float
 
 
-#: Two positions read as the same taught card are both kept only when the weaker fits nearly as well as the
-#: stronger and well in itself (two copies of a card, which the player is then told about); otherwise the
-#: weaker is a face mistaken for its look-alike, and reads `?`.
-TWIN_SHARE, TWIN_MIN = 0.9, 0.7
-
-
 def _one_card_each(readings: tuple[CardReading, ...]) -> tuple[CardReading, ...]:
-    """The readings with a letter read twice kept only where it fits best (unless both fit about as well: two
-    copies); the weaker one reads `?` and says which card it looked like."""
+    """The readings with a letter read at two positions kept only where its face fits best: the other reads
+    `?` and says which card it looked like (two copies of one card, or, far likelier, a look-alike face)."""
     best: dict[str, tuple[float, int]] = {}
     for position, reading in enumerate(readings):
         if reading.letter is not None and reading.score > best.get(reading.letter, (-1.0, 0))[0]:
             best[reading.letter] = (reading.score, position)
     out = []
-    for reading in readings:
-        top, where = best.get(reading.letter or "", (0.0, 0))
-        if reading.letter is not None and reading.score < top and (
-                reading.score < TWIN_SHARE * top or reading.score < TWIN_MIN):
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and best[reading.letter][1] != position:
             reading = CardReading(None, _("looks like card {letter}, which is also at position {other}: two copies "
                                           "of one card, or a misread").format(letter=reading.letter,
-                                                                              other=where + 1))
+                                                                              other=best[reading.letter][1] + 1))
         out.append(reading)
     return tuple(out)
 

@@ -167,7 +167,7 @@ def test_teach_four_photos_then_read_another_row(australia, tmp_path, monkeypatc
     # every letter shown is the card's, every other position `?` with the missing ones named.
     assert len(result.slots) == 7
     assert all(got in (None, want) for got, want in zip(result.slots, ROW, strict=True)), result.letters
-    assert sum(got is not None for got in result.slots) >= 4, result.letters
+    assert sum(got is not None for got in result.slots) >= 3, result.letters
     assert result.messages()[0].startswith("read ") or result.complete
 
 # --- Rows that are not one player's 7 cards -----------------------------------------------------------------
@@ -190,10 +190,10 @@ def test_two_copies_of_a_letter_are_named(australia):
     readings = scan_cards._one_card_each((reading("B", score=0.8), reading("C", score=0.7), reading("B", score=0.5)))
     assert [r.letter for r in readings] == ["B", "C", None]
     assert readings[2].problem == "looks like card B, which is also at position 1: two copies of one card, or a misread"
-    # ... unless both fit about as well: two copies of the card, which the row's check names.
-    readings = scan_cards._one_card_each((reading("B", score=0.8), reading("B", score=0.78)))
-    assert [r.letter for r in readings] == ["B", "B"]
-    assert letter_problems([(0, "B"), (1, "B")]) == ["card B appears twice (positions 1 and 2)"]
+    # ... even when both fit about as well: two copies of one card are far rarer than two look-alike faces.
+    readings = scan_cards._one_card_each((reading("B", score=0.78), reading("B", score=0.8)))
+    assert [r.letter for r in readings] == [None, "B"]
+    assert readings[0].problem == "looks like card B, which is also at position 2: two copies of one card, or a misread"
 
 
 def test_letter_problems_name_a_card_taken_by_another_player():
