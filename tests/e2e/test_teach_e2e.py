@@ -78,3 +78,25 @@ def test_four_teaching_photos_then_row_photos_fill_the_letters(server, phone, op
     pad.wait_text("entry-cards", rf"^Cards: {BOB} \(7 of 7\)", timeout=60000)  # every card read: no tap
     assert "save the round" in pad.text("scan-status")  # filled in for Bob to check: not entered yet
     pad.shot("teach-05-row-read")
+
+
+def test_a_french_phone_teaches_in_french(server, new_context, open_app, tmp_path):
+    """Opened from a link (the route survives a reload); a wrong letter is refused and nothing is learned."""
+    australia = load_edition("australia")
+    french_phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                               has_touch=True, locale="fr-FR")
+    pad = open_app(french_phone, f"{server.url}teach/australia")
+    pad.wait_text("teach-progress", r"^0 carte apprise sur 28")
+    assert not pad.english_left(["Boomerang", "Australie", "tourpad"]), pad.english_left(["tourpad"])
+    pad.shot("teach-fr-01-start")
+    photo = tmp_path / "teach-1.jpg"
+    photo.write_bytes(teaching_photo(australia, deck_style(STYLE), teaching_rows(australia)[0]))
+    upload_to_teach(pad, photo)
+    pad.ident("teach-learn").wait_for(timeout=30000)
+    pad.type_into("Les cartes de cette photo, de gauche à droite", "ABCDEFA")
+    pad.tap("Apprendre ces 7 cartes")
+    pad.wait_text("teach-status", "La lettre A est donnée deux fois")
+    assert pad.text("teach-progress").startswith("0 carte apprise sur 28")
+    pad.shot("teach-fr-02-refused")
+    pad.reload()
+    pad.wait_text("teach-progress", r"^0 carte apprise sur 28")
