@@ -45,6 +45,7 @@ PARAMS: MappingProxyType[str, Param] = MappingProxyType({
     "code": Param(r"[A-Za-z0-9-]{4,16}", "code", str, str),
     "token": Param(r"[A-Za-z0-9_-]{16,64}", "token", str, str),
     "credential": Param(r"[A-Za-z0-9_-]{32}", "credential", str, str),  # the host credential (192 bits)
+    "edition": Param(r"[a-z0-9][a-z0-9_-]{0,63}", "edition", str, str),  # an edition's or deck pack's id
 })
 
 
@@ -86,6 +87,9 @@ ROUTES: tuple[Route, ...] = (
     Route("solo_game", "/solo/{game_id}", "home"),
     Route("race_checker", "/race/checker", "home"),
     Route("race_solo", "/race/solo", "home"),
+    # teaching the scanner the player's own printing of the cards: every edition, then one edition's photos
+    Route("teach", "/teach", "home"),
+    Route("teach_edition", "/teach/{edition}", "teach"),
     Route("table", "/table", "home"),
     Route("table_seats", "/table/{code}", "table"),
     # a seat's own score sheet (every seat's tabs, its own keypad), as the pad's sheet screens are laid out

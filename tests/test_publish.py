@@ -27,7 +27,7 @@ from scorer.web.publish import MARKER, PublishError, check_site, publish
 
 #: Native or server-side libraries the browser build must never need (they have no Pyodide wheel here).
 NOT_IN_BROWSER = ("reportlab", "uvicorn", "zxingcpp", "fastapi", "cryptography", "numpy", "PIL", "starlette",
-                  "httpx")
+                  "httpx", "cv2")
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +178,8 @@ def test_the_browser_import_path_needs_no_native_or_server_library(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     screens, table_module = done.stdout.splitlines()[-2:]
-    for name in ("home", "history", "sheet", "end", "solo_setup", "solo_game", "race_checker", "race_solo"):
+    for name in ("home", "history", "sheet", "end", "solo_setup", "solo_game", "race_checker", "race_solo", "teach",
+                 "teach_edition"):
         assert f"'{name}'" in screens
     assert table_module == "scorer.ui.hosted_only"
 

@@ -38,6 +38,7 @@ SCREEN_VALUES = {  # what a screen receives for each URL param
     "code": CODES,
     "token": st.builds(new_token),
     "credential": st.builds(new_credential),
+    "edition": st.from_regex(r"[a-z0-9][a-z0-9_-]{0,63}", fullmatch=True),
 }
 
 
@@ -63,6 +64,9 @@ def test_urls_count_from_one_and_screens_from_zero():
     assert parse("/table/ABCD-EFGH/seat/2") == ("table_seat", {"code": "ABCD-EFGH", "seat": 2})
     assert parse("/solo/new") == ("solo_setup", {}) and parse("/solo/12") == ("solo_game", {"game_id": 12})
     assert parse("/") == ("home", {}) and parse("") == ("home", {})
+    assert parse("/teach/australia") == ("teach_edition", {"edition": "australia"})
+    assert chain("teach_edition", {"edition": "usa"}) == [("home", {}), ("teach", {}), ("teach_edition",
+                                                                                        {"edition": "usa"})]
 
 
 def test_every_pattern_is_distinct_and_every_param_known():
@@ -76,7 +80,7 @@ def test_every_pattern_is_distinct_and_every_param_known():
     "/nowhere", "/game", "/game/abc", "/game/0", "/game/-1", "/game/1.5", "/game/1/round/0",
     "/game/1/round/1/player/0", "/game/1/round/1/player", "/game/1/end/more", "/history/1", "//game//1",
     "/table/AB", "/table/ABCD-EFGH/seat/0", "/seat/ABCD-EFGH/short", "/join/", "/solo/new/1",
-    "/game/1/round/1000", "/GAME/1",
+    "/game/1/round/1000", "/GAME/1", "/teach/Australia", "/teach/usa/1", "/teach/-usa",
 ])
 def test_a_path_that_is_no_screen_is_refused_naming_it(path):
     with pytest.raises(RouteError, match="There is no screen at /"):

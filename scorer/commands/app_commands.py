@@ -14,7 +14,7 @@ from pathlib import Path
 import typer
 
 from scorer.commands.common import fail
-from scorer.commands.scan_command import scan
+from scorer.commands.scan_command import app as scan_app
 from scorer.locale import N_, _
 from scorer.ports import free_port, port_free
 
@@ -25,9 +25,7 @@ def register(app: typer.Typer) -> None:
     app.command("host", help=N_("Host a table: players join from their phones' browsers (API at /api, schema at "
                                 "/docs).\n\nOnly this device (and one that opened the printed host link) can open "
                                 "tables; players join with the code."))(host)
-    app.command("scan", help=N_("Print the row's letters in draft order (Throw card first). Exit 1 with the problems "
-                                "named when the photo does not give a complete, valid row (unread positions show as "
-                                "?), 2 when the file is no image."))(scan)
+    app.add_typer(scan_app, name="scan")
 
 
 def has_display() -> bool:

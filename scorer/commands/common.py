@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Annotated, NoReturn, TypeVar
@@ -50,7 +51,8 @@ err_console = CommandConsole(stderr=True)
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a specific error on stderr, on one line, and exit non-zero (nothing has been changed)."""
-    one_line = " ".join(message.split())
+    # only ASCII whitespace is folded: str.split() would also eat the no-break spaces French puts before « : »
+    one_line = re.sub(r"[ \t\r\n\f\v]+", " ", message).strip()
     prefix = _("error:")
     err_console.print(f"[bold red]{escape(prefix)}[/] {escape(one_line)}", highlight=False)
     sys.exit(code)

@@ -64,6 +64,9 @@ def home(app: PadApp) -> Screen:
                                    on_click=lambda e: app.go("history")))
     items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS, height=52,
                                    on_click=lambda e: app.go("table")))
+    items.append(ft.OutlinedButton(_("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, height=52,
+                                   tooltip=_("So that Camera and Photo file read the publisher's cards"),
+                                   on_click=lambda e: app.go("teach")))
     items.append(solo_entries(app))
     items.append(section(
         "Race Around Europe",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -40,40 +40,33 @@ class ScanTarget(Protocol):
     def redraw(self) -> None: ...
 
 
-class ScanPanel:
-    """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
-    the row has holes, the target passes its keypad taps to `fill`."""
+class PhotoSource:
+    """The Camera and Photo file buttons, shared by round entry's scan and the teach screen: each hands the
+    photo's bytes to `on_photo`, and says what went wrong through `show`. Where no decoder can run (the
+    browser-only build) there are no buttons (`available` is False)."""
 
-    def __init__(self, target: ScanTarget, page: ft.Page) -> None:
-        self.target = target
+    def __init__(self, page: ft.Page, title: str, on_photo: Callable[[bytes], Awaitable[None]],
+                 show: Callable[..., None], ident: str = "") -> None:
         self.page = page
-        self.proposal: RowProposal | None = None
-        self.status = ft.Text(_("Or scan them: lay your 7 cards in a row, Throw card on the left, codes showing, "
-                                "and photograph the row filling the picture."), size=12,
-                              color=ft.Colors.ON_SURFACE_VARIANT)
-        self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-        self.button = sem("scan-button", ft.OutlinedButton(
-            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick,
-            expand=True))
-        buttons = [self.button]
-        if IN_BROWSER:  # the decoder (zxing-cpp, numpy, Pillow) has no browser build: say where scanning works
-            self.status.value = needs_host(_("Scanning a photo of your cards"))
-            buttons = []
-        elif page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
-            buttons.insert(0, sem("camera-button", ft.OutlinedButton(
+        self.title = title
+        self.on_photo = on_photo
+        self.show = show
+        self.available = not IN_BROWSER  # the decoders (zxing-cpp, OpenCV, numpy, Pillow) have no browser build
+        prefix = f"{ident}-" if ident else ""
+        self.buttons: list[ft.Control] = []
+        if not self.available:
+            return
+        self.buttons.append(sem(f"{prefix}scan-button", ft.OutlinedButton(
+            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick, expand=True)))
+        if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
+            self.buttons.insert(0, sem(f"{prefix}camera-button", ft.OutlinedButton(
                 _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
                 expand=True)))
-        self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
-                               sem("scan-row", self.row)],
-                              spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-    # --- events ----------------------------------------------------------------------------------------
 
     async def pick(self, e) -> None:
         try:
             files = await ft.FilePicker().pick_files(
-                dialog_title=_("Photo of your 7 cards in a row"), file_type=ft.FilePickerFileType.IMAGE,
-                with_data=True)
+                dialog_title=self.title, file_type=ft.FilePickerFileType.IMAGE, with_data=True)
         except Exception as err:  # no picker on this platform: say so instead of failing silently
             self.show(_("Cannot open the photo picker here: {error}").format(error=err), error=True)
             return
@@ -86,7 +79,7 @@ class ScanPanel:
         except OSError as err:
             self.show(_("Cannot read {file}: {error}").format(file=picked.name, error=err.strerror or err), error=True)
             return
-        await self.read(data)
+        await self.on_photo(data)
 
     async def open_camera(self, e) -> None:
         """A live preview and a shutter. Where the browser refuses the camera (plain http on the LAN), the
@@ -95,7 +88,7 @@ class ScanPanel:
 
         page = self.page
         camera = fc.Camera(preview_enabled=True, width=320, height=240)
-        dialog = ft.AlertDialog(title=ft.Text(_("Your 7 cards, Throw card on the left")), content=camera)
+        dialog = ft.AlertDialog(title=ft.Text(self.title), content=camera)
 
         def close(ev=None) -> None:
             with contextlib.suppress(Exception):
@@ -111,7 +104,7 @@ class ScanPanel:
                 return
             close()
             self.show(_("Reading the cards…"))
-            await self.read(data)
+            await self.on_photo(data)
 
         dialog.actions = [ft.TextButton(_("Cancel"), on_click=close),
                           sem("camera-shoot", ft.FilledButton(_("Take photo"), icon=ft.Icons.CAMERA, on_click=shoot))]
@@ -126,6 +119,37 @@ class ScanPanel:
             close()
             self.show(_("No camera here ({error}): on a phone joined over plain http the browser refuses it; "
                         "Photo file opens the phone's camera app instead.").format(error=err), error=True)
+
+
+class ScanPanel:
+    """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
+    the row has holes, the target passes its keypad taps to `fill`."""
+
+    def __init__(self, target: ScanTarget, page: ft.Page) -> None:
+        self.target = target
+        self.page = page
+        self.proposal: RowProposal | None = None
+        self.status = ft.Text(_("Or scan them: lay your 7 cards face up in a row, Throw card on the left, and "
+                                "photograph the row filling the picture."), size=12,
+                              color=ft.Colors.ON_SURFACE_VARIANT)
+        self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        self.photos = PhotoSource(page, _("Your 7 cards, Throw card on the left"), self.read, self.show)
+        buttons = self.photos.buttons
+        if not self.photos.available:
+            self.status.value = needs_host(_("Scanning a photo of your cards"))
+        self.teach = sem("teach-link", ft.TextButton(
+            _("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, on_click=self.open_teach,
+            tooltip=_("The publisher's cards are read best once tourpad has seen your own deck")))
+        self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
+                               sem("scan-row", self.row), *([self.teach] if self.photos.available else [])],
+                              spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    def open_teach(self, e) -> None:
+        """The teach screen for this game's edition; its "Back to the round" returns to this keypad."""
+        app = self.page.data
+        app.go("teach_edition", edition=self.target.edition.id, back_to=app.path)
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""

@@ -1,0 +1,286 @@
+""""Teach tourpad your cards": four photos of 7 known cards teach the scanner the player's own printing of an
+edition (the publisher's cards carry no QR code; their corner letters are read against what was learned).
+
+`/teach` lists the editions with what is learned of each; `/teach/<edition>` walks through the photos: which
+7 cards to lay out for each, in order, then Camera or Photo file (the entry screen's own buttons), then the
+letters to confirm before anything is learned. A photo that cannot teach says why and changes nothing.
+The learning is `scorer.scan_cards` (OpenCV, numpy), imported only here on the host: the browser-only build
+and a machine without OpenCV get a message instead of the buttons.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import flet as ft
+
+from rules.edition import Edition
+from scorer.locale import _, ngettext
+from scorer.packs import available_editions, resolve_edition
+from scorer.pad.teach import TeachLettersError, check_letters, progress, still_to_teach, teaching_rows
+from scorer.runtime import IN_BROWSER, needs_host
+from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.home import PAD
+from scorer.ui.scan_entry import PhotoSource
+
+
+def teaching_unavailable() -> str | None:
+    """Why this app cannot teach (the browser-only build, no OpenCV), or None when it can."""
+    if IN_BROWSER:
+        return needs_host(_("Teaching tourpad your cards"))
+    try:
+        import scorer.scan_cards  # noqa: F401  (OpenCV and numpy load here)
+    except ImportError as err:
+        return _("Reading the publisher's cards needs OpenCV, which is not installed here ({error}): "
+                 "pip install opencv-python-headless").format(error=err)
+    return None
+
+
+def learned_letters(edition: Edition) -> str:
+    from scorer.scan_cards import learned
+
+    return learned(edition)
+
+
+def cannot_teach(app: PadApp, title: str, reason: str) -> Screen:
+    body = ft.Container(ft.Column([
+        sem("teach-unavailable", ft.Text(reason)),
+        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+        spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+    return Screen(title, body)
+
+
+def intro() -> ft.Control:
+    return ft.Text(_("The publisher's cards have no QR code: tourpad reads their corner letter and number. Every "
+                     "printing and every light differs, so show tourpad your own deck once, 7 cards a photo, "
+                     "four photos in all. From then on Camera and Photo file on a round's keypad read your "
+                     "cards."), size=13, color=ft.Colors.ON_SURFACE_VARIANT)
+
+
+@screen("teach")
+def teach_editions(app: PadApp) -> Screen:
+    """Every edition this device knows, with how many of its cards are learned: the way into one's photos."""
+    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
+    reason = teaching_unavailable()
+    if reason is not None:
+        return cannot_teach(app, title, reason)
+    rows: list[ft.Control] = [intro()]
+    for edition_id in available_editions():
+        try:
+            edition = resolve_edition(edition_id)
+        except (KeyError, ValueError):
+            continue  # a damaged pack: the new-game screen names it
+        known = learned_letters(edition)
+        done = len(known) == len(edition.letters)
+        rows.append(sem(f"teach-{edition.id}", ft.Card(ft.ListTile(
+            leading=ft.Icon(ft.Icons.CHECK_CIRCLE if done else ft.Icons.SCHOOL_OUTLINED,
+                            color=ft.Colors.PRIMARY if done else None),
+            title=ft.Text(edition.label), subtitle=ft.Text(progress(edition, known)),
+            trailing=ft.Icon(ft.Icons.CHEVRON_RIGHT),
+            on_click=lambda e, ident=edition.id: app.go("teach_edition", edition=ident)))))
+    return Screen(title, ft.Container(ft.Column(rows, spacing=8), padding=PAD))
+
+
+@screen("teach_edition")
+def teach_edition(app: PadApp, edition: str, back_to: str | None = None) -> Screen:
+    try:
+        deck = resolve_edition(edition)
+    except (KeyError, ValueError) as err:
+        raise NotFound(str(err.args[0] if err.args else err)) from None
+    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
+    reason = teaching_unavailable()
+    if reason is not None:
+        return cannot_teach(app, title, reason)
+    return Screen(title, TeachPanel(app, deck, back_to).body)
+
+
+def letter_boxes(letters: str, known: str = "", size: int = 40) -> ft.Row:
+    """The cards to lay out, as the keypad shows letters: one box each, a learned one ticked off in colour."""
+    return ft.Row([ft.Container(
+        ft.Text(letter, size=size * 0.45, weight=ft.FontWeight.BOLD,
+                color=ft.Colors.ON_PRIMARY_CONTAINER if letter in known else ft.Colors.ON_SURFACE),
+        width=size, height=size, border_radius=8, alignment=ft.Alignment.CENTER,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if letter in known else None,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)) for letter in letters],
+        spacing=4, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+
+
+class TeachPanel:
+    """One edition's teaching: the photos to take, the one being taken, what is learned, and Forget."""
+
+    def __init__(self, app: PadApp, edition: Edition, back_to: str | None) -> None:
+        self.app = app
+        self.edition = edition
+        self.back_to = back_to
+        self.rows = teaching_rows(edition)
+        self.known = learned_letters(edition)
+        self.step = self.next_step()
+        self.photo: bytes | None = None  # the photo waiting for its letters to be confirmed
+        self.busy = False
+        self.forgetting = False  # Forget was tapped once: asking to confirm
+        self.status = ft.Text("", size=13)  # shown only with a message: an empty line leaves a gap
+        self.letters_field = ft.TextField(
+            label=_("The cards in this photo, left to right"), dense=True,
+            capitalization=ft.TextCapitalization.CHARACTERS, on_submit=self.learn)
+        self.photos = PhotoSource(app.page, _("7 cards, upright, a finger's width apart"), self.got_photo,
+                                  self.show, ident="teach")
+        self.view = ft.Column(spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.body = ft.Container(self.view, padding=PAD, data=self)  # data: the panel, for the screen's tests
+        self.draw()
+
+    def next_step(self) -> int | None:
+        """The first photo whose cards are not all learned yet; None when every card is (a photo may still be
+        tapped to teach it again)."""
+        return next((i for i, row in enumerate(self.rows) if still_to_teach(row, self.known)), None)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    def choose(self, step: int | None) -> None:
+        self.step, self.photo, self.forgetting = step, None, False
+        self.show("")
+
+    async def got_photo(self, data: bytes) -> None:
+        """A photo for the current step: its letters are confirmed before anything is learned."""
+        if self.step is None:
+            return
+        self.photo = data
+        self.letters_field.value = self.rows[self.step]
+        self.show(_("Check the letters: the cards in the photo, left to right. Change them if you laid the "
+                    "cards out differently, then learn them."))
+
+    async def learn(self, e=None) -> None:
+        if self.photo is None or self.busy:
+            return
+        try:
+            letters = check_letters(self.edition, self.letters_field.value or "")
+        except TeachLettersError as err:
+            problem = str(err)  # worded to follow "--letters X:" on the command line; a sentence of its own here
+            self.show(problem[:1].upper() + problem[1:], error=True)
+            return
+        from scorer.scan import ScanImageError
+        from scorer.scan_cards import TeachError, teach_deck
+
+        self.busy = True
+        self.show(_("Learning {letters}…").format(letters=letters))
+        try:
+            self.known = await asyncio.to_thread(teach_deck, self.photo, self.edition, letters)
+        except (ScanImageError, TeachError) as err:
+            self.show(_("Nothing was learned from this photo: {problem}").format(problem=err), error=True)
+            return
+        finally:
+            self.busy = False
+        self.photo = None
+        self.step = self.next_step()
+        if self.step is not None:
+            self.show(_("Learned {letters}. Next: photo {n} of {count}.").format(
+                letters=letters, n=self.step + 1, count=len(self.rows)))
+        else:
+            self.show(_("Learned {letters}. tourpad knows every card of your deck: Camera and Photo file on a "
+                        "round's keypad read them.").format(letters=letters))
+
+    def cancel_photo(self, e) -> None:
+        self.photo = None
+        self.show("")
+
+    def ask_forget(self, e) -> None:
+        self.forgetting = True
+        self.show("")
+
+    def forget(self, e) -> None:
+        from scorer.scan_cards import forget_deck
+
+        count = forget_deck(self.edition)
+        self.known, self.photo, self.forgetting = "", None, False
+        self.step = self.next_step()
+        self.show(ngettext("Forgot {n} learned card of {edition}.", "Forgot {n} learned cards of {edition}.",
+                           count).format(n=count, edition=self.edition.label))
+
+    def keep(self, e) -> None:
+        self.forgetting = False
+        self.show("")
+
+    # --- rendering -------------------------------------------------------------------------------------
+
+    def show(self, message: str, error: bool = False) -> None:
+        self.status.value = message
+        self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
+        self.draw()
+        with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
+            self.view.update()
+
+    def draw(self) -> None:
+        edition, known = self.edition, self.known
+        controls: list[ft.Control] = [
+            ft.Text(edition.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+            intro(),
+            sem("teach-progress", ft.Text(progress(edition, known), size=16, weight=ft.FontWeight.BOLD)),
+            sem("teach-learned", ft.Container(letter_boxes(edition.letters, known, size=30),
+                                              tooltip=_("Learned cards are shaded"))),
+        ]
+        if self.step is None and self.status.value:  # every card learned, or the step closed: under the progress
+            controls.append(sem("teach-status", self.status))
+        for i, row in enumerate(self.rows):
+            controls.append(self.step_card(i, row))
+        controls.append(self.forget_controls())
+        if self.back_to:
+            controls.append(sem("teach-back-to-round", ft.FilledTonalButton(
+                _("Back to the round"), icon=ft.Icons.ARROW_BACK, height=48,
+                on_click=lambda e: self.app.open(self.back_to))))
+        self.view.controls = controls
+
+    def step_card(self, i: int, row: str) -> ft.Control:
+        """Photo i+1: its cards; the current one opens with how to lay them out and the buttons."""
+        left = still_to_teach(row, self.known)
+        heading = ft.Row([
+            ft.Icon(ft.Icons.CHECK_CIRCLE if not left else ft.Icons.PHOTO_CAMERA_OUTLINED,
+                    color=ft.Colors.PRIMARY if not left else ft.Colors.ON_SURFACE_VARIANT, size=20),
+            ft.Text(_("Photo {n} of {count}: {letters}").format(n=i + 1, count=len(self.rows), letters=row),
+                    weight=ft.FontWeight.BOLD, expand=True),
+            ft.Text(_("learned") if not left else "", size=12, color=ft.Colors.PRIMARY)], spacing=8)
+        if i != self.step:
+            return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(heading, padding=12,
+                                                                     on_click=lambda e, i=i: self.choose(i))))
+        heading.controls[-1] = ft.IconButton(ft.Icons.EXPAND_LESS, tooltip=_("Close"),
+                                             on_click=lambda e: self.choose(None))
+        parts: list[ft.Control] = [
+            heading,
+            ft.Text(_("Lay out these 7 cards face up in this order, left to right, upright and a finger's width "
+                      "apart on a plain table; photograph them from above, the row filling the picture."),
+                    size=13),
+            letter_boxes(row),
+        ]
+        if self.photo is None:
+            parts.append(ft.Row(self.photos.buttons, spacing=8))
+        else:
+            parts += [
+                sem("teach-letters", self.letters_field),
+                ft.Row([sem("teach-learn", ft.FilledButton(_("Learn these 7 cards"), icon=ft.Icons.CHECK,
+                                                           height=48, on_click=self.learn, expand=True)),
+                        ft.TextButton(_("Cancel"), on_click=self.cancel_photo)], spacing=8),
+            ]
+        if self.status.value:  # where the eyes are: under the buttons just tapped
+            parts.append(sem("teach-status", self.status))
+        return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(
+            ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12),
+            elevation=3))
+
+    def forget_controls(self) -> ft.Control:
+        if not self.known:
+            return ft.Container()
+        if not self.forgetting:
+            return sem("teach-forget", ft.OutlinedButton(_("Forget what tourpad learned"),
+                                                         icon=ft.Icons.DELETE_OUTLINE, height=48,
+                                                         on_click=self.ask_forget))
+        question = ngettext("Forget the {n} learned card of {edition}? Scanning then reads its letters less "
+                            "surely until you teach it again.",
+                            "Forget the {n} learned cards of {edition}? Scanning then reads their letters less "
+                            "surely until you teach them again.", len(self.known)).format(
+            n=len(self.known), edition=self.edition.label)
+        return ft.Column([
+            ft.Text(question, color=ft.Colors.ERROR),
+            ft.Row([sem("teach-forget-confirm", ft.FilledButton(
+                        _("Forget"), icon=ft.Icons.DELETE, height=48, on_click=self.forget,
+                        style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))),
+                    ft.TextButton(_("Keep them"), on_click=self.keep)], spacing=8)], spacing=8)
+

@@ -1,0 +1,152 @@
+"""`tourpad scan teach`: teaching tourpad the player's own printing of the cards from the command line, in
+English and French, and the letters a teaching photo is given (checked before any photo is read)."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.scan_publisher_photos import deck_style, teaching_photo
+from rules.i18n import use_language
+from scorer.cli import app
+from scorer.packs import resolve_edition
+from scorer.pad.teach import TeachLettersError, check_letters, progress, still_to_teach, teaching_rows
+
+#: Help is laid out for the terminal's width: a wide one, so a phrase is never cut by a line break here.
+runner = CliRunner(env={"COLUMNS": "200"})
+NB = "\u00a0"  # French puts a no-break space before « : »
+NNB = "\u202f"  # and a narrow one before « ; »
+
+
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "data"
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def first_photo(tmp_path_factory):
+    """The first teaching photo of Australia (cards A to G), as the teach screen asks them laid out."""
+    australia = resolve_edition("australia")
+    path = tmp_path_factory.mktemp("photos") / "first.jpg"
+    path.write_bytes(teaching_photo(australia, deck_style(3), teaching_rows(australia)[0]))
+    return path
+
+
+def test_four_photos_of_seven_cover_each_bundled_deck():
+    for edition_id in ("australia", "europe", "usa"):
+        edition = resolve_edition(edition_id)
+        rows = teaching_rows(edition)
+        assert len(rows) == 4 and all(len(row) == 7 for row in rows)
+        assert "".join(rows) == edition.letters
+
+
+def test_letters_are_checked_with_the_problem_named():
+    australia = resolve_edition("australia")
+    assert check_letters(australia, " abc defg ") == "ABCDEFG"
+    assert check_letters(australia, "@#ZYXWV") == "@#ZYXWV"
+    with pytest.raises(TeachLettersError, match=r"^6 letters given: a teaching photo shows 7 cards"):
+        check_letters(australia, "ABCDEF")
+    with pytest.raises(TeachLettersError, match=r"^8 letters given"):
+        check_letters(australia, "ABCDEFGH")
+    with pytest.raises(TeachLettersError, match=r"^A is given twice"):
+        check_letters(australia, "ABCDEFA")
+    with pytest.raises(TeachLettersError, match=r"^A, B are given twice"):
+        check_letters(australia, "ABABCDE")
+    with pytest.raises(TeachLettersError, match=r"^Boomerang: Australia has no cards 1, \$ \(its cards: ABC"):
+        check_letters(australia, "ABCDE1$")
+
+
+def test_progress_counts_what_was_learned():
+    australia = resolve_edition("australia")
+    assert progress(australia, "ABCDEFGHIJKLMN") == "14 of 28 cards learned"
+    assert still_to_teach(australia.letters, "ABCDEFGHIJKLMNOPQRSTUVWXY") == "Z@#"
+    assert still_to_teach("KSHN@LQ", "ABCDEFGHIJKLMN") == "S@Q"
+    with use_language("fr"):
+        assert progress(australia, "A") == "1 carte apprise sur 28"
+        assert progress(australia, "ABCDEFGHIJKLMN") == "14 cartes apprises sur 28"
+
+
+def test_teach_learns_a_photo_and_forget_removes_it(data_dir, first_photo):
+    taught = runner.invoke(app, ["scan", "teach", str(first_photo), "--edition", "australia",
+                                 "--letters", "abcdefg"])
+    assert taught.exit_code == 0, taught.output
+    assert taught.output.strip() == ("learned ABCDEFG; Boomerang: Australia: 7 of 28 cards learned "
+                                     "(still to teach: HIJKLMNOPQRSTUVWXYZ@#)")
+    assert list((data_dir / "scan-templates").iterdir())  # kept in the data folder
+    forgot = runner.invoke(app, ["scan", "teach", "--edition", "australia", "--forget"])
+    assert forgot.exit_code == 0, forgot.output
+    assert forgot.output.strip() == "forgot 7 learned cards of Boomerang: Australia"
+    again = runner.invoke(app, ["scan", "teach", "--edition", "australia", "--forget"])
+    assert again.output.strip() == "forgot 0 learned cards of Boomerang: Australia"
+
+
+@pytest.mark.parametrize("letters, problem", [
+    ("ABCDEF", "--letters ABCDEF: 6 letters given: a teaching photo shows 7 cards, give each one's letter, "
+               "left to right"),
+    ("ABCDEFA", "--letters ABCDEFA: A is given twice: each card of the photo once, left to right"),
+    ("ABCDEF1", "--letters ABCDEF1: Boomerang: Australia has no card 1 (its cards: ABCDEFGHIJKLMNOPQRSTUVWXYZ@#)"),
+])
+def test_wrong_letters_are_refused_before_the_photo_is_read(data_dir, first_photo, letters, problem):
+    result = runner.invoke(app, ["scan", "teach", str(first_photo), "--letters", letters])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {problem}"
+    assert not (data_dir / "scan-templates").exists() or not list((data_dir / "scan-templates").iterdir())
+
+
+def test_teach_refusals_name_what_is_missing(data_dir, first_photo, tmp_path):
+    cases = [
+        (["scan", "teach"], "give a photo and its cards' letters"),
+        (["scan", "teach", str(first_photo)], "give a photo and its cards' letters"),
+        (["scan", "teach", str(first_photo), "--letters", "ABCDEFG", "--forget"], "--forget takes no photo"),
+        (["scan", "teach", str(tmp_path / "gone.jpg"), "--letters", "ABCDEFG"], "gone.jpg"),
+        (["scan", "teach", str(first_photo), "--letters", "ABCDEFG", "--edition", "narnia"], "narnia"),
+    ]
+    for args, problem in cases:
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.output.startswith("error: ") and problem in result.output, (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_a_picture_that_is_no_image_is_named(data_dir, tmp_path):
+    junk = tmp_path / "notes.jpg"
+    junk.write_text("not a photo")
+    result = runner.invoke(app, ["scan", "teach", str(junk), "--letters", "ABCDEFG"])
+    assert result.exit_code == 2 and result.output.startswith(f"error: {junk}: ")
+
+
+def test_scan_photo_still_reads_a_row_without_a_subcommand(data_dir, first_photo):
+    result = runner.invoke(app, ["scan", str(first_photo), "--edition", "australia", "--json"])
+    assert result.exit_code in (0, 1) and '"letters"' in result.output  # the read command, not a usage error
+
+
+def test_teach_in_french(data_dir, first_photo):
+    help_text = runner.invoke(app, ["--lang", "fr", "scan", "teach", "--help"]).output
+    assert "Apprenez à tourpad" in help_text and "--forget" in help_text
+    assert "Teach tourpad" not in help_text
+    group_help = runner.invoke(app, ["--lang", "fr", "scan", "--help"]).output
+    assert "Lit une rangée de cartes" in group_help and "Read a row" not in group_help
+    taught = runner.invoke(app, ["--lang", "fr", "scan", "teach", str(first_photo), "--letters", "ABCDEFG"])
+    assert taught.exit_code == 0, taught.output
+    assert taught.output.strip() == (f"appris{NB}: ABCDEFG{NNB}; Boomerang{NB}: Australie{NB}: 7 cartes apprises "
+                                     f"sur 28 (reste à apprendre{NB}: HIJKLMNOPQRSTUVWXYZ@#)")
+    refused = runner.invoke(app, ["--lang", "fr", "scan", "teach", str(first_photo), "--letters", "ABCDEFA"])
+    assert refused.output.strip() == (f"erreur{NB}: --letters ABCDEFA{NB}: la lettre A est donnée deux fois{NB}: "
+                                      "chaque carte de la photo une seule fois, de gauche à droite")
+    forgot = runner.invoke(app, ["--lang", "fr", "scan", "teach", "--forget"])
+    assert forgot.output.strip() == f"7 cartes apprises oubliées pour Boomerang{NB}: Australie"
+
+
+def test_without_opencv_teach_says_what_to_install(data_dir, first_photo, monkeypatch):
+    import sys
+
+    import scorer.scan_cards  # noqa: F401  (loaded, so that delitem below has something to take out)
+
+    monkeypatch.setitem(sys.modules, "cv2", None)  # importing it now fails, as where it is missing
+    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
+    result = runner.invoke(app, ["scan", "teach", str(first_photo), "--letters", "ABCDEFG"])
+    assert result.exit_code == 2
+    assert result.output.startswith("error: reading the publisher's cards needs OpenCV, which is not installed here")
+    assert result.output.rstrip().endswith("pip install opencv-python-headless")
