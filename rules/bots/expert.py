@@ -176,34 +176,14 @@ class ExpertBot:
         """One rollout of the round with the bot taking `action` now, its own next picks chosen down `tree`
         while the tree reaches, then by the rollout policy; updates the tree and returns the standing."""
         n, me = rollout.n, rollout.player
-        values = rollout.tables.collection_value
-        world = rollout.world
-        hands = [h[:] for h in world.hands]
-        rows = [r[:] for r in world.rows]
-        masks = [0] * n
-        collections = [0] * n
-        for q, row in enumerate(rows):
-            for c in row:
-                masks[q] |= 1 << c
-                collections[q] += values[c]
+        hands, rows, masks, collections = rollout.round_start()
         picks = others_first[:]
         picks[me] = action
         pick = rollout._pick
         path: tuple[int, ...] = ()
         walked: list[tuple[dict[int, list[float]], int, list[int]]] = []
         in_tree = True
-        while True:
-            for q in range(n):
-                card = picks[q]
-                hands[q].remove(card)
-                rows[q].append(card)
-                masks[q] |= 1 << card
-                collections[q] += values[card]
-            hands = [hands[-1], *hands[:-1]] if rollout.pass_left else [*hands[1:], hands[0]]
-            if len(hands[0]) == 1:
-                for q in range(n):
-                    rows[q].append(hands[q][0])
-                break
+        while (hands := rollout.take(picks, hands, rows, masks, collections)) is not None:
             for q in range(n):
                 if q != me:
                     picks[q] = pick(q, hands[q], masks[q], collections[q], False, rng)

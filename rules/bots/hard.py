@@ -299,33 +299,45 @@ class _Rollout:
                 best, best_value = c, value
         return best
 
-    def standing_after(self, action: int, others_first: list[int], rng: random.Random) -> float:
-        """Play the round out with the bot taking `action` now; its standing at round end."""
-        n, me = self.n, self.player
+    def round_start(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int]]:
+        """The world's hands and rows, copied for one rollout, with each row's icon mask and collection value."""
         values = self.tables.collection_value
         hands = [h[:] for h in self.world.hands]
         rows = [r[:] for r in self.world.rows]
-        masks = [0] * n
-        collections = [0] * n
+        masks = [0] * self.n
+        collections = [0] * self.n
         for q, row in enumerate(rows):
             for c in row:
                 masks[q] |= 1 << c
                 collections[q] += values[c]
+        return hands, rows, masks, collections
+
+    def take(self, picks: list[int], hands: list[list[int]], rows: list[list[int]], masks: list[int],
+             collections: list[int]) -> list[list[int]] | None:
+        """Every player's pick joins their row and the hands pass on: the passed hands, or None once the
+        round's last cards (the Catch cards) have joined the rows."""
+        values = self.tables.collection_value
+        for q in range(self.n):
+            card = picks[q]
+            hands[q].remove(card)
+            rows[q].append(card)
+            masks[q] |= 1 << card
+            collections[q] += values[card]
+        hands = [hands[-1], *hands[:-1]] if self.pass_left else [*hands[1:], hands[0]]
+        if len(hands[0]) == 1:
+            for q in range(self.n):
+                rows[q].append(hands[q][0])
+            return None
+        return hands
+
+    def standing_after(self, action: int, others_first: list[int], rng: random.Random) -> float:
+        """Play the round out with the bot taking `action` now; its standing at round end."""
+        n = self.n
+        hands, rows, masks, collections = self.round_start()
         picks = others_first[:]
-        picks[me] = action
+        picks[self.player] = action
         pick = self._pick
-        while True:
-            for q in range(n):
-                card = picks[q]
-                hands[q].remove(card)
-                rows[q].append(card)
-                masks[q] |= 1 << card
-                collections[q] += values[card]
-            hands = [hands[-1], *hands[:-1]] if self.pass_left else [*hands[1:], hands[0]]
-            if len(hands[0]) == 1:
-                for q in range(n):
-                    rows[q].append(hands[q][0])
-                break
+        while (hands := self.take(picks, hands, rows, masks, collections)) is not None:
             picks = [pick(q, hands[q], masks[q], collections[q], False, rng) for q in range(n)]
         return self._standing(rows)
 
