@@ -93,9 +93,9 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
     # the table shows the person's own Throw card and a face-down card for each bot
     assert "?" in texts(shell)
     tap(shell, "solo-hint-button")
-    assert hook(shell, "solo-hint").content.content.controls[0].value.startswith("Hint: the hard bot would choose")
+    assert hook(shell, "solo-hint").controls[0].value.startswith("Hint: the hard bot would choose")
     tap(shell, "solo-hint-longer")
-    assert hook(shell, "solo-hint").content.content.controls[0].value.startswith("Hint: the expert bot would choose")
+    assert hook(shell, "solo-hint").controls[0].value.startswith("Hint: the expert bot would choose")
     with pytest.raises(AssertionError, match="no 'solo-hint-longer'"):
         hook(shell, "solo-hint-longer")  # the expert's hint is the longest there is
     while hook(shell, "solo-status").value.startswith("Round 1 of 4: choose a card"):

@@ -257,10 +257,13 @@ def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
                                      size=13),
                              ft.Text(line.value, size=13, expand=True)]))
     lines.append(ft.Text(_("Value: {why}.").format(why=hint["why"]), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    # The hint's words are one node a screen reader reads whole; a button inside it would split that node
+    # (its text then becomes the group's label and the button's the only text), so the button sits below it.
+    body: list[ft.Control] = [sem("solo-hint", ft.Column(lines, spacing=4))]
     if can_think_longer:
-        lines.append(sem("solo-hint-longer", ft.TextButton(_("Think longer (expert bot)"), icon=ft.Icons.PSYCHOLOGY,
-                                                           on_click=lambda e: show_hint(app, longer=True))))
-    return sem("solo-hint", ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=10)))
+        body.append(sem("solo-hint-longer", ft.TextButton(_("Think longer (expert bot)"), icon=ft.Icons.PSYCHOLOGY,
+                                                          on_click=lambda e: show_hint(app, longer=True))))
+    return ft.Card(ft.Container(ft.Column(body, spacing=4), padding=10))
 
 
 def play_body(app: PadApp, game: SoloGame) -> ft.Control:
