@@ -27,14 +27,10 @@ PHOTOS_PER_DECK = 10
 def _teach(edition: Edition, style: photos.DeckStyle, seed: int) -> None:
     from scorer.scan_cards import TeachError, teach_deck
 
-    letters = edition.letters
-    for k in range(0, len(letters), 7):
-        row = tuple(letters[k:k + 7])
-        shot = photos.photo(edition, style, seed, 10_000 + k, row, scale=1.1, blur=0.5, gap_mm=5,
-                            count=len(row), photo_size=PHOTO_SIZE, across=False)
+    for row in photos.teaching_rows(edition):
         # A photo that did not teach leaves those cards untaught: the reads below show the cost.
         with contextlib.suppress(TeachError):
-            teach_deck(shot.jpeg, edition, "".join(row))
+            teach_deck(photos.teaching_photo(edition, style, row, seed, PHOTO_SIZE), edition, row)
 
 
 def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:

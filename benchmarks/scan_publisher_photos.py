@@ -23,15 +23,16 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
+from assets import FONT_DIR, SHIPPED_FONTS
 from benchmarks.scan_photos import Photo, background, place, sensor_noise, uneven_light
 from rules.edition import Edition
+from scorer.pad.teach import teaching_rows as teaching_rows  # re-exported: the teaching photos' rows
 
 CARD_MM = (63, 88)
 FACE_PX_PER_MM = 6
 PHOTO_SIZE = (4032, 3024)
 ROW_LENGTH = 7
 
-_FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 #: Fonts a deck style may print with: the bundled DejaVu ones, plus Debian's Liberation and DejaVu Serif
 #: where installed (the Makefile installs them), so the untaught reader also meets faces it has no template of.
 _SYSTEM_FONTS = ("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
@@ -40,8 +41,7 @@ _SYSTEM_FONTS = ("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf",
 
 
 def deck_fonts() -> tuple[str, ...]:
-    bundled = tuple(str(_FONT_DIR / name) for name in
-                    ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf"))
+    bundled = tuple(str(FONT_DIR / name) for name in SHIPPED_FONTS)
     return bundled + tuple(path for path in _SYSTEM_FONTS if Path(path).is_file())
 
 
@@ -253,15 +253,11 @@ def photo(edition: Edition, style: DeckStyle, seed: int, index: int, letters: tu
 
 # --- What tests and the app's browser test use (a stable, small surface over the generator) ----------------
 
-def teaching_rows(edition: Edition) -> list[str]:
-    """The deck in rows of 7 letters, in the edition's order: the four photos that teach the whole deck."""
-    return ["".join(edition.letters[k:k + ROW_LENGTH]) for k in range(0, len(edition.letters), ROW_LENGTH)]
-
-
-def teaching_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 1) -> bytes:
+def teaching_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 1,
+                   photo_size: tuple[int, int] = PHOTO_SIZE) -> bytes:
     """A JPEG of `letters` laid as the teaching screen asks: upright, a finger's width apart, from above."""
     return photo(edition, style, seed, 10_000 + edition.letters.index(letters[0]), tuple(letters), scale=1.1,
-                 blur=0.5, gap_mm=5, count=len(letters), across=False).jpeg
+                 blur=0.5, gap_mm=5, count=len(letters), photo_size=photo_size, across=False).jpeg
 
 
 def row_photo(edition: Edition, style: DeckStyle, letters: str, seed: int = 7) -> bytes:

@@ -10,10 +10,12 @@ from importlib import resources
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from assets import BOLD_FILE, CONDENSED_BOLD_FILE, SANS_FILE
+
 SANS = "TourpadSans"
 BOLD = "TourpadSans-Bold"
 CONDENSED_BOLD = "TourpadSansCondensed-Bold"
-_FILES = {SANS: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf", CONDENSED_BOLD: "DejaVuSansCondensed-Bold.ttf"}
+_FILES = {SANS: SANS_FILE, BOLD: BOLD_FILE, CONDENSED_BOLD: CONDENSED_BOLD_FILE}
 
 
 @cache

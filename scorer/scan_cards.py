@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from assets import FONT_DIR, SHIPPED_FONTS
 from rules.edition import Edition
 from scorer.locale import _
 from scorer.scan_image import load_photo
@@ -57,8 +58,6 @@ PREVIEW_PX = 640
 TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO = 0.85, 0.04, 2.5
 FONT_MIN, FONT_MARGIN = 0.8, 0.15
 
-_FONT_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
-_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSansCondensed-Bold.ttf", "DejaVuSans.ttf")
 
 
 # --- Loading ------------------------------------------------------------------------------------------------
@@ -457,10 +456,10 @@ def _font_shapes(text: str) -> tuple[np.ndarray, ...]:
     (letters ~7 mm tall, digits ~5.5 mm), normalised like a region."""
     shapes = []
     heights_mm = (5.0, 5.8, 6.6) if text.isdigit() else (6.4, 7.3, 8.2)
-    for name in _FONTS:
+    for name in SHIPPED_FONTS:
         for height in heights_mm:
             px = round(height * PX_PER_MM / 0.73)  # cap height is about 0.73 em in these fonts
-            font = ImageFont.truetype(str(_FONT_DIR / name), px)
+            font = ImageFont.truetype(str(FONT_DIR / name), px)
             left, top, right, bottom = font.getbbox(text)
             image = Image.new("L", (right - left + 8, bottom - top + 8), 255)
             ImageDraw.Draw(image).text((4 - left, 4 - top), text, font=font, fill=0)
