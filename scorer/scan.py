@@ -792,6 +792,8 @@ def letter_problems(placed: Iterable[tuple[int, str]], taken: Mapping[str, str] 
     return problems
 
 
+#: Said when a photo shows more cards than a row, whichever reader found them.
+TOO_MANY_CARDS = N_("found {n} cards; a row has {size}: photograph one player's row only")
 #: Said when a photo shows no tourpad code and this build cannot read printed cards (the browser build).
 NO_PRINTED_CARD_READER = N_("reading the publisher's printed cards needs OpenCV, which this build of tourpad "
                             "does not have: scan on the host (tourpad host), or type the letters in")
@@ -820,7 +822,7 @@ def _publisher_result(source, edition: Edition, taken, row_length: int, started:
         problems.append(_("found {n} cards; a row has {size}: is a card covered, or outside the photo?").format(
             n=found, size=row_length))
     elif found > row_length:
-        problems.append(_("found {n} cards; a row has {size}: photograph one player's row only").format(
+        problems.append(_(TOO_MANY_CARDS).format(
             n=found, size=row_length))
     problems += [_("position {position}: {why}").format(position=i + 1, why=reading.problem)
                  for i, reading in enumerate(read.readings) if reading.problem]
@@ -877,7 +879,7 @@ def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] 
     positions, layout = list(row.positions), row.layout
     slots: list[str | None] = [None] * max(row_length, positions[-1] + 1)
     if len(cards) > row_length:
-        problems.append(_("found {n} cards; a row has {size}: photograph one player's row only").format(
+        problems.append(_(TOO_MANY_CARDS).format(
             n=len(cards), size=row_length))
     placed: list[tuple[int, str]] = []
     for (_code, edition_id, letter), position in zip(cards, positions, strict=True):
