@@ -32,7 +32,7 @@ import time
 
 from rules.bots import register
 from rules.bots.greedy import GreedyBot
-from rules.bots.hard import ChoiceOutlook, HardBot, _per_edition, _Rollout, choice_outlook
+from rules.bots.hard import ChoiceOutlook, HardBot, _per_edition, _Rollout, choice_outlook, mean_over_worlds
 from rules.edition import Edition
 from rules.engine import ROUNDS, Game, Phase, PlayerView, State
 from rules.scoring import ScoreState
@@ -153,23 +153,12 @@ class ExpertBot:
         worlds = max(MIN_WORLDS, math.ceil(self.simulations / len(legal)))
         #: per root action, the bot's own later pick sequences → {card: [visits, reward sum, times available]}
         trees: dict[int, dict[tuple[int, ...], dict[int, list[float]]]] = {a: {} for a in legal}
-        sums = dict.fromkeys(legal, 0.0)
-        stream = random.Random()
         cpu_limit = time.process_time() + self.cpu_seconds
-        done = 0
-        while done < worlds:
-            if done >= MIN_WORLDS and time.process_time() > cpu_limit:
-                break
-            done += 1
-            rollout = _LookaheadRollout(view.determinized(self.rng), view.player, outlook, self.epsilon, regions)
-            others_first = rollout.others_first_picks(self.rng)
-            # every action's rollout in this world replays the same random stream (common random numbers)
-            stream.seed(self.rng.getrandbits(32))
-            start = stream.getstate()
-            for action in legal:
-                stream.setstate(start)
-                sums[action] += self._simulate(rollout, action, others_first, trees[action], stream)
-        return {a: s / done for a, s in sums.items()}
+        return mean_over_worlds(
+            view, self.rng, legal, worlds, MIN_WORLDS, lambda: time.process_time() > cpu_limit,
+            lambda world: _LookaheadRollout(world, view.player, outlook, self.epsilon, regions),
+            lambda rollout, action, others_first, stream: self._simulate(rollout, action, others_first,
+                                                                         trees[action], stream))
 
     def _simulate(self, rollout: _Rollout, action: int, others_first: list[int],
                   tree: dict[tuple[int, ...], dict[int, list[float]]], rng: random.Random) -> float:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.bonuses import route_tier_points
@@ -192,26 +193,36 @@ class HardBot:
                 after = used if icon == NO_CHOICE else used | 1 << icon
                 values[action] = now + outlook.future(after, rounds_left)
             return values
-        legal = list(obs.legal_actions)
-        sums = dict.fromkeys(legal, 0.0)
-        stream = random.Random()
         budget = self.samples if self.seconds is None else self.samples * 100
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        done = 0
-        while done < budget:
-            if deadline is not None and done >= 4 and time.perf_counter() > deadline:
-                break
-            done += 1
-            world = view.determinized(self.rng)
-            rollout = _Rollout(world, obs.player, outlook, self.epsilon)
-            others_first = rollout.others_first_picks(self.rng)
-            # every action's rollout in this world replays the same random stream (common random numbers)
-            stream.seed(self.rng.getrandbits(32))
-            start = stream.getstate()
-            for action in legal:
-                stream.setstate(start)
-                sums[action] += rollout.standing_after(action, others_first, stream)
-        return {a: s / done for a, s in sums.items()}
+        return mean_over_worlds(view, self.rng, list(obs.legal_actions), budget, 4,
+                                lambda: deadline is not None and time.perf_counter() > deadline,
+                                lambda world: _Rollout(world, obs.player, outlook, self.epsilon),
+                                _Rollout.standing_after)
+
+
+def mean_over_worlds(view: PlayerView, rng: random.Random, legal: list[int], worlds: int, min_worlds: int,
+                     out_of_time: Callable[[], bool], new_rollout: Callable[[State], _Rollout],
+                     play_out: Callable[[_Rollout, int, list[int], random.Random], float]) -> dict[int, float]:
+    """Each legal action's mean value over up to `worlds` worlds consistent with the view (`rng` deals them):
+    in each world every action is played out by `play_out(rollout, action, others' first picks, stream)`.
+    After `min_worlds`, `out_of_time()` may end the search early."""
+    sums = dict.fromkeys(legal, 0.0)
+    stream = random.Random()
+    done = 0
+    while done < worlds:
+        if done >= min_worlds and out_of_time():
+            break
+        done += 1
+        rollout = new_rollout(view.determinized(rng))
+        others_first = rollout.others_first_picks(rng)
+        # every action's rollout in this world replays the same random stream (common random numbers)
+        stream.seed(rng.getrandbits(32))
+        start = stream.getstate()
+        for action in legal:
+            stream.setstate(start)
+            sums[action] += play_out(rollout, action, others_first, stream)
+    return {a: s / done for a, s in sums.items()}
 
 
 class _Rollout:
