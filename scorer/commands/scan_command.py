@@ -111,6 +111,8 @@ def teach(
 
 def teach_cards(data: bytes, edition, letters: str, photo: Path) -> str:
     """The letters known after teaching this photo; a photo that cannot teach ends the command with why."""
+    from scorer.pad.teach import opencv_missing
+
     try:
         from scorer.scan import ScanImageError
         from scorer.scan_cards import TeachError, teach_deck
@@ -123,13 +125,10 @@ def teach_cards(data: bytes, edition, letters: str, photo: Path) -> str:
 
 
 def forget_cards(edition) -> int:
+    from scorer.pad.teach import opencv_missing
+
     try:
         from scorer.scan_cards import forget_deck
     except ImportError as err:
         fail(opencv_missing(err))
     return forget_deck(edition)
-
-
-def opencv_missing(err: ImportError) -> str:
-    return _("reading the publisher's cards needs OpenCV, which is not installed here ({error}): "
-             "pip install opencv-python-headless").format(error=err)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules.edition import Edition
 from rules.engine import HAND_SIZE as PHOTO_CARDS
-from scorer.locale import ngettext
+from scorer.locale import _, ngettext
 
 
 class TeachLettersError(ValueError):
@@ -55,3 +55,15 @@ def progress(edition: Edition, known: str) -> str:
 def still_to_teach(letters: str, known: str) -> str:
     """The cards of `letters` (a deck, a photo's row) not learned yet, in their order."""
     return "".join(letter for letter in letters if letter not in known)
+
+
+def opencv_missing(err: ImportError) -> str:
+    """Why the publisher's cards cannot be read or taught here: OpenCV is not installed (lower case, to follow
+    "error:" on the command line; a screen starts it with a capital, as `sentence` does)."""
+    return _("reading the publisher's cards needs OpenCV, which is not installed here ({error}): "
+             "pip install opencv-python-headless").format(error=err)
+
+
+def sentence(problem: str) -> str:
+    """A problem worded to follow "error:" or "--letters X:" on the command line, as a sentence of its own."""
+    return problem[:1].upper() + problem[1:]

@@ -16,13 +16,24 @@ import contextlib
 import flet as ft
 
 from rules.edition import Edition
-from scorer.locale import _, ngettext
+from scorer.locale import N_, _, ngettext
 from scorer.packs import available_editions, resolve_edition
-from scorer.pad.teach import TeachLettersError, check_letters, progress, still_to_teach, teaching_rows
+from scorer.pad.teach import (
+    TeachLettersError,
+    check_letters,
+    opencv_missing,
+    progress,
+    sentence,
+    still_to_teach,
+    teaching_rows,
+)
 from scorer.runtime import IN_BROWSER, needs_host
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 from scorer.ui.home import PAD
 from scorer.ui.scan_entry import PhotoSource
+
+#: Short: the app bar of a phone cuts a long title (the buttons that lead here say "Teach tourpad your cards").
+TITLE = N_("Teach your cards")
 
 
 def teaching_unavailable() -> str | None:
@@ -32,8 +43,7 @@ def teaching_unavailable() -> str | None:
     try:
         import scorer.scan_cards  # noqa: F401  (OpenCV and numpy load here)
     except ImportError as err:
-        return _("Reading the publisher's cards needs OpenCV, which is not installed here ({error}): "
-                 "pip install opencv-python-headless").format(error=err)
+        return sentence(opencv_missing(err))
     return None
 
 
@@ -61,7 +71,7 @@ def intro() -> ft.Control:
 @screen("teach")
 def teach_editions(app: PadApp) -> Screen:
     """Every edition this device knows, with how many of its cards are learned: the way into one's photos."""
-    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
+    title = _(TITLE)
     reason = teaching_unavailable()
     if reason is not None:
         return cannot_teach(app, title, reason)
@@ -88,7 +98,7 @@ def teach_edition(app: PadApp, edition: str, back_to: str | None = None) -> Scre
         deck = resolve_edition(edition)
     except (KeyError, ValueError) as err:
         raise NotFound(str(err.args[0] if err.args else err)) from None
-    title = _("Teach your cards")  # short: the app bar of a phone cuts a long title
+    title = _(TITLE)
     reason = teaching_unavailable()
     if reason is not None:
         return cannot_teach(app, title, reason)
@@ -155,8 +165,7 @@ class TeachPanel:
         try:
             letters = check_letters(self.edition, self.letters_field.value or "")
         except TeachLettersError as err:
-            problem = str(err)  # worded to follow "--letters X:" on the command line; a sentence of its own here
-            self.show(problem[:1].upper() + problem[1:], error=True)
+            self.show(sentence(str(err)), error=True)
             return
         from scorer.scan import ScanImageError
         from scorer.scan_cards import TeachError, teach_deck
