@@ -81,6 +81,9 @@ class FoundCard:
 class FoundRow:
     cards: tuple[FoundCard, ...]
     upside_down: bool
+    #: The row read the other way up, when its circles fit nearly as well (a letter badge shaped like a number
+    #: circle): the cards' faces then tell which way is up (`read_row`, `teach_deck`).
+    other_way: FoundRow | None = None
 
 
 def _card_mask(preview: np.ndarray) -> np.ndarray:
@@ -216,7 +219,15 @@ class _Comb:
     score: float
 
 
-def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) -> _Comb:
+#: Where a circle's centre may lie across the comb's band (mm from its top, 6 mm above the outline): 14 mm as
+#: printed, give or take what an outline a little off at one end of the row shifts it by.
+CIRCLE_ROWS_MM = (3, 25)
+#: Neighbouring circles may sit this far (mm) above or below each other for free (cards laid a little askew);
+#: each millimetre more costs this much of a circle's score.
+STEP_FREE_MM, STEP_COST = 2.0, 0.15
+
+
+def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, reach_mm: int = 0) -> _Comb:
     """The row's number circles along the strip's top edge: the first within reach of the strip's left end,
     each next one a card pitch on, the last a card's width from the right end; of the combs that fit, the one
     whose circles stand out most (each circle counts for what it scores above an icon's or a blob's typical
@@ -224,11 +235,11 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) ->
     8 mm to its left (`left_edges`: per strip column, 0..1, how much a straight edge runs the card's height
     there); the letter's badge of a card seen upside down, or an icon, has none."""
     mm = px_per_mm
-    band = strip[: round(26 * mm)]
+    band = strip[: round(CIRCLE_ROWS_MM[1] + 7) * round(mm)]
     scores = _circle_map(band, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
-    centre_rows = scores[round(3 * mm): round(20 * mm)]
+    centre_rows = scores[round(CIRCLE_ROWS_MM[0] * mm): round(CIRCLE_ROWS_MM[1] * mm)]
     column = centre_rows.max(axis=0)
-    best_y = centre_rows.argmax(axis=0) + round(3 * mm)
+    best_y = centre_rows.argmax(axis=0) + round(CIRCLE_ROWS_MM[0] * mm)
     # One score per millimetre along the strip (the best circle within it).
     length_mm = int(strip.shape[1] / mm)
     per_mm = np.array([column[round(k * mm): max(round(k * mm) + 1, round((k + 1) * mm))].max()
@@ -238,7 +249,12 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) ->
     edge_at = np.array([left_edges[max(0, round((k - 8.5) * mm)): max(1, round((k - 7) * mm))].max(initial=0)
                         for k in range(length_mm)])
     gain = per_mm + 0.5 * edge_at - 0.7
-    first = range(2, min(length_mm, 26))
+    circle_y = best_y[where].astype(np.float32)
+    global DEBUG
+    DEBUG = (per_mm, edge_at, circle_y / mm)
+    # The row's outline may have missed a card at either end (a card the colour of the table): `reach_mm` of
+    # the photo beyond each end is searched too, and the comb may start and end anywhere within it.
+    first = range(2, min(length_mm, 26 + reach_mm))
     last_from = length_mm - 63 + 1
     # dynamic programming: best[k] = best total gain of a comb ending with a circle at millimetre k
     best = np.full(length_mm, -np.inf)
@@ -249,12 +265,14 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) ->
         lo, hi = k - PITCH_MM[1], k - PITCH_MM[0]
         if hi < 0:
             continue
-        window = best[max(0, lo): hi + 1]
+        # A row's circles lie on one line across the rectified strip: a step up or down costs.
+        window = best[max(0, lo): hi + 1] - STEP_COST * np.maximum(
+            0, np.abs(circle_y[max(0, lo): hi + 1] - circle_y[k]) / mm - STEP_FREE_MM)
         if window.size and np.isfinite(window.max()):
             j = max(0, lo) + int(np.argmax(window))
-            if best[j] + gain[k] > best[k]:
-                best[k], before[k] = best[j] + gain[k], j
-    ends = [k for k in range(max(0, last_from - 14), min(length_mm, last_from + 12)) if np.isfinite(best[k])]
+            if window[j - max(0, lo)] + gain[k] > best[k]:
+                best[k], before[k] = window[j - max(0, lo)] + gain[k], j
+    ends = [k for k in range(max(0, last_from - 14 - reach_mm), min(length_mm, last_from + 12)) if np.isfinite(best[k])]
     if not ends:
         return _Comb((), -np.inf)
     k = max(ends, key=lambda e: best[e])
@@ -270,6 +288,9 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray) ->
 #: The strip is warped with this much of the photo around the row's outline (mm): the outline found on the
 #: preview may be a little tight, and a card's edges must be inside the strip to be measured.
 AROUND_MM = 12
+#: A card the colour of the table may be missing from the row's outline: the cards are looked for this far (mm,
+#: a card and a gap) beyond each end of the outline too.
+REACH_MM = 70
 
 
 def _card_scale(edges: np.ndarray, cx: float, cy: float, mm: float) -> float:
@@ -322,21 +343,41 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     if inner_w < 60 * mm:
         return FoundRow((), False)
     around = AROUND_MM * mm
-    strip_w, strip_h = inner_w + 2 * around, inner_h + 2 * around
-    target = np.float32([[around, around], [around + inner_w, around], [around + inner_w, around + inner_h],
-                         [around, around + inner_h]])
+    side = around + REACH_MM * mm  # along the row, the strip also holds REACH_MM beyond each end of the outline
+    strip_w, strip_h = inner_w + 2 * side, inner_h + 2 * around
+    target = np.float32([[side, around], [side + inner_w, around], [side + inner_w, around + inner_h],
+                         [side, around + inner_h]])
     to_strip = cv2.getPerspectiveTransform(quad / shrink, target)
     strip = cv2.warpPerspective(gray, to_strip, (strip_w, strip_h), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     back = np.linalg.inv(to_strip)
     turned = np.ascontiguousarray(strip[::-1, ::-1])
-    # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length.
+    # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length
+    # and REACH_MM beyond either end.
     top_band = around - 6 * mm
-    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:around + inner_w]), mm,
-                          _left_edges(image[around:around + inner_h, around:around + inner_w]))
+    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:strip_w - around]), mm,
+                          _left_edges(image[around:around + inner_h, around:strip_w - around]), REACH_MM)
              for image in (strip, turned)]
     upside_down = combs[1].score > combs[0].score
-    comb, source = (combs[1], turned) if upside_down else (combs[0], strip)
+    cards = _cut_cards(combs[1] if upside_down else combs[0], turned if upside_down else strip, upside_down,
+                       back, around, top_band, (strip_w, strip_h))
+    other_way = None
+    if min(combs[0].score, combs[1].score) >= OTHER_WAY_SHARE * max(combs[0].score, combs[1].score) > 0:
+        other_way = FoundRow(_cut_cards(combs[0] if upside_down else combs[1], strip if upside_down else turned,
+                                        not upside_down, back, around, top_band, (strip_w, strip_h)),
+                             not upside_down)
+    return FoundRow(cards, upside_down, other_way)
+
+
+#: The row's other way up is kept when its comb of circles scores at least this share of the best one's.
+OTHER_WAY_SHARE = 0.6
+
+
+def _cut_cards(comb: _Comb, source: np.ndarray, upside_down: bool, back: np.ndarray, around: int, top_band: int,
+               strip_size: tuple[int, int]) -> tuple[FoundCard, ...]:
+    """Each card of the comb cut out of the rectified strip (`source`, turned when `upside_down`), upright."""
+    mm = PX_PER_MM
+    strip_w, strip_h = strip_size
     edges = np.abs(cv2.Sobel(cv2.GaussianBlur(source.astype(np.float32), (0, 0), 1.2), cv2.CV_32F, 0, 1))
     centres = [(cx + around, cy + top_band) for cx, cy in comb.centres]
     # One scale for the row (each card's own estimate is thrown off by a photo's edges near its top or bottom;
@@ -357,7 +398,7 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
         centre = back @ np.array([middle[0], middle[1], 1.0])
         cards.append(FoundCard(np.ascontiguousarray(card),
                                (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
-    return FoundRow(tuple(cards), upside_down)
+    return tuple(cards)
 
 
 # --- Corner regions and templates ---------------------------------------------------------------------------
@@ -468,8 +509,21 @@ def _font_shapes(text: str) -> tuple[np.ndarray, ...]:
     return tuple(shapes)
 
 
-#: letter → (corner letter template, number template, face) learned from the player's deck.
-Deck = dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]
+@dataclass(frozen=True)
+class LearnedCard:
+    """What tourpad keeps of one taught card (a rectified upright cut, CARD_PX grey)."""
+
+    letter: np.ndarray  #: its corner letter (a template, normalised like a region)
+    number: np.ndarray  #: its number's glyph (a template)
+    face: np.ndarray  #: its left part, small and normalised (`_face`)
+    points: np.ndarray  #: its keypoints (N × 2, in the feature image's pixels)
+    descriptors: np.ndarray  #: their SIFT descriptors (N × 128)
+    circle: np.ndarray  #: the inside of its number circle, centred on the circle (`_circle_inside`)
+
+
+#: letter → what was learned of that card from the player's deck.
+Deck = dict[str, LearnedCard]
+_LEARNED_FIELDS = ("letter", "number", "face", "points", "descriptors", "circle")
 
 
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
@@ -487,16 +541,16 @@ def _deck_file(edition_id: str) -> Path:
 
 
 def _load_deck(edition_id: str) -> Deck:
-    """letter → (letter template, number template, face) learned for the edition; {} when none (or taught by
-    an older tourpad that kept no face: teach again)."""
+    """letter → what was learned of that card for the edition; {} when none (or taught by an older tourpad that
+    kept no keypoints: teach again)."""
     path = _deck_file(edition_id)
     if not path.is_file():
         return {}
     with np.load(path) as data:
         letters = json.loads(str(data["letters"]))
-        if letters and "face_0" not in data:
+        if letters and "descriptors_0" not in data:
             return {}
-        return {letter: (data[f"letter_{i}"], data[f"number_{i}"], data[f"face_{i}"])
+        return {letter: LearnedCard(*(data[f"{field}_{i}"] for field in _LEARNED_FIELDS))
                 for i, letter in enumerate(letters)}
 
 
@@ -505,7 +559,8 @@ def _save_deck(edition_id: str, deck: Deck) -> None:
     letters = sorted(deck)
     arrays = {"letters": np.array(json.dumps(letters))}
     for i, letter in enumerate(letters):
-        arrays[f"letter_{i}"], arrays[f"number_{i}"], arrays[f"face_{i}"] = deck[letter]
+        for field in _LEARNED_FIELDS:
+            arrays[f"{field}_{i}"] = getattr(deck[letter], field)
     partial = path.with_suffix(".tmp.npz")
     np.savez_compressed(partial, **arrays)
     partial.replace(path)  # all or nothing: a crash mid-write keeps the old templates
@@ -544,6 +599,8 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
         raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
             letters=", ".join(twice)))
     row = find_cards(load_rgb(source))
+    if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
+        row = row.other_way  # the way up that finds as many cards as there are letters
     if not row.cards:
         raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
     if len(row.cards) != len(letters):
@@ -560,7 +617,8 @@ def learned_preview(edition: Edition) -> dict[str, bytes]:
     """letter → a small PNG of what was learned of that card (its corner letter and number side by side, as
     the reader sees them), for the app to show after teaching; {} when nothing was learned."""
     out = {}
-    for letter, (letter_shape, number_shape, _face_shape) in _load_deck(edition.id).items():
+    for letter, taught in _load_deck(edition.id).items():
+        letter_shape, number_shape = taught.letter, taught.number
         height = max(letter_shape.shape[0], number_shape.shape[0])
         parts = [cv2.copyMakeBorder(shape, 0, height - shape.shape[0], 0, 2, cv2.BORDER_CONSTANT, value=0)
                  for shape in (number_shape, letter_shape)]
@@ -657,7 +715,7 @@ def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]],
     """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
     faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
     size that fits it best; and the size factor that fits the best face (the card's size, measured closer)."""
-    faces = {letter: [face] for letter, (_letter_shape, _number_shape, face) in deck.items()}
+    faces = {letter: [taught.face] for letter, taught in deck.items()}
     best: dict[str, tuple[float, float]] = {}
     for factor in FACE_SCALES:
         for score, letter in _distinct(_face(_grown(card, factor), FACE_SLACK_MM), faces):
@@ -667,39 +725,166 @@ def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]],
     return scores, (best[scores[0][1]][1] if scores else 1.0)
 
 
+#: Keypoints are found on the card brought down to this many px per mm: a card photographed small or blurred
+#: and a sharp teaching photo then show the same detail (measured: 2 px/mm reads more cards than 3 or 4).
+FEATURE_PX_PER_MM = 2
+FEATURES = 300
+#: Lowe's ratio: a keypoint counts only when its nearest taught keypoint is clearly nearer than the next one.
+#: What every card shares (the circle, the badge, the banner's ends) matches many cards alike and drops out.
+MATCH_RATIO = 0.8
+#: A taught card is recognised by the matched keypoints that agree on one placement of it (RANSAC inliers
+#: within RANSAC_PX of the feature image): at least IDENTIFY_MIN and IDENTIFY_RATIO times the next card's; or
+#: IDENTIFY_ALONE when no other card has more than one.
+RANSAC_PX = 2.5
+IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE = 8, 2.5, 5
+#: Both images are cut upright at the same nominal size: a placement turned further than this, or scaled
+#: beyond these bounds, is a coincidence (or a card upside down), not the card.
+PLACEMENT_TURN_DEG, PLACEMENT_SCALE = 30, (0.7, 1.4)
+
+
+@cache
+def _sift():
+    return cv2.SIFT_create(nfeatures=FEATURES)
+
+
+def _features(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card's keypoints (N × 2) and their descriptors (N × 128), on a contrast-levelled small copy."""
+    levelled = cv2.createCLAHE(2.0, (4, 4)).apply(card)
+    factor = FEATURE_PX_PER_MM / PX_PER_MM
+    small = cv2.resize(levelled, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    keypoints, descriptors = _sift().detectAndCompute(small, None)
+    if descriptors is None or len(keypoints) == 0:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32)
+    return np.float32([k.pt for k in keypoints]), descriptors.astype(np.float32)
+
+
+#: The number is compared inside its circle (radius in mm): inside the rim, which every card's circle shares.
+CIRCLE_INSIDE_MM = 3.4
+
+
+def _circle_inside(card: np.ndarray) -> np.ndarray:
+    """The inside of the card's number circle, centred on the circle found near where it is printed,
+    smoothed and normalised."""
+    mm = PX_PER_MM
+    region = card[: (PAD_MM + 18) * mm, : (PAD_MM + 18) * mm].astype(np.float32)
+    fit = _circle_map(region, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
+    lo, hi = 5 * mm, (PAD_MM + 13) * mm
+    y, x = np.unravel_index(int(np.argmax(fit[lo:hi, lo:hi])), (hi - lo, hi - lo))
+    y, x, r = y + lo, x + lo, round(CIRCLE_INSIDE_MM * mm)
+    inside = cv2.GaussianBlur(region[y - r: y + r, x - r: x + r], (0, 0), 0.8)
+    return (inside - inside.mean()) / (inside.std() + 1e-3)
+
+
 def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
-    """Add (or replace) the templates of rectified upright card images (CARD_PX grey) with known letters."""
+    """Add (or replace) what is learned of rectified upright card images (CARD_PX grey) with known letters."""
     for card, letter in zip(cards, letters, strict=True):
-        deck[letter] = (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
-                        _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, reach_mm=0.5),
-                        _face(card, 0))
+        points, descriptors = _features(card)
+        deck[letter] = LearnedCard(_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
+                                   _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM,
+                                             reach_mm=0.5),
+                                   _face(card, 0), points, descriptors, _circle_inside(card))
 
 
-def read_card(card: np.ndarray, edition: Edition, deck: Deck) -> CardReading:
-    """The card's letter, only when its corner letter is read with certainty and its number agrees."""
+class _DeckIndex:
+    """A taught deck laid out for reading a row: every taught card's keypoints in one matcher."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.letters = tuple(letter for letter in deck if len(deck[letter].descriptors))
+        self.matcher = cv2.BFMatcher(cv2.NORM_L2)
+        if self.letters:
+            self.matcher.add([deck[letter].descriptors for letter in self.letters])
+
+    def identify(self, card: np.ndarray) -> list[tuple[int, str]]:
+        """(agreeing keypoints, letter) of every taught card some of this card's keypoints match, most first:
+        how many of the matches agree on one upright placement of that taught card over this one."""
+        points, descriptors = _features(card)
+        if len(descriptors) < 2 or not self.letters:
+            return []
+        matches: dict[int, list[tuple[int, int]]] = {}
+        for pair in self.matcher.knnMatch(descriptors, k=2):
+            if len(pair) == 2 and pair[0].distance < MATCH_RATIO * pair[1].distance:
+                matches.setdefault(pair[0].imgIdx, []).append((pair[0].queryIdx, pair[0].trainIdx))
+        found = []
+        for taught, pairs in matches.items():
+            letter = self.letters[taught]
+            agreeing = 0
+            if len(pairs) >= 3:
+                here = points[[q for q, _t in pairs]]
+                there = self.deck[letter].points[[t for _q, t in pairs]]
+                placement, inliers = cv2.estimateAffinePartial2D(here, there, method=cv2.RANSAC,
+                                                                 ransacReprojThreshold=RANSAC_PX)
+                if placement is not None and _upright(placement):
+                    agreeing = int(inliers.sum())
+            found.append((agreeing, letter))
+        return sorted(found, reverse=True)
+
+    def digit_fits(self, card: np.ndarray, number_of: dict[str, int]) -> dict[int, float]:
+        """digit → how well this card's number circle fits the taught circles of that digit (the best of them)."""
+        inside = _circle_inside(card)
+        fits: dict[int, float] = {}
+        for letter, taught in self.deck.items():
+            margin = 2  # a couple of pixels either way: the circles are centred each on its own
+            fit = float(cv2.matchTemplate(inside, taught.circle[margin:-margin, margin:-margin],
+                                          cv2.TM_CCOEFF_NORMED).max())
+            digit = number_of[letter]
+            fits[digit] = max(fits.get(digit, -1.0), fit)
+        return fits
+
+
+def _upright(placement: np.ndarray) -> bool:
+    scale = float(np.hypot(placement[0, 0], placement[1, 0]))
+    turn = abs(float(np.degrees(np.arctan2(placement[1, 0], placement[0, 0]))))
+    return PLACEMENT_SCALE[0] < scale < PLACEMENT_SCALE[1] and turn < PLACEMENT_TURN_DEG
+
+
+def _identified(found: list[tuple[int, str]]) -> str | None:
+    """The taught card the keypoints name, when they name one clearly (see IDENTIFY_MIN)."""
+    if not found:
+        return None
+    best, letter = found[0]
+    second = found[1][0] if len(found) > 1 else 0
+    clear = best >= IDENTIFY_MIN and best >= IDENTIFY_RATIO * max(second, 2)
+    return letter if clear or (best >= IDENTIFY_ALONE and second <= 1) else None
+
+
+#: The number disagrees with the card the face names only when it clearly reads another digit: fits that well,
+#: and this much better than the named card's own digit (a blurred digit that fits nothing well is no evidence).
+DIGIT_CLEAR, DIGIT_MARGIN = 0.6, 0.1
+
+
+def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex | None = None) -> CardReading:
+    """The card's letter when it is certain and its number agrees (the checksum); else None, with a problem
+    when the number says the card is another one (another edition's, or a misread)."""
     letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX)
     number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5)
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
     if deck:
+        index = index or _DeckIndex(deck)
+        # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
+        found = index.identify(card)
+        named = _identified(found)
+        if named is None and found and found[0][0] >= 2:
+            # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole must name the same card.
+            faces, _factor = _face_scores(card, deck)
+            if _certain(faces, FACE_MIN, FACE_MARGIN) == found[0][1]:
+                named = found[0][1]
+        if named is not None:
+            fits = index.digit_fits(card, number_of)
+            digit = max(fits, key=fits.get)
+            if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
+                    fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
+                return CardReading(None, _disagree(edition, named, digit))
+            return CardReading(named, score=found[0][0])
+        # Not a taught face: its corner letter and number may still say it is another edition's card.
         by_digit: dict[str, list[np.ndarray]] = {}
-        for known, (_shape, number_template, _face_shape) in deck.items():
-            by_digit.setdefault(str(number_of[known]), []).append(number_template)
-        digits = _distinct(number_region, by_digit)
-        # Three looks must agree before a letter is shown: the whole face (a taught card is told best by its
-        # picture), the corner letter alone, and the number (the checksum). One of the first two must be sure.
-        faces, factor = _face_scores(card, deck)
-        # The letter is read on the card brought to the size its best face fits at: 71 mm below the circle,
-        # a size a few per cent off would put it millimetres away.
-        letter_region = _template(_region(_grown(card, factor), LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM,
-                                  SLACK_PX)
-        glyphs = _distinct(letter_region, {k: [v[0]] for k, v in deck.items()})
-        face = _certain(faces, FACE_MIN, FACE_MARGIN)
-        glyph = _certain(glyphs, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
-        digit = _certain(digits, TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
-        if glyph and digit and int(digit) != number_of[glyph] and (face is None or face == glyph):
+        for known, taught in deck.items():
+            by_digit.setdefault(str(number_of[known]), []).append(taught.number)
+        digit = _certain(_distinct(number_region, by_digit), TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
+        glyph = _certain(_distinct(letter_region, {k: [v.letter] for k, v in deck.items()}), TAUGHT_MIN,
+                         TAUGHT_MARGIN, TAUGHT_RATIO)
+        if glyph and digit and int(digit) != number_of[glyph]:
             return CardReading(None, _disagree(edition, glyph, int(digit)))
-        if face and digits and digits[0][1] == str(number_of[face]):
-            return CardReading(face, score=faces[0][0])
         return CardReading(None)
     letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
     letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
@@ -747,5 +932,10 @@ def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> Publish
     rgb = load_rgb(source) if rgb is None else rgb
     deck = _load_deck(edition.id)
     row = find_cards(rgb)
-    readings = _one_card_each(tuple(read_card(card.image, edition, deck) for card in row.cards))
+    index = _DeckIndex(deck) if deck else None
+    readings = _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in row.cards))
+    if row.other_way is not None and index is not None:
+        other = _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in row.other_way.cards))
+        if sum(r.letter is not None for r in other) > sum(r.letter is not None for r in readings):
+            row, readings = row.other_way, other
     return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
