@@ -176,6 +176,9 @@ def _row_quad(mask: np.ndarray) -> np.ndarray | None:
 STRIP_MM = 91
 #: Number circles: radius (mm) as publishers print it, and where its centre sits from the card's top-left.
 CIRCLE_RADIUS_MM = 5.5
+#: The sizes a circle is looked for at (times CIRCLE_RADIUS_MM): printings differ a little, and a circle drawn
+#: as a thin ring has its two edges either side of its radius.
+CIRCLE_SIZES = (0.9, 1.0, 1.1)
 #: Neighbouring cards' circles lie a card's width (63 mm) plus the gap between them apart: from 2 mm of
 #: overlap to a finger's width apart, and a little more for cards laid askew.
 PITCH_MM = (58, 74)
@@ -217,6 +220,7 @@ class _Comb:
 
     centres: tuple[tuple[float, float], ...]
     score: float
+    strengths: tuple[float, ...] = ()  #: how clearly each one is a circle (0..1)
 
 
 #: Where a circle's centre may lie across the comb's band (mm from its top, 6 mm above the outline): 14 mm as
@@ -236,7 +240,7 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, re
     there); the letter's badge of a card seen upside down, or an icon, has none."""
     mm = px_per_mm
     band = strip[: round(CIRCLE_ROWS_MM[1] + 7) * round(mm)]
-    scores = _circle_map(band, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
+    scores = _circle_map(band, [r * CIRCLE_RADIUS_MM * mm for r in CIRCLE_SIZES])
     centre_rows = scores[round(CIRCLE_ROWS_MM[0] * mm): round(CIRCLE_ROWS_MM[1] * mm)]
     column = centre_rows.max(axis=0)
     best_y = centre_rows.argmax(axis=0) + round(CIRCLE_ROWS_MM[0] * mm)
@@ -282,7 +286,8 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, re
         chain.append(k)
         k = int(before[k])
     chain.reverse()
-    return _Comb(tuple((float(where[k]), float(best_y[where[k]])) for k in chain), total)
+    return _Comb(tuple((float(where[k]), float(best_y[where[k]])) for k in chain), total,
+                 tuple(float(per_mm[k]) for k in chain))
 
 
 #: The strip is warped with this much of the photo around the row's outline (mm): the outline found on the
@@ -348,53 +353,159 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     target = np.float32([[side, around], [side + inner_w, around], [side + inner_w, around + inner_h],
                          [side, around + inner_h]])
     to_strip = cv2.getPerspectiveTransform(quad / shrink, target)
-    strip = cv2.warpPerspective(gray, to_strip, (strip_w, strip_h), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    back = np.linalg.inv(to_strip)
-    turned = np.ascontiguousarray(strip[::-1, ::-1])
     # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length
-    # and REACH_MM beyond either end.
+    # and REACH_MM beyond either end; the row seen upright, and turned (photographed from across the table).
     top_band = around - 6 * mm
-    combs = [_circle_comb(np.ascontiguousarray(image[top_band:, around:strip_w - around]), mm,
-                          _left_edges(image[around:around + inner_h, around:strip_w - around]), REACH_MM)
-             for image in (strip, turned)]
-    upside_down = combs[1].score > combs[0].score
-    cards = _cut_cards(combs[1] if upside_down else combs[0], turned if upside_down else strip, upside_down,
-                       back, around, top_band, (strip_w, strip_h))
+    turn = np.array([[-1, 0, strip_w - 1], [0, -1, strip_h - 1], [0, 0, 1]], np.float64)
+    ways = []
+    for to_image in (to_strip, turn @ to_strip):
+        image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h)
+        # The outline may be off at one end (a card missed, a shadow): the circles' own line says where the
+        # row's top runs. Warped again along it, every circle sits where the comb looks for it.
+        level = _level_along_circles(comb, around, top_band)
+        if level is not None:
+            to_image = level @ to_image
+            image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h)
+        ways.append((comb, image, to_image))
+    upside_down = ways[1][0].score > ways[0][0].score
+    chosen, other = (ways[1], ways[0]) if upside_down else (ways[0], ways[1])
+    cards = _cut_cards(chosen[0], chosen[1], np.linalg.inv(chosen[2]), around, top_band)
     other_way = None
-    if min(combs[0].score, combs[1].score) >= OTHER_WAY_SHARE * max(combs[0].score, combs[1].score) > 0:
-        other_way = FoundRow(_cut_cards(combs[0] if upside_down else combs[1], strip if upside_down else turned,
-                                        not upside_down, back, around, top_band, (strip_w, strip_h)),
+    if min(chosen[0].score, other[0].score) >= OTHER_WAY_SHARE * chosen[0].score > 0:
+        other_way = FoundRow(_cut_cards(other[0], other[1], np.linalg.inv(other[2]), around, top_band),
                              not upside_down)
     return FoundRow(cards, upside_down, other_way)
+
+
+def _comb_of(gray: np.ndarray, to_image: np.ndarray, size: tuple[int, int], around: int, top_band: int,
+             inner_h: int) -> tuple[np.ndarray, _Comb]:
+    """The strip warped from the photo by `to_image`, and the comb of circles along its top."""
+    image = cv2.warpPerspective(gray, to_image, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    strip_w = size[0]
+    comb = _circle_comb(np.ascontiguousarray(image[top_band:, around:strip_w - around]), PX_PER_MM,
+                        _left_edges(image[around:around + inner_h, around:strip_w - around]), REACH_MM)
+    return image, comb
+
+
+#: Circles this clear say where the row's top runs (at least LEVEL_CIRCLES of them).
+LEVEL_STRENGTH, LEVEL_CIRCLES = 0.6, 3
+
+
+def _level_along_circles(comb: _Comb, around: int, top_band: int) -> np.ndarray | None:
+    """A shear of the strip (3 × 3) that puts the comb's clear circles on the line where circles belong
+    (8 mm below the outline's top), or None when fewer than LEVEL_CIRCLES are clear."""
+    clear = [(x + around, y + top_band) for (x, y), strength in zip(comb.centres, comb.strengths, strict=True)
+             if strength >= LEVEL_STRENGTH]
+    if len(clear) < LEVEL_CIRCLES:
+        return None
+    xs, ys = np.array(clear).T
+    slope, at_zero = np.polyfit(xs, ys, 1)
+    expected = around + 8 * PX_PER_MM
+    return np.array([[1, 0, 0], [-slope, 1, expected - at_zero], [0, 0, 1]], np.float64)
 
 
 #: The row's other way up is kept when its comb of circles scores at least this share of the best one's.
 OTHER_WAY_SHARE = 0.6
 
 
-def _cut_cards(comb: _Comb, source: np.ndarray, upside_down: bool, back: np.ndarray, around: int, top_band: int,
-               strip_size: tuple[int, int]) -> tuple[FoundCard, ...]:
-    """Each card of the comb cut out of the rectified strip (`source`, turned when `upside_down`), upright."""
+def _along(strength: np.ndarray, start: np.ndarray, step: np.ndarray, count: int) -> float:
+    """The mean of `strength` along a line of `count` pixels from `start`, `step` apart (nearest pixel)."""
+    t = np.arange(count, dtype=np.float32)[:, None]
+    points = np.rint(start[None, :] + t * step[None, :]).astype(int)
+    h, w = strength.shape
+    inside = (points[:, 0] >= 0) & (points[:, 0] < w) & (points[:, 1] >= 0) & (points[:, 1] < h)
+    if not inside.any():
+        return 0.0
+    return float(strength[points[inside, 1], points[inside, 0]].sum() / count)
+
+
+#: A card's own outline: its left edge may lean this much (tangent) in the strip, its top edge this much (cards
+#: laid askew, and what the row's rectification leaves of the photo's perspective: a shear) ...
+OUTLINE_LEAN, OUTLINE_TILT = 0.2, 0.08
+#: ... its left and top edges lie within this many mm of where its circle puts them, and its size within
+#: these factors of the row's.
+OUTLINE_SLACK_MM, OUTLINE_SCALE = 4, (0.9, 1.12)
+
+
+def _best_line(strength: np.ndarray, fixed: np.ndarray, moving: np.ndarray, pivot: float,
+               slopes: np.ndarray) -> tuple[float, float]:
+    """The line of `strength` (a 2-D array indexed [fixed, moving]) that is strongest on average over the
+    `fixed` coordinates: moving = m + slope * (fixed - pivot), for m in `moving` and slope in `slopes`.
+    Returns (m, slope)."""
+    size = strength.shape[1]
+    best, found = -1.0, (float(moving[len(moving) // 2]), 0.0)
+    for slope in slopes:
+        shift = np.rint(slope * (fixed - pivot)).astype(int)
+        columns = np.clip(np.rint(moving).astype(int)[None, :] + shift[:, None], 0, size - 1)
+        totals = strength[np.clip(fixed, 0, strength.shape[0] - 1)[:, None], columns].mean(axis=0)
+        at = int(np.argmax(totals))
+        if totals[at] > best:
+            best, found = float(totals[at]), (float(moving[at]), float(slope))
+    return found
+
+
+def _outline(across: np.ndarray, down_edges: np.ndarray, cx: float, cy: float, row_scale: float,
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The card whose number circle is at (cx, cy) in the strip: its top-left corner (px) and the vectors of
+    one millimetre along its top edge and down its left edge. Fitted to its own edges: the left edge (which no
+    neighbour covers) and the top edge, each with its lean, then the size whose bottom and right edges lie on
+    edges too and where the left edge ends (`across`, `down_edges`: the strip's horizontal and vertical
+    brightness change)."""
     mm = PX_PER_MM
-    strip_w, strip_h = strip_size
-    edges = np.abs(cv2.Sobel(cv2.GaussianBlur(source.astype(np.float32), (0, 0), 1.2), cv2.CV_32F, 0, 1))
+    k0 = row_scale
+    slack = OUTLINE_SLACK_MM * mm
+    # Left edge: x = x0 + lean * (y - cy), over the card's height below the circle (clear of its corners).
+    rows = np.arange(round(cy - 2 * mm), round(cy + 60 * k0 * mm))
+    x0, lean = _best_line(across, rows, np.arange(cx - 8 * k0 * mm - slack, cx - 8 * k0 * mm + slack + 1), cy,
+                          np.linspace(-OUTLINE_LEAN, OUTLINE_LEAN, 21))
+    # Top edge: y = y0 + tilt * (x - cx), across the card's left part (clear of its rounded corner).
+    columns = np.arange(round(x0 + 5 * mm), round(x0 + 45 * k0 * mm))
+    y0, tilt = _best_line(down_edges.T, columns, np.arange(cy - 8 * k0 * mm - slack, cy - 8 * k0 * mm + slack + 1),
+                          cx, np.linspace(-OUTLINE_TILT, OUTLINE_TILT, 9))
+    # Where they meet: x = x0 + lean (y - cy), y = y0 + tilt (x - cx).
+    y = (y0 + tilt * (x0 - lean * cy - cx)) / (1 - tilt * lean)
+    corner = np.array([x0 + lean * (y - cy), y])
+    down = np.array([lean, 1.0]) / np.hypot(lean, 1.0)
+    right = np.array([1.0, tilt]) / np.hypot(tilt, 1.0)
+    # Size: the bottom and right edges a card's height and width on from the corner.
+    size_best = (-np.inf, k0)
+    for k in np.arange(OUTLINE_SCALE[0] * k0, OUTLINE_SCALE[1] * k0, 0.005):
+        bottom = corner + CARD_MM[1] * k * mm * down + 5 * mm * right
+        side = corner + CARD_MM[0] * k * mm * right + 10 * mm * down
+        # ... and the left edge runs down to the bottom edge and no further (a banner's edge is not the bottom).
+        above = corner + (CARD_MM[1] * k - 12) * mm * down
+        below = corner + (CARD_MM[1] * k + 3) * mm * down
+        fit = (_along(down_edges, bottom.astype(np.float32), right.astype(np.float32), round(40 * k * mm))
+               + _along(across, side.astype(np.float32), down.astype(np.float32), round(60 * k * mm))
+               + _along(across, above.astype(np.float32), down.astype(np.float32), 9 * mm)
+               - _along(across, below.astype(np.float32), down.astype(np.float32), 9 * mm))
+        if fit > size_best[0]:
+            size_best = (fit, float(k))
+    k = size_best[1]
+    return corner, k * right, k * down
+
+
+def _cut_cards(comb: _Comb, source: np.ndarray, back: np.ndarray, around: int, top_band: int,
+               ) -> tuple[FoundCard, ...]:
+    """Each card of the comb cut out of the rectified strip (`source`, the cards upright in it), and its middle
+    in the photo (`back`: strip to photo)."""
+    mm = PX_PER_MM
+    smooth = cv2.GaussianBlur(source.astype(np.float32), (0, 0), 1.2)
+    edges = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 0, 1))
     centres = [(cx + around, cy + top_band) for cx, cy in comb.centres]
-    # One scale for the row (each card's own estimate is thrown off by a photo's edges near its top or bottom;
-    # the row's rectification already evened out its perspective).
-    scales = [float(np.median([_card_scale(edges, cx, cy, mm) for cx, cy in centres]))] * len(centres)
+    # The row's scale (its cards' median) is where each card's own outline is looked for.
+    row_scale = float(np.median([_card_scale(edges, cx, cy, mm) for cx, cy in centres])) if centres else 1.0
+    across = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 1, 0))
     cards = []
-    for (cx, cy), k in zip(centres, scales, strict=True):
-        left, top = cx - 8 * k * mm, cy - 8 * k * mm  # the card's own top-left corner
-        box = np.float32([[left - PAD_MM * k * mm, top - PAD_MM * k * mm],
-                          [left + (CARD_MM[0] + PAD_MM) * k * mm, top - PAD_MM * k * mm],
-                          [left - PAD_MM * k * mm, top + (CARD_MM[1] + PAD_MM) * k * mm]])
+    for cx, cy in centres:
+        corner, right, down = _outline(across, edges, cx, cy, row_scale)
+        box = np.float32([corner - PAD_MM * mm * (right + down),
+                          corner + (CARD_MM[0] + PAD_MM) * mm * right - PAD_MM * mm * down,
+                          corner - PAD_MM * mm * right + (CARD_MM[1] + PAD_MM) * mm * down])
         cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
         card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_REPLICATE)
-        middle = (left + CARD_MM[0] * k * mm / 2, top + CARD_MM[1] * k * mm / 2)
-        if upside_down:
-            middle = (strip_w - middle[0], strip_h - middle[1])
+        middle = corner + CARD_MM[0] * mm / 2 * right + CARD_MM[1] * mm / 2 * down
         centre = back @ np.array([middle[0], middle[1], 1.0])
         cards.append(FoundCard(np.ascontiguousarray(card),
                                (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
@@ -734,12 +845,13 @@ FEATURES = 300
 MATCH_RATIO = 0.8
 #: A taught card is recognised by the matched keypoints that agree on one placement of it (RANSAC inliers
 #: within RANSAC_PX of the feature image): at least IDENTIFY_MIN and IDENTIFY_RATIO times the next card's; or
-#: IDENTIFY_ALONE when no other card has more than one.
+#: IDENTIFY_ALONE when no other card has more than one. With IDENTIFY_FAINT and no other card at all, the card
+#: is only named when its number reads as that card's too (a positive checksum, not merely no disagreement).
 RANSAC_PX = 2.5
-IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE = 8, 2.5, 5
+IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE, IDENTIFY_FAINT = 8, 2.5, 5, 3
 #: Both images are cut upright at the same nominal size: a placement turned further than this, or scaled
 #: beyond these bounds, is a coincidence (or a card upside down), not the card.
-PLACEMENT_TURN_DEG, PLACEMENT_SCALE = 30, (0.7, 1.4)
+PLACEMENT_TURN_DEG, PLACEMENT_SCALE, PLACEMENT_SHIFT_MM = 30, (0.7, 1.4), 20
 
 
 @cache
@@ -767,7 +879,7 @@ def _circle_inside(card: np.ndarray) -> np.ndarray:
     smoothed and normalised."""
     mm = PX_PER_MM
     region = card[: (PAD_MM + 18) * mm, : (PAD_MM + 18) * mm].astype(np.float32)
-    fit = _circle_map(region, [r * mm for r in (0.9 * CIRCLE_RADIUS_MM, CIRCLE_RADIUS_MM, 1.1 * CIRCLE_RADIUS_MM)])
+    fit = _circle_map(region, [r * CIRCLE_RADIUS_MM * mm for r in CIRCLE_SIZES])
     lo, hi = 5 * mm, (PAD_MM + 13) * mm
     y, x = np.unravel_index(int(np.argmax(fit[lo:hi, lo:hi])), (hi - lo, hi - lo))
     y, x, r = y + lo, x + lo, round(CIRCLE_INSIDE_MM * mm)
@@ -833,24 +945,33 @@ class _DeckIndex:
 
 
 def _upright(placement: np.ndarray) -> bool:
+    """Whether a placement of a taught card over this one is one the two cuts allow: upright, about the same
+    size, the card's middle over the card's middle (not over a neighbour's)."""
     scale = float(np.hypot(placement[0, 0], placement[1, 0]))
     turn = abs(float(np.degrees(np.arctan2(placement[1, 0], placement[0, 0]))))
-    return PLACEMENT_SCALE[0] < scale < PLACEMENT_SCALE[1] and turn < PLACEMENT_TURN_DEG
+    middle = np.array([PAD_MM + CARD_MM[0] / 2, PAD_MM + CARD_MM[1] / 2]) * FEATURE_PX_PER_MM
+    shift = float(np.linalg.norm(placement[:, :2] @ middle + placement[:, 2] - middle)) / FEATURE_PX_PER_MM
+    return (PLACEMENT_SCALE[0] < scale < PLACEMENT_SCALE[1] and turn < PLACEMENT_TURN_DEG
+            and shift < PLACEMENT_SHIFT_MM)
 
 
-def _identified(found: list[tuple[int, str]]) -> str | None:
-    """The taught card the keypoints name, when they name one clearly (see IDENTIFY_MIN)."""
+def _identified(found: list[tuple[int, str]]) -> tuple[str | None, bool]:
+    """The taught card the keypoints name (see IDENTIFY_MIN), and whether they name it firmly (else faintly:
+    its number must then confirm it); (None, False) when they name none."""
     if not found:
-        return None
+        return None, False
     best, letter = found[0]
     second = found[1][0] if len(found) > 1 else 0
-    clear = best >= IDENTIFY_MIN and best >= IDENTIFY_RATIO * max(second, 2)
-    return letter if clear or (best >= IDENTIFY_ALONE and second <= 1) else None
+    if (best >= IDENTIFY_MIN and best >= IDENTIFY_RATIO * max(second, 2)) or (best >= IDENTIFY_ALONE and second <= 1):
+        return letter, True
+    if best >= IDENTIFY_FAINT and second == 0:
+        return letter, False
+    return None, False
 
 
 #: The number disagrees with the card the face names only when it clearly reads another digit: fits that well,
 #: and this much better than the named card's own digit (a blurred digit that fits nothing well is no evidence).
-DIGIT_CLEAR, DIGIT_MARGIN = 0.6, 0.1
+DIGIT_CLEAR, DIGIT_MARGIN = 0.8, 0.12
 
 
 def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex | None = None) -> CardReading:
@@ -863,7 +984,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         index = index or _DeckIndex(deck)
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
         found = index.identify(card)
-        named = _identified(found)
+        named, firm = _identified(found)
         if named is None and found and found[0][0] >= 2:
             # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole must name the same card.
             faces, _factor = _face_scores(card, deck)
@@ -875,7 +996,9 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
             if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
                     fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
                 return CardReading(None, _disagree(edition, named, digit))
-            return CardReading(named, score=found[0][0])
+            if firm or digit == number_of[named]:
+                return CardReading(named, score=found[0][0])
+            return CardReading(None)
         # Not a taught face: its corner letter and number may still say it is another edition's card.
         by_digit: dict[str, list[np.ndarray]] = {}
         for known, taught in deck.items():
