@@ -303,8 +303,7 @@ class State:
         edition, n = game.edition, game.n_players
         all_cards = tuple(range(len(edition.cards)))
         tables = round_tables(edition)
-        held_low, held_1, held_2, held_high = tables.choice_icons_held
-        listed = tables.choice_icons_listed
+        (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
         score, history, round_log, round_scores = self.score, self.history, self.round_log, self.round_scores
         choices_used = score.choices_used
         rng = self.rng
@@ -329,10 +328,9 @@ class State:
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
             for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
-                icons = listed[(held_low[mask & 0xFF] | held_1[mask >> 8 & 0xFF] | held_2[mask >> 16 & 0xFF]
-                                | held_high[mask >> 24]) & ~scored]
-                pick = int(draw * (len(icons) + 1))
-                choices.append(icons[pick - 1] if pick else NO_CHOICE)
+                offered = options[(held_low[mask & 0x3FF] | held_mid[mask >> 10 & 0x1FF] | held_high[mask >> 19])
+                                  & ~scored]
+                choices.append(offered[int(draw * len(offered))])
             history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
             # the round's end, as `_end_round` and `_deal` play it
             scores = score_round(edition, score, rows, choices, masks)
