@@ -240,8 +240,10 @@ def step_by_step(state, bots) -> None:
 
 
 def state_fields(state) -> dict:
-    fields = {name: getattr(state, name) for name in State.__slots__ if name not in ("_public", "game", "rng")}
-    return {**fields, "rng": state.rng.getstate()}
+    # the history as a caller reads it (whole-round play writes its rounds' steps out when first asked)
+    fields = {name: getattr(state, name) for name in State.__slots__
+              if name not in ("_public", "game", "rng", "_history", "_history_behind")}
+    return {**fields, "history": state.history, "rng": state.rng.getstate()}
 
 
 @given(edition=st.sampled_from(EDITIONS), players=st.integers(2, 4), seed=st.integers(0, 2**32),
