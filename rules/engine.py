@@ -126,8 +126,9 @@ _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k
 _BIT_OF = {c: 1 << c for c in range(64)}
 #: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
 _CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
-#: Per list length, the bit length of each `randbelow(i + 1)` bound `random.shuffle` draws (see `_shuffle`).
-_SHUFFLE_BITS = tuple(tuple((i + 1).bit_length() for i in range(size)) for size in range(65))
+#: Per list length, `random.shuffle`'s steps: each position i from the last down to 1, with the bit length
+#: of its `randbelow(i + 1)` bound (see `_shuffle`).
+_SHUFFLE_STEPS = tuple(tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(65))
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -136,12 +137,9 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     Fisher-Yates with `_randbelow_with_getrandbits` (unchanged since 3.2); `tests/test_engine.py` checks
     every deal length against `random.shuffle`, so a change there is caught rather than silently dealt."""
     getrandbits = rng.getrandbits
-    bits = _SHUFFLE_BITS[len(cards)]
-    for i in range(len(cards) - 1, 0, -1):
-        k = bits[i]
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
+    for i, k in _SHUFFLE_STEPS[len(cards)]:
+        while (j := getrandbits(k)) > i:
+            pass
         cards[i], cards[j] = cards[j], cards[i]
 
 

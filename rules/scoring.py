@@ -471,19 +471,14 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     everyone = sum(tallies)
     unclaimed = ~state.regions_claimed
     completed_any = 0
-    regions_completed = []
-    visited_after = []
     scores = []
     for p, mask in enumerate(masks):
         counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
-        after = seen | mask
-        # regions still unclaimed that the sheet now covers (as in resolve_round)
-        completed = (regions_low[after & _LOW_BITS] & regions_mid[after >> _CHUNK_1 & _MID_BITS]
-                     & regions_high[after >> _CHUNK_2] & unclaimed)
-        completed_any |= completed
-        regions_completed.append(completed)
-        visited_after.append(after)
-        collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
+        visited[p] = after = seen | mask
+        # regions still unclaimed that a sheet now covers (as in resolve_round); who, only if any
+        completed_any |= (regions_low[after & _LOW_BITS] & regions_mid[after >> _CHUNK_1 & _MID_BITS]
+                          & regions_high[after >> _CHUNK_2] & unclaimed)
+        previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
             at = choice_at[choice]
             own = counted >> at & _FIELD
@@ -496,10 +491,10 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             throw_catch[row[0]][row[-1]], collection,
             (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
             (mask & ~seen).bit_count(), 0, 0)))
-        previous_collection[p] = collection
-    route_now = route_achievers(edition, state, visited_after) if edition.route is not None else 0
-    visited[:] = visited_after
+    route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
     if completed_any or route_now:
+        regions_completed = [regions_low[after & _LOW_BITS] & regions_mid[after >> _CHUNK_1 & _MID_BITS]
+                             & regions_high[after >> _CHUNK_2] & completed_any for after in visited]
         region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
                                                      None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
