@@ -241,20 +241,20 @@ def route_achieved(edition: Edition, visited: int) -> bool:
     route = edition.route
     if route is None:
         return False
-    if route.kind == "passport":
-        return all(visited & region.mask for region in edition.regions)
-    # coast: spread from the visited west-coast towns along pathways between visited towns
+    tables = round_tables(edition)
+    if route.kind == "passport":  # a card of every region
+        low, mid, high = tables.regions_touched
+        return (low[visited & _LOW_BITS] | mid[visited >> _CHUNK_1 & _MID_BITS]
+                | high[visited >> _CHUNK_2]) == (1 << len(edition.regions)) - 1
+    # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
+    # (every town one pathway from the reached ones, three table lookups)
+    low, mid, high = tables.pathways
     reach = visited & route.west_mask
     while reach:
         if reach & route.east_mask:
             return True
-        grown = reach
-        rest = reach
-        while rest:
-            low = rest & -rest
-            grown |= route.neighbours[low.bit_length() - 1]
-            rest ^= low
-        grown &= visited
+        grown = visited & (reach | low[reach & _LOW_BITS] | mid[reach >> _CHUNK_1 & _MID_BITS]
+                           | high[reach >> _CHUNK_2])
         if grown == reach:
             return False
         reach = grown
@@ -371,6 +371,10 @@ class RoundTables(NamedTuple):
     tallies: tuple[tuple[int, ...], ...]
     #: Per chunk of a row's mask, per value: the bitmask of the choice icons those cards show (OR the chunks').
     choice_icons_held: tuple[tuple[int, ...], ...]
+    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
+    regions_touched: tuple[tuple[int, ...], ...]
+    #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
+    pathways: tuple[tuple[int, ...], ...]
     #: Per bitmask of choice icons: the round-end options they give, in `legal_actions` order: no choice
     #: (NO_CHOICE) first, then those icons' indices in icon order.
     choice_options: tuple[tuple[int, ...], ...]
@@ -421,8 +425,8 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
     # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
     every_region = (1 << len(edition.regions)) - 1
-    lacking = _chunk_tables([sum(1 << region.index for region in edition.regions if region.mask >> c & 1)
-                             for c in cards], operator.or_)
+    lacking = regions_touched = _chunk_tables(
+        [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
     regions_covered = tuple(tuple(every_region & ~table[value ^ len(table) - 1] for value in range(len(table)))
                             for table in lacking)
     held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
@@ -436,7 +440,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
                          for own in range(HAND_SIZE + 1))
                 for n in range(2, 5)},
         regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
-        choice_icons_held=_chunk_tables(held, operator.or_),
+        choice_icons_held=_chunk_tables(held, operator.or_), regions_touched=regions_touched,
+        pathways=_chunk_tables(edition.route.neighbours if edition.route and edition.route.neighbours else (),
+                               operator.or_),
         choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
                              for icons in range(1 << n_icons)),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)))
