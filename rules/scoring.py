@@ -10,6 +10,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import NamedTuple
 
 from rules import wording
@@ -404,11 +405,10 @@ def _chunk_tables(per_card: Sequence[int], combine: Callable[[int, int], int]) -
     """Per chunk of a mask, per value of its bits: `per_card` combined over the cards set in it (0 for none)."""
     tables = []
     for start, stop in _CHUNKS:
-        table = [0] * (1 << stop - start)
-        for value in range(1, len(table)):
-            low = value & -value
-            card = start + low.bit_length() - 1
-            table[value] = combine(table[value ^ low], per_card[card] if card < len(per_card) else 0)
+        # doubling: the values with the chunk's next card set are those without it, combined with that card's
+        table = [0]
+        for card in range(start, stop):
+            table += list(map(combine, table, repeat(per_card[card] if card < len(per_card) else 0)))
         tables.append(tuple(table))
     return tuple(tables)
 
