@@ -348,6 +348,8 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
 
 
 _new_score = tuple.__new__
+#: A RoundScore's fields before its two shared-bonus fields (regions, route), which close it.
+_BONUS_FIELDS = len(RoundScore._fields) - 2
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 
@@ -505,7 +507,7 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
                                                      None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
             if regions or route:
-                scores[p] = scores[p]._replace(regions=regions, route=route)
+                scores[p] = _new_score(RoundScore, (*scores[p][:_BONUS_FIELDS], regions, route))
     return scores
 
 
