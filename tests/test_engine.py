@@ -285,3 +285,16 @@ def test_the_inlined_shuffle_deals_as_random_shuffle(length):
         reference.shuffle(expected)
         _shuffle(rng, cards)
         assert cards == expected and rng.getstate() == reference.getstate()
+
+
+def test_a_whole_round_games_history_is_written_out_when_asked(australia):
+    """Whole-round play leaves its rounds' steps in the round log; a clone, and the game itself, give the
+    history step-by-step play records, and a view's public record holds it."""
+    game = Game(australia, 3, 9)
+    fast, slow = game.new_initial_state(), game.new_initial_state()
+    fast.play_out_uniform([make_bot("random", p).uniform for p in range(3)])
+    step_by_step(slow, [make_bot("random", p) for p in range(3)])
+    copy = fast.clone()
+    assert copy.history == slow.history and len(slow.history) == ROUNDS * 7
+    assert fast.history == slow.history and fast.view(1).public.history == tuple(slow.history)
+    assert copy.history is not fast.history
