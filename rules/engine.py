@@ -97,6 +97,8 @@ _PICKS = len(_PICK_SIZES)
 #: the sizes picked from.
 _HAND_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
 _SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
+#: (direction variant, players) → each round's pass direction (1 left, -1 right), as `Game.pass_left` says.
+_DIRECTIONS: dict[tuple[bool, int], tuple[int, ...]] = {}
 #: Players → the slices of a deck that deal each player's hand (round robin, 7 each).
 _DEAL_SLICES = {n: tuple(slice(p, HAND_SIZE * n, n) for p in range(n)) for n in range(2, 5)}
 
@@ -317,7 +319,7 @@ class State:
         n = self.game.n_players
         if len(uniforms) != n:
             raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
-        if any(a is not None for a in self._pending):
+        if self._pending.count(None) != n:
             raise IllegalAction("some players have already chosen this step; play it out with apply_action")
         while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
             # a round already under way: finish it step by step
@@ -348,7 +350,10 @@ class State:
         hand_per_pick, deal_slices = _HAND_PER_PICK[n], _DEAL_SLICES[n]
         sizes_per_pick = _SIZES_PER_PICK[n]
         bit = _BIT_OF.__getitem__
-        directions = [1 if game.pass_left(r) else -1 for r in range(ROUNDS)]
+        directions = _DIRECTIONS.get((game.direction_variant, n))
+        if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
+            directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
+                                                                       for r in range(ROUNDS))
         while True:
             direction = directions[round_index]
             hand_draws, choice_draws = _draw_getters(n, direction, rounds_left, ROUNDS - round_index)
