@@ -29,7 +29,19 @@ from typing import NamedTuple
 
 from rules.edition import Edition
 from rules.locale import _
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
+from rules.scoring import (
+    MASK_CHUNK_1,
+    MASK_CHUNK_2,
+    MASK_LOW_BITS,
+    MASK_MID_BITS,
+    NO_CHOICE,
+    RoundScore,
+    ScoreState,
+    rank_players,
+    round_tables,
+    row_mask,
+    score_round,
+)
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -336,6 +348,8 @@ class State:
         all_cards = tuple(range(len(edition.cards)))
         tables = round_tables(edition)
         (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
+        # how the tables split a row's mask (`rules.scoring.RoundTables`)
+        low_bits, mid_bits, chunk_1, chunk_2 = MASK_LOW_BITS, MASK_MID_BITS, MASK_CHUNK_1, MASK_CHUNK_2
         score, round_log, round_scores = self.score, self.round_log, self.round_scores
         choices_used = score.choices_used
         rng = self.rng
@@ -367,8 +381,8 @@ class State:
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
             for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
-                offered = options[(held_low[mask & 0x3FF] | held_mid[mask >> 10 & 0x1FF] | held_high[mask >> 19])
-                                  & ~scored]
+                offered = options[(held_low[mask & low_bits] | held_mid[mask >> chunk_1 & mid_bits]
+                                   | held_high[mask >> chunk_2]) & ~scored]
                 choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
             scores = score_round(edition, score, rows, choices, masks)

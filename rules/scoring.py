@@ -245,8 +245,8 @@ def route_achieved(edition: Edition, visited: int) -> bool:
     tables = round_tables(edition)
     if route.kind == "passport":  # a card of every region
         low, mid, high = tables.regions_touched
-        return (low[visited & _LOW_BITS] | mid[visited >> _CHUNK_1 & _MID_BITS]
-                | high[visited >> _CHUNK_2]) == (1 << len(edition.regions)) - 1
+        return (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+                | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
     # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
     # (every town one pathway from the reached ones, three table lookups)
     low, mid, high = tables.pathways
@@ -254,8 +254,8 @@ def route_achieved(edition: Edition, visited: int) -> bool:
     while reach:
         if reach & route.east_mask:
             return True
-        grown = visited & (reach | low[reach & _LOW_BITS] | mid[reach >> _CHUNK_1 & _MID_BITS]
-                           | high[reach >> _CHUNK_2])
+        grown = visited & (reach | low[reach & MASK_LOW_BITS] | mid[reach >> MASK_CHUNK_1 & MASK_MID_BITS]
+                           | high[reach >> MASK_CHUNK_2])
         if grown == reach:
             return False
         reach = grown
@@ -397,10 +397,11 @@ def round_tables(edition: Edition) -> RoundTables:
 
 
 #: Every edition has 28 cards (A–Z, @, #); the tables read a mask in three chunks: cards 0–9, 10–18, 19–27
-#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds).
-_CHUNK_1, _CHUNK_2 = 10, 19
-_LOW_BITS, _MID_BITS = (1 << _CHUNK_1) - 1, (1 << _CHUNK_2 - _CHUNK_1) - 1
-_CHUNKS = ((0, _CHUNK_1), (_CHUNK_1, _CHUNK_2), (_CHUNK_2, 28))
+#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds). The engine's
+#: whole-round play reads the choice icons held the same way.
+MASK_CHUNK_1, MASK_CHUNK_2 = 10, 19
+MASK_LOW_BITS, MASK_MID_BITS = (1 << MASK_CHUNK_1) - 1, (1 << MASK_CHUNK_2 - MASK_CHUNK_1) - 1
+_CHUNKS = ((0, MASK_CHUNK_1), (MASK_CHUNK_1, MASK_CHUNK_2), (MASK_CHUNK_2, 28))
 
 
 def _chunk_tables(per_card: Sequence[int], combine: Callable[[int, int], int]) -> tuple[tuple[int, ...], ...]:
@@ -452,7 +453,8 @@ def _build_round_tables(edition: Edition) -> RoundTables:
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
     low, mid, high = tables.regions_covered
-    return low[visited & _LOW_BITS] & mid[visited >> _CHUNK_1 & _MID_BITS] & high[visited >> _CHUNK_2]
+    return (low[visited & MASK_LOW_BITS] & mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+            & high[visited >> MASK_CHUNK_2])
 
 
 def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
@@ -472,8 +474,8 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
     tally = edition.tally
     pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
     # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
-    tallies = [tally_low[m & _LOW_BITS] + tally_mid[m >> _CHUNK_1 & _MID_BITS] + tally_high[m >> _CHUNK_2]
-               for m in masks]
+    tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
+               + tally_high[m >> MASK_CHUNK_2] for m in masks]
     # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
     # fields below never carry into it)
     everyone = sum(tallies)
@@ -484,8 +486,8 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
         counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
         visited[p] = after = seen | mask
         # regions still unclaimed that a sheet now covers (as in resolve_round); who, only if any
-        completed_any |= (regions_low[after & _LOW_BITS] & regions_mid[after >> _CHUNK_1 & _MID_BITS]
-                          & regions_high[after >> _CHUNK_2] & unclaimed)
+        completed_any |= (regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                          & regions_high[after >> MASK_CHUNK_2] & unclaimed)
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
             at = choice_at[choice]
@@ -501,8 +503,9 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             (mask & ~seen).bit_count(), 0, 0)))
     route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
     if completed_any or route_now:
-        regions_completed = [regions_low[after & _LOW_BITS] & regions_mid[after >> _CHUNK_1 & _MID_BITS]
-                             & regions_high[after >> _CHUNK_2] & completed_any for after in visited]
+        regions_completed = [regions_low[after & MASK_LOW_BITS]
+                             & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                             & regions_high[after >> MASK_CHUNK_2] & completed_any for after in visited]
         region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
                                                      None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):

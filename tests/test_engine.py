@@ -298,3 +298,14 @@ def test_a_whole_round_games_history_is_written_out_when_asked(australia):
     assert copy.history == slow.history and len(slow.history) == ROUNDS * 7
     assert fast.history == slow.history and fast.view(1).public.history == tuple(slow.history)
     assert copy.history is not fast.history
+
+
+def test_a_random_bot_seated_twice_plays_step_by_step(australia):
+    """Whole-game play reads each seat's generator on its own; one bot in two seats shares one generator,
+    read seat after seat at every step, so `play` takes that game step by step."""
+    shared = make_bot("random", 5)
+    played = play(Game(australia, 3, 2), [shared, make_bot("random", 6), shared])
+    shared, other = make_bot("random", 5), make_bot("random", 6)
+    stepped = Game(australia, 3, 2).new_initial_state()
+    step_by_step(stepped, [shared, other, shared])
+    assert played.history == stepped.history and played.totals() == stepped.totals()
