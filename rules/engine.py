@@ -22,13 +22,26 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import filterfalse, islice, repeat
+from functools import cache
+from itertools import filterfalse, islice, repeat, starmap
 from math import floor
 from typing import NamedTuple
 
 from rules.edition import Edition
 from rules.locale import _
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, rank_players, round_tables, row_mask, score_round
+from rules.scoring import (
+    MASK_CHUNK_1,
+    MASK_CHUNK_2,
+    MASK_LOW_BITS,
+    MASK_MID_BITS,
+    NO_CHOICE,
+    RoundScore,
+    ScoreState,
+    rank_players,
+    round_tables,
+    row_mask,
+    score_round,
+)
 
 ROUNDS = 4
 HAND_SIZE = 7
@@ -92,30 +105,44 @@ _new_view = tuple.__new__
 #: The hand size at each of a round's picks (the 7th card is passed on as the Catch card, with no decision).
 _PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
 _PICKS = len(_PICK_SIZES)
-#: Whole-round play (`State.play_out_uniform`) draws each player's numbers for the round at its start,
-#: player after player (their 6 picks, then the round-end choice: each bot's generator is read in the order
-#: it decides), then plays the round hand by hand: at pick k, hand h (dealt to player h) is with player
-#: h + k steps in the pass direction. (players, direction) → the positions of the draws that pick from
-#: each hand, hand after hand.
-_HAND_DRAWS = {(n, d): operator.itemgetter(*(((h + k * d) % n) * HAND_SIZE + k
-                                               for h in range(n) for k in range(_PICKS)))
-               for n in range(2, 5) for d in (1, -1)}
-#: Players → each hand's `pop`, once per pick from that hand (hand after hand), and the sizes picked from.
-_POP_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
+#: Players → the hand each pick is taken from (hand h, dealt to player h, 6 times; hand after hand), and
+#: the sizes picked from.
+_HAND_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
 _SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
-#: Players → the positions of their round-end choice draws.
-_CHOICE_DRAWS = {n: operator.itemgetter(*(p * HAND_SIZE + _PICKS for p in range(n))) for n in range(2, 5)}
+#: (direction variant, players) → each round's pass direction (1 left, -1 right), as `Game.pass_left` says.
+_DIRECTIONS: dict[tuple[bool, int], tuple[int, ...]] = {}
+#: Players → the slices of a deck that deal each player's hand (round robin, 7 each).
+_DEAL_SLICES = {n: tuple(slice(p, HAND_SIZE * n, n) for p in range(n)) for n in range(2, 5)}
+
+
+@cache
+def _draw_getters(n: int, direction: int, rounds: int, rounds_left: int) -> tuple[Callable, Callable]:
+    """Whole-round play (`State.play_out_uniform`) draws every player's numbers for the rest of the game
+    (`rounds` rounds) at its start, player after player, 7 a round each (their 6 picks, then the round-end
+    choice: each bot's generator is read in the order it decides), then plays the rounds hand by hand: at
+    pick k, hand h (dealt to player h) is with player h + k steps in the pass direction. For the round with
+    `rounds_left` to play: the draws that pick from each hand, hand after hand, and the players' choice
+    draws."""
+    at = HAND_SIZE * (rounds - rounds_left)
+    per_player = HAND_SIZE * rounds
+    return (operator.itemgetter(*(((h + k * direction) % n) * per_player + at + k
+                                  for h in range(n) for k in range(_PICKS))),
+            operator.itemgetter(*(p * per_player + at + _PICKS for p in range(n))))
+
+
 #: (players, direction) → per player, the positions of their row's cards, in draft order, among the cards
 #: taken (hand after hand, pick after pick), then the hands' last cards (the Catch cards).
 _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
                                                 n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
-_BIT = tuple(1 << c for c in range(64))
+#: Card → its bit (a dict's bound lookup is the cheapest C-level call for `map`).
+_BIT_OF = {c: 1 << c for c in range(64)}
 #: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
 _CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
-#: Per list length, the bit length of each `randbelow(i + 1)` bound `random.shuffle` draws (see `_shuffle`).
-_SHUFFLE_BITS = tuple(tuple((i + 1).bit_length() for i in range(size)) for size in range(65))
+#: Per list length, `random.shuffle`'s steps: each position i from the last down to 1, with the bit length
+#: of its `randbelow(i + 1)` bound (see `_shuffle`).
+_SHUFFLE_STEPS = tuple(tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1)) for size in range(65))
 
 
 def _shuffle(rng: random.Random, cards: list[int]) -> None:
@@ -124,21 +151,18 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
     Fisher-Yates with `_randbelow_with_getrandbits` (unchanged since 3.2); `tests/test_engine.py` checks
     every deal length against `random.shuffle`, so a change there is caught rather than silently dealt."""
     getrandbits = rng.getrandbits
-    bits = _SHUFFLE_BITS[len(cards)]
-    for i in range(len(cards) - 1, 0, -1):
-        k = bits[i]
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
+    for i, k in _SHUFFLE_STEPS[len(cards)]:
+        while (j := getrandbits(k)) > i:
+            pass
         cards[i], cards[j] = cards[j], cards[i]
 
 
 class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
-    __slots__ = ("_direction", "_pending", "_public", "choices", "game", "hands", "history", "masks", "passes",
-                 "phase", "previous_set_aside", "rng", "round_index", "round_log", "round_scores", "rows", "score",
-                 "set_aside", "used_cards")
+    __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_public", "choices", "game", "hands",
+                 "masks", "passes", "phase", "previous_set_aside", "rng", "round_index", "round_log", "round_scores",
+                 "rows", "score", "set_aside", "used_cards")
 
     def __init__(self, game: Game, _blank: bool = False) -> None:
         self.game = game
@@ -154,11 +178,31 @@ class State:
         self.round_scores: list[list[RoundScore]] = [[] for _ in range(n)]
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
-        self.history: list[tuple[int, ...]] = []
+        self._history: list[tuple[int, ...]] = []
+        #: How many of the last finished rounds (in `round_log`) whole-round play left out of `_history`.
+        self._history_behind = 0
         self.set_aside: list[int] = []
         self.previous_set_aside: list[int] = []
         self.used_cards: list[int] = list(range(len(game.edition.cards)))
         self._deal()
+
+    @property
+    def history(self) -> list[tuple[int, ...]]:
+        """Every joint action so far, step after step (a round's six picks, then its round-end choices).
+
+        Whole-round play (`play_out_uniform`) records its rounds in `round_log` alone; their steps are
+        written out here from the log when first asked for (the simulator never asks)."""
+        if self._history_behind:
+            history = self._history
+            for rows, choices in self.round_log[len(self.round_log) - self._history_behind:]:
+                history.extend(islice(zip(*rows, strict=True), _PICKS))
+                history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
+            self._history_behind = 0
+        return self._history
+
+    @history.setter
+    def history(self, steps: list[tuple[int, ...]]) -> None:
+        self._history, self._history_behind = steps, 0
 
     # --- the round's flow -----------------------------------------------------------------------------------
 
@@ -287,7 +331,7 @@ class State:
         n = self.game.n_players
         if len(uniforms) != n:
             raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
-        if any(a is not None for a in self._pending):
+        if self._pending.count(None) != n:
             raise IllegalAction("some players have already chosen this step; play it out with apply_action")
         while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
             # a round already under way: finish it step by step
@@ -303,40 +347,47 @@ class State:
         edition, n = game.edition, game.n_players
         all_cards = tuple(range(len(edition.cards)))
         tables = round_tables(edition)
-        held_low, held_1, held_2, held_high = tables.choice_icons_held
-        listed = tables.choice_icons_listed
-        score, history, round_log, round_scores = self.score, self.history, self.round_log, self.round_scores
+        (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
+        # how the tables split a row's mask (`rules.scoring.RoundTables`)
+        low_bits, mid_bits, chunk_1, chunk_2 = MASK_LOW_BITS, MASK_MID_BITS, MASK_CHUNK_1, MASK_CHUNK_2
+        score, round_log, round_scores = self.score, self.round_log, self.round_scores
         choices_used = score.choices_used
         rng = self.rng
         dealt = HAND_SIZE * n
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
         round_index, used = self.round_index, self.used_cards
-        draw_all = [u for u in uniforms for _ in range(HAND_SIZE)]
-        choice_draws, pop_per_pick, sizes_per_pick = _CHOICE_DRAWS[n], _POP_PER_PICK[n], _SIZES_PER_PICK[n]
-        bit = _BIT.__getitem__
-        directions = [1 if game.pass_left(r) else -1 for r in range(ROUNDS)]
+        rounds_left = ROUNDS - round_index
+        # every draw the bots make in the rest of the game, bot after bot (see `_draw_getters`)
+        draws = []
+        for uniform in uniforms:
+            draws += starmap(uniform, repeat((), HAND_SIZE * rounds_left))
+        hand_per_pick, deal_slices = _HAND_PER_PICK[n], _DEAL_SLICES[n]
+        sizes_per_pick = _SIZES_PER_PICK[n]
+        bit = _BIT_OF.__getitem__
+        directions = _DIRECTIONS.get((game.direction_variant, n))
+        if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
+            directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
+                                                                       for r in range(ROUNDS))
         while True:
             direction = directions[round_index]
-            draws = list(map(operator.call, draw_all))
+            hand_draws, choice_draws = _draw_getters(n, direction, rounds_left, ROUNDS - round_index)
             # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it (floor is
             # int for these non-negative products, and a plain function call costs less than a type call)
-            taken = list(map(operator.call, pop_per_pick([hand.pop for hand in hands]),
-                             map(floor, map(operator.mul, _HAND_DRAWS[n, direction](draws), sizes_per_pick))))
+            taken = list(map(list.pop, hand_per_pick(hands),
+                             map(floor, map(operator.mul, hand_draws(draws), sizes_per_pick))))
             taken.extend(map(list.pop, hands))
             rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
-            history.extend(islice(zip(*rows, strict=True), _PICKS))
             masks = [sum(map(bit, row)) for row in rows]
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
             for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
-                icons = listed[(held_low[mask & 0xFF] | held_1[mask >> 8 & 0xFF] | held_2[mask >> 16 & 0xFF]
-                                | held_high[mask >> 24]) & ~scored]
-                pick = int(draw * (len(icons) + 1))
-                choices.append(icons[pick - 1] if pick else NO_CHOICE)
-            history.append(tuple(map(_CHOICE_ACTION.__getitem__, choices)))
+                offered = options[(held_low[mask & low_bits] | held_mid[mask >> chunk_1 & mid_bits]
+                                   | held_high[mask >> chunk_2]) & ~scored]
+                choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
             scores = score_round(edition, score, rows, choices, masks)
             round_log.append((tuple(rows), tuple(choices)))
+            self._history_behind += 1  # its steps are written out from the log when asked for
             for rounds, round_score in zip(round_scores, scores, strict=True):
                 rounds.append(round_score)
             round_index += 1
@@ -346,7 +397,7 @@ class State:
             used = list(filterfalse(set(set_aside).__contains__, all_cards)) if set_aside else list(all_cards)
             _shuffle(rng, used)
             deck = set_aside + used if set_aside else used
-            hands = [deck[p:dealt:n] for p in range(n)]
+            hands = list(map(deck.__getitem__, deal_slices))
             previous_set_aside, set_aside = set_aside, deck[dealt:]
         self.round_index, self.phase = round_index, Phase.GAME_OVER
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
@@ -450,7 +501,7 @@ class State:
         other.score = self.score.copy()
         other.round_scores = [r[:] for r in self.round_scores]
         other.round_log = self.round_log[:]
-        other.history = self.history[:]
+        other._history, other._history_behind = self._history[:], self._history_behind
         other.set_aside = self.set_aside[:]
         other.previous_set_aside = self.previous_set_aside[:]
         other.used_cards = self.used_cards[:]

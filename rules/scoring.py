@@ -7,8 +7,10 @@ so the simulator pays for integers alone. Editions differ by data (rule names an
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import NamedTuple
 
 from rules import wording
@@ -240,20 +242,20 @@ def route_achieved(edition: Edition, visited: int) -> bool:
     route = edition.route
     if route is None:
         return False
-    if route.kind == "passport":
-        return all(visited & region.mask for region in edition.regions)
-    # coast: spread from the visited west-coast towns along pathways between visited towns
+    tables = round_tables(edition)
+    if route.kind == "passport":  # a card of every region
+        low, mid, high = tables.regions_touched
+        return (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+                | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
+    # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
+    # (every town one pathway from the reached ones, three table lookups)
+    low, mid, high = tables.pathways
     reach = visited & route.west_mask
     while reach:
         if reach & route.east_mask:
             return True
-        grown = reach
-        rest = reach
-        while rest:
-            low = rest & -rest
-            grown |= route.neighbours[low.bit_length() - 1]
-            rest ^= low
-        grown &= visited
+        grown = visited & (reach | low[reach & MASK_LOW_BITS] | mid[reach >> MASK_CHUNK_1 & MASK_MID_BITS]
+                           | high[reach >> MASK_CHUNK_2])
         if grown == reach:
             return False
         reach = grown
@@ -346,12 +348,18 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
 
 
 _new_score = tuple.__new__
+#: A RoundScore's fields before its two shared-bonus fields (regions, route), which close it.
+_BONUS_FIELDS = len(RoundScore._fields) - 2
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 
 
 class RoundTables(NamedTuple):
-    """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above."""
+    """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
+
+    A set of cards (a row, a sheet) is read in three chunks of its bitmask (`_CHUNKS`): a row's icons or a
+    sheet's regions are three lookups.
+    """
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
     throw_catch: tuple[tuple[int, ...], ...]
@@ -359,15 +367,22 @@ class RoundTables(NamedTuple):
     collection: tuple[tuple[int, ...], ...]
     #: Per player count, per own icons, per the other players' icons: a choice's points.
     choice: dict[int, tuple[tuple[int, ...], ...]]
-    #: Per byte of a sheet's visited mask (cards 0–7, 8–15, …), per value: the bitmask of the regions none
-    #: of whose cards in that byte is missing; AND over the bytes gives the regions the sheet covers.
+    #: Per chunk of a sheet's visited mask (`_CHUNKS`), per value: the bitmask of the regions none of whose
+    #: cards in that chunk is missing; AND the chunks' for the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
-    #: Per byte of a row's mask, per value: those cards' `Tally` (add the bytes' up for the row's).
+    #: Per chunk of a row's mask, per value: those cards' `Tally` (add the chunks' up for the row's).
     tallies: tuple[tuple[int, ...], ...]
-    #: Per byte of a row's mask, per value: the bitmask of the choice icons those cards show (OR the bytes).
+    #: Per chunk of a row's mask, per value: the bitmask of the choice icons those cards show (OR the chunks').
     choice_icons_held: tuple[tuple[int, ...], ...]
-    #: Per bitmask of choice icons: those icons' indices, in icon order.
-    choice_icons_listed: tuple[tuple[int, ...], ...]
+    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
+    regions_touched: tuple[tuple[int, ...], ...]
+    #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
+    pathways: tuple[tuple[int, ...], ...]
+    #: Per bitmask of choice icons: the round-end options they give, in `legal_actions` order: no choice
+    #: (NO_CHOICE) first, then those icons' indices in icon order.
+    choice_options: tuple[tuple[int, ...], ...]
+    #: Per choice icon: where its field starts in a `Tally`.
+    choice_at: tuple[int, ...]
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -381,13 +396,44 @@ def round_tables(edition: Edition) -> RoundTables:
     return entry[1]
 
 
+#: Every edition has 28 cards (A–Z, @, #); the tables read a mask in three chunks: cards 0–9, 10–18, 19–27
+#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds). The engine's
+#: whole-round play reads the choice icons held the same way.
+MASK_CHUNK_1, MASK_CHUNK_2 = 10, 19
+MASK_LOW_BITS, MASK_MID_BITS = (1 << MASK_CHUNK_1) - 1, (1 << MASK_CHUNK_2 - MASK_CHUNK_1) - 1
+_CHUNKS = ((0, MASK_CHUNK_1), (MASK_CHUNK_1, MASK_CHUNK_2), (MASK_CHUNK_2, 28))
+
+
+def _chunk_tables(per_card: Sequence[int], combine: Callable[[int, int], int]) -> tuple[tuple[int, ...], ...]:
+    """Per chunk of a mask, per value of its bits: `per_card` combined over the cards set in it (0 for none)."""
+    tables = []
+    for start, stop in _CHUNKS:
+        # doubling: the values with the chunk's next card set are those without it, combined with that card's
+        table = [0]
+        for card in range(start, stop):
+            table += list(map(combine, table, repeat(per_card[card] if card < len(per_card) else 0)))
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
 def _build_round_tables(edition: Edition) -> RoundTables:
+    if len(edition.cards) > _CHUNKS[-1][1]:
+        raise ValueError(f"{edition.id}: the scoring tables read at most {_CHUNKS[-1][1]} cards")
     rule = THROW_CATCH_RULES[edition.throw_catch_rule]
     collection_rule, choice_rule = COLLECTION_RULES[edition.collection.rule], CHOICE_RULES[edition.choice.rule]
     numbers = edition.numbers
+    cards = range(len(numbers))
     # a row holds 7 cards: its collection total is at most its 7 best values, and the score it must beat
     # (USA) was such a total too
     most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
+    # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
+    every_region = (1 << len(edition.regions)) - 1
+    lacking = regions_touched = _chunk_tables(
+        [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
+    regions_covered = tuple(tuple(every_region & ~table[value ^ len(table) - 1] for value in range(len(table)))
+                            for table in lacking)
+    held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
+    n_icons = len(edition.choice.icons)
     return RoundTables(
         throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
         # last round's score: at most a doubled total (Australia's rule), else the total itself
@@ -396,29 +442,19 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice={n: tuple(tuple(choice_rule(edition.choice, own, others, n) for others in range(HAND_SIZE * (n - 1) + 1))
                          for own in range(HAND_SIZE + 1))
                 for n in range(2, 5)},
-        regions_covered=tuple(
-            tuple(sum(1 << region.index for region in edition.regions if not region.mask >> at & 0xFF & ~value)
-                  for value in range(256))
-            for at in range(0, 8 * _MASK_BYTES, 8)),
-        tallies=tuple(tuple(sum(edition.tally.per_card[c] for c in range(at, min(at + 8, len(numbers)))
-                                if value >> (c - at) & 1) for value in range(256))
-                      for at in range(0, 8 * _MASK_BYTES, 8)),
-        choice_icons_held=tuple(
-            tuple(sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> at & 0xFF & value)
-                  for value in range(256))
-            for at in range(0, 8 * _MASK_BYTES, 8)),
-        choice_icons_listed=tuple(tuple(i for i in range(len(edition.choice.icons)) if icons >> i & 1)
-                                  for icons in range(1 << len(edition.choice.icons))))
-
-
-#: Every edition has 28 cards; the region tables read a visited mask four bytes at a time.
-_MASK_BYTES = 4
-
+        regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
+        choice_icons_held=_chunk_tables(held, operator.or_), regions_touched=regions_touched,
+        pathways=_chunk_tables(edition.route.neighbours if edition.route and edition.route.neighbours else (),
+                               operator.or_),
+        choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
+                             for icons in range(1 << n_icons)),
+        choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)))
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
-    low, b1, b2, high = tables.regions_covered
-    return low[visited & 0xFF] & b1[visited >> 8 & 0xFF] & b2[visited >> 16 & 0xFF] & high[visited >> 24]
+    low, mid, high = tables.regions_covered
+    return (low[visited & MASK_LOW_BITS] & mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+            & high[visited >> MASK_CHUNK_2])
 
 
 def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
@@ -427,41 +463,36 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 
     The same category rules (chosen by name, as above) read through per-edition tables (`RoundTables`, the
     rows' packed icon tallies, `rules.edition.Tally`); `tests/test_scoring.py` checks it against the
-    explained path.
+    explained path. One pass over the players; the shared bonuses, which few rounds settle, are added after.
     """
-    n = state.n_players
     tables = round_tables(edition)
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
-    visited_after = [visited[p] | masks[p] for p in range(n)]
-
-    # regions still unclaimed that a sheet now covers (as in resolve_round), four table lookups a sheet
-    unclaimed = ~state.regions_claimed
-    low, b1, b2, high = tables.regions_covered
-    regions_completed = [low[v & 0xFF] & b1[v >> 8 & 0xFF] & b2[v >> 16 & 0xFF] & high[v >> 24] & unclaimed
-                         for v in visited_after]
-    route_now = route_achievers(edition, state, visited_after)
-    if route_now or any(regions_completed):
-        region_points, route_points = settle_bonuses(edition, state, n, regions_completed, route_now, None, awards)
-    else:
-        region_points = route_points = (0,) * n
-
-    throw_catch, collection_points, choice_points = tables.throw_catch, tables.collection, tables.choice[n]
-    # every icon of a row counted by one sum (`rules.edition.Tally`), its fields read inline (hot path)
+    tally_low, tally_mid, tally_high = tables.tallies
+    regions_low, regions_mid, regions_high = tables.regions_covered
+    throw_catch, collection_points = tables.throw_catch, tables.collection
+    choice_points, choice_at = tables.choice[len(masks)], tables.choice_at
     tally = edition.tally
     pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
-    t_low, t_1, t_2, t_high = tables.tallies
-    tallies = [t_low[m & 0xFF] + t_1[m >> 8 & 0xFF] + t_2[m >> 16 & 0xFF] + t_high[m >> 24] for m in masks]
+    # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
+    tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
+               + tally_high[m >> MASK_CHUNK_2] for m in masks]
+    # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
+    # fields below never carry into it)
+    everyone = sum(tallies)
+    unclaimed = ~state.regions_claimed
+    completed_any = 0
     scores = []
-    for p in range(n):
-        mask, row, choice, counted = masks[p], rows[p], choices[p], tallies[p]
-        collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
+    for p, mask in enumerate(masks):
+        counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
+        visited[p] = after = seen | mask
+        # regions still unclaimed that a sheet now covers (as in resolve_round); who, only if any
+        completed_any |= (regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                          & regions_high[after >> MASK_CHUNK_2] & unclaimed)
+        previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
-            at = tally.choice_at + TALLY_FIELD * choice
+            at = choice_at[choice]
             own = counted >> at & _FIELD
-            # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and
-            # the fields below never carry into it)
-            everyone = sum(tallies) >> at & _FIELD
-            chosen = choice_points[own][everyone - own]
+            chosen = choice_points[own][(everyone >> at & _FIELD) - own]
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
@@ -469,9 +500,17 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
         scores.append(_new_score(RoundScore, (
             throw_catch[row[0]][row[-1]], collection,
             (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
-            (mask & ~visited[p]).bit_count(), region_points[p], route_points[p])))
-        visited[p] = visited_after[p]
-        previous_collection[p] = collection
+            (mask & ~seen).bit_count(), 0, 0)))
+    route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
+    if completed_any or route_now:
+        regions_completed = [regions_low[after & MASK_LOW_BITS]
+                             & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                             & regions_high[after >> MASK_CHUNK_2] & completed_any for after in visited]
+        region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
+                                                     None, awards)
+        for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
+            if regions or route:
+                scores[p] = _new_score(RoundScore, (*scores[p][:_BONUS_FIELDS], regions, route))
     return scores
 
 

@@ -240,8 +240,10 @@ def step_by_step(state, bots) -> None:
 
 
 def state_fields(state) -> dict:
-    fields = {name: getattr(state, name) for name in State.__slots__ if name not in ("_public", "game", "rng")}
-    return {**fields, "rng": state.rng.getstate()}
+    # the history as a caller reads it (whole-round play writes its rounds' steps out when first asked)
+    fields = {name: getattr(state, name) for name in State.__slots__
+              if name not in ("_public", "game", "rng", "_history", "_history_behind")}
+    return {**fields, "history": state.history, "rng": state.rng.getstate()}
 
 
 @given(edition=st.sampled_from(EDITIONS), players=st.integers(2, 4), seed=st.integers(0, 2**32),
@@ -283,3 +285,27 @@ def test_the_inlined_shuffle_deals_as_random_shuffle(length):
         reference.shuffle(expected)
         _shuffle(rng, cards)
         assert cards == expected and rng.getstate() == reference.getstate()
+
+
+def test_a_whole_round_games_history_is_written_out_when_asked(australia):
+    """Whole-round play leaves its rounds' steps in the round log; a clone, and the game itself, give the
+    history step-by-step play records, and a view's public record holds it."""
+    game = Game(australia, 3, 9)
+    fast, slow = game.new_initial_state(), game.new_initial_state()
+    fast.play_out_uniform([make_bot("random", p).uniform for p in range(3)])
+    step_by_step(slow, [make_bot("random", p) for p in range(3)])
+    copy = fast.clone()
+    assert copy.history == slow.history and len(slow.history) == ROUNDS * 7
+    assert fast.history == slow.history and fast.view(1).public.history == tuple(slow.history)
+    assert copy.history is not fast.history
+
+
+def test_a_random_bot_seated_twice_plays_step_by_step(australia):
+    """Whole-game play reads each seat's generator on its own; one bot in two seats shares one generator,
+    read seat after seat at every step, so `play` takes that game step by step."""
+    shared = make_bot("random", 5)
+    played = play(Game(australia, 3, 2), [shared, make_bot("random", 6), shared])
+    shared, other = make_bot("random", 5), make_bot("random", 6)
+    stepped = Game(australia, 3, 2).new_initial_state()
+    step_by_step(stepped, [shared, other, shared])
+    assert played.history == stepped.history and played.totals() == stepped.totals()

@@ -24,8 +24,11 @@ from rules.scoring import (
     RoundScore,
     ScoreState,
     choice_option_points,
+    covered_regions,
     rank_players,
     resolve_round,
+    round_tables,
+    route_achieved,
     row_mask,
     score_choice,
     score_collection,
@@ -240,3 +243,35 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
         expected, notes = resolve_round(edition, explained, rows, choices, explain=True, awards=explained_awards)
         assert points == expected and quick == explained and quick_awards == explained_awards
         assert all(notes)
+
+
+def route_by_the_map(edition, visited: int) -> bool:
+    """The route bonus read off the edition's data card by card: Europe's passport (a visited card in every
+    region), USA's coast to coast (a chain of visited towns, pathway by pathway, from west to east)."""
+    route = edition.route
+    if route.kind == "passport":
+        return all(visited & region.mask for region in edition.regions)
+    reached = [c for c in range(len(edition.cards)) if visited >> c & 1 and route.west_mask >> c & 1]
+    seen = set(reached)
+    while reached:
+        town = reached.pop()
+        if route.east_mask >> town & 1:
+            return True
+        for other in range(len(edition.cards)):
+            if route.neighbours[town] >> other & 1 and visited >> other & 1 and other not in seen:
+                seen.add(other)
+                reached.append(other)
+    return False
+
+
+@given(edition_id=st.sampled_from(bundled_ids()), visited=st.integers(0, 2**28 - 1),
+       dense=st.integers(0, 2**28 - 1))
+def test_the_scoring_tables_read_routes_and_regions_as_the_map_does(edition_id, visited, dense):
+    """`route_achieved` and `covered_regions` read chunk tables (`RoundTables`); every sheet, sparse or
+    nearly full, reads as the edition's cards, regions and pathways say."""
+    edition = load_edition(edition_id)
+    for sheet in (visited, visited | dense, (1 << 28) - 1 - (visited & dense & 0xFFF)):
+        covered = sum(1 << region.index for region in edition.regions if sheet & region.mask == region.mask)
+        assert covered_regions(round_tables(edition), sheet) == covered
+        if edition.route is not None:
+            assert route_achieved(edition, sheet) == route_by_the_map(edition, sheet)

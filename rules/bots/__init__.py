@@ -61,8 +61,10 @@ def _load_builtin() -> None:
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
-    if all(hasattr(bot, "uniform") for bot in bots):
-        state.play_out_uniform([bot.uniform for bot in bots])
+    uniforms = [getattr(bot, "uniform", None) for bot in bots]
+    # whole-game play reads each seat's generator on its own: a bot seated twice goes step by step
+    if None not in uniforms and len(set(map(id, uniforms))) == len(uniforms):
+        state.play_out_uniform(uniforms)
         return state
     if all(hasattr(bot, "choose") for bot in bots):
         decide, given = [bot.choose for bot in bots], state.all_legal_actions
