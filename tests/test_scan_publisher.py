@@ -118,6 +118,25 @@ def _icons(edition, letter: str) -> tuple[str, ...]:
                  if index >= 0)
 
 
+def test_a_card_seen_upside_down_is_not_named(australia):
+    # Keypoints alone would match a card turned round (they do not care which way is up); the cut is upright,
+    # so a placement turned round is a coincidence, and a row read the wrong way up reads nothing, not wrong.
+    deck = taught_deck(australia, australia.letters)
+    card = cut(photos.face_of(australia, "K", STYLE))
+    assert scan_cards.read_card(card, australia, deck).letter == "K"
+    assert scan_cards.read_card(np.ascontiguousarray(card[::-1, ::-1]), australia, deck).letter is None
+
+
+def test_how_firmly_keypoints_name_a_card():
+    identified = scan_cards._identified
+    assert identified([(40, "K"), (3, "B")]) == ("K", True)  # many, far more than any other card
+    assert identified([(6, "K"), (1, "B")]) == ("K", True)  # several, and no other card agrees on any
+    assert identified([(3, "K")]) == ("K", False)  # faint: its number must confirm it
+    assert identified([(4, "K"), (3, "B")]) == (None, False)  # two cards about as likely: neither
+    assert identified([(12, "K"), (6, "B")]) == (None, False)
+    assert identified([]) == (None, False)
+
+
 def test_an_untaught_letter_is_never_guessed(australia):
     deck = taught_deck(australia, "ABC")
     assert scan_cards.read_card(cut(photos.face_of(australia, "B", STYLE)), australia, deck).letter == "B"

@@ -58,8 +58,8 @@ def test_four_teaching_photos_then_row_photos_fill_the_letters(server, phone, op
     upload(pad, played)
     pad.wait_text("scan-status", "save the round|Tap the card at position", timeout=60000)
     pad.shot("teach-04-played-row")
-    # A position the reader doubts is a hole the player fills by tapping its card, never a guess; the rows
-    # read so far leave one or two (the report of the reader's work says how many rows read whole).
+    # A position the reader doubts would be a hole the player fills by tapping its card, never a guess
+    # (docs/scanning.md says how many rows read whole); this one may read whole, or leave a hole to tap.
     for _tap in range(len(ANN)):
         if pad.text("entry-cards").startswith(f"Cards: {ANN} (7 of 7)"):
             break
