@@ -6,18 +6,21 @@ browser build never loads OpenCV.
 How a row is read:
 1. **The row**: the table is what the photo's border shows; everything far from the table's colours is card.
    The cards' outline (touching or overlapping cards form one outline) is fitted with a quadrilateral and
-   rectified (rotation and perspective) into a strip one card high.
+   rectified (rotation and perspective) into a strip one card high, with a card's width more at each end (a
+   card the colour of the table is missing from the outline).
 2. **The cards**: what stays visible however the cards touch or overlap is each card's number circle at its
    top-left corner (players lay a card over its neighbour's right edge, never its corner marks). Along the
    strip's top edge (or its bottom edge, turned: a row photographed from across the table) the circles lie
-   one card pitch apart, the first one 8 mm in from the row's start and the last one a card's width from its
-   end: the comb of circles that fits best gives the number of cards, each card's left and top edge, and
-   which way up the row is. The cards are then read left to right as they face the player: the Throw card
-   is the leftmost card of the row as its letters read upright.
-3. **Letters**: each card's bottom-left corner is matched against the templates learned from the player's
-   own deck (`teach_deck`), else against the letter shapes rendered from tourpad's fonts. The top-left number
-   is read the same way and must agree with the edition's number for that letter (the checksum): a card
-   whose number disagrees, or whose best match is not clearly better than the next, reads `?` — never a guess.
+   one card pitch apart: the comb of circles that fits best gives the number of cards and which way up the
+   row is; the strip is then levelled along its clear circles and each card's own outline fitted (left and
+   top edges with their lean, then its size). The Throw card is the leftmost card as its letters read upright.
+   When the other way up fits nearly as well (a letter badge shaped like a number circle), the taught faces
+   decide.
+3. **Reading** (after `teach_deck`): a taught card is recognised by its face, the keypoints of its picture,
+   banner and icons (SIFT) that agree on one upright placement of it; its number, inside its circle, is
+   compared with the taught circles (the checksum): a number that clearly reads another digit names the
+   problem, and a faint recognition needs the number to confirm it. Anything less reads `?`, never a guess.
+   Untaught, the corner letter and number are matched against tourpad's fonts (rarely sure).
 """
 
 from __future__ import annotations
@@ -254,8 +257,6 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, re
                         for k in range(length_mm)])
     gain = per_mm + 0.5 * edge_at - 0.7
     circle_y = best_y[where].astype(np.float32)
-    global DEBUG
-    DEBUG = (per_mm, edge_at, circle_y / mm)
     # The row's outline may have missed a card at either end (a card the colour of the table): `reach_mm` of
     # the photo beyond each end is searched too, and the comb may start and end anywhere within it.
     first = range(2, min(length_mm, 26 + reach_mm))
