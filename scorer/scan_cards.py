@@ -29,7 +29,7 @@ import contextlib
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
@@ -179,8 +179,8 @@ def _row_quad(mask: np.ndarray) -> np.ndarray | None:
 STRIP_MM = 91
 #: Number circles: radius (mm) as publishers print it, and where its centre sits from the card's top-left.
 CIRCLE_RADIUS_MM = 5.5
-#: The sizes a circle is looked for at (times CIRCLE_RADIUS_MM): printings differ a little, and a circle drawn
-#: as a thin ring has its two edges either side of its radius.
+#: The sizes a circle is looked for at (times CIRCLE_RADIUS_MM): printings differ a little. (Sizes in between,
+#: for a circle drawn as a thin ring, found more false circles than true ones on the development photos.)
 CIRCLE_SIZES = (0.9, 1.0, 1.1)
 #: Neighbouring cards' circles lie a card's width (63 mm) plus the gap between them apart: from 2 mm of
 #: overlap to a finger's width apart, and a little more for cards laid askew.
@@ -635,7 +635,7 @@ class LearnedCard:
 
 #: letter → what was learned of that card from the player's deck.
 Deck = dict[str, LearnedCard]
-_LEARNED_FIELDS = ("letter", "number", "face", "points", "descriptors", "circle")
+_LEARNED_FIELDS = tuple(field.name for field in fields(LearnedCard))  # as kept in the deck's file
 
 
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
@@ -975,11 +975,15 @@ def _identified(found: list[tuple[int, str]]) -> tuple[str | None, bool]:
 DIGIT_CLEAR, DIGIT_MARGIN = 0.8, 0.12
 
 
+def _corner_marks(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card's corner letter and its number, each in the window where its character is (with slack)."""
+    return (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX),
+            _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5))
+
+
 def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex | None = None) -> CardReading:
     """The card's letter when it is certain and its number agrees (the checksum); else None, with a problem
     when the number says the card is another one (another edition's, or a misread)."""
-    letter_region = _template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX)
-    number_region = _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5)
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
     if deck:
         index = index or _DeckIndex(deck)
@@ -1001,6 +1005,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
                 return CardReading(named, score=found[0][0])
             return CardReading(None)
         # Not a taught face: its corner letter and number may still say it is another edition's card.
+        letter_region, number_region = _corner_marks(card)
         by_digit: dict[str, list[np.ndarray]] = {}
         for known, taught in deck.items():
             by_digit.setdefault(str(number_of[known]), []).append(taught.number)
@@ -1010,6 +1015,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         if glyph and digit and int(digit) != number_of[glyph]:
             return CardReading(None, _disagree(edition, glyph, int(digit)))
         return CardReading(None)
+    letter_region, number_region = _corner_marks(card)
     letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
     letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
     digits = {str(d): list(_font_shapes(str(d))) for d in sorted(set(edition.numbers))}
@@ -1057,9 +1063,13 @@ def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> Publish
     deck = _load_deck(edition.id)
     row = find_cards(rgb)
     index = _DeckIndex(deck) if deck else None
-    readings = _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in row.cards))
+
+    def read(cards: tuple[FoundCard, ...]) -> tuple[CardReading, ...]:
+        return _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in cards))
+
+    readings = read(row.cards)
     if row.other_way is not None and index is not None:
-        other = _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in row.other_way.cards))
+        other = read(row.other_way.cards)
         if sum(r.letter is not None for r in other) > sum(r.letter is not None for r in readings):
             row, readings = row.other_way, other
     return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
