@@ -503,9 +503,8 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             (mask & ~seen).bit_count(), 0, 0)))
     route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
     if completed_any or route_now:
-        regions_completed = [regions_low[after & MASK_LOW_BITS]
-                             & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
-                             & regions_high[after >> MASK_CHUNK_2] & completed_any for after in visited]
+        # who completed them (a rare round: the shared lookup, not the hot loop's inline copy of it)
+        regions_completed = [covered_regions(tables, after) & completed_any for after in visited]
         region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
                                                      None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
