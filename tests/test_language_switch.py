@@ -105,3 +105,39 @@ def test_the_switch_redraws_every_screen_in_french_and_the_device_keeps_it(store
         await settled(page2, session2)
         assert "New game" in texts(page2) and device == {LANGUAGE_KEY: "en"}
     run_session(run)
+
+
+class SlowDevice(Device):
+    """A browser that keeps what it is asked to keep but answers only when the test lets it."""
+
+    held: ClassVar[list] = []
+
+    def send_message(self, message) -> None:
+        body = message.body
+        if message.action == MessageAction.INVOKE_METHOD and body.name == "set":
+            RecordingConnection.send_message(self, message)
+            self.storage[body.args["key"]] = body.args["value"]
+            self.held.append(lambda: self.session.handle_invoke_method_results(body.control_id, body.call_id,
+                                                                                 True, None))
+            return
+        super().send_message(message)
+
+
+def test_the_switch_redraws_only_once_the_device_has_kept_the_choice(store, monkeypatch):
+    """A phone reloaded right after the screen turned French must come back in French: the redraw (what the
+    player takes as done) waits for the device's answer that it kept the choice."""
+    SlowDevice.storage, SlowDevice.held = {}, []
+    monkeypatch.setattr(test_pad_screens, "RecordingConnection", SlowDevice)
+
+    async def run():
+        session, page, _ = await start_at(make_main(lambda: store), "/")
+        await settled(page, session)
+        await session.dispatch_event(language_items(page)["Français"]._i, "click", None)
+        await settled(page, session)
+        assert SlowDevice.storage == {LANGUAGE_KEY: "fr"} and len(SlowDevice.held) == 1
+        assert "New game" in texts(page) and "Nouvelle partie" not in texts(page)  # not kept yet: not drawn
+
+        SlowDevice.held.pop()()
+        await settled(page, session)
+        assert page.data.language == "fr" and "Nouvelle partie" in texts(page)
+    run_session(run)

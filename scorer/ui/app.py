@@ -33,6 +33,8 @@ LANGUAGE_KEY = "tourpad.language"
 #: How long the first screen waits for the device to say its language before giving up (a headless
 #: session never answers).
 LANGUAGE_ASK_SECONDS = 10.0
+#: How long the language switch waits for the device to keep the choice before redrawing anyway (s).
+LANGUAGE_KEEP_SECONDS = 3.0
 MAX_BODY_WIDTH = 640
 #: The browser tab's title (and the name an installed web app shows).
 PAGE_TITLE = N_("tourpad score pad")
@@ -349,18 +351,19 @@ class PadApp:
         else:
             self.language = chosen or self.language
 
-    def set_language(self, lang: str, remember: bool = False) -> None:
-        """Speak `lang` in this session from now on (every screen redrawn); `remember` keeps it on this
-        device for its next visits (the language switch)."""
+    def set_language(self, lang: str) -> None:
+        """Speak `lang` in this session from now on (every screen redrawn)."""
         self.language = lang
         self.page.title = _(PAGE_TITLE)
         self.render(rebuild_below=True)
-        if remember:
-            async def keep() -> None:
-                with contextlib.suppress(Exception):
-                    await ft.SharedPreferences().set(LANGUAGE_KEY, lang)
-            with contextlib.suppress(Exception):
-                self.page.run_task(keep)
+
+    async def choose_language(self, lang: str) -> None:
+        """The language switch: `lang` kept on this device for its next visits, then spoken at once. The
+        screens are redrawn only once the device has kept it (or has not answered in LANGUAGE_KEEP_SECONDS):
+        a phone reloaded right after the redraw must not come back in the browser's language."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ft.SharedPreferences().set(LANGUAGE_KEY, lang), LANGUAGE_KEEP_SECONDS)
+        self.set_language(lang)
 
     def language_menu(self) -> ft.Control:
         """The language switch: every language tourpad speaks, each named in itself; the choice is kept on
@@ -368,7 +371,7 @@ class PadApp:
         current = self.language or DEFAULT_LANGUAGE
         items = [ft.PopupMenuItem(content=sem(f"language-{lang}", ft.Text(LANGUAGE_NAMES[lang])),
                                   checked=lang == current,
-                                  on_click=lambda e, lang=lang: self.set_language(lang, remember=True))
+                                  on_click=lambda e, lang=lang: self.page.run_task(self.choose_language, lang))
                  for lang in LANGUAGES]
         return sem("language", ft.PopupMenuButton(icon=ft.Icons.TRANSLATE, tooltip=_("Language"), items=items))
 
