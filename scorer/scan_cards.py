@@ -39,6 +39,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from assets import FONT_DIR, SHIPPED_FONTS
 from rules.edition import Edition
+from rules.engine import HAND_SIZE
 from scorer.locale import _
 from scorer.scan_image import load_photo
 
@@ -78,6 +79,9 @@ class FoundCard:
 
     image: np.ndarray
     centre: tuple[float, float]
+    #: The card cut square to the row at the row's scale from its circle alone: a second look for a card whose
+    #: own outline was fitted to the wrong edges (a neighbour's, a banner's).
+    plain: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -185,6 +189,11 @@ CIRCLE_SIZES = (0.9, 1.0, 1.1)
 #: Neighbouring cards' circles lie a card's width (63 mm) plus the gap between them apart: from 2 mm of
 #: overlap to a finger's width apart, and a little more for cards laid askew.
 PITCH_MM = (58, 74)
+#: ... or, at PITCH_COST per millimetre below that range, as close as PITCH_MIN_MM: a row seen at a slant,
+#: whose far end the strip shows smaller than its near end. A slant shrinks the pitch card by card; a pitch
+#: that drops below the range at once (an icon, 48 mm on from the last card's circle) costs PITCH_DROP_COST
+#: per millimetre it drops by more than PITCH_DROP_FREE_MM.
+PITCH_MIN_MM, PITCH_COST, PITCH_DROP_FREE_MM, PITCH_DROP_COST = 52, 0.04, 5, 0.06
 
 
 def _circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.ndarray:
@@ -234,7 +243,8 @@ CIRCLE_ROWS_MM = (3, 25)
 STEP_FREE_MM, STEP_COST = 2.0, 0.15
 
 
-def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, reach_mm: int = 0) -> _Comb:
+def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray,
+                 reach_mm: tuple[int, int] = (0, 0)) -> _Comb:
     """The row's number circles along the strip's top edge: the first within reach of the strip's left end,
     each next one a card pitch on, the last a card's width from the right end; of the combs that fit, the one
     whose circles stand out most (each circle counts for what it scores above an icon's or a blob's typical
@@ -258,8 +268,8 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, re
     gain = per_mm + 0.5 * edge_at - 0.7
     circle_y = best_y[where].astype(np.float32)
     # The row's outline may have missed a card at either end (a card the colour of the table): `reach_mm` of
-    # the photo beyond each end is searched too, and the comb may start and end anywhere within it.
-    first = range(2, min(length_mm, 26 + reach_mm))
+    # the photo beyond the left and the right end is searched too, and the comb may start and end anywhere in it.
+    first = range(2, min(length_mm, 26 + reach_mm[0]))
     last_from = length_mm - 63 + 1
     # dynamic programming: best[k] = best total gain of a comb ending with a circle at millimetre k
     best = np.full(length_mm, -np.inf)
@@ -267,17 +277,23 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray, re
     for k in first:
         best[k] = gain[k]
     for k in range(length_mm):
-        lo, hi = k - PITCH_MM[1], k - PITCH_MM[0]
+        lo, hi = k - PITCH_MM[1], k - PITCH_MIN_MM
         if hi < 0:
             continue
         # A row's circles lie on one line across the rectified strip: a step up or down costs.
-        window = best[max(0, lo): hi + 1] - STEP_COST * np.maximum(
-            0, np.abs(circle_y[max(0, lo): hi + 1] - circle_y[k]) / mm - STEP_FREE_MM)
+        at = np.arange(max(0, lo), hi + 1)
+        pitch = k - at
+        pitch_before = np.where(before[at] >= 0, at - before[at], pitch)
+        short = pitch < PITCH_MM[0]
+        window = best[at] - STEP_COST * np.maximum(0, np.abs(circle_y[at] - circle_y[k]) / mm - STEP_FREE_MM) \
+            - short * (PITCH_COST * (PITCH_MM[0] - pitch)
+                       + PITCH_DROP_COST * np.maximum(0, pitch_before - pitch - PITCH_DROP_FREE_MM))
         if window.size and np.isfinite(window.max()):
             j = max(0, lo) + int(np.argmax(window))
             if window[j - max(0, lo)] + gain[k] > best[k]:
                 best[k], before[k] = window[j - max(0, lo)] + gain[k], j
-    ends = [k for k in range(max(0, last_from - 14 - reach_mm), min(length_mm, last_from + 12)) if np.isfinite(best[k])]
+    ends = [k for k in range(max(0, last_from - 14 - reach_mm[1]), min(length_mm, last_from + 12))
+            if np.isfinite(best[k])]
     if not ends:
         return _Comb((), -np.inf)
     k = max(ends, key=lambda e: best[e])
@@ -349,24 +365,61 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     if inner_w < 60 * mm:
         return FoundRow((), False)
     around = AROUND_MM * mm
-    side = around + REACH_MM * mm  # along the row, the strip also holds REACH_MM beyond each end of the outline
-    strip_w, strip_h = inner_w + 2 * side, inner_h + 2 * around
-    target = np.float32([[side, around], [side + inner_w, around], [side + inner_w, around + inner_h],
-                         [side, around + inner_h]])
-    to_strip = cv2.getPerspectiveTransform(quad / shrink, target)
+    # The outline misses cards the colour of the table (a patterned cloth): while the comb finds a card beyond
+    # one end of what the strip was first meant to hold, the strip grows that way and the comb is looked for again.
+    beyond = [REACH_MM, REACH_MM]  # mm of the photo the strip holds beyond the outline's left and right ends
+    found = _cards_along(gray, quad / shrink, inner_w, inner_h, around, beyond)
+    for _growth in range(GROWTH_STEPS):
+        grow = [side for side in (0, 1) if found.outer[side] > beyond[side] - REACH_MM + GROW_WHEN_MM]
+        room = MAX_STRIP_MM - (inner_w / mm + sum(beyond))
+        if not grow or room < GROW_MM / 2:
+            break
+        for side in grow:
+            beyond[side] = round(beyond[side] + min(GROW_MM, room / len(grow)))
+        grown = _cards_along(gray, quad / shrink, inner_w, inner_h, around, beyond)
+        # A card more at a grown end must be a clear circle: a faint one there is the table's pattern.
+        if len(grown.row.cards) > len(found.row.cards) and any(
+                grown.end_strengths[side] < LEVEL_STRENGTH for side in grow):
+            break
+        found = grown
+    return found.row
+
+
+#: A card found further than this (mm) beyond the part of the strip first searched grows the strip that way,
+#: by GROW_MM, at most GROWTH_STEPS times, and never past MAX_STRIP_MM all along (nine cards and their gaps).
+GROW_WHEN_MM, GROW_MM, GROWTH_STEPS, MAX_STRIP_MM = 20, 140, 3, 640
+
+
+@dataclass(frozen=True)
+class _Found:
+    row: FoundRow
+    outer: tuple[float, float]  #: how far (mm) the row's first and last card reach beyond the outline's ends
+    end_strengths: tuple[float, float]  #: how clearly the first and last card's circles are circles (0..1)
+
+
+def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int, around: int,
+                 beyond: list[int]) -> _Found:
+    """The cards along the row whose outline is `quad` (photo pixels), in a strip holding `beyond` mm of the
+    photo past the outline's left and right ends."""
+    mm = PX_PER_MM
+    left, right = (around + b * mm for b in beyond)
+    strip_w, strip_h = inner_w + left + right, inner_h + 2 * around
+    target = np.float32([[left, around], [left + inner_w, around], [left + inner_w, around + inner_h],
+                         [left, around + inner_h]])
+    to_strip = cv2.getPerspectiveTransform(quad, target)
     # The comb is looked for from 6 mm above the outline's top (a tight outline) on, within the outline's length
-    # and REACH_MM beyond either end; the row seen upright, and turned (photographed from across the table).
+    # and the reach beyond either end; the row seen upright, and turned (photographed from across the table).
     top_band = around - 6 * mm
     turn = np.array([[-1, 0, strip_w - 1], [0, -1, strip_h - 1], [0, 0, 1]], np.float64)
     ways = []
-    for to_image in (to_strip, turn @ to_strip):
-        image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h)
+    for to_image, reach in ((to_strip, (beyond[0], beyond[1])), (turn @ to_strip, (beyond[1], beyond[0]))):
+        image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h, reach)
         # The outline may be off at one end (a card missed, a shadow): the circles' own line says where the
         # row's top runs. Warped again along it, every circle sits where the comb looks for it.
         level = _level_along_circles(comb, around, top_band)
         if level is not None:
             to_image = level @ to_image
-            image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h)
+            image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h, reach)
         ways.append((comb, image, to_image))
     upside_down = ways[1][0].score > ways[0][0].score
     chosen, other = (ways[1], ways[0]) if upside_down else (ways[0], ways[1])
@@ -375,16 +428,27 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     if min(chosen[0].score, other[0].score) >= OTHER_WAY_SHARE * chosen[0].score > 0:
         other_way = FoundRow(_cut_cards(other[0], other[1], np.linalg.inv(other[2]), around, top_band),
                              not upside_down)
-    return FoundRow(cards, upside_down, other_way)
+    # How far the comb's end cards lie beyond the outline (its circles are 8 mm in from a card's left edge).
+    centres = chosen[0].centres
+    reach = (beyond[1], beyond[0]) if upside_down else (beyond[0], beyond[1])
+    outer, end_strengths = (0.0, 0.0), (0.0, 0.0)
+    if centres:
+        first_edge = centres[0][0] / mm - 8
+        last_edge = centres[-1][0] / mm - 8 + CARD_MM[0]
+        outer = (reach[0] - first_edge, last_edge - (strip_w - 2 * around) / mm + reach[1])
+        end_strengths = (chosen[0].strengths[0], chosen[0].strengths[-1])
+        if upside_down:
+            outer, end_strengths = (outer[1], outer[0]), (end_strengths[1], end_strengths[0])
+    return _Found(FoundRow(cards, upside_down, other_way), outer, end_strengths)
 
 
 def _comb_of(gray: np.ndarray, to_image: np.ndarray, size: tuple[int, int], around: int, top_band: int,
-             inner_h: int) -> tuple[np.ndarray, _Comb]:
+             inner_h: int, reach_mm: tuple[int, int]) -> tuple[np.ndarray, _Comb]:
     """The strip warped from the photo by `to_image`, and the comb of circles along its top."""
     image = cv2.warpPerspective(gray, to_image, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     strip_w = size[0]
     comb = _circle_comb(np.ascontiguousarray(image[top_band:, around:strip_w - around]), PX_PER_MM,
-                        _left_edges(image[around:around + inner_h, around:strip_w - around]), REACH_MM)
+                        _left_edges(image[around:around + inner_h, around:strip_w - around]), reach_mm)
     return image, comb
 
 
@@ -498,19 +562,29 @@ def _cut_cards(comb: _Comb, source: np.ndarray, back: np.ndarray, around: int, t
     row_scale = float(np.median([_card_scale(edges, cx, cy, mm) for cx, cy in centres])) if centres else 1.0
     across = np.abs(cv2.Sobel(smooth, cv2.CV_32F, 1, 0))
     cards = []
+    square = np.array([row_scale, 0.0]), np.array([0.0, row_scale])
     for cx, cy in centres:
         corner, right, down = _outline(across, edges, cx, cy, row_scale)
-        box = np.float32([corner - PAD_MM * mm * (right + down),
-                          corner + (CARD_MM[0] + PAD_MM) * mm * right - PAD_MM * mm * down,
-                          corner - PAD_MM * mm * right + (CARD_MM[1] + PAD_MM) * mm * down])
-        cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
-        card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
-                              borderMode=cv2.BORDER_REPLICATE)
         middle = corner + CARD_MM[0] * mm / 2 * right + CARD_MM[1] * mm / 2 * down
         centre = back @ np.array([middle[0], middle[1], 1.0])
-        cards.append(FoundCard(np.ascontiguousarray(card),
-                               (float(centre[0] / centre[2]), float(centre[1] / centre[2]))))
+        plain_corner = np.array([cx, cy]) - 8 * mm * (square[0] + square[1])
+        cards.append(FoundCard(_cut(source, corner, right, down),
+                               (float(centre[0] / centre[2]), float(centre[1] / centre[2])),
+                               _cut(source, plain_corner, *square)))
     return tuple(cards)
+
+
+def _cut(source: np.ndarray, corner: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+    """The card whose top-left corner is at `corner` in `source`, `right` and `down` one millimetre along its
+    top and left edges, cut out upright (CARD_PX, with PAD_MM of what surrounds it)."""
+    mm = PX_PER_MM
+    box = np.float32([corner - PAD_MM * mm * (right + down),
+                      corner + (CARD_MM[0] + PAD_MM) * mm * right - PAD_MM * mm * down,
+                      corner - PAD_MM * mm * right + (CARD_MM[1] + PAD_MM) * mm * down])
+    cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
+    card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
+                          borderMode=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(card)
 
 
 # --- Corner regions and templates ---------------------------------------------------------------------------
@@ -1064,12 +1138,30 @@ def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> Publish
     row = find_cards(rgb)
     index = _DeckIndex(deck) if deck else None
 
-    def read(cards: tuple[FoundCard, ...]) -> tuple[CardReading, ...]:
-        return _one_card_each(tuple(read_card(card.image, edition, deck, index) for card in cards))
+    def read_one(card: FoundCard) -> CardReading:
+        reading = read_card(card.image, edition, deck, index)
+        if reading.letter is None and not reading.problem and card.plain is not None and index is not None:
+            second_look = read_card(card.plain, edition, deck, index)
+            if second_look.letter is not None:
+                return second_look
+        return reading
 
-    readings = read(row.cards)
+    def read(found: FoundRow) -> tuple[tuple[FoundCard, ...], tuple[CardReading, ...]]:
+        cards, readings = list(found.cards), list(map(read_one, found.cards))
+        # More cards than a row holds, the others read, and a card at an end that is no card of the taught deck
+        # nor any other: the table beyond the row (a checked cloth's lines look like a card's edge), not a card.
+        # (With several unread, the row itself may be found wrong: it stays too long, and is not read.)
+        while len(cards) > HAND_SIZE and index is not None:
+            blank = [end for end in (len(cards) - 1, 0) if readings[end].letter is None and not readings[end].problem]
+            if not blank or sum(reading.letter is None for reading in readings) > len(cards) - HAND_SIZE + 1:
+                break
+            del cards[blank[0]], readings[blank[0]]
+        return tuple(cards), _one_card_each(tuple(readings))
+
+    cards, readings = read(row)
+    upside_down = row.upside_down
     if row.other_way is not None and index is not None:
-        other = read(row.other_way.cards)
+        other_cards, other = read(row.other_way)
         if sum(r.letter is not None for r in other) > sum(r.letter is not None for r in readings):
-            row, readings = row.other_way, other
-    return PublisherRead(row.cards, readings, row.upside_down, time.perf_counter() - started)
+            cards, readings, upside_down = other_cards, other, row.other_way.upside_down
+    return PublisherRead(cards, readings, upside_down, time.perf_counter() - started)

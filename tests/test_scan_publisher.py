@@ -77,6 +77,97 @@ def test_touching_cards_are_split_at_their_edges(australia):
     assert max(fit, key=fit.get) == "in order", fit
 
 
+def test_cards_the_outline_missed_are_found_beyond_it(australia, monkeypatch):
+    # A cloth of the cards' own colours can hide most of the row from its outline (here: the middle two
+    # cards' worth only); the strip grows beyond the outline's ends for as long as the comb finds cards there.
+    whole = scan_cards._row_quad
+
+    def middle_only(mask):
+        top_left, top_right, bottom_right, bottom_left = whole(mask)
+        return np.float32([top_left + 0.35 * (top_right - top_left), top_left + 0.65 * (top_right - top_left),
+                           bottom_left + 0.65 * (bottom_right - bottom_left),
+                           bottom_left + 0.35 * (bottom_right - bottom_left)])
+
+    monkeypatch.setattr(scan_cards, "_row_quad", middle_only)
+    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, index=4)))
+    assert len(row.cards) == 7
+    fit = order_fit(row.cards, australia, ROW)
+    assert max(fit, key=fit.get) == "in order", fit
+
+
+def strip_of_cards(scale: float, pitch_mm: float, beyond_mm: float) -> tuple[np.ndarray, list[float]]:
+    """A rectified strip (PX_PER_MM) of 7 cards `scale` times their printed size, `pitch_mm` apart, on a dark
+    table: a ringed number circle 8 mm in from each card's top-left corner (times `scale`), icons (discs)
+    down the right side. The strip starts 4 mm before the row and ends `beyond_mm` after it. Returns the
+    strip and where each number circle's centre is along it (mm)."""
+    mm = scan_cards.PX_PER_MM
+    rng = np.random.default_rng(5)
+    strip = rng.normal(60, 6, (120 * mm, 600 * mm)).astype(np.float32)
+    circles = []
+    for card in range(7):
+        corner = np.array([4 + card * pitch_mm, 12.0])
+        cv2.rectangle(strip, tuple(round(v * mm) for v in corner),
+                      tuple(round(v * mm) for v in corner + np.array([63, 88]) * scale), 170, cv2.FILLED)
+        # the last card's picture: darker from 48 mm in, a straight boundary the card's height (a building)
+        if card == 6:
+            cv2.rectangle(strip, tuple(round(v * mm) for v in corner + np.array([48, 0]) * scale),
+                          tuple(round(v * mm) for v in corner + np.array([63, 88]) * scale), 120, cv2.FILLED)
+        for icon in range(3):
+            middle = corner + np.array([56, 10 + 11 * icon]) * scale
+            cv2.circle(strip, tuple(round(v * mm) for v in middle), round(4.5 * scale * mm), 90, cv2.FILLED)
+            cv2.circle(strip, tuple(round(v * mm) for v in middle), round(4.5 * scale * mm), 250, max(1, mm // 3))
+        number = corner + 8 * scale
+        cv2.circle(strip, tuple(round(v * mm) for v in number), round(5.5 * scale * mm), 245, cv2.FILLED)
+        cv2.circle(strip, tuple(round(v * mm) for v in number), round(5.5 * scale * mm), 30, max(1, mm // 2))
+        circles.append(float(number[0]))
+    end = 4 + 6 * pitch_mm + 63 * scale + beyond_mm
+    return np.clip(strip[:, :round(end * mm)], 0, 255).astype(np.uint8), circles
+
+
+@pytest.mark.parametrize(("scale", "pitch_mm", "how"), [
+    (0.9, 55.5, "the strip shows the row smaller than printed (a slanted photo), the cards overlapping by 1 mm"),
+    (1.07, 70, "larger than printed, with gaps: the last card's top icon lies a short pitch (51 mm) beyond its "
+               "circle, with a straight edge in its picture 8 mm to the icon's left, as a card's left edge")])
+def test_the_comb_takes_one_circle_a_card(scale, pitch_mm, how):
+    mm = scan_cards.PX_PER_MM
+    strip, circles = strip_of_cards(scale, pitch_mm, beyond_mm=70)
+    band = strip[6 * mm:]  # the comb's band starts 6 mm above the row's top
+    comb = scan_cards._circle_comb(band, mm, scan_cards._left_edges(strip[12 * mm: 100 * mm]), (0, 70))
+    found = [x / mm for x, _y in comb.centres]
+    assert len(found) == 7, (how, found)
+    assert np.allclose(found, circles, atol=1.5), (how, found, circles)
+
+
+def test_a_blank_end_beyond_the_row_is_dropped_and_a_bad_cut_gets_a_second_look(australia, tmp_path,
+                                                                                  monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    scan_cards._save_deck(australia.id, taught_deck(australia, australia.letters))
+    cards = [scan_cards.FoundCard(cut(photos.face_of(australia, x, STYLE)), (i * 100.0, 0.0))
+             for i, x in enumerate(ROW)]
+    # The third card's own outline was fitted to a neighbour's edges (cut 32 mm off); cut square from its
+    # circle it is whole.
+    off = np.roll(cards[2].image, -32 * scan_cards.PX_PER_MM, axis=1)
+    cards[2] = scan_cards.FoundCard(off, cards[2].centre, cards[2].image)
+    # Beyond the last card, the table's pattern made an eighth "card" (edges the size of one, no face).
+    table = np.random.default_rng(1).normal(110, 25, cards[0].image.shape).clip(0, 255).astype(np.uint8)
+    found = scan_cards.FoundRow((*cards, scan_cards.FoundCard(table, (700.0, 0.0))), False)
+    monkeypatch.setattr(scan_cards, "find_cards", lambda rgb: found)
+    assert scan_cards.read_card(off, australia, scan_cards._load_deck(australia.id)).letter is None
+    read = scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
+    assert [reading.letter for reading in read.readings] == list(ROW)
+    assert len(read.cards) == 7
+    # With more cards unread, the row itself may have been found wrong: it stays too long (and is not shown).
+    blurred = [scan_cards.FoundCard(cv2.GaussianBlur(card.image, (0, 0), 12), card.centre) for card in cards[4:6]]
+    found = scan_cards.FoundRow((*cards[:4], *blurred, cards[6], scan_cards.FoundCard(table, (700.0, 0.0))), False)
+    read = scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
+    assert len(read.cards) == 8 and [reading.letter for reading in read.readings][-4:] == [None, None, "Q", None]
+    # A real eighth card (one the deck knows) is kept: the row is then too long, and the player is told so.
+    extra = scan_cards.FoundCard(cut(photos.face_of(australia, "A", STYLE)), (700.0, 0.0))
+    found = scan_cards.FoundRow((*cards, extra), False)
+    assert [reading.letter for reading in scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8)
+                                                              ).readings] == [*ROW, "A"]
+
+
 # --- Reading a card: templates and the number as checksum ---------------------------------------------------
 
 def taught_deck(edition, letters: str) -> dict:
