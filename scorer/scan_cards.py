@@ -1064,6 +1064,16 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
         found = index.identify(card)
         named, firm = _identified(found)
+        if named is None and found and found[0][0] >= IDENTIFY_FAINT:
+            # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
+            # first card's and no rival's, settles it (the checksum doing its work).
+            fits = index.digit_fits(card, number_of)
+            digit = max(fits, key=fits.get)
+            clear = fits[digit] >= DIGIT_CLEAR and all(
+                fits[digit] - fit >= DIGIT_MARGIN for other, fit in fits.items() if other != digit)
+            rivals = {number_of[letter] for agreeing, letter in found[1:] if agreeing >= 2}
+            if clear and digit == number_of[found[0][1]] and digit not in rivals:
+                return CardReading(found[0][1], score=found[0][0])
         if named is None and found and found[0][0] >= 2:
             # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole must name the same card.
             faces, _factor = _face_scores(card, deck)

@@ -228,6 +228,29 @@ def test_how_firmly_keypoints_name_a_card():
     assert identified([]) == (None, False)
 
 
+def test_the_number_settles_two_close_faces(australia, monkeypatch):
+    # A blurred face whose keypoints name one card but another nearly as well: the number, read clearly as the
+    # first card's and not the other's, names it; an unclear number, or a rival with the same number, does not.
+    number_of = dict(zip(australia.letters, australia.numbers, strict=True))
+    first, rival = "B", next(x for x in australia.letters if number_of[x] != number_of["B"])
+    twin = next(x for x in australia.letters if x != "B" and number_of[x] == number_of["B"])
+    deck = taught_deck(australia, "".join(sorted({first, rival, twin})))
+    card = np.full_like(cut(photos.face_of(australia, first, STYLE)), 128)  # no face to go on but keypoints
+
+    def reading(found, fits):
+        monkeypatch.setattr(scan_cards._DeckIndex, "identify", lambda self, image: found)
+        monkeypatch.setattr(scan_cards._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
+        return scan_cards.read_card(card, australia, deck).letter
+
+    clear = {digit: 0.5 for digit in set(australia.numbers)} | {number_of[first]: 0.95}
+    unclear = clear | {number_of[rival]: 0.9}
+    assert scan_cards._identified([(6, first), (4, rival)]) == (None, False)  # keypoints alone: not sure
+    assert reading([(6, first), (4, rival)], clear) == first
+    assert reading([(6, first), (4, rival)], unclear) is None
+    assert reading([(6, first), (4, twin)], clear) is None
+    assert reading([(2, first), (1, rival)], clear) is None  # too few keypoints to go on
+
+
 def test_an_untaught_letter_is_never_guessed(australia):
     deck = taught_deck(australia, "ABC")
     assert scan_cards.read_card(cut(photos.face_of(australia, "B", STYLE)), australia, deck).letter == "B"
