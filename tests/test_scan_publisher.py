@@ -324,6 +324,19 @@ def test_two_copies_of_a_letter_are_named(australia):
     assert readings[0].problem == "looks like card B, which is also at position 2: two copies of one card, or a misread"
 
 
+def test_a_photo_with_two_copies_of_a_card_names_them(australia, tmp_path, monkeypatch):
+    # A row with card K twice (two copies, as from two boxes): the copy that fits less well stays `?` and says so.
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    scan_cards._save_deck(australia.id, taught_deck(australia, australia.letters))
+    result = scan_row(shot(australia, (*ROW[:6], "K"), index=9, photo_size=BIG), australia)
+    assert not result.complete
+    # K is the first card and the last: one of the two is read, the other left for the player
+    assert result.slots in ((None, *ROW[1:6], "K"), (*ROW[:6], None)), result.slots
+    unread = result.slots.index(None) + 1
+    assert f"position {unread}: looks like card K, which is also at position {8 - unread}: two copies of one " \
+           "card, or a misread" in result.problems, result.problems
+
+
 def test_letter_problems_name_a_card_taken_by_another_player():
     assert letter_problems([(0, "A"), (3, "B")], {"B": "Ann"}) == [
         "position 4: card B is already in Ann's row this round"]
