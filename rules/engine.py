@@ -38,6 +38,7 @@ from rules.scoring import (
     RoundScore,
     ScoreState,
     rank_players,
+    round_score_fields,
     round_tables,
     row_mask,
     score_round,
@@ -160,9 +161,9 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
 class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
-    __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_public", "choices", "game", "hands",
-                 "masks", "passes", "phase", "previous_set_aside", "rng", "round_index", "round_log", "round_scores",
-                 "rows", "score", "set_aside", "used_cards")
+    __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_plain_scores", "_public", "_round_scores",
+                 "choices", "game", "hands", "masks", "passes", "phase", "previous_set_aside", "rng", "round_index",
+                 "round_log", "rows", "score", "set_aside", "used_cards")
 
     def __init__(self, game: Game, _blank: bool = False) -> None:
         self.game = game
@@ -175,7 +176,10 @@ class State:
         self.round_index = 0
         self.phase = Phase.THROW
         self.score = ScoreState(n)
-        self.round_scores: list[list[RoundScore]] = [[] for _ in range(n)]
+        #: Per player, per finished round: the RoundScore (or, from whole-round play, its fields as a plain
+        #: tuple, made a RoundScore when `round_scores` is read).
+        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = [[] for _ in range(n)]
+        self._plain_scores = False
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
         self._history: list[tuple[int, ...]] = []
@@ -203,6 +207,22 @@ class State:
     @history.setter
     def history(self, steps: list[tuple[int, ...]]) -> None:
         self._history, self._history_behind = steps, 0
+
+    @property
+    def round_scores(self) -> list[list[RoundScore]]:
+        """Per player, every finished round's RoundScore.
+
+        Whole-round play keeps its scores as plain tuples of the same fields (a NamedTuple costs more to
+        make); they are made RoundScores here when first asked for (the simulator asks for `totals` alone)."""
+        if self._plain_scores:
+            for rounds in self._round_scores:
+                rounds[:] = map(_new_view, repeat(RoundScore), rounds)
+            self._plain_scores = False
+        return self._round_scores  # type: ignore[return-value]
+
+    @round_scores.setter
+    def round_scores(self, scores: list[list[RoundScore]]) -> None:
+        self._round_scores, self._plain_scores = scores, False
 
     # --- the round's flow -----------------------------------------------------------------------------------
 
@@ -312,7 +332,7 @@ class State:
     def _end_round(self) -> None:
         scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
         self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
-        for rounds, s in zip(self.round_scores, scores, strict=True):
+        for rounds, s in zip(self._round_scores, scores, strict=True):
             rounds.append(s)
         self.round_index += 1
         if self.round_index == ROUNDS:
@@ -350,7 +370,7 @@ class State:
         (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
         # how the tables split a row's mask (`rules.scoring.RoundTables`)
         low_bits, mid_bits, chunk_1, chunk_2 = MASK_LOW_BITS, MASK_MID_BITS, MASK_CHUNK_1, MASK_CHUNK_2
-        score, round_log, round_scores = self.score, self.round_log, self.round_scores
+        score, round_log, round_scores = self.score, self.round_log, self._round_scores
         choices_used = score.choices_used
         rng = self.rng
         dealt = HAND_SIZE * n
@@ -385,9 +405,10 @@ class State:
                                    | held_high[mask >> chunk_2]) & ~scored]
                 choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
-            scores = score_round(edition, score, rows, choices, masks)
+            scores = round_score_fields(edition, score, rows, choices, masks)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
+            self._plain_scores = True  # RoundScores are made from these when asked for
             for rounds, round_score in zip(round_scores, scores, strict=True):
                 rounds.append(round_score)
             round_index += 1
@@ -434,7 +455,7 @@ class State:
 
     def totals(self) -> list[int]:
         # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
-        return [sum(map(sum, rounds)) for rounds in self.round_scores]
+        return [sum(map(sum, rounds)) for rounds in self._round_scores]
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
@@ -499,7 +520,7 @@ class State:
         other.round_index = self.round_index
         other.phase = self.phase
         other.score = self.score.copy()
-        other.round_scores = [r[:] for r in self.round_scores]
+        other._round_scores, other._plain_scores = [r[:] for r in self._round_scores], self._plain_scores
         other.round_log = self.round_log[:]
         other._history, other._history_behind = self._history[:], self._history_behind
         other.set_aside = self.set_aside[:]

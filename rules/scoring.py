@@ -383,6 +383,8 @@ class RoundTables(NamedTuple):
     choice_options: tuple[tuple[int, ...], ...]
     #: Per choice icon: where its field starts in a `Tally`.
     choice_at: tuple[int, ...]
+    #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
+    pair_reading: tuple[int, int, int]
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -448,7 +450,8 @@ def _build_round_tables(edition: Edition) -> RoundTables:
                                operator.or_),
         choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
                              for icons in range(1 << n_icons)),
-        choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)))
+        choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
+        pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at))
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
@@ -463,31 +466,43 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 
     The same category rules (chosen by name, as above) read through per-edition tables (`RoundTables`, the
     rows' packed icon tallies, `rules.edition.Tally`); `tests/test_scoring.py` checks it against the
-    explained path. One pass over the players; the shared bonuses, which few rounds settle, are added after.
+    explained path. The points are worked out by `round_score_fields`.
+    """
+    return list(map(_new_score, repeat(RoundScore), round_score_fields(edition, state, rows, choices, masks, awards)))
+
+
+def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
+                       masks: Sequence[int], awards: list[Award] | None = None,
+                       tallies: Sequence[int] | None = None) -> list[tuple[int, ...]]:
+    """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
+    the engine's whole-round play keeps these and makes RoundScores when they are read).
+
+    One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies`
+    (optional) are the rows' tallies, if the caller has them.
     """
     tables = round_tables(edition)
+    if tallies is None:
+        tally_low, tally_mid, tally_high = tables.tallies
+        # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
+        tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
+                   + tally_high[m >> MASK_CHUNK_2] for m in masks]
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
-    tally_low, tally_mid, tally_high = tables.tallies
     regions_low, regions_mid, regions_high = tables.regions_covered
     throw_catch, collection_points = tables.throw_catch, tables.collection
     choice_points, choice_at = tables.choice[len(masks)], tables.choice_at
-    tally = edition.tally
-    pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
-    # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
-    tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
-               + tally_high[m >> MASK_CHUNK_2] for m in masks]
+    pair_halves, pair_weights, pair_points_at = tables.pair_reading
     # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
     # fields below never carry into it)
     everyone = sum(tallies)
     unclaimed = ~state.regions_claimed
-    completed_any = 0
+    # per player, the regions still unclaimed that their sheet now covers (as in resolve_round)
+    completed = []
     scores = []
     for p, mask in enumerate(masks):
         counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
         visited[p] = after = seen | mask
-        # regions still unclaimed that a sheet now covers (as in resolve_round); who, only if any
-        completed_any |= (regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
-                          & regions_high[after >> MASK_CHUNK_2] & unclaimed)
+        completed.append(regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                         & regions_high[after >> MASK_CHUNK_2] & unclaimed)
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
             at = choice_at[choice]
@@ -496,20 +511,15 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
-        # positional, in the fields' order: RoundScore's keyword-taking __new__ costs more (hot path)
-        scores.append(_new_score(RoundScore, (
-            throw_catch[row[0]][row[-1]], collection,
-            (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
-            (mask & ~seen).bit_count(), 0, 0)))
+        scores.append((throw_catch[row[0]][row[-1]], collection,
+                       (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
+                       chosen, (after ^ seen).bit_count(), 0, 0))
     route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
-    if completed_any or route_now:
-        # who completed them (a rare round: the shared lookup, not the hot loop's inline copy of it)
-        regions_completed = [covered_regions(tables, after) & completed_any for after in visited]
-        region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
-                                                     None, awards)
+    if route_now or any(completed):
+        region_points, route_points = settle_bonuses(edition, state, len(masks), completed, route_now, None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
             if regions or route:
-                scores[p] = _new_score(RoundScore, (*scores[p][:_BONUS_FIELDS], regions, route))
+                scores[p] = (*scores[p][:_BONUS_FIELDS], regions, route)
     return scores
 
 
