@@ -432,22 +432,26 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     every_region = (1 << len(edition.regions)) - 1
     lacking = regions_touched = _chunk_tables(
         [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
-    regions_covered = tuple(tuple(every_region & ~table[value ^ len(table) - 1] for value in range(len(table)))
+    # (a value's unset cards are the set cards of its complement, `value ^ (len(table) - 1)`: the table reversed)
+    regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
                             for table in lacking)
     held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
     n_icons = len(edition.choice.icons)
     return RoundTables(
-        throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
+        # (each table's entries by one C-level map over the rule: built once per edition and process)
+        throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
         # last round's score: at most a doubled total (Australia's rule), else the total itself
-        collection=tuple(tuple(collection_rule(total, previous) for previous in range(-1, 2 * most_collected + 1))
+        collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice={n: tuple(tuple(choice_rule(edition.choice, own, others, n) for others in range(HAND_SIZE * (n - 1) + 1))
+        choice={n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
+                                   repeat(n)))
                          for own in range(HAND_SIZE + 1))
                 for n in range(2, 5)},
         regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
         choice_icons_held=_chunk_tables(held, operator.or_), regions_touched=regions_touched,
-        pathways=_chunk_tables(edition.route.neighbours if edition.route and edition.route.neighbours else (),
-                               operator.or_),
+        # (no map, no pathways: every entry 0, without combining 2048 zeros)
+        pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
+                  else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
         choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
                              for icons in range(1 << n_icons)),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
