@@ -30,10 +30,6 @@ from typing import NamedTuple
 from rules.edition import Edition
 from rules.locale import _
 from rules.scoring import (
-    MASK_CHUNK_1,
-    MASK_CHUNK_2,
-    MASK_LOW_BITS,
-    MASK_MID_BITS,
     NO_CHOICE,
     RoundScore,
     ScoreState,
@@ -137,8 +133,8 @@ _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k
                                                 n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
-#: Card → its bit (a dict's bound lookup is the cheapest C-level call for `map`).
-_BIT_OF = {c: 1 << c for c in range(64)}
+#: Card → its bit.
+_CARD_BITS = tuple(1 << c for c in range(64))
 #: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
 _CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
 #: Per list length, `random.shuffle`'s steps: each position i from the last down to 1, with the bit length
@@ -367,9 +363,11 @@ class State:
         edition, n = game.edition, game.n_players
         all_cards = tuple(range(len(edition.cards)))
         tables = round_tables(edition)
-        (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
-        # how the tables split a row's mask (`rules.scoring.RoundTables`)
-        low_bits, mid_bits, chunk_1, chunk_2 = MASK_LOW_BITS, MASK_MID_BITS, MASK_CHUNK_1, MASK_CHUNK_2
+        # per card: its bit and its tally, as tuples (a tuple read by an int index is one of the interpreter's
+        # cheapest steps; a C-level map over a lookup costs several times more per card)
+        bits, tally = _CARD_BITS, tables.card_tallies
+        held_at, held_add = tables.choice_held_at, tables.choice_held_add
+        unused, offers = tables.choice_unused, tables.choice_offers
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
         choices_used = score.choices_used
         rng = self.rng
@@ -383,7 +381,6 @@ class State:
             draws += starmap(uniform, repeat((), HAND_SIZE * rounds_left))
         hand_per_pick, deal_slices = _HAND_PER_PICK[n], _DEAL_SLICES[n]
         sizes_per_pick = _SIZES_PER_PICK[n]
-        bit = _BIT_OF.__getitem__
         directions = _DIRECTIONS.get((game.direction_variant, n))
         if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
             directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
@@ -397,15 +394,18 @@ class State:
                              map(floor, map(operator.mul, hand_draws(draws), sizes_per_pick))))
             taken.extend(map(list.pop, hands))
             rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
-            masks = [sum(map(bit, row)) for row in rows]
+            # each row's mask and tally, its seven cards added up (rows hold a hand's 7 cards: see `HAND_SIZE`)
+            masks, tallies = [], []
+            for a, b, c, d, e, f, g in rows:
+                masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
+                tallies.append(tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
             # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
             choices = []
-            for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
-                offered = options[(held_low[mask & low_bits] | held_mid[mask >> chunk_1 & mid_bits]
-                                   | held_high[mask >> chunk_2]) & ~scored]
+            for counted, scored, draw in zip(tallies, choices_used, choice_draws(draws), strict=True):
+                offered = offers[(counted >> held_at) + held_add & unused[scored]]
                 choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
-            scores = round_score_fields(edition, score, rows, choices, masks)
+            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
             self._plain_scores = True  # RoundScores are made from these when asked for

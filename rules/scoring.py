@@ -385,6 +385,16 @@ class RoundTables(NamedTuple):
     choice_at: tuple[int, ...]
     #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
     pair_reading: tuple[int, int, int]
+    #: Per card: its `Tally` (a row's tally is the sum of its cards'; the engine's whole-round play adds them).
+    card_tallies: tuple[int, ...]
+    #: A row's choice icons held, from its tally: `(tally >> choice_held_at) + choice_held_add` carries into
+    #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
+    #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
+    #: the round-end options they leave, as `choice_options`.
+    choice_held_at: int
+    choice_held_add: int
+    choice_unused: tuple[int, ...]
+    choice_offers: dict[int, tuple[int, ...]]
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -437,6 +447,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
                             for table in lacking)
     held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
     n_icons = len(edition.choice.icons)
+    # the bit a choice field's count carries into when it is 1 to 7 (see `RoundTables.choice_held_at`)
+    held_bit = [1 << 3 + TALLY_FIELD * i for i in range(n_icons)]
+    choice_options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
     return RoundTables(
         # (each table's entries by one C-level map over the rule: built once per edition and process)
         throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
@@ -452,10 +465,15 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         # (no map, no pathways: every entry 0, without combining 2048 zeros)
         pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
                   else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
-        choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
-                             for icons in range(1 << n_icons)),
+        choice_options=choice_options,
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
-        pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at))
+        pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
+        card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
+        choice_held_add=sum(7 << TALLY_FIELD * i for i in range(n_icons)),
+        choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
+                            for used in range(1 << n_icons)),
+        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): options
+                       for icons, options in enumerate(choice_options)})
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
