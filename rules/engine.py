@@ -393,15 +393,16 @@ class State:
             taken = list(map(list.pop, hand_per_pick(hands),
                              map(floor, map(operator.mul, hand_draws(draws), sizes_per_pick))))
             taken.extend(map(list.pop, hands))
-            rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
-            # each row's mask and tally, its seven cards added up (rows hold a hand's 7 cards: see `HAND_SIZE`)
-            masks, tallies = [], []
-            for a, b, c, d, e, f, g in rows:
+            # per player: the row, its mask and tally (its seven cards added up: a row holds a hand's 7 cards,
+            # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
+            # held, in icon order
+            rows, masks, tallies, choices = [], [], [], []
+            for row_cards, scored, draw in zip(_ROW_CARDS[n, direction], choices_used, choice_draws(draws),
+                                               strict=True):
+                rows.append(row := row_cards(taken))
+                a, b, c, d, e, f, g = row
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
-                tallies.append(tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
-            # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
-            choices = []
-            for counted, scored, draw in zip(tallies, choices_used, choice_draws(draws), strict=True):
+                tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
                 offered = offers[(counted >> held_at) + held_add & unused[scored]]
                 choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
