@@ -86,8 +86,9 @@ class Game:
 
 
 _AFTER_THROW = operator.itemgetter(slice(1, None))
-#: Phase.DRAFT as a module constant: an enum class's attribute lookup costs more in a hot path.
-_DRAFT = Phase.DRAFT
+#: Phases as module constants: an enum class's attribute lookup costs more in a hot path (about as much as
+#: twenty simple steps of the interpreter).
+_THROW, _DRAFT, _GAME_OVER = Phase.THROW, Phase.DRAFT, Phase.GAME_OVER
 _FIRST = operator.itemgetter(0)
 _NO_ROWS = {n: ((),) * n for n in range(2, 5)}
 _NO_THROWS = {n: (None,) * n for n in range(2, 5)}
@@ -170,8 +171,8 @@ class State:
         n = game.n_players
         self.rng = random.Random(game.seed)
         self.round_index = 0
-        self.phase = Phase.THROW
-        self.score = ScoreState(n)
+        self.phase = _THROW
+        self.score = ScoreState(n, [0] * n, [-1] * n, [0] * n)
         #: Per player, per finished round: the RoundScore (or, from whole-round play, its fields as a plain
         #: tuple, made a RoundScore when `round_scores` is read).
         self._round_scores: list[list[RoundScore | tuple[int, ...]]] = [[] for _ in range(n)]
@@ -229,7 +230,7 @@ class State:
         _shuffle(self.rng, used)
         deck = self.set_aside + used
         dealt = HAND_SIZE * n
-        self.hands = [deck[p:dealt:n] for p in range(n)]
+        self.hands = list(map(deck.__getitem__, _DEAL_SLICES[n]))
         self.previous_set_aside = self.set_aside
         self.set_aside = deck[dealt:]
         self.rows: list[list[int]] = [[] for _ in range(n)]
@@ -240,7 +241,7 @@ class State:
         self._direction = 1 if self.game.pass_left(self.round_index) else -1
         self.choices = [NO_CHOICE] * n
         self._pending: list[int | None] = [None] * n
-        self.phase = Phase.THROW
+        self.phase = _THROW
 
     def hand_origin(self, player: int) -> int:
         """The player the hand now held by `player` was dealt to this round."""
@@ -349,11 +350,11 @@ class State:
             raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
         if self._pending.count(None) != n:
             raise IllegalAction("some players have already chosen this step; play it out with apply_action")
-        while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
+        while self.phase != _GAME_OVER and (self.phase != _THROW or self.passes):
             # a round already under way: finish it step by step
             self.apply_joint([actions[int(uniform() * len(actions))]
                               for uniform, actions in zip(uniforms, self.all_legal_actions(), strict=True)])
-        if self.phase != Phase.GAME_OVER:
+        if self.phase != _GAME_OVER:
             self._play_rounds_uniform(uniforms)
 
     def _play_rounds_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
@@ -421,7 +422,7 @@ class State:
             deck = set_aside + used if set_aside else used
             hands = list(map(deck.__getitem__, deal_slices))
             previous_set_aside, set_aside = set_aside, deck[dealt:]
-        self.round_index, self.phase = round_index, Phase.GAME_OVER
+        self.round_index, self.phase = round_index, _GAME_OVER
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
         self.passes, self._direction = HAND_SIZE - 1, direction
         self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
