@@ -238,18 +238,22 @@ def row_mask(row: Sequence[int]) -> int:
     return mask
 
 
-def route_achieved(edition: Edition, visited: int) -> bool:
+def route_achieved(edition: Edition, visited: int, tables: RoundTables | None = None) -> bool:
+    """Whether a sheet with these sites visited has the edition's route; `tables` (optional) are the edition's
+    `round_tables`, if the caller has them."""
     route = edition.route
     if route is None:
         return False
-    tables = round_tables(edition)
     if route.kind == "passport":  # a card of every region
-        low, mid, high = tables.regions_touched
+        low, mid, high = (tables or round_tables(edition)).regions_touched
         return (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
                 | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
     # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
-    # (every town one pathway from the reached ones, three table lookups)
-    low, mid, high = tables.pathways
+    # (every town one pathway from the reached ones, three table lookups); a sheet without an east-coast
+    # town (most sheets, most rounds) has no chain to look for
+    if not visited & route.east_mask:
+        return False
+    low, mid, high = (tables or round_tables(edition)).pathways
     reach = visited & route.west_mask
     while reach:
         if reach & route.east_mask:
@@ -274,9 +278,9 @@ def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence
     """Bitmask of the players who achieve the route this round (each scores it once: earlier achievers not)."""
     if edition.route is None:
         return 0
-    done, now = state.route_done, 0
+    done, now, tables = state.route_done, 0, round_tables(edition)
     for p, visited in enumerate(visited_after):
-        if not done >> p & 1 and route_achieved(edition, visited):
+        if not done >> p & 1 and route_achieved(edition, visited, tables):
             now |= 1 << p
     return now
 
