@@ -113,7 +113,6 @@ _DIRECTIONS: dict[tuple[bool, int], tuple[int, ...]] = {}
 _DEAL_SLICES = {n: tuple(slice(p, HAND_SIZE * n, n) for p in range(n)) for n in range(2, 5)}
 
 
-@cache
 def _draw_getters(n: int, direction: int, rounds: int, rounds_left: int) -> tuple[Callable, Callable]:
     """Whole-round play (`State.play_out_uniform`) draws every player's numbers for the rest of the game
     (`rounds` rounds) at its start, player after player, 7 a round each (their 6 picks, then the round-end
@@ -134,6 +133,15 @@ _ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k
                                                 n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
+@cache
+def _round_plans(n: int, directions: tuple[int, ...], rounds_left: int) -> tuple[tuple, ...]:
+    """Per round whole-round play has still to play (the last `rounds_left`; `directions` has every round's
+    pass direction): its draw getters (`_draw_getters`) and its rows' getters (`_ROW_CARDS`), looked up once
+    per kind of table."""
+    return tuple((*_draw_getters(n, directions[r], rounds_left, ROUNDS - r), _ROW_CARDS[n, directions[r]])
+                 for r in range(ROUNDS - rounds_left, ROUNDS))
+
+
 #: Card → its bit.
 _CARD_BITS = tuple(1 << c for c in range(64))
 #: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
@@ -386,9 +394,7 @@ class State:
         if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
             directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
                                                                        for r in range(ROUNDS))
-        while True:
-            direction = directions[round_index]
-            hand_draws, choice_draws = _draw_getters(n, direction, rounds_left, ROUNDS - round_index)
+        for hand_draws, choice_draws, row_getters in _round_plans(n, directions, rounds_left):
             # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it (floor is
             # int for these non-negative products, and a plain function call costs less than a type call)
             taken = list(map(list.pop, hand_per_pick(hands),
@@ -398,8 +404,7 @@ class State:
             # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
             # held, in icon order
             rows, masks, tallies, choices = [], [], [], []
-            for row_cards, scored, draw in zip(_ROW_CARDS[n, direction], choices_used, choice_draws(draws),
-                                               strict=True):
+            for row_cards, scored, draw in zip(row_getters, choices_used, choice_draws(draws), strict=True):
                 rows.append(row := row_cards(taken))
                 a, b, c, d, e, f, g = row
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
@@ -407,7 +412,7 @@ class State:
                 offered = offers[(counted >> held_at) + held_add & unused[scored]]
                 choices.append(offered[int(draw * len(offered))])
             # the round's end, as `_end_round` and `_deal` play it
-            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies)
+            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
             self._plain_scores = True  # RoundScores are made from these when asked for
@@ -424,7 +429,7 @@ class State:
             previous_set_aside, set_aside = set_aside, deck[dealt:]
         self.round_index, self.phase = round_index, _GAME_OVER
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
-        self.passes, self._direction = HAND_SIZE - 1, direction
+        self.passes, self._direction = HAND_SIZE - 1, directions[-1]
         self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
 
     # --- queries --------------------------------------------------------------------------------------------

@@ -274,11 +274,12 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in route.edges if visited >> a & 1 and visited >> b & 1]
 
 
-def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int]) -> int:
+def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int],
+                    tables: RoundTables | None = None) -> int:
     """Bitmask of the players who achieve the route this round (each scores it once: earlier achievers not)."""
     if edition.route is None:
         return 0
-    done, now, tables = state.route_done, 0, round_tables(edition)
+    done, now, tables = state.route_done, 0, tables or round_tables(edition)
     for p, visited in enumerate(visited_after):
         if not done >> p & 1 and route_achieved(edition, visited, tables):
             now |= 1 << p
@@ -358,11 +359,13 @@ _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 
 
-class RoundTables(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RoundTables:
     """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
 
     A set of cards (a row, a sheet) is read in three chunks of its bitmask (`_CHUNKS`): a row's icons or a
-    sheet's regions are three lookups.
+    sheet's regions are three lookups. (A slots class: reading a field is one of the interpreter's quick
+    steps, where a NamedTuple's field costs a descriptor call; the scoring reads a dozen per round.)
     """
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
@@ -499,14 +502,15 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 
 def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                        masks: Sequence[int], awards: list[Award] | None = None,
-                       tallies: Sequence[int] | None = None) -> list[tuple[int, ...]]:
+                       tallies: Sequence[int] | None = None, tables: RoundTables | None = None,
+                       ) -> list[tuple[int, ...]]:
     """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
     the engine's whole-round play keeps these and makes RoundScores when they are read).
 
-    One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies`
-    (optional) are the rows' tallies, if the caller has them.
+    One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies` and
+    `tables` (optional) are the rows' tallies and the edition's `round_tables`, if the caller has them.
     """
-    tables = round_tables(edition)
+    tables = tables or round_tables(edition)
     if tallies is None:
         tally_low, tally_mid, tally_high = tables.tallies
         # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
@@ -540,7 +544,7 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         scores.append((throw_catch[row[0]][row[-1]], collection,
                        (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
                        chosen, (after ^ seen).bit_count(), 0, 0))
-    route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
+    route_now = route_achievers(edition, state, visited, tables) if edition.route is not None else 0
     if route_now or any(completed):
         region_points, route_points = settle_bonuses(edition, state, len(masks), completed, route_now, None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
