@@ -250,7 +250,7 @@ def route_achieved(edition: Edition, visited: int, tables: RoundTables | None = 
                 | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
     # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
     # (every town one pathway from the reached ones, three table lookups); a sheet without an east-coast
-    # town (most sheets, most rounds) has no chain to look for
+    # town has no chain to look for
     if not visited & route.east_mask:
         return False
     low, mid, high = (tables or round_tables(edition)).pathways
@@ -379,15 +379,10 @@ class RoundTables:
     regions_covered: tuple[tuple[int, ...], ...]
     #: Per chunk of a row's mask, per value: those cards' `Tally` (add the chunks' up for the row's).
     tallies: tuple[tuple[int, ...], ...]
-    #: Per chunk of a row's mask, per value: the bitmask of the choice icons those cards show (OR the chunks').
-    choice_icons_held: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
     pathways: tuple[tuple[int, ...], ...]
-    #: Per bitmask of choice icons: the round-end options they give, in `legal_actions` order: no choice
-    #: (NO_CHOICE) first, then those icons' indices in icon order.
-    choice_options: tuple[tuple[int, ...], ...]
     #: Per choice icon: where its field starts in a `Tally`.
     choice_at: tuple[int, ...]
     #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
@@ -397,7 +392,8 @@ class RoundTables:
     #: A row's choice icons held, from its tally: `(tally >> choice_held_at) + choice_held_add` carries into
     #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
     #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
-    #: the round-end options they leave, as `choice_options`.
+    #: the round-end options they leave, in `legal_actions` order: no choice (NO_CHOICE) first, then those
+    #: icons' indices in icon order.
     choice_held_at: int
     choice_held_add: int
     choice_unused: tuple[int, ...]
@@ -416,8 +412,7 @@ def round_tables(edition: Edition) -> RoundTables:
 
 
 #: Every edition has 28 cards (A–Z, @, #); the tables read a mask in three chunks: cards 0–9, 10–18, 19–27
-#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds). The engine's
-#: whole-round play reads the choice icons held the same way.
+#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds).
 MASK_CHUNK_1, MASK_CHUNK_2 = 10, 19
 MASK_LOW_BITS, MASK_MID_BITS = (1 << MASK_CHUNK_1) - 1, (1 << MASK_CHUNK_2 - MASK_CHUNK_1) - 1
 _CHUNKS = ((0, MASK_CHUNK_1), (MASK_CHUNK_1, MASK_CHUNK_2), (MASK_CHUNK_2, 28))
@@ -452,11 +447,10 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     # (a value's unset cards are the set cards of its complement, `value ^ (len(table) - 1)`: the table reversed)
     regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
                             for table in lacking)
-    held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
     n_icons = len(edition.choice.icons)
     # the bit a choice field's count carries into when it is 1 to 7 (see `RoundTables.choice_held_at`)
     held_bit = [1 << 3 + TALLY_FIELD * i for i in range(n_icons)]
-    choice_options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
+    options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
     return RoundTables(
         # (each table's entries by one C-level map over the rule: built once per edition and process)
         throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
@@ -468,11 +462,10 @@ def _build_round_tables(edition: Edition) -> RoundTables:
                          for own in range(HAND_SIZE + 1))
                 for n in range(2, 5)},
         regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
-        choice_icons_held=_chunk_tables(held, operator.or_), regions_touched=regions_touched,
+        regions_touched=regions_touched,
         # (no map, no pathways: every entry 0, without combining 2048 zeros)
         pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
                   else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
-        choice_options=choice_options,
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
         card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
@@ -480,7 +473,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
                             for used in range(1 << n_icons)),
         choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): options
-                       for icons, options in enumerate(choice_options)})
+                       for icons, options in enumerate(options)})
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
