@@ -104,9 +104,9 @@ _new_view = tuple.__new__
 _PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
 _PICKS = len(_PICK_SIZES)
 #: Players → the hand each pick is taken from (hand h, dealt to player h, 6 times; hand after hand), and
-#: the sizes picked from.
+#: the sizes picked from (as floats: the draw × size product is the same, without converting an int each time).
 _HAND_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
-_SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
+_SIZES_PER_PICK = {n: tuple(map(float, _PICK_SIZES)) * n for n in range(2, 5)}
 #: (direction variant, players) → each round's pass direction (1 left, -1 right), as `Game.pass_left` says.
 _DIRECTIONS: dict[tuple[bool, int], tuple[int, ...]] = {}
 #: Players → the slices of a deck that deal each player's hand (round robin, 7 each).
@@ -409,8 +409,8 @@ class State:
                 a, b, c, d, e, f, g = row
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
                 tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
-                offered = offers[(counted >> held_at) + held_add & unused[scored]]
-                choices.append(offered[int(draw * len(offered))])
+                offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
+                choices.append(offered[int(draw * size)])
             # the round's end, as `_end_round` and `_deal` play it
             scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
             round_log.append((tuple(rows), tuple(choices)))

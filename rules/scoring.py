@@ -393,11 +393,11 @@ class RoundTables:
     #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
     #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
     #: the round-end options they leave, in `legal_actions` order: no choice (NO_CHOICE) first, then those
-    #: icons' indices in icon order.
+    #: icons' indices in icon order, and how many they are (as a float, for a random draw × that many).
     choice_held_at: int
     choice_held_add: int
     choice_unused: tuple[int, ...]
-    choice_offers: dict[int, tuple[int, ...]]
+    choice_offers: dict[int, tuple[tuple[int, ...], float]]
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -472,8 +472,8 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_held_add=sum(7 << TALLY_FIELD * i for i in range(n_icons)),
         choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
                             for used in range(1 << n_icons)),
-        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): options
-                       for icons, options in enumerate(options)})
+        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): (offered, float(len(offered)))
+                       for icons, offered in enumerate(options)})
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""

@@ -291,7 +291,8 @@ def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, 
         tally = sum(tables.card_tallies[card] for card in row)
         mask = row_mask(row)
         for used in range(1 << len(icons)):
-            offered = tables.choice_offers[(tally >> tables.choice_held_at) + tables.choice_held_add
-                                           & tables.choice_unused[used]]
+            offered, size = tables.choice_offers[(tally >> tables.choice_held_at) + tables.choice_held_add
+                                                 & tables.choice_unused[used]]
             assert offered == (NO_CHOICE, *(i for i, icon in enumerate(icons)
                                             if mask & icon.mask and not used >> i & 1))
+            assert size == len(offered)
