@@ -410,7 +410,7 @@ class State:
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
                 tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
                 offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
-                choices.append(offered[int(draw * size)])
+                choices.append(offered[floor(draw * size)])
             # the round's end, as `_end_round` and `_deal` play it
             scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
             round_log.append((tuple(rows), tuple(choices)))
