@@ -357,6 +357,9 @@ _new_score = tuple.__new__
 _BONUS_FIELDS = len(RoundScore._fields) - 2
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
+#: A row's Catch card, its last: read at a non-negative index (the interpreter's quick tuple read takes no
+#: negative one).
+_CATCH = HAND_SIZE - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -534,7 +537,7 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
-        scores.append((throw_catch[row[0]][row[-1]], collection,
+        scores.append((throw_catch[row[0]][row[_CATCH]], collection,
                        (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
                        chosen, (after ^ seen).bit_count(), 0, 0))
     route_now = route_achievers(edition, state, visited, tables) if edition.route is not None else 0
