@@ -129,15 +129,15 @@ def _draw_getters(n: int, direction: int, rounds: int, rounds_left: int) -> tupl
 
 #: (players, direction) → per player, the positions of their row's cards, in draft order, among the cards
 #: taken (hand after hand, pick after pick), then the hands' last cards (the Catch cards).
-_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
-                                                n * _PICKS + (p - _PICKS * d) % n)
+_ROW_CARDS = {(n, d): tuple((*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
+                             n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
 @cache
 def _round_plans(n: int, directions: tuple[int, ...], rounds_left: int) -> tuple[tuple, ...]:
     """Per round whole-round play has still to play (the last `rounds_left`; `directions` has every round's
-    pass direction): its draw getters (`_draw_getters`) and its rows' getters (`_ROW_CARDS`), looked up once
-    per kind of table."""
+    pass direction): its draw getters (`_draw_getters`) and its rows' positions (`_ROW_CARDS`), looked up
+    once per kind of table."""
     return tuple((*_draw_getters(n, directions[r], rounds_left, ROUNDS - r), _ROW_CARDS[n, directions[r]])
                  for r in range(ROUNDS - rounds_left, ROUNDS))
 
@@ -394,7 +394,7 @@ class State:
         if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
             directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
                                                                        for r in range(ROUNDS))
-        for hand_draws, choice_draws, row_getters in _round_plans(n, directions, rounds_left):
+        for hand_draws, choice_draws, row_positions in _round_plans(n, directions, rounds_left):
             # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it (floor is
             # int for these non-negative products, and a plain function call costs less than a type call)
             taken = list(map(list.pop, hand_per_pick(hands),
@@ -404,9 +404,12 @@ class State:
             # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
             # held, in icon order
             rows, masks, tallies, choices = [], [], [], []
-            for row_cards, scored, draw in zip(row_getters, choices_used, choice_draws(draws), strict=True):
-                rows.append(row := row_cards(taken))
-                a, b, c, d, e, f, g = row
+            for (t0, t1, t2, t3, t4, t5, t6), scored, draw in zip(row_positions, choices_used, choice_draws(draws),
+                                                                   strict=True):
+                # the row's cards, read from `taken` at their positions (quick list reads; an itemgetter call
+                # costs more)
+                row = a, b, c, d, e, f, g = taken[t0], taken[t1], taken[t2], taken[t3], taken[t4], taken[t5], taken[t6]
+                rows.append(row)
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
                 tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
                 offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
