@@ -29,6 +29,7 @@ from rules.scoring import (
     resolve_round,
     round_tables,
     route_achieved,
+    route_achievers,
     row_mask,
     score_choice,
     score_collection,
@@ -296,3 +297,17 @@ def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, 
             assert offered == (NO_CHOICE, *(i for i, icon in enumerate(icons)
                                             if mask & icon.mask and not used >> i & 1))
             assert size == len(offered)
+
+
+@given(edition_id=st.sampled_from(["europe", "usa"]),
+       sheets=st.lists(st.integers(0, 2**28 - 1), min_size=2, max_size=4), done=st.integers(0, 15))
+def test_the_tables_route_achievers_are_the_sheets_with_the_route_not_scored_yet(edition_id, sheets, done):
+    """`route_achievers` reads every sheet at once (the engine asks it every round): the players whose sheet
+    has the route, read off the map card by card, and who have not scored it before."""
+    edition = load_edition(edition_id)
+    # denser sheets too, so that some have the route
+    sheets = [(sheet | sheet >> 1 | sheet << 1) & (1 << 28) - 1 for sheet in sheets]
+    state = ScoreState(len(sheets), route_done=done & (1 << len(sheets)) - 1)
+    expected = sum(1 << p for p, sheet in enumerate(sheets)
+                   if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+    assert route_achievers(edition, state, sheets) == expected
