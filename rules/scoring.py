@@ -240,45 +240,30 @@ def row_mask(row: Sequence[int]) -> int:
 
 def route_achieved(edition: Edition, visited: int, tables: RoundTables | None = None) -> bool:
     """Whether a sheet with these sites visited has the edition's route; `tables` (optional) are the edition's
-    `round_tables`, if the caller has them."""
-    if edition.route is None:
-        return False
-    return _route_holders(edition, tables or round_tables(edition), (visited,), 0) == 1
-
-
-def _route_holders(edition: Edition, tables: RoundTables, sheets: Sequence[int], skip: int) -> int:
-    """Bitmask of the sheets (by index) that have the edition's route, leaving out those whose bit is set in
-    `skip`: the one reading of the route, for a sheet (`route_achieved`) or the table's (`route_achievers`,
-    which the engine asks every round: a call per sheet would cost more than its reading)."""
+    `round_tables`, if the caller has them. (The bots ask it for sheet after sheet: it reads one sheet.)"""
     route = edition.route
-    holders = 0
+    if route is None:
+        return False
     if route.kind == "passport":  # a card of every region
-        low, mid, high = tables.regions_touched
-        every_region = (1 << len(edition.regions)) - 1
-        for p, visited in enumerate(sheets):
-            if not skip >> p & 1 and (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
-                                      | high[visited >> MASK_CHUNK_2]) == every_region:
-                holders |= 1 << p
-        return holders
+        low, mid, high = (tables or round_tables(edition)).regions_touched
+        return (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+                | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
     # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
     # (every town one pathway from the reached ones, three table lookups); a sheet without an east-coast
     # town has no chain to look for
-    low, mid, high = tables.pathways
-    west, east = route.west_mask, route.east_mask
-    for p, visited in enumerate(sheets):
-        if skip >> p & 1 or not visited & east:
-            continue
-        reach = visited & west
-        while reach:
-            if reach & east:
-                holders |= 1 << p
-                break
-            grown = visited & (reach | low[reach & MASK_LOW_BITS] | mid[reach >> MASK_CHUNK_1 & MASK_MID_BITS]
-                               | high[reach >> MASK_CHUNK_2])
-            if grown == reach:
-                break
-            reach = grown
-    return holders
+    if not visited & route.east_mask:
+        return False
+    low, mid, high = (tables or round_tables(edition)).pathways
+    reach = visited & route.west_mask
+    while reach:
+        if reach & route.east_mask:
+            return True
+        grown = visited & (reach | low[reach & MASK_LOW_BITS] | mid[reach >> MASK_CHUNK_1 & MASK_MID_BITS]
+                           | high[reach >> MASK_CHUNK_2])
+        if grown == reach:
+            return False
+        reach = grown
+    return False
 
 
 def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
@@ -292,9 +277,24 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
 def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int],
                     tables: RoundTables | None = None) -> int:
     """Bitmask of the players who achieve the route this round (each scores it once: earlier achievers not)."""
-    if edition.route is None:
+    route = edition.route
+    if route is None:
         return 0
-    return _route_holders(edition, tables or round_tables(edition), visited_after, state.route_done)
+    done, now, tables = state.route_done, 0, tables or round_tables(edition)
+    if route.kind == "passport":
+        # every sheet's regions in one loop, read as `route_achieved` reads them (the engine asks every round,
+        # and a call per sheet would cost more than the reading)
+        low, mid, high = tables.regions_touched
+        every_region = (1 << len(edition.regions)) - 1
+        for p, visited in enumerate(visited_after):
+            if not done >> p & 1 and (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+                                      | high[visited >> MASK_CHUNK_2]) == every_region:
+                now |= 1 << p
+        return now
+    for p, visited in enumerate(visited_after):
+        if not done >> p & 1 and route_achieved(edition, visited, tables):
+            now |= 1 << p
+    return now
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
