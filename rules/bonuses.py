@@ -106,7 +106,12 @@ def settle_bonuses(edition: Edition, sheets: BonusSheets, n_players: int, region
             bit = rest & -rest
             rest ^= bit
             region = regions[bit.bit_length() - 1]
-            achievers = [p for p in range(n_players) if regions_completed[p] & bit]
+            # a loop, not a comprehension: a comprehension costs a frame per region, in every round the engine
+            # settles
+            achievers = []
+            for p, done in enumerate(regions_completed):
+                if done & bit:
+                    achievers.append(p)
             if claimed & bit:
                 if struck_out is not None:
                     struck_out.append(StruckOut(region.name, region.index, tuple(achievers)))

@@ -30,14 +30,11 @@ from typing import NamedTuple
 from rules.edition import Edition
 from rules.locale import _
 from rules.scoring import (
-    MASK_CHUNK_1,
-    MASK_CHUNK_2,
-    MASK_LOW_BITS,
-    MASK_MID_BITS,
     NO_CHOICE,
     RoundScore,
     ScoreState,
     rank_players,
+    round_score_fields,
     round_tables,
     row_mask,
     score_round,
@@ -89,8 +86,9 @@ class Game:
 
 
 _AFTER_THROW = operator.itemgetter(slice(1, None))
-#: Phase.DRAFT as a module constant: an enum class's attribute lookup costs more in a hot path.
-_DRAFT = Phase.DRAFT
+#: Phases as module constants: an enum class's attribute lookup costs more in a hot path (about as much as
+#: twenty simple steps of the interpreter).
+_THROW, _DRAFT, _GAME_OVER = Phase.THROW, Phase.DRAFT, Phase.GAME_OVER
 _FIRST = operator.itemgetter(0)
 _NO_ROWS = {n: ((),) * n for n in range(2, 5)}
 _NO_THROWS = {n: (None,) * n for n in range(2, 5)}
@@ -106,16 +104,15 @@ _new_view = tuple.__new__
 _PICK_SIZES = tuple(range(HAND_SIZE, 1, -1))
 _PICKS = len(_PICK_SIZES)
 #: Players → the hand each pick is taken from (hand h, dealt to player h, 6 times; hand after hand), and
-#: the sizes picked from.
+#: the sizes picked from (as floats: the draw × size product is the same, without converting an int each time).
 _HAND_PER_PICK = {n: operator.itemgetter(*(h for h in range(n) for _ in range(_PICKS))) for n in range(2, 5)}
-_SIZES_PER_PICK = {n: _PICK_SIZES * n for n in range(2, 5)}
+_SIZES_PER_PICK = {n: tuple(map(float, _PICK_SIZES)) * n for n in range(2, 5)}
 #: (direction variant, players) → each round's pass direction (1 left, -1 right), as `Game.pass_left` says.
 _DIRECTIONS: dict[tuple[bool, int], tuple[int, ...]] = {}
 #: Players → the slices of a deck that deal each player's hand (round robin, 7 each).
 _DEAL_SLICES = {n: tuple(slice(p, HAND_SIZE * n, n) for p in range(n)) for n in range(2, 5)}
 
 
-@cache
 def _draw_getters(n: int, direction: int, rounds: int, rounds_left: int) -> tuple[Callable, Callable]:
     """Whole-round play (`State.play_out_uniform`) draws every player's numbers for the rest of the game
     (`rounds` rounds) at its start, player after player, 7 a round each (their 6 picks, then the round-end
@@ -132,12 +129,21 @@ def _draw_getters(n: int, direction: int, rounds: int, rounds_left: int) -> tupl
 
 #: (players, direction) → per player, the positions of their row's cards, in draft order, among the cards
 #: taken (hand after hand, pick after pick), then the hands' last cards (the Catch cards).
-_ROW_CARDS = {(n, d): tuple(operator.itemgetter(*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
-                                                n * _PICKS + (p - _PICKS * d) % n)
+_ROW_CARDS = {(n, d): tuple((*(((p - k * d) % n) * _PICKS + k for k in range(_PICKS)),
+                             n * _PICKS + (p - _PICKS * d) % n)
                             for p in range(n))
               for n in range(2, 5) for d in (1, -1)}
-#: Card → its bit (a dict's bound lookup is the cheapest C-level call for `map`).
-_BIT_OF = {c: 1 << c for c in range(64)}
+@cache
+def _round_plans(n: int, directions: tuple[int, ...], rounds_left: int) -> tuple[tuple, ...]:
+    """Per round whole-round play has still to play (the last `rounds_left`; `directions` has every round's
+    pass direction): its draw getters (`_draw_getters`) and its rows' positions (`_ROW_CARDS`), looked up
+    once per kind of table."""
+    return tuple((*_draw_getters(n, directions[r], rounds_left, ROUNDS - r), _ROW_CARDS[n, directions[r]])
+                 for r in range(ROUNDS - rounds_left, ROUNDS))
+
+
+#: Card → its bit.
+_CARD_BITS = tuple(1 << c for c in range(64))
 #: Per choice icon (NO_CHOICE last, at index -1): the action that scores it.
 _CHOICE_ACTION = (*range(_CHOICE_BASE, _CHOICE_BASE + 32), CHOICE_NONE)
 #: Per list length, `random.shuffle`'s steps: each position i from the last down to 1, with the bit length
@@ -160,9 +166,9 @@ def _shuffle(rng: random.Random, cards: list[int]) -> None:
 class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
-    __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_public", "choices", "game", "hands",
-                 "masks", "passes", "phase", "previous_set_aside", "rng", "round_index", "round_log", "round_scores",
-                 "rows", "score", "set_aside", "used_cards")
+    __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_plain_scores", "_public", "_round_scores",
+                 "choices", "game", "hands", "masks", "passes", "phase", "previous_set_aside", "rng", "round_index",
+                 "round_log", "rows", "score", "set_aside", "used_cards")
 
     def __init__(self, game: Game, _blank: bool = False) -> None:
         self.game = game
@@ -173,9 +179,12 @@ class State:
         n = game.n_players
         self.rng = random.Random(game.seed)
         self.round_index = 0
-        self.phase = Phase.THROW
-        self.score = ScoreState(n)
-        self.round_scores: list[list[RoundScore]] = [[] for _ in range(n)]
+        self.phase = _THROW
+        self.score = ScoreState(n, [0] * n, [-1] * n, [0] * n)
+        #: Per player, per finished round: the RoundScore (or, from whole-round play, its fields as a plain
+        #: tuple, made a RoundScore when `round_scores` is read).
+        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = [[] for _ in range(n)]
+        self._plain_scores = False
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
         self._history: list[tuple[int, ...]] = []
@@ -204,6 +213,22 @@ class State:
     def history(self, steps: list[tuple[int, ...]]) -> None:
         self._history, self._history_behind = steps, 0
 
+    @property
+    def round_scores(self) -> list[list[RoundScore]]:
+        """Per player, every finished round's RoundScore.
+
+        Whole-round play keeps its scores as plain tuples of the same fields (a NamedTuple costs more to
+        make); they are made RoundScores here when first asked for (the simulator asks for `totals` alone)."""
+        if self._plain_scores:
+            for rounds in self._round_scores:
+                rounds[:] = map(_new_view, repeat(RoundScore), rounds)
+            self._plain_scores = False
+        return self._round_scores  # type: ignore[return-value]
+
+    @round_scores.setter
+    def round_scores(self, scores: list[list[RoundScore]]) -> None:
+        self._round_scores, self._plain_scores = scores, False
+
     # --- the round's flow -----------------------------------------------------------------------------------
 
     def _deal(self) -> None:
@@ -213,7 +238,7 @@ class State:
         _shuffle(self.rng, used)
         deck = self.set_aside + used
         dealt = HAND_SIZE * n
-        self.hands = [deck[p:dealt:n] for p in range(n)]
+        self.hands = list(map(deck.__getitem__, _DEAL_SLICES[n]))
         self.previous_set_aside = self.set_aside
         self.set_aside = deck[dealt:]
         self.rows: list[list[int]] = [[] for _ in range(n)]
@@ -224,7 +249,7 @@ class State:
         self._direction = 1 if self.game.pass_left(self.round_index) else -1
         self.choices = [NO_CHOICE] * n
         self._pending: list[int | None] = [None] * n
-        self.phase = Phase.THROW
+        self.phase = _THROW
 
     def hand_origin(self, player: int) -> int:
         """The player the hand now held by `player` was dealt to this round."""
@@ -312,7 +337,7 @@ class State:
     def _end_round(self) -> None:
         scores = score_round(self.game.edition, self.score, self.rows, self.choices, self.masks)
         self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
-        for rounds, s in zip(self.round_scores, scores, strict=True):
+        for rounds, s in zip(self._round_scores, scores, strict=True):
             rounds.append(s)
         self.round_index += 1
         if self.round_index == ROUNDS:
@@ -333,11 +358,11 @@ class State:
             raise IllegalAction(f"expected {n} random sources, one per player, got {len(uniforms)}")
         if self._pending.count(None) != n:
             raise IllegalAction("some players have already chosen this step; play it out with apply_action")
-        while self.phase != Phase.GAME_OVER and (self.phase != Phase.THROW or self.passes):
+        while self.phase != _GAME_OVER and (self.phase != _THROW or self.passes):
             # a round already under way: finish it step by step
             self.apply_joint([actions[int(uniform() * len(actions))]
                               for uniform, actions in zip(uniforms, self.all_legal_actions(), strict=True)])
-        if self.phase != Phase.GAME_OVER:
+        if self.phase != _GAME_OVER:
             self._play_rounds_uniform(uniforms)
 
     def _play_rounds_uniform(self, uniforms: Sequence[Callable[[], float]]) -> None:
@@ -347,10 +372,12 @@ class State:
         edition, n = game.edition, game.n_players
         all_cards = tuple(range(len(edition.cards)))
         tables = round_tables(edition)
-        (held_low, held_mid, held_high), options = tables.choice_icons_held, tables.choice_options
-        # how the tables split a row's mask (`rules.scoring.RoundTables`)
-        low_bits, mid_bits, chunk_1, chunk_2 = MASK_LOW_BITS, MASK_MID_BITS, MASK_CHUNK_1, MASK_CHUNK_2
-        score, round_log, round_scores = self.score, self.round_log, self.round_scores
+        # per card: its bit and its tally, as tuples (a tuple read by an int index is one of the interpreter's
+        # cheapest steps; a C-level map over a lookup costs several times more per card)
+        bits, tally = _CARD_BITS, tables.card_tallies
+        held_at, held_add = tables.choice_held_at, tables.choice_held_add
+        unused, offers = tables.choice_unused, tables.choice_offers
+        score, round_log, round_scores = self.score, self.round_log, self._round_scores
         choices_used = score.choices_used
         rng = self.rng
         dealt = HAND_SIZE * n
@@ -363,31 +390,35 @@ class State:
             draws += starmap(uniform, repeat((), HAND_SIZE * rounds_left))
         hand_per_pick, deal_slices = _HAND_PER_PICK[n], _DEAL_SLICES[n]
         sizes_per_pick = _SIZES_PER_PICK[n]
-        bit = _BIT_OF.__getitem__
         directions = _DIRECTIONS.get((game.direction_variant, n))
         if directions is None:  # each round's pass direction, from the rule (`Game.pass_left`), once per table
             directions = _DIRECTIONS[game.direction_variant, n] = tuple(1 if game.pass_left(r) else -1
                                                                        for r in range(ROUNDS))
-        while True:
-            direction = directions[round_index]
-            hand_draws, choice_draws = _draw_getters(n, direction, rounds_left, ROUNDS - round_index)
+        for hand_draws, choice_draws, row_positions in _round_plans(n, directions, rounds_left):
             # each picker's card: hand.pop(int(draw * cards in the hand)), as the random bot picks it (floor is
             # int for these non-negative products, and a plain function call costs less than a type call)
             taken = list(map(list.pop, hand_per_pick(hands),
                              map(floor, map(operator.mul, hand_draws(draws), sizes_per_pick))))
             taken.extend(map(list.pop, hands))
-            rows = [row_cards(taken) for row_cards in _ROW_CARDS[n, direction]]
-            masks = [sum(map(bit, row)) for row in rows]
-            # the round-end choice: legal_actions(p) is "none", then each unused icon held, in icon order
-            choices = []
-            for mask, scored, draw in zip(masks, choices_used, choice_draws(draws), strict=True):
-                offered = options[(held_low[mask & low_bits] | held_mid[mask >> chunk_1 & mid_bits]
-                                   | held_high[mask >> chunk_2]) & ~scored]
-                choices.append(offered[int(draw * len(offered))])
+            # per player: the row, its mask and tally (its seven cards added up: a row holds a hand's 7 cards,
+            # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
+            # held, in icon order
+            rows, masks, tallies, choices = [], [], [], []
+            for (t0, t1, t2, t3, t4, t5, t6), scored, draw in zip(row_positions, choices_used, choice_draws(draws),
+                                                                   strict=True):
+                # the row's cards, read from `taken` at their positions (quick list reads; an itemgetter call
+                # costs more)
+                row = a, b, c, d, e, f, g = taken[t0], taken[t1], taken[t2], taken[t3], taken[t4], taken[t5], taken[t6]
+                rows.append(row)
+                masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
+                tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
+                offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
+                choices.append(offered[floor(draw * size)])
             # the round's end, as `_end_round` and `_deal` play it
-            scores = score_round(edition, score, rows, choices, masks)
+            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
+            self._plain_scores = True  # RoundScores are made from these when asked for
             for rounds, round_score in zip(round_scores, scores, strict=True):
                 rounds.append(round_score)
             round_index += 1
@@ -399,9 +430,9 @@ class State:
             deck = set_aside + used if set_aside else used
             hands = list(map(deck.__getitem__, deal_slices))
             previous_set_aside, set_aside = set_aside, deck[dealt:]
-        self.round_index, self.phase = round_index, Phase.GAME_OVER
+        self.round_index, self.phase = round_index, _GAME_OVER
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
-        self.passes, self._direction = HAND_SIZE - 1, direction
+        self.passes, self._direction = HAND_SIZE - 1, directions[-1]
         self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
 
     # --- queries --------------------------------------------------------------------------------------------
@@ -434,7 +465,7 @@ class State:
 
     def totals(self) -> list[int]:
         # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
-        return [sum(map(sum, rounds)) for rounds in self.round_scores]
+        return [sum(map(sum, rounds)) for rounds in self._round_scores]
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
@@ -499,7 +530,7 @@ class State:
         other.round_index = self.round_index
         other.phase = self.phase
         other.score = self.score.copy()
-        other.round_scores = [r[:] for r in self.round_scores]
+        other._round_scores, other._plain_scores = [r[:] for r in self._round_scores], self._plain_scores
         other.round_log = self.round_log[:]
         other._history, other._history_behind = self._history[:], self._history_behind
         other.set_aside = self.set_aside[:]

@@ -238,18 +238,22 @@ def row_mask(row: Sequence[int]) -> int:
     return mask
 
 
-def route_achieved(edition: Edition, visited: int) -> bool:
+def route_achieved(edition: Edition, visited: int, tables: RoundTables | None = None) -> bool:
+    """Whether a sheet with these sites visited has the edition's route; `tables` (optional) are the edition's
+    `round_tables`, if the caller has them. (The bots ask it for sheet after sheet: it reads one sheet.)"""
     route = edition.route
     if route is None:
         return False
-    tables = round_tables(edition)
     if route.kind == "passport":  # a card of every region
-        low, mid, high = tables.regions_touched
+        low, mid, high = (tables or round_tables(edition)).regions_touched
         return (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
                 | high[visited >> MASK_CHUNK_2]) == (1 << len(edition.regions)) - 1
     # coast: spread from the visited west-coast towns along pathways between visited towns, a step at a time
-    # (every town one pathway from the reached ones, three table lookups)
-    low, mid, high = tables.pathways
+    # (every town one pathway from the reached ones, three table lookups); a sheet without an east-coast
+    # town has no chain to look for
+    if not visited & route.east_mask:
+        return False
+    low, mid, high = (tables or round_tables(edition)).pathways
     reach = visited & route.west_mask
     while reach:
         if reach & route.east_mask:
@@ -270,13 +274,25 @@ def drawn_pathways(edition: Edition, visited: int) -> list[tuple[int, int]]:
     return [(a, b) for a, b in route.edges if visited >> a & 1 and visited >> b & 1]
 
 
-def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int]) -> int:
+def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence[int],
+                    tables: RoundTables | None = None) -> int:
     """Bitmask of the players who achieve the route this round (each scores it once: earlier achievers not)."""
-    if edition.route is None:
+    route = edition.route
+    if route is None:
         return 0
-    done, now = state.route_done, 0
+    done, now, tables = state.route_done, 0, tables or round_tables(edition)
+    if route.kind == "passport":
+        # every sheet's regions in one loop, read as `route_achieved` reads them (the engine asks every round,
+        # and a call per sheet would cost more than the reading)
+        low, mid, high = tables.regions_touched
+        every_region = (1 << len(edition.regions)) - 1
+        for p, visited in enumerate(visited_after):
+            if not done >> p & 1 and (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
+                                      | high[visited >> MASK_CHUNK_2]) == every_region:
+                now |= 1 << p
+        return now
     for p, visited in enumerate(visited_after):
-        if not done >> p & 1 and route_achieved(edition, visited):
+        if not done >> p & 1 and route_achieved(edition, visited, tables):
             now |= 1 << p
     return now
 
@@ -352,13 +368,18 @@ _new_score = tuple.__new__
 _BONUS_FIELDS = len(RoundScore._fields) - 2
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
+#: A row's Catch card, its last: read at a non-negative index (the interpreter's quick tuple read takes no
+#: negative one).
+_CATCH = HAND_SIZE - 1
 
 
-class RoundTables(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class RoundTables:
     """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
 
     A set of cards (a row, a sheet) is read in three chunks of its bitmask (`_CHUNKS`): a row's icons or a
-    sheet's regions are three lookups.
+    sheet's regions are three lookups. (A slots class: reading a field is one of the interpreter's quick
+    steps, where a NamedTuple's field costs a descriptor call; the scoring reads a dozen per round.)
     """
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
@@ -372,17 +393,25 @@ class RoundTables(NamedTuple):
     regions_covered: tuple[tuple[int, ...], ...]
     #: Per chunk of a row's mask, per value: those cards' `Tally` (add the chunks' up for the row's).
     tallies: tuple[tuple[int, ...], ...]
-    #: Per chunk of a row's mask, per value: the bitmask of the choice icons those cards show (OR the chunks').
-    choice_icons_held: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
     pathways: tuple[tuple[int, ...], ...]
-    #: Per bitmask of choice icons: the round-end options they give, in `legal_actions` order: no choice
-    #: (NO_CHOICE) first, then those icons' indices in icon order.
-    choice_options: tuple[tuple[int, ...], ...]
     #: Per choice icon: where its field starts in a `Tally`.
     choice_at: tuple[int, ...]
+    #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
+    pair_reading: tuple[int, int, int]
+    #: Per card: its `Tally` (a row's tally is the sum of its cards'; the engine's whole-round play adds them).
+    card_tallies: tuple[int, ...]
+    #: A row's choice icons held, from its tally: `(tally >> choice_held_at) + choice_held_add` carries into
+    #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
+    #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
+    #: the round-end options they leave, in `legal_actions` order: no choice (NO_CHOICE) first, then those
+    #: icons' indices in icon order, and how many they are (as a float, for a random draw × that many).
+    choice_held_at: int
+    choice_held_add: int
+    choice_unused: tuple[int, ...]
+    choice_offers: dict[int, tuple[tuple[int, ...], float]]
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -397,8 +426,7 @@ def round_tables(edition: Edition) -> RoundTables:
 
 
 #: Every edition has 28 cards (A–Z, @, #); the tables read a mask in three chunks: cards 0–9, 10–18, 19–27
-#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds). The engine's
-#: whole-round play reads the choice icons held the same way.
+#: (a table per chunk is indexed by its bits: at most 1024 entries, built in a few milliseconds).
 MASK_CHUNK_1, MASK_CHUNK_2 = 10, 19
 MASK_LOW_BITS, MASK_MID_BITS = (1 << MASK_CHUNK_1) - 1, (1 << MASK_CHUNK_2 - MASK_CHUNK_1) - 1
 _CHUNKS = ((0, MASK_CHUNK_1), (MASK_CHUNK_1, MASK_CHUNK_2), (MASK_CHUNK_2, 28))
@@ -430,25 +458,36 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     every_region = (1 << len(edition.regions)) - 1
     lacking = regions_touched = _chunk_tables(
         [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
-    regions_covered = tuple(tuple(every_region & ~table[value ^ len(table) - 1] for value in range(len(table)))
+    # (a value's unset cards are the set cards of its complement, `value ^ (len(table) - 1)`: the table reversed)
+    regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
                             for table in lacking)
-    held = [sum(1 << i for i, icon in enumerate(edition.choice.icons) if icon.mask >> c & 1) for c in cards]
     n_icons = len(edition.choice.icons)
+    # the bit a choice field's count carries into when it is 1 to 7 (see `RoundTables.choice_held_at`)
+    held_bit = [1 << 3 + TALLY_FIELD * i for i in range(n_icons)]
+    options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
     return RoundTables(
-        throw_catch=tuple(tuple(rule(throw, catch) for catch in numbers) for throw in numbers),
+        # (each table's entries by one C-level map over the rule: built once per edition and process)
+        throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
         # last round's score: at most a doubled total (Australia's rule), else the total itself
-        collection=tuple(tuple(collection_rule(total, previous) for previous in range(-1, 2 * most_collected + 1))
+        collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice={n: tuple(tuple(choice_rule(edition.choice, own, others, n) for others in range(HAND_SIZE * (n - 1) + 1))
+        choice={n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
+                                   repeat(n)))
                          for own in range(HAND_SIZE + 1))
                 for n in range(2, 5)},
         regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
-        choice_icons_held=_chunk_tables(held, operator.or_), regions_touched=regions_touched,
-        pathways=_chunk_tables(edition.route.neighbours if edition.route and edition.route.neighbours else (),
-                               operator.or_),
-        choice_options=tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1))
-                             for icons in range(1 << n_icons)),
-        choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)))
+        regions_touched=regions_touched,
+        # (no map, no pathways: every entry 0, without combining 2048 zeros)
+        pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
+                  else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
+        choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
+        pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
+        card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
+        choice_held_add=sum(7 << TALLY_FIELD * i for i in range(n_icons)),
+        choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
+                            for used in range(1 << n_icons)),
+        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): (offered, float(len(offered)))
+                       for icons, offered in enumerate(options)})
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
@@ -463,31 +502,44 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 
     The same category rules (chosen by name, as above) read through per-edition tables (`RoundTables`, the
     rows' packed icon tallies, `rules.edition.Tally`); `tests/test_scoring.py` checks it against the
-    explained path. One pass over the players; the shared bonuses, which few rounds settle, are added after.
+    explained path. The points are worked out by `round_score_fields`.
     """
-    tables = round_tables(edition)
+    return list(map(_new_score, repeat(RoundScore), round_score_fields(edition, state, rows, choices, masks, awards)))
+
+
+def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
+                       masks: Sequence[int], awards: list[Award] | None = None,
+                       tallies: Sequence[int] | None = None, tables: RoundTables | None = None,
+                       ) -> list[tuple[int, ...]]:
+    """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
+    the engine's whole-round play keeps these and makes RoundScores when they are read).
+
+    One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies` and
+    `tables` (optional) are the rows' tallies and the edition's `round_tables`, if the caller has them.
+    """
+    tables = tables or round_tables(edition)
+    if tallies is None:
+        tally_low, tally_mid, tally_high = tables.tallies
+        # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
+        tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
+                   + tally_high[m >> MASK_CHUNK_2] for m in masks]
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
-    tally_low, tally_mid, tally_high = tables.tallies
     regions_low, regions_mid, regions_high = tables.regions_covered
     throw_catch, collection_points = tables.throw_catch, tables.collection
     choice_points, choice_at = tables.choice[len(masks)], tables.choice_at
-    tally = edition.tally
-    pair_halves, pair_weights, pair_points_at = tally.pair_halves, tally.pair_weights, tally.pair_points_at
-    # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
-    tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
-               + tally_high[m >> MASK_CHUNK_2] for m in masks]
+    pair_halves, pair_weights, pair_points_at = tables.pair_reading
     # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
     # fields below never carry into it)
     everyone = sum(tallies)
     unclaimed = ~state.regions_claimed
-    completed_any = 0
+    # per player, the regions still unclaimed that their sheet now covers (as in resolve_round)
+    completed = []
     scores = []
     for p, mask in enumerate(masks):
         counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
         visited[p] = after = seen | mask
-        # regions still unclaimed that a sheet now covers (as in resolve_round); who, only if any
-        completed_any |= (regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
-                          & regions_high[after >> MASK_CHUNK_2] & unclaimed)
+        completed.append(regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
+                         & regions_high[after >> MASK_CHUNK_2] & unclaimed)
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
             at = choice_at[choice]
@@ -496,20 +548,15 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
-        # positional, in the fields' order: RoundScore's keyword-taking __new__ costs more (hot path)
-        scores.append(_new_score(RoundScore, (
-            throw_catch[row[0]][row[-1]], collection,
-            (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD, chosen,
-            (mask & ~seen).bit_count(), 0, 0)))
-    route_now = route_achievers(edition, state, visited) if edition.route is not None else 0
-    if completed_any or route_now:
-        # who completed them (a rare round: the shared lookup, not the hot loop's inline copy of it)
-        regions_completed = [covered_regions(tables, after) & completed_any for after in visited]
-        region_points, route_points = settle_bonuses(edition, state, len(masks), regions_completed, route_now,
-                                                     None, awards)
+        scores.append((throw_catch[row[0]][row[_CATCH]], collection,
+                       (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
+                       chosen, (after ^ seen).bit_count(), 0, 0))
+    route_now = route_achievers(edition, state, visited, tables) if edition.route is not None else 0
+    if route_now or any(completed):
+        region_points, route_points = settle_bonuses(edition, state, len(masks), completed, route_now, None, awards)
         for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
             if regions or route:
-                scores[p] = _new_score(RoundScore, (*scores[p][:_BONUS_FIELDS], regions, route))
+                scores[p] = (*scores[p][:_BONUS_FIELDS], regions, route)
     return scores
 
 

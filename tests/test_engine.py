@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from rules.bots import make_bot, play
 from rules.editions import bundled_ids, load_edition
 from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, _shuffle, action_choice, choice_action
-from rules.scoring import NO_CHOICE
+from rules.scoring import NO_CHOICE, RoundScore
 
 EDITIONS = bundled_ids()
 
@@ -241,9 +241,13 @@ def step_by_step(state, bots) -> None:
 
 def state_fields(state) -> dict:
     # the history as a caller reads it (whole-round play writes its rounds' steps out when first asked)
+    # and the scores as a caller reads them (whole-round play makes its RoundScores when first asked)
     fields = {name: getattr(state, name) for name in State.__slots__
-              if name not in ("_public", "game", "rng", "_history", "_history_behind")}
-    return {**fields, "history": state.history, "rng": state.rng.getstate()}
+              if name not in ("_public", "game", "rng", "_history", "_history_behind", "_round_scores",
+                              "_plain_scores")}
+    scores = state.round_scores
+    assert all(type(score) is RoundScore for rounds in scores for score in rounds)
+    return {**fields, "history": state.history, "round_scores": scores, "rng": state.rng.getstate()}
 
 
 @given(edition=st.sampled_from(EDITIONS), players=st.integers(2, 4), seed=st.integers(0, 2**32),

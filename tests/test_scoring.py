@@ -29,6 +29,7 @@ from rules.scoring import (
     resolve_round,
     round_tables,
     route_achieved,
+    route_achievers,
     row_mask,
     score_choice,
     score_collection,
@@ -275,3 +276,38 @@ def test_the_scoring_tables_read_routes_and_regions_as_the_map_does(edition_id, 
         assert covered_regions(round_tables(edition), sheet) == covered
         if edition.route is not None:
             assert route_achieved(edition, sheet) == route_by_the_map(edition, sheet)
+
+
+@given(edition_id=st.sampled_from(bundled_ids()), seed=st.integers(0, 2**32))
+def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, seed):
+    """The engine's whole-round play adds up a row's card tallies (`RoundTables.card_tallies`) and reads the
+    round-end options from that tally (`choice_held_at`, `choice_held_add`, `choice_unused`, `choice_offers`):
+    "none", then every icon the row shows that the player has not scored yet, in icon order."""
+    edition = load_edition(edition_id)
+    tables = round_tables(edition)
+    rng = random.Random(seed)
+    icons = edition.choice.icons
+    for _ in range(20):
+        row = rng.sample(range(len(edition.cards)), 7)
+        tally = sum(tables.card_tallies[card] for card in row)
+        mask = row_mask(row)
+        for used in range(1 << len(icons)):
+            offered, size = tables.choice_offers[(tally >> tables.choice_held_at) + tables.choice_held_add
+                                                 & tables.choice_unused[used]]
+            assert offered == (NO_CHOICE, *(i for i, icon in enumerate(icons)
+                                            if mask & icon.mask and not used >> i & 1))
+            assert size == len(offered)
+
+
+@given(edition_id=st.sampled_from(["europe", "usa"]),
+       sheets=st.lists(st.integers(0, 2**28 - 1), min_size=2, max_size=4), done=st.integers(0, 15))
+def test_the_tables_route_achievers_are_the_sheets_with_the_route_not_scored_yet(edition_id, sheets, done):
+    """`route_achievers` reads every sheet at once (the engine asks it every round): the players whose sheet
+    has the route, read off the map card by card, and who have not scored it before."""
+    edition = load_edition(edition_id)
+    # denser sheets too, so that some have the route
+    sheets = [(sheet | sheet >> 1 | sheet << 1) & (1 << 28) - 1 for sheet in sheets]
+    state = ScoreState(len(sheets), route_done=done & (1 << len(sheets)) - 1)
+    expected = sum(1 << p for p, sheet in enumerate(sheets)
+                   if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+    assert route_achievers(edition, state, sheets) == expected
