@@ -289,9 +289,9 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray,
             - short * (PITCH_COST * (PITCH_MM[0] - pitch)
                        + PITCH_DROP_COST * np.maximum(0, pitch_before - pitch - PITCH_DROP_FREE_MM))
         if window.size and np.isfinite(window.max()):
-            j = max(0, lo) + int(np.argmax(window))
-            if window[j - max(0, lo)] + gain[k] > best[k]:
-                best[k], before[k] = window[j - max(0, lo)] + gain[k], j
+            i = int(np.argmax(window))
+            if window[i] + gain[k] > best[k]:
+                best[k], before[k] = window[i] + gain[k], at[i]
     ends = [k for k in range(max(0, last_from - 14 - reach_mm[1]), min(length_mm, last_from + 12))
             if np.isfinite(best[k])]
     if not ends:
@@ -420,7 +420,7 @@ def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int,
         if level is not None:
             to_image = level @ to_image
             image, comb = _comb_of(gray, to_image, (strip_w, strip_h), around, top_band, inner_h, reach)
-        ways.append((comb, image, to_image))
+        ways.append((comb, image, to_image, reach))
     upside_down = ways[1][0].score > ways[0][0].score
     chosen, other = (ways[1], ways[0]) if upside_down else (ways[0], ways[1])
     cards = _cut_cards(chosen[0], chosen[1], np.linalg.inv(chosen[2]), around, top_band)
@@ -429,8 +429,7 @@ def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int,
         other_way = FoundRow(_cut_cards(other[0], other[1], np.linalg.inv(other[2]), around, top_band),
                              not upside_down)
     # How far the comb's end cards lie beyond the outline (its circles are 8 mm in from a card's left edge).
-    centres = chosen[0].centres
-    reach = (beyond[1], beyond[0]) if upside_down else (beyond[0], beyond[1])
+    centres, reach = chosen[0].centres, chosen[3]
     outer, end_strengths = (0.0, 0.0), (0.0, 0.0)
     if centres:
         first_edge = centres[0][0] / mm - 8
@@ -1064,6 +1063,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
         found = index.identify(card)
         named, firm = _identified(found)
+        fits: dict[int, float] | None = None  # how the number fits each digit: read once, when first needed
         if named is None and found and found[0][0] >= IDENTIFY_FAINT:
             # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
             # first card's and no rival's, settles it (the checksum doing its work).
@@ -1080,7 +1080,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
             if _certain(faces, FACE_MIN, FACE_MARGIN) == found[0][1]:
                 named = found[0][1]
         if named is not None:
-            fits = index.digit_fits(card, number_of)
+            fits = fits if fits is not None else index.digit_fits(card, number_of)
             digit = max(fits, key=fits.get)
             if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
                     fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
