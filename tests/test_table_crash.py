@@ -136,13 +136,17 @@ class Harness:
 
     def wait_closed(self, http: httpx.Client, seat: int, code: str, round_no: int) -> None:
         while True:
+            # Counted before the read is sent: an answer the dying host sent just before the kill may be
+            # taken in only after the count went up, and must still count as read before that kill.
+            with self.lock:
+                kills_before_read = self.kills
             try:
                 view = self.request(http, seat, "GET", f"/api/tables/{code}").json()
             except Crashed:
                 continue
             if view["rounds"][round_no - 1]["closed"]:
                 with self.lock:
-                    self.kills_when_closed[seat] = self.kills
+                    self.kills_when_closed[seat] = kills_before_read
                 return
             time.sleep(0.01)
 
@@ -230,6 +234,8 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path, australi
             harness.up.clear()
             proc.send_signal(signal.SIGKILL)
             proc.wait()
+            with harness.lock:  # counted once the host is gone: every read it answered came before this
+                harness.kills += 1
             acks_at_kill.append(harness.acks)
             harness.wait_parked()
             proc = wait_until_up(spare, port)
