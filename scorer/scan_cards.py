@@ -29,7 +29,7 @@ import contextlib
 import json
 import re
 import time
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
 
@@ -704,11 +704,15 @@ class LearnedCard:
     points: np.ndarray  #: its keypoints (N × 2, in the feature image's pixels)
     descriptors: np.ndarray  #: their SIFT descriptors (N × 128)
     circle: np.ndarray  #: the inside of its number circle, centred on the circle (`_circle_inside`)
+    #: the keypoints and descriptors of the same cut blurred (TAUGHT_BLUR_PX): for reading a blurred photo.
+    #: Empty for a deck taught by a tourpad that kept none (it reads as before until taught again).
+    blurred_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.float32))
+    blurred_descriptors: np.ndarray = field(default_factory=lambda: np.zeros((0, 128), np.float32))
 
 
 #: letter → what was learned of that card from the player's deck.
 Deck = dict[str, LearnedCard]
-_LEARNED_FIELDS = tuple(field.name for field in fields(LearnedCard))  # as kept in the deck's file
+_LEARNED_FIELDS = tuple(kept.name for kept in fields(LearnedCard))  # as kept in the deck's file
 
 
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
@@ -735,7 +739,9 @@ def _load_deck(edition_id: str) -> Deck:
         letters = json.loads(str(data["letters"]))
         if letters and "descriptors_0" not in data:
             return {}
-        return {letter: LearnedCard(*(data[f"{field}_{i}"] for field in _LEARNED_FIELDS))
+        kept = set(data.files)
+        return {letter: LearnedCard(**{name: data[f"{name}_{i}"] for name in _LEARNED_FIELDS
+                                       if f"{name}_{i}" in kept})
                 for i, letter in enumerate(letters)}
 
 
@@ -744,8 +750,8 @@ def _save_deck(edition_id: str, deck: Deck) -> None:
     letters = sorted(deck)
     arrays = {"letters": np.array(json.dumps(letters))}
     for i, letter in enumerate(letters):
-        for field in _LEARNED_FIELDS:
-            arrays[f"{field}_{i}"] = getattr(deck[letter], field)
+        for name in _LEARNED_FIELDS:
+            arrays[f"{name}_{i}"] = getattr(deck[letter], name)
     partial = path.with_suffix(".tmp.npz")
     np.savez_compressed(partial, **arrays)
     partial.replace(path)  # all or nothing: a crash mid-write keeps the old templates
@@ -923,6 +929,8 @@ MATCH_RATIO = 0.8
 #: is only named when its number reads as that card's too (a positive checksum, not merely no disagreement).
 RANSAC_PX = 2.5
 IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE, IDENTIFY_FAINT = 8, 2.5, 5, 3
+#: A faint naming by one look (sharp or blurred, `_DeckIndex.identify`) alone needs this many keypoints.
+IDENTIFY_FAINT_ONE_LOOK = 4
 #: Both images are cut upright at the same nominal size: a placement turned further than this, or scaled
 #: beyond these bounds, is a coincidence (or a card upside down), not the card.
 PLACEMENT_TURN_DEG, PLACEMENT_SCALE, PLACEMENT_SHIFT_MM = 30, (0.7, 1.4), 20
@@ -961,30 +969,38 @@ def _circle_inside(card: np.ndarray) -> np.ndarray:
     return (inside - inside.mean()) / (inside.std() + 1e-3)
 
 
+#: A blurred photo has lost the fine detail the sharp teaching cut's keypoints sit on, and its own keypoints are
+#: found on what is left. So each taught card is also kept blurred by this much (Gaussian sigma, px of the cut,
+#: 0.75 mm), its keypoints found again: a second look for a card the sharp ones leave unnamed. Chosen on blurred
+#: development photos (40 USA rows, blur 1.4-2.0 px): whole rows 34 -> 39 (sigma 2: 36, 4: 38), none wrong.
+TAUGHT_BLUR_PX = 3
+
+
 def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
     """Add (or replace) what is learned of rectified upright card images (CARD_PX grey) with known letters."""
     for card, letter in zip(cards, letters, strict=True):
         points, descriptors = _features(card)
+        blurred_points, blurred_descriptors = _features(cv2.GaussianBlur(card, (0, 0), TAUGHT_BLUR_PX))
         deck[letter] = LearnedCard(_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
                                    _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM,
                                              reach_mm=0.5),
-                                   _face(card, 0), points, descriptors, _circle_inside(card))
+                                   _face(card, 0), points, descriptors, _circle_inside(card),
+                                   blurred_points, blurred_descriptors)
 
 
-class _DeckIndex:
-    """A taught deck laid out for reading a row: every taught card's keypoints in one matcher."""
+class _Keypoints:
+    """Every taught card's keypoints of one kind (sharp or blurred) in one matcher."""
 
-    def __init__(self, deck: Deck) -> None:
-        self.deck = deck
-        self.letters = tuple(letter for letter in deck if len(deck[letter].descriptors))
+    def __init__(self, taught: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        self.letters = tuple(letter for letter, (_points, descriptors) in taught.items() if len(descriptors))
+        self.points = [taught[letter][0] for letter in self.letters]
         self.matcher = cv2.BFMatcher(cv2.NORM_L2)
         if self.letters:
-            self.matcher.add([deck[letter].descriptors for letter in self.letters])
+            self.matcher.add([taught[letter][1] for letter in self.letters])
 
-    def identify(self, card: np.ndarray) -> list[tuple[int, str]]:
-        """(agreeing keypoints, letter) of every taught card some of this card's keypoints match, most first:
-        how many of the matches agree on one upright placement of that taught card over this one."""
-        points, descriptors = _features(card)
+    def agreeing(self, points: np.ndarray, descriptors: np.ndarray) -> list[tuple[int, str]]:
+        """(agreeing keypoints, letter) of every taught card some of these keypoints match, most first: how
+        many of the matches agree on one upright placement of that taught card over this one."""
         if len(descriptors) < 2 or not self.letters:
             return []
         matches: dict[int, list[tuple[int, int]]] = {}
@@ -993,17 +1009,57 @@ class _DeckIndex:
                 matches.setdefault(pair[0].imgIdx, []).append((pair[0].queryIdx, pair[0].trainIdx))
         found = []
         for taught, pairs in matches.items():
-            letter = self.letters[taught]
             agreeing = 0
             if len(pairs) >= 3:
                 here = points[[q for q, _t in pairs]]
-                there = self.deck[letter].points[[t for _q, t in pairs]]
+                there = self.points[taught][[t for _q, t in pairs]]
                 placement, inliers = cv2.estimateAffinePartial2D(here, there, method=cv2.RANSAC,
                                                                  ransacReprojThreshold=RANSAC_PX)
                 if placement is not None and _upright(placement):
                     agreeing = int(inliers.sum())
-            found.append((agreeing, letter))
+            found.append((agreeing, self.letters[taught]))
         return sorted(found, reverse=True)
+
+
+class _DeckIndex:
+    """A taught deck laid out for reading a row: every taught card's keypoints in one matcher, and (built when
+    first needed) their blurred twins in another."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.sharp = _Keypoints({letter: (taught.points, taught.descriptors) for letter, taught in deck.items()})
+        self._blurred: _Keypoints | None = None
+
+    @property
+    def blurred(self) -> _Keypoints:
+        if self._blurred is None:
+            self._blurred = _Keypoints({letter: (taught.blurred_points, taught.blurred_descriptors)
+                                        for letter, taught in self.deck.items()})
+        return self._blurred
+
+    def identify(self, card: np.ndarray) -> tuple[list[tuple[int, str]], str | None, bool]:
+        """The taught card this card's keypoints name, whether firmly (as `_identified` says), and the
+        (agreeing keypoints, letter) list they say it from (`_Keypoints.agreeing`). The sharp teaching cuts
+        are asked first; when they name no card firmly, the blurred ones, and a card those name firmly is
+        named. A faint naming needs both looks to name the card, or one look IDENTIFY_FAINT_ONE_LOOK
+        keypoints and the other none: on a card that was never taught (a teaching photo that failed), three
+        keypoints of one look agree on a look-alike by chance."""
+        points, descriptors = _features(card)
+        found = self.sharp.agreeing(points, descriptors)
+        named, firm = _identified(found)
+        if firm:
+            return found, named, True
+        blurred = self.blurred.agreeing(points, descriptors)
+        blurred_named, blurred_firm = _identified(blurred)
+        if blurred_firm:
+            return blurred, blurred_named, True
+        if named is not None and (blurred_named == named or
+                                  (blurred_named is None and found[0][0] >= IDENTIFY_FAINT_ONE_LOOK)):
+            return found, named, False
+        if named is None and blurred_named is not None and blurred[0][0] >= IDENTIFY_FAINT_ONE_LOOK and \
+                (not found or found[0][0] < IDENTIFY_FAINT or found[0][1] == blurred_named):
+            return blurred, blurred_named, False
+        return found, None, False
 
     def digit_fits(self, card: np.ndarray, number_of: dict[str, int]) -> dict[int, float]:
         """digit → how well this card's number circle fits the taught circles of that digit (the best of them)."""
@@ -1061,12 +1117,12 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
     if deck:
         index = index or _DeckIndex(deck)
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
-        found = index.identify(card)
-        named, firm = _identified(found)
+        found, named, firm = index.identify(card)
         fits: dict[int, float] | None = None  # how the number fits each digit: read once, when first needed
-        if named is None and found and found[0][0] >= IDENTIFY_FAINT:
+        if named is None and len(found) > 1 and found[0][0] >= IDENTIFY_FAINT and found[1][0] >= 2:
             # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
-            # first card's and no rival's, settles it (the checksum doing its work).
+            # first card's and no rival's, settles it (the checksum doing its work). Without a rival this would
+            # be a faint naming by one look, which `identify` has already refused.
             fits = index.digit_fits(card, number_of)
             digit = max(fits, key=fits.get)
             clear = fits[digit] >= DIGIT_CLEAR and all(
@@ -1085,7 +1141,7 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
             if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
                     fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
                 return CardReading(None, _disagree(edition, named, digit))
-            if firm or digit == number_of[named]:
+            if firm or (digit == number_of[named] and fits[digit] >= DIGIT_CLEAR):
                 return CardReading(named, score=found[0][0])
             return CardReading(None)
         # Not a taught face: its corner letter and number may still say it is another edition's card.

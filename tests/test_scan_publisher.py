@@ -228,6 +228,69 @@ def test_how_firmly_keypoints_name_a_card():
     assert identified([]) == (None, False)
 
 
+class _Look:
+    """One look's answer (`_Keypoints.agreeing`), fixed."""
+
+    def __init__(self, found):
+        self.found = found
+
+    def agreeing(self, points, descriptors):
+        return self.found
+
+
+@pytest.mark.parametrize(("sharp", "blurred", "named"), [
+    ([(12, "K"), (2, "B")], [(3, "B")], ("K", True)),  # the sharp look names it firmly: the blurred one unasked
+    ([(3, "F")], [(10, "H"), (1, "F")], ("H", True)),  # a blurred photo: the blurred look names it firmly
+    ([(3, "K")], [(3, "K")], ("K", False)),  # both looks name it faintly: the number must confirm it
+    ([(4, "K")], [], ("K", False)),  # one look, four keypoints
+    ([], [(4, "K")], ("K", False)),
+    ([(3, "K")], [], (None, False)),  # one look, three keypoints: a look-alike by chance (a card never taught)
+    ([], [(3, "K")], (None, False)),
+    ([(4, "K")], [(3, "B")], (None, False)),  # the looks name two cards
+    ([(6, "K"), (4, "B")], [(4, "B")], (None, False)),  # the sharp look prefers another card
+], ids=["sharp firm", "blurred firm", "both faint", "sharp alone", "blurred alone", "three sharp", "three blurred",
+        "two cards", "sharp prefers another"])
+def test_a_card_is_named_by_the_sharp_or_the_blurred_look(monkeypatch, sharp, blurred, named):
+    monkeypatch.setattr(scan_cards, "_features", lambda card: (np.zeros((0, 2)), np.zeros((0, 128))))
+    index = scan_cards._DeckIndex({})
+    index.sharp, index._blurred = _Look(sharp), _Look(blurred)
+    _found, letter, firm = index.identify(np.zeros((1, 1), np.uint8))
+    assert (letter, firm) == named
+
+
+def test_a_blurred_photo_is_read_by_the_blurred_look(australia, tmp_path, monkeypatch):
+    # A row photographed small and blurred: for its third card (H) the sharp teaching cuts' keypoints agree on
+    # a look-alike (F, with the same number) by three keypoints only, which names nothing; the same cuts blurred
+    # name H firmly.
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    for letters in photos.teaching_rows(australia):
+        scan_cards.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
+                                   photo_size=BIG), australia, letters)
+    blurred = shot(australia, index=8, photo_size=BIG, scale=0.7, blur=1.8)
+
+    def read() -> str:
+        letters = "".join(r.letter or "?" for r in scan_cards.read_row(blurred, australia).readings)
+        assert all(got in ("?", want) for got, want in zip(letters, ROW, strict=True)), letters  # never wrong
+        return letters
+
+    assert ROW[2] == "H" and read()[2] == "H"
+    monkeypatch.setattr(scan_cards._DeckIndex, "blurred", scan_cards._Keypoints({}))
+    assert read()[2] == "?"
+
+
+def test_a_deck_taught_before_the_blurred_look_still_reads(australia, tmp_path, monkeypatch):
+    # A deck file kept by an earlier tourpad has no blurred keypoints: it loads, and reads by the sharp ones.
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    scan_cards.teach_deck(shot(australia), australia, "".join(ROW))
+    path = scan_cards._deck_file(australia.id)
+    with np.load(path) as data:
+        older = {name: data[name] for name in data.files if not name.startswith("blurred_")}
+    np.savez_compressed(path, **older)
+    deck = scan_cards._load_deck(australia.id)
+    assert set(deck) == set(ROW) and all(len(card.blurred_descriptors) == 0 for card in deck.values())
+    assert scan_row(shot(australia, index=3), australia).letters == "".join(ROW)
+
+
 def test_the_number_settles_two_close_faces(australia, monkeypatch):
     # A blurred face whose keypoints name one card but another nearly as well: the number, read clearly as the
     # first card's and not the other's, names it; an unclear number, or a rival with the same number, does not.
@@ -238,7 +301,8 @@ def test_the_number_settles_two_close_faces(australia, monkeypatch):
     card = np.full_like(cut(photos.face_of(australia, first, STYLE)), 128)  # no face to go on but keypoints
 
     def reading(found, fits):
-        monkeypatch.setattr(scan_cards._DeckIndex, "identify", lambda self, image: found)
+        monkeypatch.setattr(scan_cards._DeckIndex, "identify",
+                            lambda self, image: (found, *scan_cards._identified(found)))
         monkeypatch.setattr(scan_cards._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
         return scan_cards.read_card(card, australia, deck).letter
 
