@@ -774,6 +774,22 @@ class TeachError(ValueError):
     """The photo or the letters cannot teach; the message (translated) names what to change."""
 
 
+#: A "card" at an end of a teaching row with fewer keypoints than this share of the fewest any other card has is
+#: the table beyond the row (a checked cloth's edge taken for a card's), not a card: a card's picture, icons and
+#: banner give it hundreds, the table a few dozen (development photos: 65-76 against 214-300).
+BLANK_KEYPOINTS_SHARE = 0.5
+
+
+def _without_blank_end(row: FoundRow) -> FoundRow:
+    """The row without an end "card" that is blank table, when one end clearly is (BLANK_KEYPOINTS_SHARE)."""
+    keypoints = [len(_features(card.image)[0]) for card in row.cards]
+    end = 0 if keypoints[0] < keypoints[-1] else len(keypoints) - 1
+    others = keypoints[1:] if end == 0 else keypoints[:-1]
+    if keypoints[end] >= BLANK_KEYPOINTS_SHARE * min(others):
+        return row
+    return FoundRow(row.cards[1:] if end == 0 else row.cards[:-1], row.upside_down, row.other_way)
+
+
 def teach_deck(source, edition: Edition, letters: str) -> str:
     """Learn the cards of one photo: `letters` are the cards in row order (Throw first, as `scan` reads
     them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition.
@@ -792,6 +808,8 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
     row = find_cards(load_rgb(source))
     if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
         row = row.other_way  # the way up that finds as many cards as there are letters
+    if len(row.cards) == len(letters) + 1:
+        row = _without_blank_end(row)
     if not row.cards:
         raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
     if len(row.cards) != len(letters):
@@ -926,7 +944,8 @@ MATCH_RATIO = 0.8
 #: A taught card is recognised by the matched keypoints that agree on one placement of it (RANSAC inliers
 #: within RANSAC_PX of the feature image): at least IDENTIFY_MIN and IDENTIFY_RATIO times the next card's; or
 #: IDENTIFY_ALONE when no other card has more than one. With IDENTIFY_FAINT and no other card at all, the card
-#: is only named when its number reads as that card's too (a positive checksum, not merely no disagreement).
+#: is only named when its number clearly reads as that card's too (a positive checksum, not merely no
+#: disagreement), and only when both looks name it or one names it by IDENTIFY_FAINT_ONE_LOOK (`identify`).
 RANSAC_PX = 2.5
 IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE, IDENTIFY_FAINT = 8, 2.5, 5, 3
 #: A faint naming by one look (sharp or blurred, `_DeckIndex.identify`) alone needs this many keypoints.
@@ -971,8 +990,9 @@ def _circle_inside(card: np.ndarray) -> np.ndarray:
 
 #: A blurred photo has lost the fine detail the sharp teaching cut's keypoints sit on, and its own keypoints are
 #: found on what is left. So each taught card is also kept blurred by this much (Gaussian sigma, px of the cut,
-#: 0.75 mm), its keypoints found again: a second look for a card the sharp ones leave unnamed. Chosen on blurred
-#: development photos (40 USA rows, blur 1.4-2.0 px): whole rows 34 -> 39 (sigma 2: 36, 4: 38), none wrong.
+#: 0.75 mm), its keypoints found again: a second look for a card the sharp ones do not name firmly. Chosen on
+#: blurred development photos (40 USA rows, blur 1.4-2.0 px; 34 read whole by the sharp look alone): sigma 2
+#: read 36, 3 39, 4 38, none wrong (38 with the stricter faint namings of `_DeckIndex.identify`).
 TAUGHT_BLUR_PX = 3
 
 

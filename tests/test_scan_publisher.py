@@ -353,6 +353,24 @@ def test_teach_refuses_wrong_letters_and_counts(australia, tmp_path, monkeypatch
     assert scan_cards.learned(australia) == ""
 
 
+def test_teaching_drops_the_table_taken_for_an_eighth_card(tmp_path, monkeypatch):
+    # A deck style, table and framing where the row's outline runs on past the last card: the finder cuts an
+    # eighth "card" of bare table, with a few dozen keypoints against every card's hundreds. Teaching drops it
+    # (7 letters given), and the cards are learned in their places: a row of them reads back.
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    europe = resolve_edition("europe")
+    seed = 77 * 7919
+    style = photos.deck_style(seed)
+    teaching = photos.teaching_photo(europe, style, "HIJKLMN", seed, BIG)
+    assert len(scan_cards.find_cards(scan_cards.load_rgb(teaching)).cards) == 8, "the premise: an eighth cut"
+    assert scan_cards.teach_deck(teaching, europe, "HIJKLMN") == "HIJKLMN"
+    row = photos.photo(europe, style, 5, 1, tuple("NLJHIKM"), scale=1.0, blur=0.3, gap_mm=5, photo_size=BIG,
+                       across=False).jpeg
+    assert scan_row(row, europe).letters == "NLJHIKM"
+    with pytest.raises(scan_cards.TeachError, match="found 7 cards in the photo but 6 letters"):
+        scan_cards.teach_deck(shot(europe, tuple("ABCDEFG"), photo_size=BIG), europe, "ABCDEF")  # cards all
+
+
 def test_teach_four_photos_then_read_another_row(australia, tmp_path, monkeypatch):
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
     for letters in photos.teaching_rows(australia):
