@@ -375,8 +375,7 @@ class State:
         # per card: its bit and its tally, as tuples (a tuple read by an int index is one of the interpreter's
         # cheapest steps; a C-level map over a lookup costs several times more per card)
         bits, tally = _CARD_BITS, tables.card_tallies
-        held_at, held_add = tables.choice_held_at, tables.choice_held_add
-        unused, offers = tables.choice_unused, tables.choice_offers
+        held_at, choice_icons, offers = tables.choice_held_at, tables.choice_icons, tables.choice_offers
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
         choices_used = score.choices_used
         rng = self.rng
@@ -412,7 +411,7 @@ class State:
                 rows.append(row)
                 masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
                 tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
-                offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
+                offered, size = offers[scored][choice_icons[counted >> held_at][0]]
                 choices.append(offered[floor(draw * size)])
             # the round's end, as `_end_round` and `_deal` play it
             scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)

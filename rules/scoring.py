@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from rules import wording
 from rules.bonuses import Award, StruckOut, regions_struck_out, settle_bonuses
-from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family
+from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family, Tally
 
 NO_CHOICE = -1
 #: Cards in a row (a hand of 7, all drafted).
@@ -366,6 +366,10 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
 _new_score = tuple.__new__
 #: A RoundScore's fields before its two shared-bonus fields (regions, route), which close it.
 _BONUS_FIELDS = len(RoundScore._fields) - 2
+#: A RoundScore's fields before its last, the route bonus.
+_ROUTE_FIELD = len(RoundScore._fields) - 1
+#: No region completed, by any player (the route settled alone).
+_NO_REGIONS = (0, 0, 0, 0)
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 #: A row's Catch card, its last: read at a non-negative index (the interpreter's quick tuple read takes no
@@ -403,15 +407,59 @@ class RoundTables:
     pair_reading: tuple[int, int, int]
     #: Per card: its `Tally` (a row's tally is the sum of its cards'; the engine's whole-round play adds them).
     card_tallies: tuple[int, ...]
-    #: A row's choice icons held, from its tally: `(tally >> choice_held_at) + choice_held_add` carries into
-    #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
-    #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
-    #: the round-end options they leave, in `legal_actions` order: no choice (NO_CHOICE) first, then those
-    #: icons' indices in icon order, and how many they are (as a float, for a random draw × that many).
+    #: Where a `Tally`'s choice fields start: `tally >> choice_held_at` is the row's choice icon counts, the key
+    #: of `choice_icons`.
     choice_held_at: int
-    choice_held_add: int
-    choice_unused: tuple[int, ...]
-    choice_offers: dict[int, tuple[tuple[int, ...], float]]
+    #: A row's choice icon counts (`tally >> choice_held_at`) → (bitmask of the icons it holds, its count of each
+    #: icon in icon order and a last 0). Filled as rows come (`_ChoiceIcons`): a few hundred keys at most.
+    choice_icons: dict[int, tuple[int, tuple[int, ...]]]
+    #: Per bitmask of the icons already scored, per bitmask of the icons a row holds: the round-end options, in
+    #: `legal_actions` order — no choice (NO_CHOICE) first, then the icons held and not scored, in icon
+    #: order — and how many they are (as a float, for a random draw × that many).
+    choice_offers: tuple[tuple[tuple[tuple[int, ...], float], ...], ...]
+    #: Whether the choice rule's points depend on the other players' icons (a table's rows differ by others).
+    choice_reads_others: bool
+    #: A row's pairs fields (`tally >> pairs_at & pairs_fields`) → its pairs points. Filled as rows come
+    #: (`_PairsPoints`): a few dozen keys in practice.
+    pairs_at: int
+    pairs_fields: int
+    pairs_points: dict[int, int]
+    #: Per bitmask of regions: the sum of their bonuses (a player completing several in one round scores each).
+    region_points: tuple[int, ...]
+    #: Whether the route is Europe's passport (read from the same chunks of a sheet as its regions).
+    passport: bool
+
+
+class _PairsPoints(dict):
+    """`RoundTables.pairs_points`: works out the pairs points of a row's pairs fields the first time they come
+    (by the rule, `Tally.pairs_points`) and keeps them; the scoring reads it with a plain dict read (a row's
+    five pairs counts have 792 possible values, a few dozen in any game)."""
+
+    __slots__ = ("tally",)
+
+    def __init__(self, tally: Tally) -> None:
+        super().__init__()
+        self.tally = tally
+
+    def __missing__(self, fields: int) -> int:
+        points = self[fields] = self.tally.pairs_points(fields << TALLY_COLLECTION_BITS)
+        return points
+
+
+class _ChoiceIcons(dict):
+    """`RoundTables.choice_icons`: a row's choice icon counts read from its tally's choice fields the first time
+    they come, and kept."""
+
+    __slots__ = ("n_icons",)
+
+    def __init__(self, n_icons: int) -> None:
+        super().__init__()
+        self.n_icons = n_icons
+
+    def __missing__(self, fields: int) -> tuple[int, tuple[int, ...]]:
+        counts = tuple(fields >> TALLY_FIELD * i & _FIELD for i in range(self.n_icons))
+        entry = self[fields] = (sum(1 << i for i, count in enumerate(counts) if count), (*counts, 0))
+        return entry
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -462,20 +510,22 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
                             for table in lacking)
     n_icons = len(edition.choice.icons)
-    # the bit a choice field's count carries into when it is 1 to 7 (see `RoundTables.choice_held_at`)
-    held_bit = [1 << 3 + TALLY_FIELD * i for i in range(n_icons)]
     options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
+    choice = {n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
+                                 repeat(n)))
+                       for own in range(HAND_SIZE + 1))
+              for n in range(2, 5)}
+    n_regions = len(edition.regions)
+    region_points = [0]
+    for region in edition.regions:  # doubling: the sets with this region are those without it, plus its bonus
+        region_points += [points + region.bonus for points in region_points]
     return RoundTables(
         # (each table's entries by one C-level map over the rule: built once per edition and process)
         throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
         # last round's score: at most a doubled total (Australia's rule), else the total itself
         collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice={n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
-                                   repeat(n)))
-                         for own in range(HAND_SIZE + 1))
-                for n in range(2, 5)},
-        regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
+        choice=choice, regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
         regions_touched=regions_touched,
         # (no map, no pathways: every entry 0, without combining 2048 zeros)
         pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
@@ -483,11 +533,15 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
         card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
-        choice_held_add=sum(7 << TALLY_FIELD * i for i in range(n_icons)),
-        choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
+        choice_icons=_ChoiceIcons(n_icons),
+        choice_offers=tuple(tuple((offered := options[held & ~used], float(len(offered)))
+                                  for held in range(1 << n_icons))
                             for used in range(1 << n_icons)),
-        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): (offered, float(len(offered)))
-                       for icons, offered in enumerate(options)})
+        choice_reads_others=any(len(set(by_own)) > 1 for table in choice.values() for by_own in table),
+        pairs_at=TALLY_COLLECTION_BITS, pairs_fields=(1 << edition.tally.choice_at - TALLY_COLLECTION_BITS) - 1,
+        pairs_points=_PairsPoints(edition.tally), region_points=tuple(region_points[:1 << n_regions]),
+        passport=edition.route is not None and edition.route.kind == "passport")
+
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
@@ -525,38 +579,61 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
                    + tally_high[m >> MASK_CHUNK_2] for m in masks]
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
     regions_low, regions_mid, regions_high = tables.regions_covered
-    throw_catch, collection_points = tables.throw_catch, tables.collection
-    choice_points, choice_at = tables.choice[len(masks)], tables.choice_at
-    pair_halves, pair_weights, pair_points_at = tables.pair_reading
-    # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
-    # fields below never carry into it)
-    everyone = sum(tallies)
+    throw_catch, collection_points, region_points = tables.throw_catch, tables.collection, tables.region_points
+    choice_points, choice_icons, held_at = tables.choice[len(masks)], tables.choice_icons, tables.choice_held_at
+    pairs_points, pairs_at, pairs_fields = tables.pairs_points, tables.pairs_at, tables.pairs_fields
+    # the other players' icons, for a rule that reads them: the rows' tallies added up count everyone's (a
+    # choice field sums at most 4 × 7 icons, and the fields below never carry into it)
+    everyone = sum(tallies) if tables.choice_reads_others else 0
     unclaimed = ~state.regions_claimed
-    # per player, the regions still unclaimed that their sheet now covers (as in resolve_round)
-    completed = []
+    # Europe's passport is read from the chunks of a sheet its regions are read from, for the players who have
+    # not scored it (the other routes after the loop, `route_achievers`)
+    passport = tables.passport and ~state.route_done
+    if passport:
+        touched_low, touched_mid, touched_high = tables.regions_touched
+        every_region = len(region_points) - 1
+    # the regions completed this round and the players with the passport now
+    claimed = route_now = 0
     scores = []
     for p, mask in enumerate(masks):
         counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
         visited[p] = after = seen | mask
-        completed.append(regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
-                         & regions_high[after >> MASK_CHUNK_2] & unclaimed)
+        low, mid, high = after & MASK_LOW_BITS, after >> MASK_CHUNK_1 & MASK_MID_BITS, after >> MASK_CHUNK_2
+        # the regions still unclaimed that the sheet now covers (as in resolve_round): each completer scores
+        # the bonus, so a player's region points are their bonuses added up (`settle_bonuses` says so, below
+        # when a route or the awards need it)
+        completed = regions_low[low] & regions_mid[mid] & regions_high[high] & unclaimed
+        claimed |= completed
+        if passport and touched_low[low] | touched_mid[mid] | touched_high[high] == every_region:
+            route_now |= passport & 1 << p
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
-            at = choice_at[choice]
-            own = counted >> at & _FIELD
-            chosen = choice_points[own][(everyone >> at & _FIELD) - own]
+            # the choice icon's count in the row, from its choice fields (and everyone's from theirs)
+            own = choice_icons[counted >> held_at][1][choice]
+            others = (everyone >> held_at + TALLY_FIELD * choice & _FIELD) - own if everyone else 0
+            chosen = choice_points[own][others]
             choices_used[p] |= 1 << choice
         else:
             chosen = 0
-        scores.append((throw_catch[row[0]][row[_CATCH]], collection,
-                       (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
-                       chosen, (after ^ seen).bit_count(), 0, 0))
-    route_now = route_achievers(edition, state, visited, tables) if edition.route is not None else 0
-    if route_now or any(completed):
-        region_points, route_points = settle_bonuses(edition, state, len(masks), completed, route_now, None, awards)
-        for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
+        scores.append((throw_catch[row[0]][row[_CATCH]], collection, pairs_points[counted >> pairs_at & pairs_fields],
+                       chosen, (after - seen).bit_count(), region_points[completed] if completed else 0, 0))
+    if edition.route is not None and not passport:
+        route_now = route_achievers(edition, state, visited, tables)
+    if awards is not None:
+        # the shared bonuses settled by the rules and listed (the regions' points come out as above)
+        completed_now = [covered_regions(tables, sheet) & unclaimed for sheet in visited]
+        region_pts, route_pts = settle_bonuses(edition, state, len(masks), completed_now, route_now, None, awards)
+        for p, (regions, route) in enumerate(zip(region_pts, route_pts, strict=True)):
             if regions or route:
                 scores[p] = (*scores[p][:_BONUS_FIELDS], regions, route)
+        return scores
+    state.regions_claimed |= claimed
+    if route_now:
+        # the route's tiers settled by the rules (the regions are settled above, so none is given here)
+        route_pts = settle_bonuses(edition, state, len(masks), _NO_REGIONS, route_now)[1]
+        for p, route in enumerate(route_pts):
+            if route:
+                scores[p] = (*scores[p][:_ROUTE_FIELD], route)
     return scores
 
 

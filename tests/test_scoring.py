@@ -281,8 +281,9 @@ def test_the_scoring_tables_read_routes_and_regions_as_the_map_does(edition_id, 
 @given(edition_id=st.sampled_from(bundled_ids()), seed=st.integers(0, 2**32))
 def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, seed):
     """The engine's whole-round play adds up a row's card tallies (`RoundTables.card_tallies`) and reads the
-    round-end options from that tally (`choice_held_at`, `choice_held_add`, `choice_unused`, `choice_offers`):
-    "none", then every icon the row shows that the player has not scored yet, in icon order."""
+    round-end options from that tally (`choice_icons` by its choice fields, then `choice_offers`): "none",
+    then every icon the row shows that the player has not scored yet, in icon order; the scoring reads the
+    chosen icon's count there too, and the pairs points from the pairs fields (`pairs_points`)."""
     edition = load_edition(edition_id)
     tables = round_tables(edition)
     rng = random.Random(seed)
@@ -291,9 +292,11 @@ def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, 
         row = rng.sample(range(len(edition.cards)), 7)
         tally = sum(tables.card_tallies[card] for card in row)
         mask = row_mask(row)
+        held, counts = tables.choice_icons[tally >> tables.choice_held_at]
+        assert counts == (*((mask & icon.mask).bit_count() for icon in icons), 0)
+        assert tables.pairs_points[tally >> tables.pairs_at & tables.pairs_fields] == score_pairs(edition, mask)[0]
         for used in range(1 << len(icons)):
-            offered, size = tables.choice_offers[(tally >> tables.choice_held_at) + tables.choice_held_add
-                                                 & tables.choice_unused[used]]
+            offered, size = tables.choice_offers[used][held]
             assert offered == (NO_CHOICE, *(i for i, icon in enumerate(icons)
                                             if mask & icon.mask and not used >> i & 1))
             assert size == len(offered)
