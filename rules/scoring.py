@@ -219,6 +219,11 @@ class ScoreState:
     #: Bitmask of the players who have scored the route bonus (each scores it once).
     route_done: int = 0
     route_next_tier: int = 0
+    #: USA's coast to coast, per player: (the sheet it was last read from, the towns reached from the west coast
+    #: on it, the towns one pathway from those or on the west coast and not reached), so that the next round's
+    #: reading goes on from there (`route_achievers`); empty until the route is read, and read afresh for a
+    #: sheet that did not grow from it. Not part of what the sheets say (no comparison looks at it).
+    route_reach: list[tuple[int, int, int]] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.n_players
@@ -228,7 +233,7 @@ class ScoreState:
 
     def copy(self) -> ScoreState:
         return ScoreState(self.n_players, self.visited[:], self.previous_collection[:], self.choices_used[:],
-                          self.regions_claimed, self.route_done, self.route_next_tier)
+                          self.regions_claimed, self.route_done, self.route_next_tier, self.route_reach[:])
 
 
 def row_mask(row: Sequence[int]) -> int:
@@ -291,10 +296,49 @@ def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence
                                       | high[visited >> MASK_CHUNK_2]) == every_region:
                 now |= 1 << p
         return now
+    # coast to coast: each sheet's towns reached from the west coast, a pathway at a time, going on from where
+    # last round's reading of the sheet left them (a sheet only grows; `ScoreState.route_reach`)
+    pathways, west, east = tables.town_pathways, route.west_mask, route.east_mask
+    reaches = state.route_reach
+    if len(reaches) != len(visited_after):
+        reaches[:] = [(0, 0, west)] * len(visited_after)
     for p, visited in enumerate(visited_after):
-        if not done >> p & 1 and route_achieved(edition, visited, tables):
-            now |= 1 << p
+        # (a sheet without an east-coast town has no chain to look for: its reading waits)
+        if done & _PLAYER_BITS[p] or not visited & east:
+            continue
+        read, reach, near = reaches[p]
+        if visited | read != visited:  # not grown from the sheet last read: read it afresh
+            reach, near = 0, west
+        # `near`: the west coast and every town one pathway from a reached one (the reached ones among them),
+        # so the visited towns among them are the ones reached after one more step; the reading stops at the
+        # east coast (a later one goes on from there, should it be asked)
+        while (grown := visited & near) != reach:
+            near |= pathways[grown - reach]
+            reach = grown
+            if reach & east:
+                break
+        reaches[p] = (visited, reach, near)
+        if reach & east:
+            now |= _PLAYER_BITS[p]
     return now
+
+
+class _TownPathways(dict):
+    """`RoundTables.town_pathways`: a set of towns (bitmask) → every town one pathway from them, read from the
+    chunk tables the first time the set comes and kept (the coast-to-coast reading steps through a few hundred
+    sets in any number of games; a dict read costs less than the chunks' three reads)."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, chunks: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.chunks = chunks
+
+    def __missing__(self, towns: int) -> int:
+        low, mid, high = self.chunks
+        near = self[towns] = (low[towns & MASK_LOW_BITS] | mid[towns >> MASK_CHUNK_1 & MASK_MID_BITS]
+                              | high[towns >> MASK_CHUNK_2])
+        return near
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
@@ -401,6 +445,8 @@ class RoundTables:
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
     pathways: tuple[tuple[int, ...], ...]
+    #: A set of towns (bitmask) → every town one pathway from them (`_TownPathways`, filled as sets come).
+    town_pathways: dict[int, int]
     #: Per choice icon: where its field starts in a `Tally`.
     choice_at: tuple[int, ...]
     #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
@@ -462,6 +508,10 @@ class _ChoiceIcons(dict):
         return entry
 
 
+#: Player → their bit in a bitmask of players.
+_PLAYER_BITS = (1, 2, 4, 8)
+
+
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
 
 
@@ -519,6 +569,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     region_points = [0]
     for region in edition.regions:  # doubling: the sets with this region are those without it, plus its bonus
         region_points += [points + region.bonus for points in region_points]
+    # (no map, no pathways: every entry 0, without combining 2048 zeros)
+    pathways = (_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
+                else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS))
     return RoundTables(
         # (each table's entries by one C-level map over the rule: built once per edition and process)
         throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
@@ -526,10 +579,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
         choice=choice, regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
-        regions_touched=regions_touched,
-        # (no map, no pathways: every entry 0, without combining 2048 zeros)
-        pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
-                  else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
+        regions_touched=regions_touched, pathways=pathways, town_pathways=_TownPathways(pathways),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
         card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
