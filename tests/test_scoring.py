@@ -314,3 +314,26 @@ def test_the_tables_route_achievers_are_the_sheets_with_the_route_not_scored_yet
     expected = sum(1 << p for p, sheet in enumerate(sheets)
                    if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
     assert route_achievers(edition, state, sheets) == expected
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_coast_to_coast_read_on_from_last_round_is_the_map_read_afresh(seed, players):
+    """USA's route reading goes on from where the sheet's last reading left it (`ScoreState.route_reach`): over
+    a game's growing sheets it finds the achievers the map read card by card finds, and a sheet that did not
+    grow from the last reading (a sheet set anew) is read afresh."""
+    edition = load_edition("usa")
+    rng = random.Random(seed)
+    state = ScoreState(players)
+    sheets = [0] * players
+    for _ in range(5):
+        sheets = [sheet | row_mask(rng.sample(range(28), 7)) for sheet in sheets]
+        expected = sum(1 << p for p, sheet in enumerate(sheets)
+                       if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+        assert route_achievers(edition, state, sheets) == expected
+        # some achievers score it (as settling would): they are not looked for again
+        state.route_done |= expected & rng.getrandbits(players)
+    # sheets set anew, smaller than the ones last read
+    sheets = [sheet & rng.getrandbits(28) for sheet in sheets]
+    expected = sum(1 << p for p, sheet in enumerate(sheets)
+                   if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+    assert route_achievers(edition, state, sheets) == expected
