@@ -375,6 +375,7 @@ class State:
         # per card: its bit and its tally, as tuples (a tuple read by an int index is one of the interpreter's
         # cheapest steps; a C-level map over a lookup costs several times more per card)
         bits, tally = _CARD_BITS, tables.card_tallies
+        pair_bits, pair_tallies = tables.card_pair_bits, tables.card_pair_tallies
         held_at, choice_icons, offers = tables.choice_held_at, tables.choice_icons, tables.choice_offers
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
         choices_used = score.choices_used
@@ -403,23 +404,24 @@ class State:
             # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
             # held, in icon order
             rows, masks, tallies, choices = [], [], [], []
-            for (t0, t1, t2, t3, t4, t5, t6), scored, draw in zip(row_positions, choices_used, choice_draws(draws),
-                                                                   strict=True):
+            choice_draw = choice_draws(draws)
+            for p, (t0, t1, t2, t3, t4, t5, t6) in enumerate(row_positions):
                 # the row's cards, read from `taken` at their positions (quick list reads; an itemgetter call
                 # costs more)
                 row = a, b, c, d, e, f, g = taken[t0], taken[t1], taken[t2], taken[t3], taken[t4], taken[t5], taken[t6]
                 rows.append(row)
-                masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
-                tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
-                offered, size = offers[scored][choice_icons[counted >> held_at][0]]
-                choices.append(offered[floor(draw * size)])
+                # (the cards' bits and tallies added two at a time from per-pair tables: fewer additions)
+                masks.append(pair_bits[a][b] + pair_bits[c][d] + pair_bits[e][f] + bits[g])
+                tallies.append(counted := pair_tallies[a][b] + pair_tallies[c][d] + pair_tallies[e][f] + tally[g])
+                offered, size = offers[choices_used[p]][choice_icons[counted >> held_at][0]]
+                choices.append(offered[floor(choice_draw[p] * size)])
             # the round's end, as `_end_round` and `_deal` play it
             scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
             self._plain_scores = True  # RoundScores are made from these when asked for
-            for rounds, round_score in zip(round_scores, scores, strict=True):
-                rounds.append(round_score)
+            for p, rounds in enumerate(round_scores):
+                rounds.append(scores[p])
             round_index += 1
             if round_index == ROUNDS:
                 break

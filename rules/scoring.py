@@ -453,6 +453,10 @@ class RoundTables:
     pair_reading: tuple[int, int, int]
     #: Per card: its `Tally` (a row's tally is the sum of its cards'; the engine's whole-round play adds them).
     card_tallies: tuple[int, ...]
+    #: Per card, per card: the two cards' bits added up, and their tallies (the engine adds a row's up a pair at
+    #: a time: fewer additions of big ints).
+    card_pair_bits: tuple[tuple[int, ...], ...]
+    card_pair_tallies: tuple[tuple[int, ...], ...]
     #: Where a `Tally`'s choice fields start: `tally >> choice_held_at` is the row's choice icon counts, the key
     #: of `choice_icons`.
     choice_held_at: int
@@ -560,6 +564,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
                             for table in lacking)
     n_icons = len(edition.choice.icons)
+    card_bits = [1 << card for card in cards]
     options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
     choice = {n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
                                  repeat(n)))
@@ -583,6 +588,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
         card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
+        card_pair_bits=tuple(tuple(map(operator.add, repeat(1 << card), card_bits)) for card in cards),
+        card_pair_tallies=tuple(tuple(map(operator.add, repeat(tally), edition.tally.per_card))
+                                for tally in edition.tally.per_card),
         choice_icons=_ChoiceIcons(n_icons),
         choice_offers=tuple(tuple((offered := options[held & ~used], float(len(offered)))
                                   for held in range(1 << n_icons))
