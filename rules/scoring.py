@@ -439,8 +439,6 @@ class RoundTables:
     #: Per chunk of a sheet's visited mask (`_CHUNKS`), per value: the bitmask of the regions none of whose
     #: cards in that chunk is missing; AND the chunks' for the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
-    #: Per chunk of a row's mask, per value: those cards' `Tally` (add the chunks' up for the row's).
-    tallies: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
@@ -583,7 +581,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         # last round's score: at most a doubled total (Australia's rule), else the total itself
         collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice=choice, regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
+        choice=choice, regions_covered=regions_covered,
         regions_touched=regions_touched, pathways=pathways, town_pathways=_TownPathways(pathways),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
@@ -631,10 +629,10 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
     """
     tables = tables or round_tables(edition)
     if tallies is None:
-        tally_low, tally_mid, tally_high = tables.tallies
-        # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
-        tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
-                   + tally_high[m >> MASK_CHUNK_2] for m in masks]
+        # every icon of a row counted by one packed sum (`rules.edition.Tally`), a row's 7 cards a pair at a time
+        pairs, single = tables.card_pair_tallies, tables.card_tallies
+        tallies = [pairs[row[0]][row[1]] + pairs[row[2]][row[3]] + pairs[row[4]][row[5]] + single[row[6]]
+                   if len(row) == HAND_SIZE else sum(map(single.__getitem__, row)) for row in rows]
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
     regions_low, regions_mid, regions_high = tables.regions_covered
     throw_catch, collection_points, region_points = tables.throw_catch, tables.collection, tables.region_points
