@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from itertools import filterfalse, islice, repeat, starmap
+from itertools import chain, filterfalse, islice, repeat, starmap
 from math import floor
 from typing import NamedTuple
 
@@ -73,9 +73,16 @@ class Game:
     seed: int | None = None
     direction_variant: bool = False
 
-    def __post_init__(self) -> None:
-        if not 2 <= self.n_players <= 4:
-            raise ValueError(_("Boomerang is for 2 to 4 players, not {n}").format(n=self.n_players))
+    def __init__(self, edition: Edition, n_players: int, seed: int | None = None,
+                 direction_variant: bool = False) -> None:
+        # The dataclass's own __init__ would set each field through object.__setattr__ (it is frozen); setting
+        # them through their slots' descriptors costs half as much, and a simulation makes a Game per game.
+        if not 2 <= n_players <= 4:
+            raise ValueError(_("Boomerang is for 2 to 4 players, not {n}").format(n=n_players))
+        _set_edition(self, edition)
+        _set_n_players(self, n_players)
+        _set_seed(self, seed)
+        _set_direction_variant(self, direction_variant)
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -85,6 +92,8 @@ class Game:
         return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
 
 
+_set_edition, _set_n_players, _set_seed, _set_direction_variant = (
+    Game.edition.__set__, Game.n_players.__set__, Game.seed.__set__, Game.direction_variant.__set__)  # type: ignore[attr-defined]
 _AFTER_THROW = operator.itemgetter(slice(1, None))
 #: Phases as module constants: an enum class's attribute lookup costs more in a hot path (about as much as
 #: twenty simple steps of the interpreter).
@@ -416,7 +425,8 @@ class State:
                 offered, size = offers[choices_used[p]][choice_icons[counted >> held_at][0]]
                 choices.append(offered[floor(choice_draw[p] * size)])
             # the round's end, as `_end_round` and `_deal` play it
-            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
+            # (positional arguments: a call with keywords costs more)
+            scores = round_score_fields(edition, score, rows, choices, masks, None, tallies, tables)
             round_log.append((tuple(rows), tuple(choices)))
             self._history_behind += 1  # its steps are written out from the log when asked for
             self._plain_scores = True  # RoundScores are made from these when asked for
@@ -465,8 +475,9 @@ class State:
         return edition.choice.icons[icon].label if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
-        # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
-        return [sum(map(sum, rounds)) for rounds in self._round_scores]
+        # a RoundScore's total is the sum of its fields: every field of a player's rounds summed in one C-level
+        # sum (not through the `total` property)
+        return list(map(sum, map(chain.from_iterable, self._round_scores)))
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
