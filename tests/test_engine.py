@@ -313,3 +313,19 @@ def test_a_random_bot_seated_twice_plays_step_by_step(australia):
     stepped = Game(australia, 3, 2).new_initial_state()
     step_by_step(stepped, [shared, other, shared])
     assert played.history == stepped.history and played.totals() == stepped.totals()
+
+
+def test_a_game_is_a_frozen_record_of_its_parameters(australia):
+    """`Game` sets its fields itself (through their slots, for speed): it stays a frozen dataclass that refuses
+    a player count outside 2–4 and compares by its fields."""
+    import dataclasses
+
+    game = Game(australia, 3, 7, direction_variant=True)
+    assert (game.edition, game.n_players, game.seed, game.direction_variant) == (australia, 3, 7, True)
+    assert Game(australia, 4).seed is None and not Game(australia, 4).direction_variant
+    assert game == Game(australia, 3, 7, True) and game != Game(australia, 3, 8, True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.seed = 8
+    for players in (1, 5):
+        with pytest.raises(ValueError, match=str(players)):
+            Game(australia, players)
