@@ -434,12 +434,14 @@ class RoundTables:
     throw_catch: tuple[tuple[int, ...], ...]
     #: Per collection total, per last round's collection score + 1 (-1 before round 1): the points.
     collection: tuple[tuple[int, ...], ...]
-    #: Per player count, per own icons, per the other players' icons: a choice's points.
-    choice: dict[int, tuple[tuple[int, ...], ...]]
+    #: Per player count: per own icons, per the other players' icons, a choice's points; and whether they depend
+    #: on the other players' icons (a table's rows differ). Made for a player count when first asked for.
+    choice: dict[int, tuple[tuple[tuple[int, ...], ...], bool]]
     #: Per chunk of a sheet's visited mask (`_CHUNKS`), per value: the bitmask of the regions none of whose
     #: cards in that chunk is missing; AND the chunks' for the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
-    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
+    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks'); built for
+    #: Europe's passport alone (empty otherwise).
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
     pathways: tuple[tuple[int, ...], ...]
@@ -465,8 +467,6 @@ class RoundTables:
     #: `legal_actions` order — no choice (NO_CHOICE) first, then the icons held and not scored, in icon
     #: order — and how many they are (as a float, for a random draw × that many).
     choice_offers: tuple[tuple[tuple[tuple[int, ...], float], ...], ...]
-    #: Whether the choice rule's points depend on the other players' icons (a table's rows differ by others).
-    choice_reads_others: bool
     #: A row's pairs fields (`tally >> pairs_at & pairs_fields`) → its pairs points. Filled as rows come
     #: (`_PairsPoints`): a few dozen keys in practice.
     pairs_at: int
@@ -492,6 +492,23 @@ class _PairsPoints(dict):
     def __missing__(self, fields: int) -> int:
         points = self[fields] = self.tally.pairs_points(fields << TALLY_COLLECTION_BITS)
         return points
+
+
+class _ChoicePoints(dict):
+    """`RoundTables.choice`: a player count's table of choice points (by the rule, for every own count and
+    every count of the other players' icons), made when a table of that many players is first scored."""
+
+    __slots__ = ("family", "rule")
+
+    def __init__(self, family: Family, rule: Callable[[Family, int, int, int], int]) -> None:
+        super().__init__()
+        self.family, self.rule = family, rule
+
+    def __missing__(self, n: int) -> tuple[tuple[tuple[int, ...], ...], bool]:
+        table = tuple(tuple(map(self.rule, repeat(self.family), repeat(own), range(HAND_SIZE * (n - 1) + 1), repeat(n)))
+                      for own in range(HAND_SIZE + 1))
+        entry = self[n] = (table, any(len(set(by_own)) > 1 for by_own in table))
+        return entry
 
 
 class _ChoiceIcons(dict):
@@ -554,20 +571,23 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     # a row holds 7 cards: its collection total is at most its 7 best values, and the score it must beat
     # (USA) was such a total too
     most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
-    # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
     every_region = (1 << len(edition.regions)) - 1
-    lacking = regions_touched = _chunk_tables(
-        [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
-    # (a value's unset cards are the set cards of its complement, `value ^ (len(table) - 1)`: the table reversed)
-    regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
-                            for table in lacking)
+    card_regions = [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards]
+    # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
+    # (doubling: the values without the chunk's next card lack its region, those with it cover what they did)
+    regions_covered = []
+    for start, stop in _CHUNKS:
+        table = [every_region]
+        for card in range(start, stop):
+            keep = every_region & ~card_regions[card] if card < len(card_regions) else every_region
+            table = list(map(operator.and_, table, repeat(keep))) + table
+        regions_covered.append(tuple(table))
+    # (the regions a sheet touches: read for the passport alone)
+    passport = edition.route is not None and edition.route.kind == "passport"
+    regions_touched = _chunk_tables(card_regions, operator.or_) if passport else ()
     n_icons = len(edition.choice.icons)
     card_bits = [1 << card for card in cards]
     options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
-    choice = {n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
-                                 repeat(n)))
-                       for own in range(HAND_SIZE + 1))
-              for n in range(2, 5)}
     n_regions = len(edition.regions)
     region_points = [0]
     for region in edition.regions:  # doubling: the sets with this region are those without it, plus its bonus
@@ -581,7 +601,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         # last round's score: at most a doubled total (Australia's rule), else the total itself
         collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice=choice, regions_covered=regions_covered,
+        choice=_ChoicePoints(edition.choice, choice_rule), regions_covered=tuple(regions_covered),
         regions_touched=regions_touched, pathways=pathways, town_pathways=_TownPathways(pathways),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
@@ -593,10 +613,9 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_offers=tuple(tuple((offered := options[held & ~used], float(len(offered)))
                                   for held in range(1 << n_icons))
                             for used in range(1 << n_icons)),
-        choice_reads_others=any(len(set(by_own)) > 1 for table in choice.values() for by_own in table),
         pairs_at=TALLY_COLLECTION_BITS, pairs_fields=(1 << edition.tally.choice_at - TALLY_COLLECTION_BITS) - 1,
         pairs_points=_PairsPoints(edition.tally), region_points=tuple(region_points[:1 << n_regions]),
-        passport=edition.route is not None and edition.route.kind == "passport")
+        passport=passport)
 
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
@@ -636,11 +655,12 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
     regions_low, regions_mid, regions_high = tables.regions_covered
     throw_catch, collection_points, region_points = tables.throw_catch, tables.collection, tables.region_points
-    choice_points, choice_icons, held_at = tables.choice[len(masks)], tables.choice_icons, tables.choice_held_at
+    (choice_points, reads_others), choice_icons = tables.choice[len(masks)], tables.choice_icons
+    held_at = tables.choice_held_at
     pairs_points, pairs_at, pairs_fields = tables.pairs_points, tables.pairs_at, tables.pairs_fields
     # the other players' icons, for a rule that reads them: the rows' tallies added up count everyone's (a
     # choice field sums at most 4 × 7 icons, and the fields below never carry into it)
-    everyone = sum(tallies) if tables.choice_reads_others else 0
+    everyone = sum(tallies) if reads_others else 0
     unclaimed = ~state.regions_claimed
     # Europe's passport is read from the chunks of a sheet its regions are read from, for the players who have
     # not scored it (the other routes after the loop, `route_achievers`)
