@@ -192,7 +192,8 @@ class State:
         self.score = ScoreState(n, [0] * n, [-1] * n, [0] * n)
         #: Per player, per finished round: the RoundScore (or, from whole-round play, its fields as a plain
         #: tuple, made a RoundScore when `round_scores` is read).
-        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = [[] for _ in range(n)]
+        # (empty lists made by one C-level map: a comprehension costs a frame; here and in `_deal`, per game)
+        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = list(map(list, _NO_ROWS[n]))
         self._plain_scores = False
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
@@ -250,7 +251,7 @@ class State:
         self.hands = list(map(deck.__getitem__, _DEAL_SLICES[n]))
         self.previous_set_aside = self.set_aside
         self.set_aside = deck[dealt:]
-        self.rows: list[list[int]] = [[] for _ in range(n)]
+        self.rows: list[list[int]] = list(map(list, _NO_ROWS[n]))
         #: Per player, the bitmask of the row's cards (kept alongside the row for the scoring tables).
         self.masks = [0] * n
         #: Passes made this round; with the direction it tells who has held which hand (no per-pass tracking).
@@ -385,9 +386,7 @@ class State:
         # cheapest steps; a C-level map over a lookup costs several times more per card)
         bits, tally = _CARD_BITS, tables.card_tallies
         pair_bits, pair_tallies = tables.card_pair_bits, tables.card_pair_tallies
-        held_at, choice_icons, offers = tables.choice_held_at, tables.choice_icons, tables.choice_offers
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
-        choices_used = score.choices_used
         rng = self.rng
         dealt = HAND_SIZE * n
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
@@ -413,23 +412,19 @@ class State:
             # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
             # held, in icon order
             rows, masks, tallies, choices = [], [], [], []
-            choice_draw = choice_draws(draws)
-            for p, (t0, t1, t2, t3, t4, t5, t6) in enumerate(row_positions):
+            for t0, t1, t2, t3, t4, t5, t6 in row_positions:
                 # the row's cards, read from `taken` at their positions (quick list reads; an itemgetter call
                 # costs more)
                 row = a, b, c, d, e, f, g = taken[t0], taken[t1], taken[t2], taken[t3], taken[t4], taken[t5], taken[t6]
                 rows.append(row)
                 # (the cards' bits and tallies added two at a time from per-pair tables: fewer additions)
                 masks.append(pair_bits[a][b] + pair_bits[c][d] + pair_bits[e][f] + bits[g])
-                tallies.append(counted := pair_tallies[a][b] + pair_tallies[c][d] + pair_tallies[e][f] + tally[g])
-                offered, size = offers[choices_used[p]][choice_icons[counted >> held_at][0]]
-                choices.append(offered[floor(choice_draw[p] * size)])
-            # the round's end, as `_end_round` and `_deal` play it
-            # (positional arguments: a call with keywords costs more)
-            scores = round_score_fields(edition, score, rows, choices, masks, None, tallies, tables)
+                tallies.append(pair_tallies[a][b] + pair_tallies[c][d] + pair_tallies[e][f] + tally[g])
+            # the round's end, as `_end_round` and `_deal` play it; the round-end choices are drawn where the rows
+            # are scored (`round_score_fields`, with the bots' draws; positional arguments: keywords cost more)
+            scores = round_score_fields(edition, score, rows, choices, masks, None, tallies, tables,
+                                        choice_draws(draws))
             round_log.append((tuple(rows), tuple(choices)))
-            self._history_behind += 1  # its steps are written out from the log when asked for
-            self._plain_scores = True  # RoundScores are made from these when asked for
             for p, rounds in enumerate(round_scores):
                 rounds.append(scores[p])
             round_index += 1
@@ -442,6 +437,10 @@ class State:
             hands = list(map(deck.__getitem__, deal_slices))
             previous_set_aside, set_aside = set_aside, deck[dealt:]
         self.round_index, self.phase = round_index, _GAME_OVER
+        # the rounds played are in the log alone: their steps are written out from it when asked for, and their
+        # RoundScores made from the plain tuples when asked for
+        self._history_behind += round_index - (ROUNDS - rounds_left)
+        self._plain_scores = True
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
         self.passes, self._direction = HAND_SIZE - 1, directions[-1]
         self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used

@@ -11,6 +11,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from math import floor
 from typing import NamedTuple
 
 from rules import wording
@@ -527,8 +528,8 @@ class _ChoiceIcons(dict):
         return entry
 
 
-#: Player → their bit in a bitmask of players.
-_PLAYER_BITS = (1, 2, 4, 8)
+#: Player (or choice icon) → their bit in a bitmask of players (of icons).
+_PLAYER_BITS = tuple(1 << i for i in range(32))
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -639,12 +640,17 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                        masks: Sequence[int], awards: list[Award] | None = None,
                        tallies: Sequence[int] | None = None, tables: RoundTables | None = None,
-                       ) -> list[tuple[int, ...]]:
+                       choice_draws: Sequence[float] | None = None) -> list[tuple[int, ...]]:
     """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
     the engine's whole-round play keeps these and makes RoundScores when they are read).
 
     One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies` and
     `tables` (optional) are the rows' tallies and the edition's `round_tables`, if the caller has them.
+
+    With `choice_draws` (the engine's whole-round play of random bots), the round-end choices are the random
+    bots' and are drawn here, where the row's icons are read anyway: player p takes option
+    `floor(choice_draws[p] × options)` of their `legal_actions` (no choice, then each icon the row shows that
+    they have not scored, in icon order), appended to `choices` (given empty).
     """
     tables = tables or round_tables(edition)
     if tallies is None:
@@ -671,8 +677,18 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
     # the regions completed this round and the players with the passport now
     claimed = route_now = 0
     scores = []
+    offers = tables.choice_offers
     for p, mask in enumerate(masks):
-        counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
+        counted, seen, row = tallies[p], visited[p], rows[p]
+        if choice_draws is None:
+            choice = choices[p]
+            # the choice icon's count in the row, from its choice fields
+            own = choice_icons[counted >> held_at][1][choice] if choice >= 0 else 0
+        else:
+            held, counts = choice_icons[counted >> held_at]
+            offered, size = offers[choices_used[p]][held]
+            choices.append(choice := offered[floor(choice_draws[p] * size)])  # type: ignore[attr-defined]
+            own = counts[choice]  # (no choice, -1, reads the last count: 0)
         visited[p] = after = seen | mask
         low, mid, high = after & MASK_LOW_BITS, after >> MASK_CHUNK_1 & MASK_MID_BITS, after >> MASK_CHUNK_2
         # the regions still unclaimed that the sheet now covers (as in resolve_round): each completer scores
@@ -684,11 +700,10 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
             route_now |= passport & 1 << p
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
-            # the choice icon's count in the row, from its choice fields (and everyone's from theirs)
-            own = choice_icons[counted >> held_at][1][choice]
+            # (everyone's count of the icon from the rows' choice fields added up)
             others = (everyone >> held_at + TALLY_FIELD * choice & _FIELD) - own if everyone else 0
             chosen = choice_points[own][others]
-            choices_used[p] |= 1 << choice
+            choices_used[p] |= _PLAYER_BITS[choice]  # (the icon's bit, read: a shift costs more)
         else:
             chosen = 0
         scores.append((throw_catch[row[0]][row[_CATCH]], collection, pairs_points[counted >> pairs_at & pairs_fields],
