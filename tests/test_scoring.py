@@ -221,7 +221,7 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
     """`score_round` (the hot path, no explanations) scores and settles a whole game as the explained path."""
     edition = load_edition(edition_id)
     rng = random.Random(seed)
-    quick, explained = ScoreState(players), ScoreState(players)
+    quick, explained, unlisted = ScoreState(players), ScoreState(players), ScoreState(players)
     for _ in range(4):
         deck = list(range(len(edition.cards)))
         rng.shuffle(deck)
@@ -243,6 +243,8 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
         points = score_round(edition, quick, rows, choices, masks, quick_awards)
         expected, notes = resolve_round(edition, explained, rows, choices, explain=True, awards=explained_awards)
         assert points == expected and quick == explained and quick_awards == explained_awards
+        # without the awards listed, the region bonuses are summed from a table and only a route is settled
+        assert score_round(edition, unlisted, rows, choices, masks) == expected and unlisted == explained
         assert all(notes)
 
 
