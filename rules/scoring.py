@@ -695,7 +695,11 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         # the bonus, so a player's region points are their bonuses added up (`settle_bonuses` says so, below
         # when a route or the awards need it)
         completed = regions_low[low] & regions_mid[mid] & regions_high[high] & unclaimed
-        claimed |= completed
+        if completed:  # (most rows complete none)
+            claimed |= completed
+            regions = region_points[completed]
+        else:
+            regions = 0
         if passport and touched_low[low] | touched_mid[mid] | touched_high[high] == every_region:
             route_now |= passport & 1 << p
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
@@ -707,7 +711,7 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         else:
             chosen = 0
         scores.append((throw_catch[row[0]][row[_CATCH]], collection, pairs_points[counted >> pairs_at & pairs_fields],
-                       chosen, (after - seen).bit_count(), region_points[completed] if completed else 0, 0))
+                       chosen, (after - seen).bit_count(), regions, 0))
     if edition.route is not None and not passport:
         route_now = route_achievers(edition, state, visited, tables)
     if awards is not None:
