@@ -176,6 +176,7 @@ class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
     __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_plain_scores", "_public", "_round_scores",
+                 "_totals",
                  "choices", "game", "hands", "masks", "passes", "phase", "previous_set_aside", "rng", "round_index",
                  "round_log", "rows", "score", "set_aside", "used_cards")
 
@@ -183,6 +184,9 @@ class State:
         self.game = game
         #: The current round's `PublicRecord`, made when a view first asks for it.
         self._public: PublicRecord | None = None
+        #: Per player, the points of the rounds in `_round_scores`, kept as they are scored (None: add them up
+        #: when asked for, as after `round_scores` is set).
+        self._totals: list[int] | None = None
         if _blank:
             return
         n = game.n_players
@@ -195,6 +199,7 @@ class State:
         # (empty lists made by one C-level map: a comprehension costs a frame; here and in `_deal`, per game)
         self._round_scores: list[list[RoundScore | tuple[int, ...]]] = list(map(list, _NO_ROWS[n]))
         self._plain_scores = False
+        self._totals = [0] * n
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
         self._history: list[tuple[int, ...]] = []
@@ -237,7 +242,7 @@ class State:
 
     @round_scores.setter
     def round_scores(self, scores: list[list[RoundScore]]) -> None:
-        self._round_scores, self._plain_scores = scores, False
+        self._round_scores, self._plain_scores, self._totals = scores, False, None
 
     # --- the round's flow -----------------------------------------------------------------------------------
 
@@ -349,6 +354,8 @@ class State:
         self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
         for rounds, s in zip(self._round_scores, scores, strict=True):
             rounds.append(s)
+        if self._totals is not None:
+            self._totals = [total + s.total for total, s in zip(self._totals, scores, strict=True)]
         self.round_index += 1
         if self.round_index == ROUNDS:
             self.phase = Phase.GAME_OVER
@@ -387,6 +394,9 @@ class State:
         bits, tally = _CARD_BITS, tables.card_tallies
         pair_bits, pair_tallies = tables.card_pair_bits, tables.card_pair_tallies
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
+        if self._totals is None:  # (the running totals, from the rounds so far)
+            self._totals = self.totals()
+        totals = self._totals
         rng = self.rng
         dealt = HAND_SIZE * n
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
@@ -423,7 +433,7 @@ class State:
             # the round's end, as `_end_round` and `_deal` play it; the round-end choices are drawn where the rows
             # are scored (`round_score_fields`, with the bots' draws; positional arguments: keywords cost more)
             scores = round_score_fields(edition, score, rows, choices, masks, None, tallies, tables,
-                                        choice_draws(draws))
+                                        choice_draws(draws), totals)
             round_log.append((tuple(rows), tuple(choices)))
             for p, rounds in enumerate(round_scores):
                 rounds.append(scores[p])
@@ -474,6 +484,8 @@ class State:
         return edition.choice.icons[icon].label if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
+        if self._totals is not None:  # kept as the rounds were scored
+            return self._totals[:]
         # a RoundScore's total is the sum of its fields: every field of a player's rounds summed in one C-level
         # sum (not through the `total` property)
         return list(map(sum, map(chain.from_iterable, self._round_scores)))
@@ -542,6 +554,7 @@ class State:
         other.phase = self.phase
         other.score = self.score.copy()
         other._round_scores, other._plain_scores = [r[:] for r in self._round_scores], self._plain_scores
+        other._totals = None if self._totals is None else self._totals[:]
         other.round_log = self.round_log[:]
         other._history, other._history_behind = self._history[:], self._history_behind
         other.set_aside = self.set_aside[:]

@@ -640,7 +640,8 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                        masks: Sequence[int], awards: list[Award] | None = None,
                        tallies: Sequence[int] | None = None, tables: RoundTables | None = None,
-                       choice_draws: Sequence[float] | None = None) -> list[tuple[int, ...]]:
+                       choice_draws: Sequence[float] | None = None, totals: list[int] | None = None,
+                       ) -> list[tuple[int, ...]]:
     """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
     the engine's whole-round play keeps these and makes RoundScores when they are read).
 
@@ -650,7 +651,9 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
     With `choice_draws` (the engine's whole-round play of random bots), the round-end choices are the random
     bots' and are drawn here, where the row's icons are read anyway: player p takes option
     `floor(choice_draws[p] × options)` of their `legal_actions` (no choice, then each icon the row shows that
-    they have not scored, in icon order), appended to `choices` (given empty).
+    they have not scored, in icon order), appended to `choices` (given empty). With `totals` (per player, the
+    points so far), each player's points this round are added to theirs (cheaper here, from the fields as they
+    are worked out, than summing the tuples after).
     """
     tables = tables or round_tables(edition)
     if tallies is None:
@@ -710,8 +713,12 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
             choices_used[p] |= _PLAYER_BITS[choice]  # (the icon's bit, read: a shift costs more)
         else:
             chosen = 0
-        scores.append((throw_catch[row[0]][row[_CATCH]], collection, pairs_points[counted >> pairs_at & pairs_fields],
-                       chosen, (after - seen).bit_count(), regions, 0))
+        throw = throw_catch[row[0]][row[_CATCH]]
+        pairs = pairs_points[counted >> pairs_at & pairs_fields]
+        sites = (after - seen).bit_count()
+        scores.append((throw, collection, pairs, chosen, sites, regions, 0))
+        if totals is not None:
+            totals[p] += throw + collection + pairs + chosen + sites + regions
     if edition.route is not None and not passport:
         route_now = route_achievers(edition, state, visited, tables)
     if awards is not None:
@@ -721,6 +728,8 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         for p, (regions, route) in enumerate(zip(region_pts, route_pts, strict=True)):
             if regions or route:
                 scores[p] = (*scores[p][:_BONUS_FIELDS], regions, route)
+                if totals is not None:  # (the region points are as added above)
+                    totals[p] += route
         return scores
     state.regions_claimed |= claimed
     if route_now:
@@ -729,6 +738,8 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         for p, route in enumerate(route_pts):
             if route:
                 scores[p] = (*scores[p][:_ROUTE_FIELD], route)
+                if totals is not None:
+                    totals[p] += route
     return scores
 
 

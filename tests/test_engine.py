@@ -270,6 +270,12 @@ def test_whole_round_random_play_ends_as_step_by_step_play(edition, players, see
     assert state_fields(fast) == state_fields(slow)
     assert [bot.rng.getstate() for bot in fast_bots] == [bot.rng.getstate() for bot in slow_bots]
     assert fast.view(0) == slow.view(0)
+    # the totals, kept as the rounds are scored either way, are the rounds' points added up (and so are a
+    # copy's, and a state's whose rounds are set anew)
+    added_up = [sum(score.total for score in rounds) for rounds in slow.round_scores]
+    assert fast.totals() == slow.totals() == fast.clone().totals() == added_up
+    slow.round_scores = [rounds[:1] for rounds in slow.round_scores]
+    assert slow.totals() == [rounds[0].total for rounds in slow.round_scores]
 
 
 def test_whole_round_play_refuses_a_step_half_chosen(australia):
