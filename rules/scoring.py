@@ -10,7 +10,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
 from math import floor
 from typing import NamedTuple
 
@@ -468,8 +468,8 @@ class RoundTables:
     #: `legal_actions` order — no choice (NO_CHOICE) first, then the icons held and not scored, in icon
     #: order — and how many they are (as a float, for a random draw × that many).
     choice_offers: tuple[tuple[tuple[tuple[int, ...], float], ...], ...]
-    #: A row's pairs fields (`tally >> pairs_at & pairs_fields`) → its pairs points. Filled as rows come
-    #: (`_PairsPoints`): a few dozen keys in practice.
+    #: A row's pairs, the halves of its pairs fields (`tally >> pairs_at & pairs_fields`), → its pairs points.
+    #: Filled as rows come (`_PairsPoints`): a few dozen keys in practice.
     pairs_at: int
     pairs_fields: int
     pairs_points: dict[int, int]
@@ -480,9 +480,9 @@ class RoundTables:
 
 
 class _PairsPoints(dict):
-    """`RoundTables.pairs_points`: works out the pairs points of a row's pairs fields the first time they come
-    (by the rule, `Tally.pairs_points`) and keeps them; the scoring reads it with a plain dict read (a row's
-    five pairs counts have 792 possible values, a few dozen in any game)."""
+    """`RoundTables.pairs_points`: works out the pairs points of a row's pairs read the first time they come (by
+    the rule, `Tally.pairs_points`) and keeps them; the scoring reads it with a dict read (a row holds at most 3
+    pairs of an icon: a few dozen keys come in any number of games)."""
 
     __slots__ = ("tally",)
 
@@ -490,9 +490,27 @@ class _PairsPoints(dict):
         super().__init__()
         self.tally = tally
 
-    def __missing__(self, fields: int) -> int:
-        points = self[fields] = self.tally.pairs_points(fields << TALLY_COLLECTION_BITS)
+    def __missing__(self, halves: int) -> int:
+        # (the halved fields back in their place in a tally: each field twice its pairs)
+        points = self[halves] = self.tally.pairs_points(halves << TALLY_COLLECTION_BITS + 1)
         return points
+
+
+class _ChoiceIcons(dict):
+    """`RoundTables.choice_icons`: a row's choice icon counts read from its tally's choice fields the first time
+    they come, and kept (by C-level maps: a few hundred keys come in the first games)."""
+
+    __slots__ = ("bits", "shifts")
+
+    def __init__(self, n_icons: int) -> None:
+        super().__init__()
+        self.shifts = tuple(TALLY_FIELD * i for i in range(n_icons))
+        self.bits = tuple(1 << i for i in range(n_icons))
+
+    def __missing__(self, fields: int) -> tuple[int, tuple[int, ...]]:
+        counts = tuple(map(_FIELD.__and__, map(fields.__rshift__, self.shifts)))
+        entry = self[fields] = (sum(compress(self.bits, counts)), (*counts, 0))
+        return entry
 
 
 class _ChoicePoints(dict):
@@ -509,22 +527,6 @@ class _ChoicePoints(dict):
         table = tuple(tuple(map(self.rule, repeat(self.family), repeat(own), range(HAND_SIZE * (n - 1) + 1), repeat(n)))
                       for own in range(HAND_SIZE + 1))
         entry = self[n] = (table, any(len(set(by_own)) > 1 for by_own in table))
-        return entry
-
-
-class _ChoiceIcons(dict):
-    """`RoundTables.choice_icons`: a row's choice icon counts read from its tally's choice fields the first time
-    they come, and kept."""
-
-    __slots__ = ("n_icons",)
-
-    def __init__(self, n_icons: int) -> None:
-        super().__init__()
-        self.n_icons = n_icons
-
-    def __missing__(self, fields: int) -> tuple[int, tuple[int, ...]]:
-        counts = tuple(fields >> TALLY_FIELD * i & _FIELD for i in range(self.n_icons))
-        entry = self[fields] = (sum(1 << i for i, count in enumerate(counts) if count), (*counts, 0))
         return entry
 
 
@@ -614,7 +616,7 @@ def _build_round_tables(edition: Edition) -> RoundTables:
         choice_offers=tuple(tuple((offered := options[held & ~used], float(len(offered)))
                                   for held in range(1 << n_icons))
                             for used in range(1 << n_icons)),
-        pairs_at=TALLY_COLLECTION_BITS, pairs_fields=(1 << edition.tally.choice_at - TALLY_COLLECTION_BITS) - 1,
+        pairs_at=TALLY_COLLECTION_BITS + 1, pairs_fields=edition.tally.pair_halves,
         pairs_points=_PairsPoints(edition.tally), region_points=tuple(region_points[:1 << n_regions]),
         passport=passport)
 
