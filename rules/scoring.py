@@ -15,7 +15,7 @@ from math import floor
 from typing import NamedTuple
 
 from rules import wording
-from rules.bonuses import Award, StruckOut, regions_struck_out, settle_bonuses
+from rules.bonuses import Award, StruckOut, regions_struck_out, route_tier_after, route_tier_points, settle_bonuses
 from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family, Tally
 
 NO_CHOICE = -1
@@ -413,8 +413,6 @@ _new_score = tuple.__new__
 _BONUS_FIELDS = len(RoundScore._fields) - 2
 #: A RoundScore's fields before its last, the route bonus.
 _ROUTE_FIELD = len(RoundScore._fields) - 1
-#: No region completed, by any player (the route settled alone).
-_NO_REGIONS = (0, 0, 0, 0)
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 #: A row's Catch card, its last: read at a non-negative index (the interpreter's quick tuple read takes no
@@ -477,6 +475,9 @@ class RoundTables:
     region_points: tuple[int, ...]
     #: Whether the route is Europe's passport (read from the same chunks of a sheet as its regions).
     passport: bool
+    #: Per player count, per route tier on offer (`ScoreState.route_next_tier`): what achieving the route scores
+    #: then and the tier on offer after (`route_tier_points`, `route_tier_after`); empty without a route.
+    route_tiers: dict[int, tuple[tuple[int, int], ...]]
 
 
 class _PairsPoints(dict):
@@ -618,7 +619,10 @@ def _build_round_tables(edition: Edition) -> RoundTables:
                             for used in range(1 << n_icons)),
         pairs_at=TALLY_COLLECTION_BITS + 1, pairs_fields=edition.tally.pair_halves,
         pairs_points=_PairsPoints(edition.tally), region_points=tuple(region_points[:1 << n_regions]),
-        passport=passport)
+        passport=passport,
+        route_tiers={n: tuple((route_tier_points(route, n, tier), route_tier_after(route, n, tier))
+                              for tier in range(len(route.tiers_for(n)) + 1))
+                     for n in range(2, 5)} if (route := edition.route) is not None else {})
 
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
@@ -735,10 +739,12 @@ def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Seque
         return scores
     state.regions_claimed |= claimed
     if route_now:
-        # the route's tiers settled by the rules (the regions are settled above, so none is given here)
-        route_pts = settle_bonuses(edition, state, len(masks), _NO_REGIONS, route_now)[1]
-        for p, route in enumerate(route_pts):
-            if route:
+        # the route settled as `settle_bonuses` settles it (the achievers share the tier on offer, which is then
+        # crossed out), its tiers read from the rules' table
+        route, state.route_next_tier = tables.route_tiers[len(masks)][state.route_next_tier]
+        state.route_done |= route_now
+        for p in range(len(masks)):
+            if route_now & _PLAYER_BITS[p]:
                 scores[p] = (*scores[p][:_ROUTE_FIELD], route)
                 if totals is not None:
                     totals[p] += route
