@@ -424,8 +424,8 @@ _CATCH = HAND_SIZE - 1
 class RoundTables:
     """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
 
-    A set of cards (a row, a sheet) is read in three chunks of its bitmask (`_CHUNKS`): a row's icons or a
-    sheet's regions are three lookups. (A slots class: reading a field is one of the interpreter's quick
+    A sheet is read in three chunks of its bitmask (`_CHUNKS`): its regions are three lookups; a row's icons
+    are its cards' tallies added up (`card_pair_tallies`), read through small tables filled as rows come. (A slots class: reading a field is one of the interpreter's quick
     steps, where a NamedTuple's field costs a descriptor call; the scoring reads a dozen per round.)
     """
 
