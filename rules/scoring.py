@@ -425,8 +425,9 @@ class RoundTables:
     """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
 
     A sheet is read in three chunks of its bitmask (`_CHUNKS`): its regions are three lookups; a row's icons
-    are its cards' tallies added up (`card_pair_tallies`), read through small tables filled as rows come. (A slots class: reading a field is one of the interpreter's quick
-    steps, where a NamedTuple's field costs a descriptor call; the scoring reads a dozen per round.)
+    are its cards' tallies added up (`card_pair_tallies`), read through small tables filled as rows come.
+    (A slots class: reading a field is one of the interpreter's quick steps, where a NamedTuple's field costs
+    a descriptor call; the scoring reads a dozen per round.)
     """
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
