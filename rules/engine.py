@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
-from itertools import filterfalse, islice, repeat, starmap
+from itertools import chain, filterfalse, islice, repeat, starmap
 from math import floor
 from typing import NamedTuple
 
@@ -73,9 +73,16 @@ class Game:
     seed: int | None = None
     direction_variant: bool = False
 
-    def __post_init__(self) -> None:
-        if not 2 <= self.n_players <= 4:
-            raise ValueError(_("Boomerang is for 2 to 4 players, not {n}").format(n=self.n_players))
+    def __init__(self, edition: Edition, n_players: int, seed: int | None = None,
+                 direction_variant: bool = False) -> None:
+        # The dataclass's own __init__ would set each field through object.__setattr__ (it is frozen); setting
+        # them through their slots' descriptors costs half as much, and a simulation makes a Game per game.
+        if not 2 <= n_players <= 4:
+            raise ValueError(_("Boomerang is for 2 to 4 players, not {n}").format(n=n_players))
+        _set_edition(self, edition)
+        _set_n_players(self, n_players)
+        _set_seed(self, seed)
+        _set_direction_variant(self, direction_variant)
 
     def new_initial_state(self) -> State:
         return State(self)
@@ -85,6 +92,8 @@ class Game:
         return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
 
 
+_set_edition, _set_n_players, _set_seed, _set_direction_variant = (
+    Game.edition.__set__, Game.n_players.__set__, Game.seed.__set__, Game.direction_variant.__set__)  # type: ignore[attr-defined]
 _AFTER_THROW = operator.itemgetter(slice(1, None))
 #: Phases as module constants: an enum class's attribute lookup costs more in a hot path (about as much as
 #: twenty simple steps of the interpreter).
@@ -167,6 +176,7 @@ class State:
     """A game in progress. Mutable for speed; `clone()` gives an independent copy."""
 
     __slots__ = ("_direction", "_history", "_history_behind", "_pending", "_plain_scores", "_public", "_round_scores",
+                 "_totals",
                  "choices", "game", "hands", "masks", "passes", "phase", "previous_set_aside", "rng", "round_index",
                  "round_log", "rows", "score", "set_aside", "used_cards")
 
@@ -174,6 +184,9 @@ class State:
         self.game = game
         #: The current round's `PublicRecord`, made when a view first asks for it.
         self._public: PublicRecord | None = None
+        #: Per player, the points of the rounds in `_round_scores`, kept as they are scored (None: add them up
+        #: when asked for, as after `round_scores` is set).
+        self._totals: list[int] | None = None
         if _blank:
             return
         n = game.n_players
@@ -183,8 +196,10 @@ class State:
         self.score = ScoreState(n, [0] * n, [-1] * n, [0] * n)
         #: Per player, per finished round: the RoundScore (or, from whole-round play, its fields as a plain
         #: tuple, made a RoundScore when `round_scores` is read).
-        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = [[] for _ in range(n)]
+        # (empty lists made by one C-level map: a comprehension costs a frame; here and in `_deal`, per game)
+        self._round_scores: list[list[RoundScore | tuple[int, ...]]] = list(map(list, _NO_ROWS[n]))
         self._plain_scores = False
+        self._totals = [0] * n
         #: Per finished round: every player's row (draft order) and choice — the game record.
         self.round_log: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = []
         self._history: list[tuple[int, ...]] = []
@@ -227,7 +242,7 @@ class State:
 
     @round_scores.setter
     def round_scores(self, scores: list[list[RoundScore]]) -> None:
-        self._round_scores, self._plain_scores = scores, False
+        self._round_scores, self._plain_scores, self._totals = scores, False, None
 
     # --- the round's flow -----------------------------------------------------------------------------------
 
@@ -241,7 +256,7 @@ class State:
         self.hands = list(map(deck.__getitem__, _DEAL_SLICES[n]))
         self.previous_set_aside = self.set_aside
         self.set_aside = deck[dealt:]
-        self.rows: list[list[int]] = [[] for _ in range(n)]
+        self.rows: list[list[int]] = list(map(list, _NO_ROWS[n]))
         #: Per player, the bitmask of the row's cards (kept alongside the row for the scoring tables).
         self.masks = [0] * n
         #: Passes made this round; with the direction it tells who has held which hand (no per-pass tracking).
@@ -339,6 +354,8 @@ class State:
         self.round_log.append((tuple(map(tuple, self.rows)), tuple(self.choices)))
         for rounds, s in zip(self._round_scores, scores, strict=True):
             rounds.append(s)
+        if self._totals is not None:
+            self._totals = [total + s.total for total, s in zip(self._totals, scores, strict=True)]
         self.round_index += 1
         if self.round_index == ROUNDS:
             self.phase = Phase.GAME_OVER
@@ -375,10 +392,11 @@ class State:
         # per card: its bit and its tally, as tuples (a tuple read by an int index is one of the interpreter's
         # cheapest steps; a C-level map over a lookup costs several times more per card)
         bits, tally = _CARD_BITS, tables.card_tallies
-        held_at, held_add = tables.choice_held_at, tables.choice_held_add
-        unused, offers = tables.choice_unused, tables.choice_offers
+        pair_bits, pair_tallies = tables.card_pair_bits, tables.card_pair_tallies
         score, round_log, round_scores = self.score, self.round_log, self._round_scores
-        choices_used = score.choices_used
+        if self._totals is None:  # (the running totals, from the rounds so far)
+            self._totals = self.totals()
+        totals = self._totals
         rng = self.rng
         dealt = HAND_SIZE * n
         hands, set_aside, previous_set_aside = self.hands, self.set_aside, self.previous_set_aside
@@ -404,23 +422,21 @@ class State:
             # see `HAND_SIZE`), and the round-end choice: legal_actions(p) is "none", then each unused icon
             # held, in icon order
             rows, masks, tallies, choices = [], [], [], []
-            for (t0, t1, t2, t3, t4, t5, t6), scored, draw in zip(row_positions, choices_used, choice_draws(draws),
-                                                                   strict=True):
+            for t0, t1, t2, t3, t4, t5, t6 in row_positions:
                 # the row's cards, read from `taken` at their positions (quick list reads; an itemgetter call
                 # costs more)
                 row = a, b, c, d, e, f, g = taken[t0], taken[t1], taken[t2], taken[t3], taken[t4], taken[t5], taken[t6]
                 rows.append(row)
-                masks.append(bits[a] + bits[b] + bits[c] + bits[d] + bits[e] + bits[f] + bits[g])
-                tallies.append(counted := tally[a] + tally[b] + tally[c] + tally[d] + tally[e] + tally[f] + tally[g])
-                offered, size = offers[(counted >> held_at) + held_add & unused[scored]]
-                choices.append(offered[floor(draw * size)])
-            # the round's end, as `_end_round` and `_deal` play it
-            scores = round_score_fields(edition, score, rows, choices, masks, tallies=tallies, tables=tables)
+                # (the cards' bits and tallies added two at a time from per-pair tables: fewer additions)
+                masks.append(pair_bits[a][b] + pair_bits[c][d] + pair_bits[e][f] + bits[g])
+                tallies.append(pair_tallies[a][b] + pair_tallies[c][d] + pair_tallies[e][f] + tally[g])
+            # the round's end, as `_end_round` and `_deal` play it; the round-end choices are drawn where the rows
+            # are scored (`round_score_fields`, with the bots' draws; positional arguments: keywords cost more)
+            scores = round_score_fields(edition, score, rows, choices, masks, None, tallies, tables,
+                                        choice_draws(draws), totals)
             round_log.append((tuple(rows), tuple(choices)))
-            self._history_behind += 1  # its steps are written out from the log when asked for
-            self._plain_scores = True  # RoundScores are made from these when asked for
-            for rounds, round_score in zip(round_scores, scores, strict=True):
-                rounds.append(round_score)
+            for p, rounds in enumerate(round_scores):
+                rounds.append(scores[p])
             round_index += 1
             if round_index == ROUNDS:
                 break
@@ -431,6 +447,10 @@ class State:
             hands = list(map(deck.__getitem__, deal_slices))
             previous_set_aside, set_aside = set_aside, deck[dealt:]
         self.round_index, self.phase = round_index, _GAME_OVER
+        # the rounds played are in the log alone: their steps are written out from it when asked for, and their
+        # RoundScores made from the plain tuples when asked for
+        self._history_behind += round_index - (ROUNDS - rounds_left)
+        self._plain_scores = True
         self.hands, self.rows, self.masks, self.choices = hands, list(map(list, rows)), masks, choices
         self.passes, self._direction = HAND_SIZE - 1, directions[-1]
         self.set_aside, self.previous_set_aside, self.used_cards = set_aside, previous_set_aside, used
@@ -464,8 +484,11 @@ class State:
         return edition.choice.icons[icon].label if 0 <= icon < len(edition.choice.icons) else f"?{action}"
 
     def totals(self) -> list[int]:
-        # a RoundScore's total is the sum of its fields (summed in C, not through the `total` property)
-        return [sum(map(sum, rounds)) for rounds in self._round_scores]
+        if self._totals is not None:  # kept as the rounds were scored
+            return self._totals[:]
+        # a RoundScore's total is the sum of its fields: every field of a player's rounds summed in one C-level
+        # sum (not through the `total` property)
+        return list(map(sum, map(chain.from_iterable, self._round_scores)))
 
     def returns(self) -> list[int]:
         """Each player's final score (OpenSpiel's name), valid at any time as the score so far."""
@@ -531,6 +554,7 @@ class State:
         other.phase = self.phase
         other.score = self.score.copy()
         other._round_scores, other._plain_scores = [r[:] for r in self._round_scores], self._plain_scores
+        other._totals = None if self._totals is None else self._totals[:]
         other.round_log = self.round_log[:]
         other._history, other._history_behind = self._history[:], self._history_behind
         other.set_aside = self.set_aside[:]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
+from math import floor
 from typing import NamedTuple
 
 from rules import wording
-from rules.bonuses import Award, StruckOut, regions_struck_out, settle_bonuses
-from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family
+from rules.bonuses import Award, StruckOut, regions_struck_out, route_tier_after, route_tier_points, settle_bonuses
+from rules.edition import TALLY_COLLECTION_BITS, TALLY_FIELD, Edition, Family, Tally
 
 NO_CHOICE = -1
 #: Cards in a row (a hand of 7, all drafted).
@@ -219,6 +220,11 @@ class ScoreState:
     #: Bitmask of the players who have scored the route bonus (each scores it once).
     route_done: int = 0
     route_next_tier: int = 0
+    #: USA's coast to coast, per player: (the sheet it was last read from, the towns reached from the west coast
+    #: on it, the towns one pathway from those or on the west coast and not reached), so that the next round's
+    #: reading goes on from there (`route_achievers`); empty until the route is read, and read afresh for a
+    #: sheet that did not grow from it. Not part of what the sheets say (no comparison looks at it).
+    route_reach: list[tuple[int, int, int]] = field(default_factory=list, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         n = self.n_players
@@ -228,7 +234,7 @@ class ScoreState:
 
     def copy(self) -> ScoreState:
         return ScoreState(self.n_players, self.visited[:], self.previous_collection[:], self.choices_used[:],
-                          self.regions_claimed, self.route_done, self.route_next_tier)
+                          self.regions_claimed, self.route_done, self.route_next_tier, self.route_reach[:])
 
 
 def row_mask(row: Sequence[int]) -> int:
@@ -291,10 +297,49 @@ def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence
                                       | high[visited >> MASK_CHUNK_2]) == every_region:
                 now |= 1 << p
         return now
+    # coast to coast: each sheet's towns reached from the west coast, a pathway at a time, going on from where
+    # last round's reading of the sheet left them (a sheet only grows; `ScoreState.route_reach`)
+    pathways, west, east = tables.town_pathways, route.west_mask, route.east_mask
+    reaches = state.route_reach
+    if len(reaches) != len(visited_after):
+        reaches[:] = [(0, 0, west)] * len(visited_after)
     for p, visited in enumerate(visited_after):
-        if not done >> p & 1 and route_achieved(edition, visited, tables):
-            now |= 1 << p
+        # (a sheet without an east-coast town has no chain to look for: its reading waits)
+        if done & _PLAYER_BITS[p] or not visited & east:
+            continue
+        read, reach, near = reaches[p]
+        if visited | read != visited:  # not grown from the sheet last read: read it afresh
+            reach, near = 0, west
+        # `near`: the west coast and every town one pathway from a reached one (the reached ones among them),
+        # so the visited towns among them are the ones reached after one more step; the reading stops at the
+        # east coast (a later one goes on from there, should it be asked)
+        while (grown := visited & near) != reach:
+            near |= pathways[grown - reach]
+            reach = grown
+            if reach & east:
+                break
+        reaches[p] = (visited, reach, near)
+        if reach & east:
+            now |= _PLAYER_BITS[p]
     return now
+
+
+class _TownPathways(dict):
+    """`RoundTables.town_pathways`: a set of towns (bitmask) → every town one pathway from them, read from the
+    chunk tables the first time the set comes and kept (the coast-to-coast reading steps through a few hundred
+    sets in any number of games; a dict read costs less than the chunks' three reads)."""
+
+    __slots__ = ("chunks",)
+
+    def __init__(self, chunks: tuple[tuple[int, ...], ...]) -> None:
+        super().__init__()
+        self.chunks = chunks
+
+    def __missing__(self, towns: int) -> int:
+        low, mid, high = self.chunks
+        near = self[towns] = (low[towns & MASK_LOW_BITS] | mid[towns >> MASK_CHUNK_1 & MASK_MID_BITS]
+                              | high[towns >> MASK_CHUNK_2])
+        return near
 
 
 def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
@@ -366,6 +411,8 @@ def resolve_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[i
 _new_score = tuple.__new__
 #: A RoundScore's fields before its two shared-bonus fields (regions, route), which close it.
 _BONUS_FIELDS = len(RoundScore._fields) - 2
+#: A RoundScore's fields before its last, the route bonus.
+_ROUTE_FIELD = len(RoundScore._fields) - 1
 _FIELD = (1 << TALLY_FIELD) - 1
 _COLLECTION_FIELD = (1 << TALLY_COLLECTION_BITS) - 1
 #: A row's Catch card, its last: read at a non-negative index (the interpreter's quick tuple read takes no
@@ -377,41 +424,116 @@ _CATCH = HAND_SIZE - 1
 class RoundTables:
     """An edition's rules as lookup tables for `score_round`, made once per edition from the rules above.
 
-    A set of cards (a row, a sheet) is read in three chunks of its bitmask (`_CHUNKS`): a row's icons or a
-    sheet's regions are three lookups. (A slots class: reading a field is one of the interpreter's quick
-    steps, where a NamedTuple's field costs a descriptor call; the scoring reads a dozen per round.)
+    A sheet is read in three chunks of its bitmask (`_CHUNKS`): its regions are three lookups; a row's icons
+    are its cards' tallies added up (`card_pair_tallies`), read through small tables filled as rows come.
+    (A slots class: reading a field is one of the interpreter's quick steps, where a NamedTuple's field costs
+    a descriptor call; the scoring reads a dozen per round.)
     """
 
     #: Per Throw card, per Catch card: the Throw & Catch points (the edition's rule, applied ahead of time).
     throw_catch: tuple[tuple[int, ...], ...]
     #: Per collection total, per last round's collection score + 1 (-1 before round 1): the points.
     collection: tuple[tuple[int, ...], ...]
-    #: Per player count, per own icons, per the other players' icons: a choice's points.
-    choice: dict[int, tuple[tuple[int, ...], ...]]
+    #: Per player count: per own icons, per the other players' icons, a choice's points; and whether they depend
+    #: on the other players' icons (a table's rows differ). Made for a player count when first asked for.
+    choice: dict[int, tuple[tuple[tuple[int, ...], ...], bool]]
     #: Per chunk of a sheet's visited mask (`_CHUNKS`), per value: the bitmask of the regions none of whose
     #: cards in that chunk is missing; AND the chunks' for the regions the sheet covers.
     regions_covered: tuple[tuple[int, ...], ...]
-    #: Per chunk of a row's mask, per value: those cards' `Tally` (add the chunks' up for the row's).
-    tallies: tuple[tuple[int, ...], ...]
-    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks').
+    #: Per chunk of a mask, per value: the bitmask of the regions its cards belong to (OR the chunks'); built for
+    #: Europe's passport alone (empty otherwise).
     regions_touched: tuple[tuple[int, ...], ...]
     #: Per chunk of a mask, per value: every card one pathway from its cards (USA's map; OR the chunks').
     pathways: tuple[tuple[int, ...], ...]
+    #: A set of towns (bitmask) → every town one pathway from them (`_TownPathways`, filled as sets come).
+    town_pathways: dict[int, int]
     #: Per choice icon: where its field starts in a `Tally`.
     choice_at: tuple[int, ...]
     #: The edition's `Tally` (pair_halves, pair_weights, pair_points_at): how a tally's pairs points are read.
     pair_reading: tuple[int, int, int]
     #: Per card: its `Tally` (a row's tally is the sum of its cards'; the engine's whole-round play adds them).
     card_tallies: tuple[int, ...]
-    #: A row's choice icons held, from its tally: `(tally >> choice_held_at) + choice_held_add` carries into
-    #: bit 3 of every choice field that counts an icon (a field counts at most 7); per bitmask of the icons
-    #: already scored, `choice_unused` keeps those bits of the icons not scored, and `choice_offers` gives
-    #: the round-end options they leave, in `legal_actions` order: no choice (NO_CHOICE) first, then those
-    #: icons' indices in icon order, and how many they are (as a float, for a random draw × that many).
+    #: Per card, per card: the two cards' bits added up, and their tallies (the engine adds a row's up a pair at
+    #: a time: fewer additions of big ints).
+    card_pair_bits: tuple[tuple[int, ...], ...]
+    card_pair_tallies: tuple[tuple[int, ...], ...]
+    #: Where a `Tally`'s choice fields start: `tally >> choice_held_at` is the row's choice icon counts, the key
+    #: of `choice_icons`.
     choice_held_at: int
-    choice_held_add: int
-    choice_unused: tuple[int, ...]
-    choice_offers: dict[int, tuple[tuple[int, ...], float]]
+    #: A row's choice icon counts (`tally >> choice_held_at`) → (bitmask of the icons it holds, its count of each
+    #: icon in icon order and a last 0). Filled as rows come (`_ChoiceIcons`): a few hundred keys at most.
+    choice_icons: dict[int, tuple[int, tuple[int, ...]]]
+    #: Per bitmask of the icons already scored, per bitmask of the icons a row holds: the round-end options, in
+    #: `legal_actions` order — no choice (NO_CHOICE) first, then the icons held and not scored, in icon
+    #: order — and how many they are (as a float, for a random draw × that many).
+    choice_offers: tuple[tuple[tuple[tuple[int, ...], float], ...], ...]
+    #: A row's pairs, the halves of its pairs fields (`tally >> pairs_at & pairs_fields`), → its pairs points.
+    #: Filled as rows come (`_PairsPoints`): a few dozen keys in practice.
+    pairs_at: int
+    pairs_fields: int
+    pairs_points: dict[int, int]
+    #: Per bitmask of regions: the sum of their bonuses (a player completing several in one round scores each).
+    region_points: tuple[int, ...]
+    #: Whether the route is Europe's passport (read from the same chunks of a sheet as its regions).
+    passport: bool
+    #: Per player count, per route tier on offer (`ScoreState.route_next_tier`): what achieving the route scores
+    #: then and the tier on offer after (`route_tier_points`, `route_tier_after`); empty without a route.
+    route_tiers: dict[int, tuple[tuple[int, int], ...]]
+
+
+class _PairsPoints(dict):
+    """`RoundTables.pairs_points`: works out the pairs points of a row's pairs read the first time they come (by
+    the rule, `Tally.pairs_points`) and keeps them; the scoring reads it with a dict read (a row holds at most 3
+    pairs of an icon: a few dozen keys come in any number of games)."""
+
+    __slots__ = ("tally",)
+
+    def __init__(self, tally: Tally) -> None:
+        super().__init__()
+        self.tally = tally
+
+    def __missing__(self, halves: int) -> int:
+        # (the halved fields back in their place in a tally: each field twice its pairs)
+        points = self[halves] = self.tally.pairs_points(halves << TALLY_COLLECTION_BITS + 1)
+        return points
+
+
+class _ChoiceIcons(dict):
+    """`RoundTables.choice_icons`: a row's choice icon counts read from its tally's choice fields the first time
+    they come, and kept (by C-level maps: a few hundred keys come in the first games)."""
+
+    __slots__ = ("bits", "shifts")
+
+    def __init__(self, n_icons: int) -> None:
+        super().__init__()
+        self.shifts = tuple(TALLY_FIELD * i for i in range(n_icons))
+        self.bits = tuple(1 << i for i in range(n_icons))
+
+    def __missing__(self, fields: int) -> tuple[int, tuple[int, ...]]:
+        counts = tuple(map(_FIELD.__and__, map(fields.__rshift__, self.shifts)))
+        entry = self[fields] = (sum(compress(self.bits, counts)), (*counts, 0))
+        return entry
+
+
+class _ChoicePoints(dict):
+    """`RoundTables.choice`: a player count's table of choice points (by the rule, for every own count and
+    every count of the other players' icons), made when a table of that many players is first scored."""
+
+    __slots__ = ("family", "rule")
+
+    def __init__(self, family: Family, rule: Callable[[Family, int, int, int], int]) -> None:
+        super().__init__()
+        self.family, self.rule = family, rule
+
+    def __missing__(self, n: int) -> tuple[tuple[tuple[int, ...], ...], bool]:
+        table = tuple(tuple(map(self.rule, repeat(self.family), repeat(own), range(HAND_SIZE * (n - 1) + 1), repeat(n)))
+                      for own in range(HAND_SIZE + 1))
+        entry = self[n] = (table, any(len(set(by_own)) > 1 for by_own in table))
+        return entry
+
+
+#: Player (or choice icon) → their bit in a bitmask of players (of icons).
+_PLAYER_BITS = tuple(1 << i for i in range(32))
 
 
 _ROUND_TABLES: dict[int, tuple[Edition, RoundTables]] = {}
@@ -454,40 +576,55 @@ def _build_round_tables(edition: Edition) -> RoundTables:
     # a row holds 7 cards: its collection total is at most its 7 best values, and the score it must beat
     # (USA) was such a total too
     most_collected = sum(sorted(edition.collection_values)[-HAND_SIZE:])
-    # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
     every_region = (1 << len(edition.regions)) - 1
-    lacking = regions_touched = _chunk_tables(
-        [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards], operator.or_)
-    # (a value's unset cards are the set cards of its complement, `value ^ (len(table) - 1)`: the table reversed)
-    regions_covered = tuple(tuple(map(every_region.__and__, map(operator.invert, reversed(table))))
-                            for table in lacking)
+    card_regions = [sum(1 << region.index for region in edition.regions if region.mask >> c & 1) for c in cards]
+    # a chunk covers the regions none of whose cards in it is missing: all but those of its unset cards
+    # (doubling: the values without the chunk's next card lack its region, those with it cover what they did)
+    regions_covered = []
+    for start, stop in _CHUNKS:
+        table = [every_region]
+        for card in range(start, stop):
+            keep = every_region & ~card_regions[card] if card < len(card_regions) else every_region
+            table = list(map(operator.and_, table, repeat(keep))) + table
+        regions_covered.append(tuple(table))
+    # (the regions a sheet touches: read for the passport alone)
+    passport = edition.route is not None and edition.route.kind == "passport"
+    regions_touched = _chunk_tables(card_regions, operator.or_) if passport else ()
     n_icons = len(edition.choice.icons)
-    # the bit a choice field's count carries into when it is 1 to 7 (see `RoundTables.choice_held_at`)
-    held_bit = [1 << 3 + TALLY_FIELD * i for i in range(n_icons)]
+    card_bits = [1 << card for card in cards]
     options = tuple((NO_CHOICE, *(i for i in range(n_icons) if icons >> i & 1)) for icons in range(1 << n_icons))
+    n_regions = len(edition.regions)
+    region_points = [0]
+    for region in edition.regions:  # doubling: the sets with this region are those without it, plus its bonus
+        region_points += [points + region.bonus for points in region_points]
+    # (no map, no pathways: every entry 0, without combining 2048 zeros)
+    pathways = (_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
+                else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS))
     return RoundTables(
         # (each table's entries by one C-level map over the rule: built once per edition and process)
         throw_catch=tuple(tuple(map(rule, repeat(throw), numbers)) for throw in numbers),
         # last round's score: at most a doubled total (Australia's rule), else the total itself
         collection=tuple(tuple(map(collection_rule, repeat(total), range(-1, 2 * most_collected + 1)))
                          for total in range(most_collected + 1)),
-        choice={n: tuple(tuple(map(choice_rule, repeat(edition.choice), repeat(own), range(HAND_SIZE * (n - 1) + 1),
-                                   repeat(n)))
-                         for own in range(HAND_SIZE + 1))
-                for n in range(2, 5)},
-        regions_covered=regions_covered, tallies=_chunk_tables(edition.tally.per_card, operator.add),
-        regions_touched=regions_touched,
-        # (no map, no pathways: every entry 0, without combining 2048 zeros)
-        pathways=(_chunk_tables(edition.route.neighbours, operator.or_) if edition.route and edition.route.neighbours
-                  else tuple((0,) * (1 << stop - start) for start, stop in _CHUNKS)),
+        choice=_ChoicePoints(edition.choice, choice_rule), regions_covered=tuple(regions_covered),
+        regions_touched=regions_touched, pathways=pathways, town_pathways=_TownPathways(pathways),
         choice_at=tuple(edition.tally.choice_at + TALLY_FIELD * i for i in range(n_icons)),
         pair_reading=(edition.tally.pair_halves, edition.tally.pair_weights, edition.tally.pair_points_at),
         card_tallies=edition.tally.per_card, choice_held_at=edition.tally.choice_at,
-        choice_held_add=sum(7 << TALLY_FIELD * i for i in range(n_icons)),
-        choice_unused=tuple(sum(bit for i, bit in enumerate(held_bit) if not used >> i & 1)
+        card_pair_bits=tuple(tuple(map(operator.add, repeat(1 << card), card_bits)) for card in cards),
+        card_pair_tallies=tuple(tuple(map(operator.add, repeat(tally), edition.tally.per_card))
+                                for tally in edition.tally.per_card),
+        choice_icons=_ChoiceIcons(n_icons),
+        choice_offers=tuple(tuple((offered := options[held & ~used], float(len(offered)))
+                                  for held in range(1 << n_icons))
                             for used in range(1 << n_icons)),
-        choice_offers={sum(bit for i, bit in enumerate(held_bit) if icons >> i & 1): (offered, float(len(offered)))
-                       for icons, offered in enumerate(options)})
+        pairs_at=TALLY_COLLECTION_BITS + 1, pairs_fields=edition.tally.pair_halves,
+        pairs_points=_PairsPoints(edition.tally), region_points=tuple(region_points[:1 << n_regions]),
+        passport=passport,
+        route_tiers={n: tuple((route_tier_points(route, n, tier), route_tier_after(route, n, tier))
+                              for tier in range(len(route.tiers_for(n)) + 1))
+                     for n in range(2, 5)} if (route := edition.route) is not None else {})
+
 
 def covered_regions(tables: RoundTables, visited: int) -> int:
     """The bitmask of the regions every card of which is in `visited`."""
@@ -510,53 +647,108 @@ def score_round(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int
 def round_score_fields(edition: Edition, state: ScoreState, rows: Sequence[Sequence[int]], choices: Sequence[int],
                        masks: Sequence[int], awards: list[Award] | None = None,
                        tallies: Sequence[int] | None = None, tables: RoundTables | None = None,
+                       choice_draws: Sequence[float] | None = None, totals: list[int] | None = None,
                        ) -> list[tuple[int, ...]]:
     """`score_round`'s points as plain tuples in `RoundScore`'s field order (a NamedTuple costs more to make;
     the engine's whole-round play keeps these and makes RoundScores when they are read).
 
     One pass over the players; the shared bonuses, which few rounds settle, are added after. `tallies` and
     `tables` (optional) are the rows' tallies and the edition's `round_tables`, if the caller has them.
+
+    With `choice_draws` (the engine's whole-round play of random bots), the round-end choices are the random
+    bots' and are drawn here, where the row's icons are read anyway: player p takes option
+    `floor(choice_draws[p] × options)` of their `legal_actions` (no choice, then each icon the row shows that
+    they have not scored, in icon order), appended to `choices` (given empty). With `totals` (per player, the
+    points so far), each player's points this round are added to theirs (cheaper here, from the fields as they
+    are worked out, than summing the tuples after).
     """
     tables = tables or round_tables(edition)
     if tallies is None:
-        tally_low, tally_mid, tally_high = tables.tallies
-        # every icon of a row counted by one packed sum (`rules.edition.Tally`), its fields read inline (hot path)
-        tallies = [tally_low[m & MASK_LOW_BITS] + tally_mid[m >> MASK_CHUNK_1 & MASK_MID_BITS]
-                   + tally_high[m >> MASK_CHUNK_2] for m in masks]
+        # every icon of a row counted by one packed sum (`rules.edition.Tally`), a row's 7 cards a pair at a time
+        pairs, single = tables.card_pair_tallies, tables.card_tallies
+        tallies = [pairs[row[0]][row[1]] + pairs[row[2]][row[3]] + pairs[row[4]][row[5]] + single[row[6]]
+                   if len(row) == HAND_SIZE else sum(map(single.__getitem__, row)) for row in rows]
     visited, previous_collection, choices_used = state.visited, state.previous_collection, state.choices_used
     regions_low, regions_mid, regions_high = tables.regions_covered
-    throw_catch, collection_points = tables.throw_catch, tables.collection
-    choice_points, choice_at = tables.choice[len(masks)], tables.choice_at
-    pair_halves, pair_weights, pair_points_at = tables.pair_reading
-    # the rows' tallies added up count everyone's icons (a choice field sums at most 4 × 7 icons, and the
-    # fields below never carry into it)
-    everyone = sum(tallies)
+    throw_catch, collection_points, region_points = tables.throw_catch, tables.collection, tables.region_points
+    (choice_points, reads_others), choice_icons = tables.choice[len(masks)], tables.choice_icons
+    held_at = tables.choice_held_at
+    pairs_points, pairs_at, pairs_fields = tables.pairs_points, tables.pairs_at, tables.pairs_fields
+    # the other players' icons, for a rule that reads them: the rows' tallies added up count everyone's (a
+    # choice field sums at most 4 × 7 icons, and the fields below never carry into it)
+    everyone = sum(tallies) if reads_others else 0
     unclaimed = ~state.regions_claimed
-    # per player, the regions still unclaimed that their sheet now covers (as in resolve_round)
-    completed = []
+    # Europe's passport is read from the chunks of a sheet its regions are read from, for the players who have
+    # not scored it (the other routes after the loop, `route_achievers`)
+    passport = tables.passport and ~state.route_done
+    if passport:
+        touched_low, touched_mid, touched_high = tables.regions_touched
+        every_region = len(region_points) - 1
+    # the regions completed this round and the players with the passport now
+    claimed = route_now = 0
     scores = []
+    offers = tables.choice_offers
     for p, mask in enumerate(masks):
-        counted, choice, seen, row = tallies[p], choices[p], visited[p], rows[p]
+        counted, seen, row = tallies[p], visited[p], rows[p]
+        if choice_draws is None:
+            choice = choices[p]
+            # the choice icon's count in the row, from its choice fields
+            own = choice_icons[counted >> held_at][1][choice] if choice >= 0 else 0
+        else:
+            held, counts = choice_icons[counted >> held_at]
+            offered, size = offers[choices_used[p]][held]
+            choices.append(choice := offered[floor(choice_draws[p] * size)])  # type: ignore[attr-defined]
+            own = counts[choice]  # (no choice, -1, reads the last count: 0)
         visited[p] = after = seen | mask
-        completed.append(regions_low[after & MASK_LOW_BITS] & regions_mid[after >> MASK_CHUNK_1 & MASK_MID_BITS]
-                         & regions_high[after >> MASK_CHUNK_2] & unclaimed)
+        low, mid, high = after & MASK_LOW_BITS, after >> MASK_CHUNK_1 & MASK_MID_BITS, after >> MASK_CHUNK_2
+        # the regions still unclaimed that the sheet now covers (as in resolve_round): each completer scores
+        # the bonus, so a player's region points are their bonuses added up (`settle_bonuses` says so, below
+        # when a route or the awards need it)
+        completed = regions_low[low] & regions_mid[mid] & regions_high[high] & unclaimed
+        if completed:  # (most rows complete none)
+            claimed |= completed
+            regions = region_points[completed]
+        else:
+            regions = 0
+        if passport and touched_low[low] | touched_mid[mid] | touched_high[high] == every_region:
+            route_now |= passport & 1 << p
         previous_collection[p] = collection = collection_points[counted & _COLLECTION_FIELD][previous_collection[p] + 1]
         if choice >= 0:
-            at = choice_at[choice]
-            own = counted >> at & _FIELD
-            chosen = choice_points[own][(everyone >> at & _FIELD) - own]
-            choices_used[p] |= 1 << choice
+            # (everyone's count of the icon from the rows' choice fields added up)
+            others = (everyone >> held_at + TALLY_FIELD * choice & _FIELD) - own if everyone else 0
+            chosen = choice_points[own][others]
+            choices_used[p] |= _PLAYER_BITS[choice]  # (the icon's bit, read: a shift costs more)
         else:
             chosen = 0
-        scores.append((throw_catch[row[0]][row[_CATCH]], collection,
-                       (counted >> TALLY_COLLECTION_BITS + 1 & pair_halves) * pair_weights >> pair_points_at & _FIELD,
-                       chosen, (after ^ seen).bit_count(), 0, 0))
-    route_now = route_achievers(edition, state, visited, tables) if edition.route is not None else 0
-    if route_now or any(completed):
-        region_points, route_points = settle_bonuses(edition, state, len(masks), completed, route_now, None, awards)
-        for p, (regions, route) in enumerate(zip(region_points, route_points, strict=True)):
+        throw = throw_catch[row[0]][row[_CATCH]]
+        pairs = pairs_points[counted >> pairs_at & pairs_fields]
+        sites = (after - seen).bit_count()
+        scores.append((throw, collection, pairs, chosen, sites, regions, 0))
+        if totals is not None:
+            totals[p] += throw + collection + pairs + chosen + sites + regions
+    if edition.route is not None and not passport:
+        route_now = route_achievers(edition, state, visited, tables)
+    if awards is not None:
+        # the shared bonuses settled by the rules and listed (the regions' points come out as above)
+        completed_now = [covered_regions(tables, sheet) & unclaimed for sheet in visited]
+        region_pts, route_pts = settle_bonuses(edition, state, len(masks), completed_now, route_now, None, awards)
+        for p, (regions, route) in enumerate(zip(region_pts, route_pts, strict=True)):
             if regions or route:
                 scores[p] = (*scores[p][:_BONUS_FIELDS], regions, route)
+                if totals is not None:  # (the region points are as added above)
+                    totals[p] += route
+        return scores
+    state.regions_claimed |= claimed
+    if route_now:
+        # the route settled as `settle_bonuses` settles it (the achievers share the tier on offer, which is then
+        # crossed out), its tiers read from the rules' table
+        route, state.route_next_tier = tables.route_tiers[len(masks)][state.route_next_tier]
+        state.route_done |= route_now
+        for p in range(len(masks)):
+            if route_now & _PLAYER_BITS[p]:
+                scores[p] = (*scores[p][:_ROUTE_FIELD], route)
+                if totals is not None:
+                    totals[p] += route
     return scores
 
 

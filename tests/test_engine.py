@@ -270,6 +270,12 @@ def test_whole_round_random_play_ends_as_step_by_step_play(edition, players, see
     assert state_fields(fast) == state_fields(slow)
     assert [bot.rng.getstate() for bot in fast_bots] == [bot.rng.getstate() for bot in slow_bots]
     assert fast.view(0) == slow.view(0)
+    # the totals, kept as the rounds are scored either way, are the rounds' points added up (and so are a
+    # copy's, and a state's whose rounds are set anew)
+    added_up = [sum(score.total for score in rounds) for rounds in slow.round_scores]
+    assert fast.totals() == slow.totals() == fast.clone().totals() == added_up
+    slow.round_scores = [rounds[:1] for rounds in slow.round_scores]
+    assert slow.totals() == [rounds[0].total for rounds in slow.round_scores]
 
 
 def test_whole_round_play_refuses_a_step_half_chosen(australia):
@@ -313,3 +319,19 @@ def test_a_random_bot_seated_twice_plays_step_by_step(australia):
     stepped = Game(australia, 3, 2).new_initial_state()
     step_by_step(stepped, [shared, other, shared])
     assert played.history == stepped.history and played.totals() == stepped.totals()
+
+
+def test_a_game_is_a_frozen_record_of_its_parameters(australia):
+    """`Game` sets its fields itself (through their slots, for speed): it stays a frozen dataclass that refuses
+    a player count outside 2–4 and compares by its fields."""
+    import dataclasses
+
+    game = Game(australia, 3, 7, direction_variant=True)
+    assert (game.edition, game.n_players, game.seed, game.direction_variant) == (australia, 3, 7, True)
+    assert Game(australia, 4).seed is None and not Game(australia, 4).direction_variant
+    assert game == Game(australia, 3, 7, True) and game != Game(australia, 3, 8, True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        game.seed = 8
+    for players in (1, 5):
+        with pytest.raises(ValueError, match=str(players)):
+            Game(australia, players)

@@ -221,7 +221,7 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
     """`score_round` (the hot path, no explanations) scores and settles a whole game as the explained path."""
     edition = load_edition(edition_id)
     rng = random.Random(seed)
-    quick, explained = ScoreState(players), ScoreState(players)
+    quick, explained, unlisted = ScoreState(players), ScoreState(players), ScoreState(players)
     for _ in range(4):
         deck = list(range(len(edition.cards)))
         rng.shuffle(deck)
@@ -243,6 +243,8 @@ def test_points_alone_match_the_explained_scoring_every_round(edition_id, player
         points = score_round(edition, quick, rows, choices, masks, quick_awards)
         expected, notes = resolve_round(edition, explained, rows, choices, explain=True, awards=explained_awards)
         assert points == expected and quick == explained and quick_awards == explained_awards
+        # without the awards listed, the region bonuses are summed from a table and only a route is settled
+        assert score_round(edition, unlisted, rows, choices, masks) == expected and unlisted == explained
         assert all(notes)
 
 
@@ -281,8 +283,9 @@ def test_the_scoring_tables_read_routes_and_regions_as_the_map_does(edition_id, 
 @given(edition_id=st.sampled_from(bundled_ids()), seed=st.integers(0, 2**32))
 def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, seed):
     """The engine's whole-round play adds up a row's card tallies (`RoundTables.card_tallies`) and reads the
-    round-end options from that tally (`choice_held_at`, `choice_held_add`, `choice_unused`, `choice_offers`):
-    "none", then every icon the row shows that the player has not scored yet, in icon order."""
+    round-end options from that tally (`choice_icons` by its choice fields, then `choice_offers`): "none",
+    then every icon the row shows that the player has not scored yet, in icon order; the scoring reads the
+    chosen icon's count there too, and the pairs points from the pairs fields (`pairs_points`)."""
     edition = load_edition(edition_id)
     tables = round_tables(edition)
     rng = random.Random(seed)
@@ -291,9 +294,11 @@ def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, 
         row = rng.sample(range(len(edition.cards)), 7)
         tally = sum(tables.card_tallies[card] for card in row)
         mask = row_mask(row)
+        held, counts = tables.choice_icons[tally >> tables.choice_held_at]
+        assert counts == (*((mask & icon.mask).bit_count() for icon in icons), 0)
+        assert tables.pairs_points[tally >> tables.pairs_at & tables.pairs_fields] == score_pairs(edition, mask)[0]
         for used in range(1 << len(icons)):
-            offered, size = tables.choice_offers[(tally >> tables.choice_held_at) + tables.choice_held_add
-                                                 & tables.choice_unused[used]]
+            offered, size = tables.choice_offers[used][held]
             assert offered == (NO_CHOICE, *(i for i, icon in enumerate(icons)
                                             if mask & icon.mask and not used >> i & 1))
             assert size == len(offered)
@@ -308,6 +313,29 @@ def test_the_tables_route_achievers_are_the_sheets_with_the_route_not_scored_yet
     # denser sheets too, so that some have the route
     sheets = [(sheet | sheet >> 1 | sheet << 1) & (1 << 28) - 1 for sheet in sheets]
     state = ScoreState(len(sheets), route_done=done & (1 << len(sheets)) - 1)
+    expected = sum(1 << p for p, sheet in enumerate(sheets)
+                   if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+    assert route_achievers(edition, state, sheets) == expected
+
+
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_coast_to_coast_read_on_from_last_round_is_the_map_read_afresh(seed, players):
+    """USA's route reading goes on from where the sheet's last reading left it (`ScoreState.route_reach`): over
+    a game's growing sheets it finds the achievers the map read card by card finds, and a sheet that did not
+    grow from the last reading (a sheet set anew) is read afresh."""
+    edition = load_edition("usa")
+    rng = random.Random(seed)
+    state = ScoreState(players)
+    sheets = [0] * players
+    for _ in range(5):
+        sheets = [sheet | row_mask(rng.sample(range(28), 7)) for sheet in sheets]
+        expected = sum(1 << p for p, sheet in enumerate(sheets)
+                       if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
+        assert route_achievers(edition, state, sheets) == expected
+        # some achievers score it (as settling would): they are not looked for again
+        state.route_done |= expected & rng.getrandbits(players)
+    # sheets set anew, smaller than the ones last read
+    sheets = [sheet & rng.getrandbits(28) for sheet in sheets]
     expected = sum(1 << p for p, sheet in enumerate(sheets)
                    if not state.route_done >> p & 1 and route_by_the_map(edition, sheet))
     assert route_achievers(edition, state, sheets) == expected

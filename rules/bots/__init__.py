@@ -62,8 +62,9 @@ def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:
     """Play to the end: at every decision point each player's bot acts on its own view."""
     state = state or game.new_initial_state()
     uniforms = [getattr(bot, "uniform", None) for bot in bots]
-    # whole-game play reads each seat's generator on its own: a bot seated twice goes step by step
-    if None not in uniforms and len(set(map(id, uniforms))) == len(uniforms):
+    # whole-game play reads each seat's generator on its own: a bot seated twice goes step by step (a bound
+    # method is equal to another of the same function and object; `all` finds a missing one, None)
+    if all(uniforms) and len(set(uniforms)) == len(uniforms):
         state.play_out_uniform(uniforms)
         return state
     if all(hasattr(bot, "choose") for bot in bots):
