@@ -290,6 +290,11 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if report.when == "call":
         item.failed_call = report.failed or report.outcome == "rerun"  # a first try that failed, too
+        if item.failed_call:
+            # A first try's traceback is not printed when its retry passes: kept beside its screenshots, so a
+            # flaky step can be found and fixed rather than retried for ever.
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            (SHOTS / f"FAILED-{item.name}.txt").write_text(report.longreprtext, encoding="utf-8")
 
 
 @pytest.fixture

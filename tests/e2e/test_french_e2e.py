@@ -120,10 +120,11 @@ def play_to_the_end(pad) -> None:
                 assert not pad.english_left(NAMES), pad.english_left(NAMES)
                 pad.shot("fr-solo-round-summary")
                 shots.add("summary")
-            pad.tap(re.compile("^(Manche suivante|Classement final)$"))
-            pad.page.wait_for_function(
-                "t => { const e = document.querySelector('[flt-semantics-identifier=\"solo-summary\"]');"
-                " return !e || e.innerText !== t; }", arg=title, timeout=SLOW)
+            # the summary redraws as it comes in (a long screen under load): a tap then can miss, so tap again
+            pad.tap_until(lambda: pad.tap(re.compile("^(Manche suivante|Classement final)$")),
+                          lambda ms, title=title: pad.page.wait_for_function(
+                              "t => { const e = document.querySelector('[flt-semantics-identifier=\"solo-summary\"]');"
+                              " return !e || e.innerText !== t; }", arg=title, timeout=ms), timeout=SLOW / 3)
             continue
         status, before = pad.text("solo-status"), pad.text("solo-step")
         assert status.startswith("Manche "), status
