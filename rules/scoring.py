@@ -288,13 +288,9 @@ def route_achievers(edition: Edition, state: ScoreState, visited_after: Sequence
         return 0
     done, now, tables = state.route_done, 0, tables or round_tables(edition)
     if route.kind == "passport":
-        # every sheet's regions in one loop, read as `route_achieved` reads them (the engine asks every round,
-        # and a call per sheet would cost more than the reading)
-        low, mid, high = tables.regions_touched
-        every_region = (1 << len(edition.regions)) - 1
+        # (sheet by sheet: the engine's whole-round play reads the passport inline, in `round_score_fields`)
         for p, visited in enumerate(visited_after):
-            if not done >> p & 1 and (low[visited & MASK_LOW_BITS] | mid[visited >> MASK_CHUNK_1 & MASK_MID_BITS]
-                                      | high[visited >> MASK_CHUNK_2]) == every_region:
+            if not done >> p & 1 and route_achieved(edition, visited, tables):
                 now |= 1 << p
         return now
     # coast to coast: each sheet's towns reached from the west coast, a pathway at a time, going on from where

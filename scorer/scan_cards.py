@@ -30,7 +30,7 @@ import json
 import re
 import time
 from dataclasses import dataclass, field, fields
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 import cv2
@@ -1048,22 +1048,20 @@ class _DeckIndex:
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
         self.sharp = _Keypoints({letter: (taught.points, taught.descriptors) for letter, taught in deck.items()})
-        self._blurred: _Keypoints | None = None
 
-    @property
+    @cached_property
     def blurred(self) -> _Keypoints:
-        if self._blurred is None:
-            self._blurred = _Keypoints({letter: (taught.blurred_points, taught.blurred_descriptors)
-                                        for letter, taught in self.deck.items()})
-        return self._blurred
+        return _Keypoints({letter: (taught.blurred_points, taught.blurred_descriptors)
+                           for letter, taught in self.deck.items()})
 
     def identify(self, card: np.ndarray) -> tuple[list[tuple[int, str]], str | None, bool]:
         """The taught card this card's keypoints name, whether firmly (as `_identified` says), and the
         (agreeing keypoints, letter) list they say it from (`_Keypoints.agreeing`). The sharp teaching cuts
         are asked first; when they name no card firmly, the blurred ones, and a card those name firmly is
         named. A faint naming needs both looks to name the card, or one look IDENTIFY_FAINT_ONE_LOOK
-        keypoints and the other none: on a card that was never taught (a teaching photo that failed), three
-        keypoints of one look agree on a look-alike by chance."""
+        keypoints while the other names no card (and, for the blurred look's, no IDENTIFY_FAINT sharp keypoints
+        agree on another): on a card that was never taught (a teaching photo that failed), three keypoints of
+        one look agree on a look-alike by chance."""
         points, descriptors = _features(card)
         found = self.sharp.agreeing(points, descriptors)
         named, firm = _identified(found)

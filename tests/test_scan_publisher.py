@@ -253,7 +253,7 @@ class _Look:
 def test_a_card_is_named_by_the_sharp_or_the_blurred_look(monkeypatch, sharp, blurred, named):
     monkeypatch.setattr(scan_cards, "_features", lambda card: (np.zeros((0, 2)), np.zeros((0, 128))))
     index = scan_cards._DeckIndex({})
-    index.sharp, index._blurred = _Look(sharp), _Look(blurred)
+    index.sharp, index.blurred = _Look(sharp), _Look(blurred)
     _found, letter, firm = index.identify(np.zeros((1, 1), np.uint8))
     assert (letter, firm) == named
 

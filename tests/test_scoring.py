@@ -307,8 +307,8 @@ def test_a_rows_round_end_options_read_from_its_tally_are_the_rules(edition_id, 
 @given(edition_id=st.sampled_from(["europe", "usa"]),
        sheets=st.lists(st.integers(0, 2**28 - 1), min_size=2, max_size=4), done=st.integers(0, 15))
 def test_the_tables_route_achievers_are_the_sheets_with_the_route_not_scored_yet(edition_id, sheets, done):
-    """`route_achievers` reads every sheet at once (the engine asks it every round): the players whose sheet
-    has the route, read off the map card by card, and who have not scored it before."""
+    """`route_achievers`: the players whose sheet has the route, read off the map card by card, and who have
+    not scored it before."""
     edition = load_edition(edition_id)
     # denser sheets too, so that some have the route
     sheets = [(sheet | sheet >> 1 | sheet << 1) & (1 << 28) - 1 for sheet in sheets]
