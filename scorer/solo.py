@@ -322,8 +322,9 @@ class SoloGame:
         Values are the standing the hard bot expects at round end (points ahead of the field, counting
         the activities / treasures still unused), averaged over `samples` deals of the unseen cards; the
         greedy estimate of what each card adds to the row right now is given alongside. `longer` ("think
-        longer") asks the expert bot instead: its search, `simulations` rollouts (its default: about a
-        second), also plans the person's later picks of the round and counts the region bonuses to come.
+        longer") asks the expert bot instead: its search, `simulations` rollouts (its default budget), also
+        plans the person's later picks of the round and counts the region bonuses to come; its values for a
+        pick are chances of winning the game, in percent (`unit`).
         """
         if self.state.is_terminal():
             raise SoloError(_("the game is over: there is nothing to hint"))
@@ -336,6 +337,10 @@ class SoloGame:
         else:
             values = HardBot(seed=seed, samples=samples).action_values(view)
         immediate = GreedyBot().action_values(view) if self.state.phase != Phase.CHOICE else {}
+        # the expert's search values a pick by its chance of winning the game: shown in percent
+        as_chance = longer and self.state.phase != Phase.CHOICE
+        if as_chance:
+            values = {action: 100 * min(1.0, max(0.0, value)) for action, value in values.items()}
         best = max(values.values())
         options = []
         for action, value in sorted(values.items(), key=lambda kv: -kv[1]):
@@ -348,11 +353,12 @@ class SoloGame:
             why = _("points scored now plus the points the activities / treasures you keep are expected to "
                     "score in the rounds left")
         elif longer:
-            why = _("your expected lead over the other players at the end of this round, with the region "
-                    "bonuses still to come, playing your next picks and theirs out in many deals of the cards "
-                    "you cannot see")
+            why = _("your chance of winning the game, in percent: your lead at the end of this round, with the "
+                    "region bonuses still to come, playing your next picks and theirs out in many deals of the "
+                    "cards you cannot see, then how far a lead moves in the rounds left")
         else:
             why = _("your expected lead over the other players at the end of this round, playing it out in "
                     "{n} deals of the cards you cannot see").format(n=samples)
         return {"best": options[0]["action"], "best_label": options[0]["label"], "options": options,
-                "why": why, "bot": "expert" if longer else "hard"}
+                "why": why, "bot": "expert" if longer else "hard",
+                "unit": "percent to win" if as_chance else "points"}

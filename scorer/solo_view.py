@@ -127,7 +127,10 @@ def hint_lines(hint: dict) -> list[HintLine]:
     """The Hint as lines: each option, the hard bot's value and (for picks) what the card adds now."""
     out = []
     for option in hint["options"]:
-        value = ("+" if option["value"] >= 0 else "") + one_decimal(option["value"])
+        if hint.get("unit") == "percent to win":
+            value = _("{percent}% to win").format(percent=one_decimal(option["value"]))
+        else:
+            value = ("+" if option["value"] >= 0 else "") + one_decimal(option["value"])
         if "adds_now" in option:
             value = _("{value} (adds {points} now)").format(value=value, points=one_decimal(option["adds_now"]))
         out.append(HintLine(option["label"], value, option["action"] == hint["best"]))

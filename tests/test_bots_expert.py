@@ -4,12 +4,13 @@ measurement is `tourpad sim`, in docs/bots.md)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from rules.bots import bot_names, make_bot, play
-from rules.bots.expert import MIN_WORLDS, ExpertBot, RegionOutlook, region_outlook
+from rules.bots.expert import LAST_ROUND_SPREAD, MIN_WORLDS, ExpertBot, LaterRounds, later_rounds, win_reward
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.bots.heuristics import row_value
@@ -70,8 +71,8 @@ def test_round_end_choice_is_the_exact_one_hard_makes() -> None:
 
 
 def test_region_outlook_values_progress_towards_unclaimed_regions() -> None:
-    outlook = region_outlook(AUSTRALIA, 4)
-    assert outlook is region_outlook(AUSTRALIA, 4)  # measured once per edition and player count
+    outlook = later_rounds(AUSTRALIA, 4)
+    assert outlook is later_rounds(AUSTRALIA, 4)  # measured once per edition and player count
     chance = outlook.chance
     for left in range(1, ROUNDS):
         # fewer sites missing, or more rounds left, never makes the bonus less likely
@@ -89,8 +90,45 @@ def test_region_outlook_values_progress_towards_unclaimed_regions() -> None:
     assert outlook.value(AUSTRALIA, taken, 0, 2) == pytest.approx(far - region.bonus * chance[4][2])
 
 
-def test_region_outlook_is_seeded() -> None:
-    assert RegionOutlook(AUSTRALIA, 2, games=20).chance == RegionOutlook(AUSTRALIA, 2, games=20).chance
+def test_later_rounds_are_seeded() -> None:
+    first, again = LaterRounds(AUSTRALIA, 2, games=20), LaterRounds(AUSTRALIA, 2, games=20)
+    assert (first.chance, first.spread) == (again.chance, again.spread)
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+def test_a_lead_moves_further_the_more_rounds_are_left(edition_id: str) -> None:
+    spread = later_rounds(load_edition(edition_id), 4).spread
+    assert spread[0] == LAST_ROUND_SPREAD
+    # a round of scoring moves a lead by several points, and rounds add up (about as independent steps)
+    assert 4 < spread[1] < spread[2] < spread[3] < 2.5 * spread[1]
+    assert later_rounds(load_edition(edition_id), 4).points_per_chance(4, 1) == pytest.approx(
+        spread[1] * math.sqrt(2 * math.pi) * 3)
+
+
+def test_the_reward_is_the_chance_of_finishing_first() -> None:
+    # an even table of four: each other player is beaten half the time
+    assert win_reward([100, 100, 100, 100], 0, 10, 0) == pytest.approx(0.125)
+    # in the last round (a small spread) a sure win is a whole game and a sure loss nothing, by any margin
+    assert win_reward([130, 100, 110, 120], 0, LAST_ROUND_SPREAD, 0) == pytest.approx(1)
+    assert win_reward([100, 101, 90, 90], 0, LAST_ROUND_SPREAD, 0) < 0.3
+    assert win_reward([100, 120, 90, 90], 0, LAST_ROUND_SPREAD, 0) == pytest.approx(0, abs=1e-9)
+    # one point behind the leader is worth far more to close than ten points ahead of the last to widen
+    behind = [100, 101, 80, 70]
+    closer = win_reward([102, 101, 80, 70], 0, 3, 0) - win_reward(behind, 0, 3, 0)
+    wider = win_reward([100, 101, 70, 70], 0, 3, 0) - win_reward(behind, 0, 3, 0)
+    assert closer > 0.2 and wider < 0.01
+    # with rounds to come the same lead is less sure
+    assert win_reward([110, 100], 0, 12, 0) < win_reward([110, 100], 0, 3, 0) < 1
+    # the lead's share tells apart two games that are won (or lost) alike
+    assert win_reward([130, 100], 0, LAST_ROUND_SPREAD, 0.01) > win_reward([120, 100], 0, LAST_ROUND_SPREAD, 0.01)
+    assert win_reward([60, 100], 0, LAST_ROUND_SPREAD, 0.01) < win_reward([70, 100], 0, LAST_ROUND_SPREAD, 0.01)
+
+
+def test_expert_values_are_chances_of_winning() -> None:
+    state = Game(AUSTRALIA, 4, 3).new_initial_state()
+    view = state.view(0)
+    values = ExpertBot(seed=1, simulations=20 * len(view.actions)).action_values(view)
+    assert all(0 < v < 1 for v in values.values())
 
 
 def last_pick_positions(edition_id: str, players: int, wanted: int) -> list[tuple[State, int, int]]:

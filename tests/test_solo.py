@@ -10,6 +10,7 @@ import pytest
 from rules.engine import CHOICE_NONE, Phase
 from rules.record import score_record
 from scorer.solo import SoloError, SoloGame
+from scorer.solo_view import hint_lines, one_decimal
 
 
 def play_to_end(game: SoloGame, pick=lambda actions: actions[0]["action"]) -> None:
@@ -191,6 +192,11 @@ def test_thinking_longer_asks_the_expert_bot() -> None:
     before = (list(game.events), game.screen())
     longer = game.hint(longer=True, simulations=60)
     assert longer["bot"] == "expert" and "region bonuses" in longer["why"]
+    # the expert values a pick by its chance of winning the game, shown in percent
+    assert longer["unit"] == "percent to win" and "chance of winning" in longer["why"]
+    assert all(0 <= o["value"] <= 100 for o in longer["options"])
+    assert hint_lines(longer)[0].value.startswith(f"{one_decimal(longer['options'][0]['value'])}% to win")
+    assert game.hint(samples=6)["unit"] == "points"
     assert {o["action"] for o in longer["options"]} == {a["action"] for a in before[1]["actions"]}
     assert longer["best"] == longer["options"][0]["action"]
     assert all(o["value"] <= longer["options"][0]["value"] for o in longer["options"])

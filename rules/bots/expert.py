@@ -5,7 +5,7 @@ from its own generator), as `hard` does, and in each world plays every legal act
 round, all actions of a world on the same random stream (common random numbers) and with the other
 players' first picks shared (picks are simultaneous). Two things make it stronger than `hard`:
 
-- **Width**: `simulations` rollouts per decision (6,000 by default against `hard`'s 24 worlds × the hand
+- **Width**: `simulations` rollouts per decision (1,000 by default against `hard`'s 24 worlds × the hand
   size), so the value differences between cards are no longer lost in sampling noise.
 - **Its own later picks are searched, not guessed**: below each root action the bot's own picks for the
   rest of the round are chosen by UCT (information-set MCTS over the bot's own moves). A node is the bot's
@@ -16,8 +16,14 @@ players' first picks shared (picks are simultaneous). Two things make it stronge
   always follow the rollout policy: it is a model of them, whose picks depend only on what they hold.
 
 Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
-activities / treasures still unused (`ChoiceOutlook`); the reward is `hard`'s standing (own total minus a
-blend of the best and the mean opponent's). The round-end choice is `hard`'s exact one.
+activities / treasures still unused (`ChoiceOutlook`) and the region bonuses still to come (`LaterRounds`).
+The reward is not `hard`'s standing (points ahead of the field) but the bot's **chance of winning the
+game** from there: the product over the other players of the chance that its lead over them holds, each
+lead's change over the rounds left being about normal with the spread measured from seeded games
+(`LaterRounds.spread`), plus a small share of the lead so that a lost or won game still prefers the wider
+margin. Playing for the win, not the margin, is what lifts it over three `hard` bots: behind, it takes the
+card that could catch the leader; ahead, the card that keeps the lead (`docs/bots.md`). The round-end
+choice is `hard`'s exact one.
 
 The budget is a deterministic count of rollouts from a seeded generator, so a game replays identically on
 any machine; a CPU-time cap (`cpu_seconds`, far above the calibrated budget) only stops a search that a
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 
 from rules.bots import register
@@ -37,45 +44,67 @@ from rules.edition import Edition
 from rules.engine import ROUNDS, Game, Phase, PlayerView, State
 from rules.scoring import ScoreState
 
-#: Rollouts per decision, shared out as whole worlds over the legal actions (calibrated in `docs/bots.md`:
-#: a decision's median ≤ 1 s and p95 ≤ 2 s on one core of the 2-core test machine).
-SIMULATIONS = 6000
+#: Rollouts per decision, shared out as whole worlds over the legal actions. Playing for the win, 3,000
+#: won no more games against three `hard` bots than 1,000 in the probes of `docs/bots.md` (nor did seeing
+#: the real hands), so the bot takes about a tenth of a second a decision (the goal allows a median of 1 s).
+SIMULATIONS = 1000
 #: Fewest worlds a decision samples, whatever the budget or the CPU cap.
 MIN_WORLDS = 4
 #: CPU seconds after which a search stops at its next world (a safety net, not the budget).
 CPU_SECONDS = 3.0
-#: UCB's exploration constant, in points of standing: small, as the other cards of a world differ by a few
-#: points while worlds differ by ten or more (a larger one spends the budget on poor own picks).
+#: UCB's exploration constant, in points of lead near an even game: small, as the other cards of a world
+#: differ by a few points while worlds differ by ten or more (a larger one spends the budget on poor own
+#: picks). The search's rewards are chances, so it is converted by `points_per_chance`.
 EXPLORATION = 1.0
+#: The spread of a lead at the game's end when the round searched is the last: the final totals are exact,
+#: so this only smooths a tie and a near miss (a step would value a one-point win like a twenty-point one).
+LAST_ROUND_SPREAD = 1.5
+#: The share of the mean lead (in points, divided by `points_per_chance`) added to the chance of winning,
+#: so that when every action wins (or loses) alike the wider margin is still preferred.
+LEAD_SHARE = 0.05
 
 
-class RegionOutlook:
-    """The chance that a player still missing `j` sites of a region nobody has claimed gets its bonus in the
-    `r` rounds left: `chance[j][r]`, measured once per edition and player count from seeded games of
-    `normal` bots (a few hundred milliseconds), so the search values progress towards a region it cannot
-    finish this round — what `hard` sees only when a region is completed inside its rollout."""
+class LaterRounds:
+    """What the rounds after the one searched hold, measured once per edition and player count from seeded
+    games of `normal` bots (a few hundred milliseconds):
+
+    - `chance[j][r]`: the chance that a player still missing `j` sites of a region nobody has claimed gets
+      its bonus in the `r` rounds left, so the search values progress towards a region it cannot finish
+      this round (what `hard` sees only when a region is completed inside its rollout);
+    - `spread[r]`: how far one player's lead over another moves in the `r` rounds left (the standard
+      deviation of that change from a round's end to the game's), so a lead at this round's end can be read
+      as a chance of still being ahead at the game's end; `spread[0]` is `LAST_ROUND_SPREAD`.
+    """
 
     def __init__(self, edition: Edition, n_players: int, games: int = 200, seed: int = 11) -> None:
         largest = max((region.mask.bit_count() for region in edition.regions), default=0)
         tries = [[0] * ROUNDS for _ in range(largest + 1)]
         wins = [[0] * ROUNDS for _ in range(largest + 1)]
+        moves: list[list[int]] = [[] for _ in range(ROUNDS)]
         for g in range(games):
             state = Game(edition, n_players, seed * 100_003 + g).new_initial_state()
             bots = [GreedyBot(g * n_players + p) for p in range(n_players)]
             # (missing sites, rounds left, player, region) at each round's end, and who took each region
             pending: list[tuple[int, int, int, int]] = []
             owners: dict[int, set[int]] = {}
+            totals_at: list[tuple[int, list[int]]] = []  # (rounds left, every player's total) at a round's end
             while not state.is_terminal():
                 rounds_done = len(state.round_log)
                 claimed_before = state.score.regions_claimed
                 state.apply_joint([bot.act(view) for bot, view in zip(bots, state.views(), strict=True)])
                 if len(state.round_log) > rounds_done:
                     self._round_ended(edition, state, claimed_before, pending, owners)
+                    totals_at.append((ROUNDS - len(state.round_log), state.totals()))
             for missing, left, player, region in pending:
                 tries[missing][left] += 1
                 wins[missing][left] += player in owners.get(region, ())
+            final = state.totals()
+            for left, totals in totals_at:
+                moves[left].extend((final[q] - final[0]) - (totals[q] - totals[0]) for q in range(1, n_players))
         self.chance = tuple(tuple(w / t if t else 0.0 for w, t in zip(won, tried, strict=True))
                             for won, tried in zip(wins, tries, strict=True))
+        self.spread = (LAST_ROUND_SPREAD,
+                       *(max(LAST_ROUND_SPREAD, statistics.pstdev(moved)) for moved in moves[1:]))
 
     @staticmethod
     def _round_ended(edition: Edition, state: State, claimed_before: int,
@@ -100,24 +129,48 @@ class RegionOutlook:
         return sum(region.bonus * chance[(region.mask & ~seen).bit_count()][rounds_left]
                    for region in edition.regions if not claimed >> region.index & 1)
 
+    def points_per_chance(self, n_players: int, rounds_left: int) -> float:
+        """How many points of lead a whole chance of winning is worth near an even game: the chance's slope
+        there is about (players − 1) × normal density at 0 ÷ spread, each other player's factor ½."""
+        return self.spread[rounds_left] * math.sqrt(2 * math.pi) * (n_players - 1)
 
-def region_outlook(edition: Edition, n_players: int) -> RegionOutlook:
-    return _per_edition(edition, "regions", n_players, lambda: RegionOutlook(edition, n_players))
+
+def later_rounds(edition: Edition, n_players: int) -> LaterRounds:
+    return _per_edition(edition, "later rounds", n_players, lambda: LaterRounds(edition, n_players))
 
 
 class _LookaheadRollout(_Rollout):
-    """`hard`'s rollout, whose standings also count each player's expected region bonuses in later rounds."""
+    """`hard`'s rollout, whose standings also count each player's expected region bonuses in later rounds
+    and whose reward is the bot's chance of winning the game (with a small share of its lead)."""
 
-    __slots__ = ("regions",)
+    __slots__ = ("later", "lead_share", "spread")
 
     def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float,
-                 regions: RegionOutlook) -> None:
+                 later: LaterRounds) -> None:
         super().__init__(world, player, outlook, epsilon)
-        self.regions = regions
+        self.later = later
+        self.spread = later.spread[self.rounds_left]
+        self.lead_share = LEAD_SHARE / later.points_per_chance(self.n, self.rounds_left)
 
     def _later_rounds(self, standing: list[float], score: ScoreState) -> list[float]:
-        value, edition, left = self.regions.value, self.edition, self.rounds_left
+        value, edition, left = self.later.value, self.edition, self.rounds_left
         return [points + value(edition, score, q, left) for q, points in enumerate(standing)]
+
+    def _standing(self, rows: list[list[int]]) -> float:
+        return win_reward(self._standings(rows), self.player, self.spread, self.lead_share)
+
+
+def win_reward(standings: list[float], me: int, spread: float, lead_share: float) -> float:
+    """`me`'s chance of finishing ahead of every other player, each lead's change until the game's end
+    being normal with standard deviation `spread`, plus `lead_share` × the mean lead."""
+    mine = standings[me]
+    scale = spread * math.sqrt(2)
+    chance, lead = 1.0, 0.0
+    for q, theirs in enumerate(standings):
+        if q != me:
+            chance *= 0.5 * (1.0 + math.erf((mine - theirs) / scale))
+            lead += mine - theirs
+    return chance + lead_share * lead / (len(standings) - 1)
 
 
 class ExpertBot:
@@ -141,7 +194,9 @@ class ExpertBot:
         return max(values, key=lambda a: (values[a], -a))
 
     def action_values(self, view: PlayerView) -> dict[int, float]:
-        """Each legal action's mean standing over the worlds searched (the higher, the better).
+        """Each legal action's mean reward over the worlds searched: about its chance of winning the game,
+        0 to 1, plus a small share of its lead (the higher, the better). The round-end choice is valued in
+        points, as `hard` values it.
 
         Depends only on the bot's view and its random stream, unless the CPU cap cut the search short.
         """
@@ -149,21 +204,23 @@ class ExpertBot:
             return self._choice.action_values(view)
         legal = list(view.actions)
         outlook = choice_outlook(view.edition, view.n_players)
-        regions = region_outlook(view.edition, view.n_players)
-        worlds = max(MIN_WORLDS, math.ceil(self.simulations / len(legal)))
+        later = later_rounds(view.edition, view.n_players)
+        exploration = self.exploration / later.points_per_chance(view.n_players, ROUNDS - 1 - view.public.round_index)
         #: per root action, the bot's own later pick sequences → {card: [visits, reward sum, times available]}
         trees: dict[int, dict[tuple[int, ...], dict[int, list[float]]]] = {a: {} for a in legal}
         cpu_limit = time.process_time() + self.cpu_seconds
+        worlds = max(MIN_WORLDS, math.ceil(self.simulations / len(legal)))
         return mean_over_worlds(
             view, self.rng, legal, worlds, MIN_WORLDS, lambda: time.process_time() > cpu_limit,
-            lambda world: _LookaheadRollout(world, view.player, outlook, self.epsilon, regions),
+            lambda world: _LookaheadRollout(world, view.player, outlook, self.epsilon, later),
             lambda rollout, action, others_first, stream: self._simulate(rollout, action, others_first,
-                                                                         trees[action], stream))
+                                                                         trees[action], exploration, stream))
 
     def _simulate(self, rollout: _Rollout, action: int, others_first: list[int],
-                  tree: dict[tuple[int, ...], dict[int, list[float]]], rng: random.Random) -> float:
+                  tree: dict[tuple[int, ...], dict[int, list[float]]], exploration: float,
+                  rng: random.Random) -> float:
         """One rollout of the round with the bot taking `action` now, its own next picks chosen down `tree`
-        while the tree reaches, then by the rollout policy; updates the tree and returns the standing."""
+        while the tree reaches, then by the rollout policy; updates the tree and returns the reward."""
         n, me = rollout.n, rollout.player
         hands, rows, masks, collections = rollout.round_start()
         picks = others_first[:]
@@ -181,7 +238,7 @@ class ExpertBot:
                 node = tree.get(path)
                 if node is None:
                     node = tree[path] = {}
-                card, expanded = self._select(node, hand, rollout, masks[me], collections[me], rng)
+                card, expanded = self._select(node, hand, rollout, masks[me], collections[me], exploration, rng)
                 walked.append((node, card, hand[:]))
                 path += (card,)
                 in_tree = not expanded
@@ -200,14 +257,14 @@ class ExpertBot:
             stats[1] += reward
         return reward
 
-    def _select(self, node: dict[int, list[float]], hand: list[int], rollout: _Rollout, mask: int,
-                collection: int, rng: random.Random) -> tuple[int, bool]:
+    @staticmethod
+    def _select(node: dict[int, list[float]], hand: list[int], rollout: _Rollout, mask: int,
+                collection: int, c_explore: float, rng: random.Random) -> tuple[int, bool]:
         """The card to pick at a tree node: an untried one first (the rollout policy's favourite among
         them), else the highest upper confidence bound. Returns (card, whether it was untried)."""
         untried = [c for c in hand if c not in node or not node[c][0]]
         if untried:
             return rollout._pick(rollout.player, untried, mask, collection, False, rng), True
-        c_explore = self.exploration
         best, best_bound = hand[0], -math.inf
         for c in hand:
             visits, total, available = node[c]
