@@ -106,12 +106,27 @@ def test_a_lead_moves_further_the_more_rounds_are_left(edition_id: str) -> None:
 
 
 def test_the_reward_is_the_chance_of_finishing_first() -> None:
-    # an even table of four: each other player is beaten half the time
-    assert win_reward([100, 100, 100, 100], 0, 10, 0) == pytest.approx(0.125)
+    # an even table: each player wins as often as any other
+    for players in (2, 3, 4):
+        assert win_reward([100] * players, 0, 10, 0) == pytest.approx(1 / players, abs=0.002)
+    # the chances of a table add up to one (the leads all move from the same scores)
+    standings = [104, 100, 97, 111]
+    assert sum(win_reward(standings, p, 8, 0) for p in range(4)) == pytest.approx(1, abs=0.005)
+    # against a direct simulation of the scores moving on: each player's own move normal, so that a lead
+    # moves with the spread's standard deviation
+    rng = random.Random(5)
+    own = 8 / math.sqrt(2)
+    trials = 40_000
+    won = 0
+    for _ in range(trials):
+        mine = 104 + rng.gauss(0, own)  # the bot's own move, the same against every other player
+        won += all(mine > theirs + rng.gauss(0, own) for theirs in (100, 97, 111))
+    assert win_reward(standings, 0, 8, 0) == pytest.approx(won / trials, abs=0.01)
+    # two players: exactly the chance that the lead holds
+    assert win_reward([110, 100], 0, 10, 0) == pytest.approx(0.5 * (1 + math.erf(10 / (10 * math.sqrt(2)))))
     # in the last round (a small spread) a sure win is a whole game and a sure loss nothing, by any margin
     assert win_reward([130, 100, 110, 120], 0, LAST_ROUND_SPREAD, 0) == pytest.approx(1)
-    assert win_reward([100, 101, 90, 90], 0, LAST_ROUND_SPREAD, 0) < 0.3
-    assert win_reward([100, 120, 90, 90], 0, LAST_ROUND_SPREAD, 0) == pytest.approx(0, abs=1e-9)
+    assert win_reward([100, 120, 90, 90], 0, LAST_ROUND_SPREAD, 0) == pytest.approx(0, abs=1e-6)
     # one point behind the leader is worth far more to close than ten points ahead of the last to widen
     behind = [100, 101, 80, 70]
     closer = win_reward([102, 101, 80, 70], 0, 3, 0) - win_reward(behind, 0, 3, 0)
@@ -121,7 +136,7 @@ def test_the_reward_is_the_chance_of_finishing_first() -> None:
     assert win_reward([110, 100], 0, 12, 0) < win_reward([110, 100], 0, 3, 0) < 1
     # the lead's share tells apart two games that are won (or lost) alike
     assert win_reward([130, 100], 0, LAST_ROUND_SPREAD, 0.01) > win_reward([120, 100], 0, LAST_ROUND_SPREAD, 0.01)
-    assert win_reward([60, 100], 0, LAST_ROUND_SPREAD, 0.01) < win_reward([70, 100], 0, LAST_ROUND_SPREAD, 0.01)
+    assert win_reward([60, 100, 90], 0, LAST_ROUND_SPREAD, 0.01) < win_reward([70, 100, 90], 0, LAST_ROUND_SPREAD, 0.01)
 
 
 def test_expert_values_are_chances_of_winning() -> None:
