@@ -90,6 +90,11 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     pad.tap_ident("solo-hint-button")
     pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
     pad.shot("fr-solo-hint")
+    # thinking longer asks the expert bot, which values each card as a chance of winning the game
+    pad.tap_ident("solo-hint-longer")
+    hint = pad.wait_text("solo-hint", r"^Conseil\s: le bot expert choisirait ", timeout=SLOW)
+    assert re.search(r"\d+,\d\s%\sde chances de gagner", hint), hint
+    pad.shot("fr-solo-hint-expert")
     play_to_the_end(pad)
 
     # the switch on the home screen: English at once, and kept by this phone
