@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules.bots import bot_names, make_bot, play
 from rules.bots.greedy import GreedyBot
-from rules.bots.hard import HardBot, choice_outlook
+from rules.bots.hard import GREEDY_PICK, HardBot, PickWeights, _Rollout, choice_outlook
 from rules.bots.random_bot import RandomBot
 from rules.edition import Edition, compile_edition
 from rules.editions import load_edition
@@ -95,3 +97,40 @@ def test_hard_bot_outscores_greedy_over_a_few_games() -> None:
         totals = play(Game(AUSTRALIA, 4, 100 + g), bots).totals()
         margin += totals[seat] - sum(totals) / 4
     assert margin > 0
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+def test_the_rollout_policy_picks_the_card_its_weighted_terms_value_most(edition_id: str) -> None:
+    """`_pick` sums `pick_features`' terms inline (its hot loop); any weights, any hand, the two agree."""
+    edition = load_edition(edition_id)
+    state = Game(edition, 4, 31).new_initial_state()
+    bots = [RandomBot(p) for p in range(4)]
+    weights_rng = random.Random(5)
+    checked = 0
+    while not state.is_terminal():
+        if state.phase in (Phase.THROW, Phase.DRAFT):
+            rollout = _Rollout(state, 0, choice_outlook(edition, 4), 0.0)
+            for q, hand in enumerate(state.hands):
+                mask = sum(1 << c for c in state.rows[q])
+                collection = sum(edition.collection_values[c] for c in state.rows[q])
+                throw = state.phase == Phase.THROW
+                for _ in range(3):
+                    rollout.weights = PickWeights(*(weights_rng.uniform(-1, 2) for _ in PickWeights._fields))
+                    features = rollout.pick_features(q, hand, mask, collection, throw)
+                    noise = random.Random(checked)
+                    noise.random()  # the draw `_pick` spends on its ε test
+                    values = [noise.random() * 0.25 + sum(w * f for w, f in zip(rollout.weights, terms, strict=True))
+                              for terms in features]
+                    expected = hand[values.index(max(values))]
+                    assert rollout._pick(q, hand, mask, collection, throw, random.Random(checked)) == expected
+                    checked += 1
+        state.apply_joint([bot.act(view) for bot, view in zip(bots, state.views(), strict=True)])
+    assert checked >= 250
+
+
+def test_hard_rollout_policy_weighs_each_card_by_its_points_this_round() -> None:
+    """`GREEDY_PICK` counts a term's points as they are: a new site 1, a region's bonus as printed, a pair
+    only when completed."""
+    assert GREEDY_PICK.new_site == GREEDY_PICK.bonus == GREEDY_PICK.collection == GREEDY_PICK.pair_completed == 1
+    assert GREEDY_PICK.pair_started == GREEDY_PICK.region_progress == 0
+    assert GREEDY_PICK.choice_step + GREEDY_PICK.choice_icon == 1

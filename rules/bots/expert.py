@@ -3,7 +3,7 @@
 For every pick the bot samples worlds with `PlayerView.determinized` (every card it cannot see re-dealt
 from its own generator), as `hard` does, and in each world plays every legal action out to the end of the
 round, all actions of a world on the same random stream (common random numbers) and with the other
-players' first picks shared (picks are simultaneous). Two things make it stronger than `hard`:
+players' first picks shared (picks are simultaneous). Three things make it stronger than `hard`:
 
 - **Width**: `simulations` rollouts per decision (1,000 by default against `hard`'s 24 worlds × the hand
   size), so the value differences between cards are no longer lost in sampling noise.
@@ -12,8 +12,11 @@ players' first picks shared (picks are simultaneous). Two things make it stronge
   own pick sequence so far; which cards it holds there differs from world to world (the hands it will be
   passed are hidden now), so a card's UCB exploration counts the visits in which it was *available*, as
   single-observer ISMCTS does. Unvisited cards are tried in the rollout policy's order of preference;
-  below the tree the rollout policy (`hard`'s greedy with ε-random picks) plays on. The other players
-  always follow the rollout policy: it is a model of them, whose picks depend only on what they hold.
+  below the tree the rollout policy plays on. The other players always follow the rollout policy: it is a
+  model of them, whose picks depend only on what they hold.
+- **A model of how players pick**: the rollout policy weighs the same terms as `hard`'s greedy one (with
+  ε-random picks), with weights fitted to the picks `hard` really makes (`EXPERT_PICK`), so the hands
+  that come round, and the rows the others end with, are the likely ones.
 
 Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
 activities / treasures still unused (`ChoiceOutlook`) and the region bonuses still to come (`LaterRounds`).
@@ -39,7 +42,16 @@ import time
 
 from rules.bots import register
 from rules.bots.greedy import GreedyBot
-from rules.bots.hard import ChoiceOutlook, HardBot, _per_edition, _Rollout, choice_outlook, mean_over_worlds
+from rules.bots.hard import (
+    GREEDY_PICK,
+    ChoiceOutlook,
+    HardBot,
+    PickWeights,
+    _per_edition,
+    _Rollout,
+    choice_outlook,
+    mean_over_worlds,
+)
 from rules.edition import Edition
 from rules.engine import ROUNDS, Game, Phase, PlayerView, State
 from rules.scoring import ScoreState
@@ -62,6 +74,26 @@ LAST_ROUND_SPREAD = 1.5
 #: The share of the mean lead (in points, divided by `points_per_chance`) added to the chance of winning,
 #: so that when every action wins (or loses) alike the wider margin is still preferred.
 LEAD_SHARE = 0.05
+#: The expert's model of a pick, per edition (a pack uses its base edition's): the rollout policy of the
+#: other players, and of its own picks below the search tree. `hard`'s rollout policy weighs what a card adds
+#: by hand (`GREEDY_PICK`) and names `hard`'s actual pick about half the time; these weights are fitted to
+#: `hard`'s picks in seeded games and name it more often: `tourpad bench imitate --edition E --games 100` prints
+#: them (60-62% of `hard`'s picks named on held-out games, against 44-52% for `hard`'s own weights).
+#: Rollouts played the way the other players really play made the expert win about ten points more of its
+#: 4-player games against three `hard` bots (`docs/bots.md`).
+EXPERT_PICK: dict[str, PickWeights] = {
+    "australia": PickWeights(collection=0.663, pair_completed=1.018, pair_started=0.984, choice_step=0.745,
+                             choice_icon=1.207, new_site=1.0, bonus=1.331, region_progress=0.603, throw=1.635),
+    "europe": PickWeights(collection=0.266, pair_completed=0.62, pair_started=0.712, choice_step=-0.077,
+                          choice_icon=-0.077, new_site=1.0, bonus=0.412, region_progress=0.068, throw=0.746),
+    "usa": PickWeights(collection=0.595, pair_completed=0.588, pair_started=0.471, choice_step=0.634,
+                       choice_icon=-0.034, new_site=1.0, bonus=0.392, region_progress=0.166, throw=1.002),
+}
+
+
+def expert_pick_weights(edition: Edition) -> PickWeights:
+    """The expert's rollout policy for this edition: its base edition's fitted weights, else `hard`'s."""
+    return EXPERT_PICK.get(edition.base, GREEDY_PICK)
 
 
 class LaterRounds:
@@ -142,8 +174,9 @@ def later_rounds(edition: Edition, n_players: int) -> LaterRounds:
 
 
 class _LookaheadRollout(_Rollout):
-    """`hard`'s rollout, whose standings also count each player's expected region bonuses in later rounds
-    and whose reward is the bot's chance of winning the game (with a small share of its lead)."""
+    """`hard`'s rollout, with the expert's model of a pick (`EXPERT_PICK`), whose standings also count each
+    player's expected region bonuses in later rounds and whose reward is the bot's chance of winning the game
+    (with a small share of its lead)."""
 
     __slots__ = ("later", "lead_share", "spread")
 
@@ -151,6 +184,7 @@ class _LookaheadRollout(_Rollout):
                  later: LaterRounds) -> None:
         super().__init__(world, player, outlook, epsilon)
         self.later = later
+        self.weights = expert_pick_weights(self.edition)
         self.spread = later.spread[self.rounds_left]
         self.lead_share = LEAD_SHARE / later.points_per_chance(self.n, self.rounds_left)
 

@@ -21,11 +21,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rules.bonuses import route_tier_points
 from rules.bots import register
 from rules.edition import Edition
-from rules.engine import ROUNDS, Phase, PlayerView, State, action_choice
+from rules.engine import HAND_SIZE, ROUNDS, Phase, PlayerView, State, action_choice
 from rules.scoring import (
     COLLECTION_RULES,
     NO_CHOICE,
@@ -38,6 +39,35 @@ from rules.scoring import (
 
 #: How much the strongest opponent counts against the bot (the rest is the opponents' mean).
 LEADER_WEIGHT = 0.5
+
+
+class PickWeights(NamedTuple):
+    """The rollout policy's weights: a card's value is the sum of what it adds in each of these terms,
+    each times its weight (`pick_features` lists the terms of every card of a hand)."""
+
+    #: the points the card adds to the row's collection score
+    collection: float
+    #: the value of a pair the card completes
+    pair_completed: float
+    #: the value of a pair the card starts, times the share of the round's picks still to come
+    pair_started: float
+    #: the activity / treasure points the card adds if that icon were scored this round
+    choice_step: float
+    #: a card bearing an activity / treasure icon not yet used
+    choice_icon: float
+    #: a site not yet visited
+    new_site: float
+    #: the region bonus (or route bonus) the card completes
+    bonus: float
+    #: a new site in a region nobody has claimed: the region's bonus times the share of its sites visited
+    region_progress: float
+    #: the card's expected Throw & Catch points, when choosing the Throw card
+    throw: float
+
+
+#: `hard`'s hand-set policy: each card's points this round, as the paper pad counts them.
+GREEDY_PICK = PickWeights(collection=1, pair_completed=1, pair_started=0, choice_step=0.6, choice_icon=0.4,
+                          new_site=1, bonus=1, region_progress=0, throw=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +259,10 @@ class _Rollout:
     """One determinized world, played to the end of the round on plain lists."""
 
     __slots__ = ("choices_used", "edition", "epsilon", "hands", "n", "outlook", "pass_left", "player",
-                 "rounds_left", "rows", "score", "tables", "totals", "world")
+                 "rounds_left", "rows", "score", "tables", "totals", "weights", "world")
+
+    #: The rollout policy's weights; `expert`'s rollouts set their own.
+    weights: PickWeights
 
     def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float) -> None:
         self.world = world
@@ -243,6 +276,7 @@ class _Rollout:
         self.rounds_left = ROUNDS - 1 - world.round_index
         self.score = world.score
         self.totals = world.totals()
+        self.weights = GREEDY_PICK
 
     def others_first_picks(self, rng: random.Random) -> list[int]:
         picks = []
@@ -261,8 +295,9 @@ class _Rollout:
 
     def _pick(self, q: int, hand: list[int], mask: int, collection: int, throw: bool,
               rng: random.Random) -> int:
-        """The rollout policy: the card adding most to this round's points (a greedy estimate), or with
-        probability `epsilon` a random one. `mask` and `collection` describe the row drafted so far."""
+        """The rollout policy: the card of the highest value under `weights` (`PickWeights`), small random
+        tie noise included, or with probability `epsilon` a random one. `mask` and `collection` describe
+        the row drafted so far. (`pick_features` lists the same terms; a test holds the two together.)"""
         if len(hand) == 1:
             return hand[0]
         if rng.random() < self.epsilon:
@@ -278,37 +313,103 @@ class _Rollout:
         table = t.choice_table
         top = len(table) - 1
         route = self.edition.route
+        (w_collection, w_completed, w_started, w_step, w_icon, w_site, w_bonus, w_progress,
+         w_throw) = self.weights
+        picks_to_come = (len(hand) - 1) / (HAND_SIZE - 1)
         best, best_value = hand[0], -1e9
         for c in hand:
             bit = 1 << c
             value = rng.random() * 0.25
             cv = t.collection_value[c]
             if cv:
-                value += collection_rule(collection + cv, previous) - base_collection
+                value += w_collection * (collection_rule(collection + cv, previous) - base_collection)
             icon = t.pair_icon[c]
-            if icon >= 0 and (mask & t.pair_mask[icon]).bit_count() & 1:
-                value += t.pair_value[icon]
+            if icon >= 0:
+                if (mask & t.pair_mask[icon]).bit_count() & 1:
+                    value += w_completed * t.pair_value[icon]
+                elif w_started:
+                    value += w_started * t.pair_value[icon] * picks_to_come
             icon = t.choice_icon[c]
             if icon >= 0 and not used >> icon & 1:
                 if table:
                     k = (mask & t.choice_mask[icon]).bit_count()
-                    value += 0.6 * (table[min(k + 1, top)] - table[min(k, top)]) + 0.4
+                    value += w_step * (table[min(k + 1, top)] - table[min(k, top)]) + w_icon
                 else:
-                    value += 1.0
+                    value += w_step + w_icon
             if not visited & bit:
-                value += 1
+                value += w_site
                 region = t.region[c]
                 region_mask = t.region_mask[region]
-                if not claimed >> region & 1 and (visited | bit) & region_mask == region_mask:
-                    value += t.region_bonus[region]
+                if not claimed >> region & 1:
+                    have = (visited | bit) & region_mask
+                    if have == region_mask:
+                        value += w_bonus * t.region_bonus[region]
+                    elif w_progress:
+                        value += (w_progress * t.region_bonus[region] * have.bit_count()
+                                  / region_mask.bit_count())
                 if route is not None and not score.route_done >> q & 1 and route_achieved(
                         self.edition, visited | bit):
-                    value += route_tier_points(route, self.n, score.route_next_tier)
+                    value += w_bonus * route_tier_points(route, self.n, score.route_next_tier)
             if throw:
-                value += t.throw_expectation[c]
+                value += w_throw * t.throw_expectation[c]
             if value > best_value:
                 best, best_value = c, value
         return best
+
+    def pick_features(self, q: int, hand: list[int], mask: int, collection: int,
+                      throw: bool) -> list[PickWeights]:
+        """The terms `_pick` weighs, card by card of `hand` (in `PickWeights`' order), for fitting the
+        weights to observed picks (`benchmarks/imitation.py`). The rollouts' hot loop sums them inline."""
+        t = self.tables
+        score = self.score
+        visited = score.visited[q] | mask
+        previous = score.previous_collection[q]
+        collection_rule = COLLECTION_RULES[t.collection_rule]
+        base_collection = collection_rule(collection, previous)
+        used = score.choices_used[q]
+        claimed = score.regions_claimed
+        table = t.choice_table
+        top = len(table) - 1
+        route = self.edition.route
+        picks_to_come = (len(hand) - 1) / (HAND_SIZE - 1)
+        features = []
+        for c in hand:
+            terms = dict.fromkeys(PickWeights._fields, 0.0)
+            bit = 1 << c
+            cv = t.collection_value[c]
+            if cv:
+                terms["collection"] = collection_rule(collection + cv, previous) - base_collection
+            icon = t.pair_icon[c]
+            if icon >= 0:
+                if (mask & t.pair_mask[icon]).bit_count() & 1:
+                    terms["pair_completed"] = t.pair_value[icon]
+                else:
+                    terms["pair_started"] = t.pair_value[icon] * picks_to_come
+            icon = t.choice_icon[c]
+            if icon >= 0 and not used >> icon & 1:
+                if table:
+                    k = (mask & t.choice_mask[icon]).bit_count()
+                    terms["choice_step"] = table[min(k + 1, top)] - table[min(k, top)]
+                else:
+                    terms["choice_step"] = 1.0
+                terms["choice_icon"] = 1.0
+            if not visited & bit:
+                terms["new_site"] = 1.0
+                region = t.region[c]
+                region_mask = t.region_mask[region]
+                if not claimed >> region & 1:
+                    have = (visited | bit) & region_mask
+                    if have == region_mask:
+                        terms["bonus"] = t.region_bonus[region]
+                    else:
+                        terms["region_progress"] = t.region_bonus[region] * have.bit_count() / region_mask.bit_count()
+                if route is not None and not score.route_done >> q & 1 and route_achieved(
+                        self.edition, visited | bit):
+                    terms["bonus"] += route_tier_points(route, self.n, score.route_next_tier)
+            if throw:
+                terms["throw"] = t.throw_expectation[c]
+            features.append(PickWeights(**terms))
+        return features
 
     def round_start(self) -> tuple[list[list[int]], list[list[int]], list[int], list[int]]:
         """The world's hands and rows, copied for one rollout, with each row's icon mask and collection value."""

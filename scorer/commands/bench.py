@@ -194,6 +194,18 @@ def balance(as_json: AsJson = False, games: int = 1000, edition: str = "europe",
     report(bench_balance.run(edition_or_fail(edition), games, players, bot, seed), as_json)
 
 
+@app.command("imitate", help=N_("Fit the expert's model of a pick to the hard bot's picks in seeded games: the "
+                                "weights, and how often the fitted, shipped and hard's own weights name the pick on "
+                                "held-out games."))
+def imitate(as_json: AsJson = False, edition: str = "australia",
+            players: int = typer.Option(4, min=2, max=4), games: int = typer.Option(100, min=5),
+            seed: int = 5) -> None:
+    from benchmarks import imitation
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(imitation.run(edition_or_fail(edition), players, games, seed), as_json)
+
+
 @app.command("race", help=N_("Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy "
                              "games/s."))
 def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> None:

@@ -197,7 +197,7 @@ def sim(
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
     game: Annotated[str, typer.Option(help=N_("boomerang or race-around-europe"))] = "boomerang",
     expert_simulations: Annotated[int | None, typer.Option(min=1, help=N_(
-        "the expert bot's rollouts per decision (default: its own, about a second per decision)"))] = None,
+        "the expert bot's rollouts per decision (default: its own, about a tenth of a second per decision)"))] = None,
 ) -> None:
     from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
     from scorer.simulate import SimError, run_simulation
