@@ -293,6 +293,19 @@ class _Rollout:
             picks.append(self._pick(q, self.world.hands[q], mask, sum(values[c] for c in row), throw, rng))
         return picks
 
+    def _pick_context(self, q: int, hand: list[int], mask: int, collection: int) -> tuple:
+        """What a pick by player `q` is weighed against (shared by `_pick` and `pick_features`): the sites
+        visited with the row so far, the collection rule and its points now, the activities / treasures
+        used, the regions claimed, the activity table, the route, and the share of the round's picks to come."""
+        t = self.tables
+        score = self.score
+        collection_rule = COLLECTION_RULES[t.collection_rule]
+        previous = score.previous_collection[q]
+        table = t.choice_table
+        return (score.visited[q] | mask, previous, collection_rule, collection_rule(collection, previous),
+                score.choices_used[q], score.regions_claimed, table, len(table) - 1, self.edition.route,
+                (len(hand) - 1) / (HAND_SIZE - 1))
+
     def _pick(self, q: int, hand: list[int], mask: int, collection: int, throw: bool,
               rng: random.Random) -> int:
         """The rollout policy: the card of the highest value under `weights` (`PickWeights`), small random
@@ -304,18 +317,10 @@ class _Rollout:
             return hand[rng.randrange(len(hand))]
         t = self.tables
         score = self.score
-        visited = score.visited[q] | mask
-        previous = score.previous_collection[q]
-        collection_rule = COLLECTION_RULES[t.collection_rule]
-        base_collection = collection_rule(collection, previous)
-        used = score.choices_used[q]
-        claimed = score.regions_claimed
-        table = t.choice_table
-        top = len(table) - 1
-        route = self.edition.route
+        (visited, previous, collection_rule, base_collection, used, claimed, table, top, route,
+         picks_to_come) = self._pick_context(q, hand, mask, collection)
         (w_collection, w_completed, w_started, w_step, w_icon, w_site, w_bonus, w_progress,
          w_throw) = self.weights
-        picks_to_come = (len(hand) - 1) / (HAND_SIZE - 1)
         best, best_value = hand[0], -1e9
         for c in hand:
             bit = 1 << c
@@ -362,16 +367,8 @@ class _Rollout:
         weights to observed picks (`benchmarks/imitation.py`). The rollouts' hot loop sums them inline."""
         t = self.tables
         score = self.score
-        visited = score.visited[q] | mask
-        previous = score.previous_collection[q]
-        collection_rule = COLLECTION_RULES[t.collection_rule]
-        base_collection = collection_rule(collection, previous)
-        used = score.choices_used[q]
-        claimed = score.regions_claimed
-        table = t.choice_table
-        top = len(table) - 1
-        route = self.edition.route
-        picks_to_come = (len(hand) - 1) / (HAND_SIZE - 1)
+        (visited, previous, collection_rule, base_collection, used, claimed, table, top, route,
+         picks_to_come) = self._pick_context(q, hand, mask, collection)
         features = []
         for c in hand:
             terms = dict.fromkeys(PickWeights._fields, 0.0)
