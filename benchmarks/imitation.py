@@ -67,7 +67,7 @@ def _arrays(decisions: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def fit(decisions: list[Decision], iterations: int = 30) -> tuple[PickWeights, float]:
-    """The weights of highest likelihood (scaled so that a new site is worth 1) and the fitted
+    """The weights of highest likelihood (scaled so that a new site is worth ±1) and the fitted
     temperature: how many points of value make a pick e times likelier."""
     terms, present, picked = _arrays(decisions)
     n, k = len(decisions), terms.shape[2]
@@ -85,8 +85,12 @@ def fit(decisions: list[Decision], iterations: int = 30) -> tuple[PickWeights, f
         weights += step
         if np.abs(step).max() < 1e-9:
             break
-    site = weights[PickWeights._fields.index("new_site")]
-    return PickWeights(*(float(w / site) for w in weights)), float(1 / site)
+    # The scale is |new site| so the temperature stays positive (a player who shuns new sites fits a
+    # negative weight there); with no weight on new sites at all, the weights' length is the unit.
+    scale = abs(weights[PickWeights._fields.index("new_site")])
+    if scale < 1e-6:
+        scale = float(np.linalg.norm(weights)) or 1.0
+    return PickWeights(*(float(w / scale) for w in weights)), float(1 / scale)
 
 
 def agreement(decisions: list[Decision], weights: PickWeights) -> float:
@@ -102,7 +106,7 @@ def run(edition: Edition, players: int = 4, games: int = 100, seed: int = 5) -> 
     train = [d for game in recorded[:split] for d in game]
     held_out = [d for game in recorded[split:] for d in game]
     weights, temperature = fit(train)
-    shipped = expert_pick_weights(edition)
+    shipped = expert_pick_weights(edition, players)
     return {
         "edition": edition.id, "players": players, "games": games, "seed": seed,
         "picks_fitted": len(train), "picks_held_out": len(held_out),

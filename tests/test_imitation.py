@@ -10,12 +10,9 @@ from rules.bots.hard import GREEDY_PICK, PickWeights
 from rules.editions import load_edition
 
 
-def test_the_fit_recovers_the_weights_that_made_the_picks() -> None:
-    """Picks drawn from a conditional logit with known weights (a new site worth 1, temperature 0.5): the
-    fit finds those weights back, and names the likeliest card as often as the true weights do."""
-    rng = np.random.default_rng(3)
-    true = PickWeights(0.7, 1.2, 0.5, 0.6, -0.4, 1.0, 0.9, 0.3, 1.8)
-    temperature = 0.5
+def _drawn_picks(true: PickWeights, temperature: float, seed: int = 3) -> list:
+    """Picks drawn from a conditional logit with these weights and temperature, over random hands' terms."""
+    rng = np.random.default_rng(seed)
     decisions = []
     for _ in range(6000):
         size = int(rng.integers(2, 8))
@@ -23,11 +20,31 @@ def test_the_fit_recovers_the_weights_that_made_the_picks() -> None:
         chance = np.exp(terms @ np.array(true) / temperature)
         picked = int(rng.choice(size, p=chance / chance.sum()))
         decisions.append(([PickWeights(*row) for row in terms.tolist()], picked))
+    return decisions
+
+
+def test_the_fit_recovers_the_weights_that_made_the_picks() -> None:
+    """Picks drawn from a conditional logit with known weights (a new site worth 1, temperature 0.5): the
+    fit finds those weights back, and names the likeliest card as often as the true weights do."""
+    true = PickWeights(0.7, 1.2, 0.5, 0.6, -0.4, 1.0, 0.9, 0.3, 1.8)
+    temperature = 0.5
+    decisions = _drawn_picks(true, temperature)
     fitted, fitted_temperature = fit(decisions)
     assert np.allclose(fitted, true, rtol=0.08, atol=0.05), fitted
     assert abs(fitted_temperature - temperature) < 0.06
     assert agreement(decisions, fitted) >= agreement(decisions, true) - 0.01
     assert agreement(decisions, fitted) > agreement(decisions, GREEDY_PICK) + 0.05
+
+
+def test_a_player_who_shuns_new_sites_fits_a_negative_new_site_and_a_positive_temperature() -> None:
+    """Scaling by the new site's weight must keep its sign: picks that avoid new sites (as `hard`'s do with
+    two players) fit new_site = -1, and the fitted weights still name the likeliest cards."""
+    true = PickWeights(0.5, 0.4, 0.3, 0.2, -0.5, -1.0, 0.0, -0.1, 0.8)
+    decisions = _drawn_picks(true, 0.7, seed=4)
+    fitted, temperature = fit(decisions)
+    assert fitted.new_site == -1.0 and abs(temperature - 0.7) < 0.08
+    assert np.allclose(fitted, true, rtol=0.1, atol=0.06), fitted
+    assert agreement(decisions, fitted) >= agreement(decisions, true) - 0.01
 
 
 def test_recorded_picks_are_the_hard_bots_among_their_hands_terms() -> None:
@@ -44,9 +61,11 @@ def test_recorded_picks_are_the_hard_bots_among_their_hands_terms() -> None:
     assert len(throw_picks) == 4 * 4 * 2  # each round's Throw, by each player, in each game
 
 
-def test_the_expert_uses_its_base_editions_fitted_weights() -> None:
+def test_the_expert_uses_its_base_editions_fitted_weights_with_three_or_four_players() -> None:
     for edition_id, weights in EXPERT_PICK.items():
-        assert expert_pick_weights(load_edition(edition_id)) == weights
+        edition = load_edition(edition_id)
+        assert expert_pick_weights(edition, 4) == expert_pick_weights(edition, 3) == weights
+        assert expert_pick_weights(edition, 2) == GREEDY_PICK  # two players: hard's own weights
         assert weights.new_site == 1.0  # scaled to a new site
     assert set(EXPERT_PICK) == {"australia", "europe", "usa"}
 

@@ -80,7 +80,10 @@ LEAD_SHARE = 0.05
 #: `hard`'s picks in seeded games and name it more often: `tourpad bench imitate --edition E --games 100` prints
 #: them (60-62% of `hard`'s picks named on held-out games, against 44-52% for `hard`'s own weights).
 #: Rollouts played the way the other players really play made the expert win about ten points more of its
-#: 4-player games against three `hard` bots (`docs/bots.md`).
+#: 4-player games against three `hard` bots (`docs/bots.md`). Fitted on 4-player games, they also name
+#: more of `hard`'s 3-player picks (53% against 46-48%), but not its 2-player ones: there a player soon
+#: knows both hands and `hard` picks to deny (its fit weighs a new site negatively and names 42%), so
+#: with fewer than `FITTED_PICK_MIN_PLAYERS` the rollouts keep `hard`'s own weights.
 EXPERT_PICK: dict[str, PickWeights] = {
     "australia": PickWeights(collection=0.663, pair_completed=1.018, pair_started=0.984, choice_step=0.745,
                              choice_icon=1.207, new_site=1.0, bonus=1.331, region_progress=0.603, throw=1.635),
@@ -91,8 +94,14 @@ EXPERT_PICK: dict[str, PickWeights] = {
 }
 
 
-def expert_pick_weights(edition: Edition) -> PickWeights:
-    """The expert's rollout policy for this edition: its base edition's fitted weights, else `hard`'s."""
+FITTED_PICK_MIN_PLAYERS = 3
+
+
+def expert_pick_weights(edition: Edition, n_players: int) -> PickWeights:
+    """The expert's rollout policy for this edition and player count: its base edition's fitted weights,
+    else (two players, or a base edition without a fit) `hard`'s."""
+    if n_players < FITTED_PICK_MIN_PLAYERS:
+        return GREEDY_PICK
     return EXPERT_PICK.get(edition.base, GREEDY_PICK)
 
 
@@ -184,7 +193,7 @@ class _LookaheadRollout(_Rollout):
                  later: LaterRounds) -> None:
         super().__init__(world, player, outlook, epsilon)
         self.later = later
-        self.weights = expert_pick_weights(self.edition)
+        self.weights = expert_pick_weights(self.edition, self.n)
         self.spread = later.spread[self.rounds_left]
         self.lead_share = LEAD_SHARE / later.points_per_chance(self.n, self.rounds_left)
 
