@@ -79,11 +79,12 @@ LEAD_SHARE = 0.05
 #: by hand (`GREEDY_PICK`) and names `hard`'s actual pick about half the time; these weights are fitted to
 #: `hard`'s picks in seeded games and name it more often: `tourpad bench imitate --edition E --games 100` prints
 #: them (60-62% of `hard`'s picks named on held-out games, against 44-52% for `hard`'s own weights).
-#: Rollouts played the way the other players really play made the expert win about ten points more of its
-#: 4-player games against three `hard` bots (`docs/bots.md`). Fitted on 4-player games, they also name
-#: more of `hard`'s 3-player picks (53% against 46-48%), but not its 2-player ones: there a player soon
-#: knows both hands and `hard` picks to deny (its fit weighs a new site negatively and names 42%), so
-#: with fewer than `FITTED_PICK_MIN_PLAYERS` the rollouts keep `hard`'s own weights.
+#: Rollouts played the way the other players really play made the expert win about ten points more of a
+#: probe's 258 4-player games against three `hard` bots (`docs/bots.md` has the probe and the longer runs).
+#: Fitted on 4-player games, they also name more of `hard`'s 3-player picks (53% against 46-48%), but not
+#: its 2-player ones: there a player soon knows both hands and `hard` picks to deny (its fit weighs a new
+#: site negatively and names 42%), so with fewer than `FITTED_PICK_MIN_PLAYERS` the rollouts keep
+#: `hard`'s own weights.
 EXPERT_PICK: dict[str, PickWeights] = {
     "australia": PickWeights(collection=0.663, pair_completed=1.018, pair_started=0.984, choice_step=0.745,
                              choice_icon=1.207, new_site=1.0, bonus=1.331, region_progress=0.603, throw=1.635),
