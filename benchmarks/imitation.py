@@ -7,7 +7,7 @@ are played, every pick from a hand of two or more cards is recorded with the ter
 card of the hand (`_Rollout.pick_features`), and the weights are fitted by maximum likelihood of a
 conditional logit (the chance of a pick ∝ exp(weights · terms), Newton's method on the games' first four
 fifths). The held-out fifth measures how often each set of weights names `hard`'s pick. The weights are
-scaled so that a new site is worth 1; the shipped ones are `rules.bots.expert.EXPERT_PICK`.
+scaled so that a new site is worth ±1; the shipped ones are `rules.bots.expert.EXPERT_PICK`.
 """
 
 from __future__ import annotations
@@ -39,15 +39,11 @@ def collect(edition: Edition, players: int, games: int, seed: int = 5) -> list[l
             actions = [bot.act(view) for bot, view in zip(bots, state.views(), strict=True)]
             if state.phase in (Phase.THROW, Phase.DRAFT):
                 terms = _Rollout(state, 0, outlook, 0.0)
-                values = terms.tables.collection_value
+                _, _, masks, collections = terms.round_start()
                 for q, hand in enumerate(state.hands):
                     if len(hand) < 2:
                         continue
-                    mask = 0
-                    for c in state.rows[q]:
-                        mask |= 1 << c
-                    collection = sum(values[c] for c in state.rows[q])
-                    features = terms.pick_features(q, hand, mask, collection, state.phase == Phase.THROW)
+                    features = terms.pick_features(q, hand, masks[q], collections[q], state.phase == Phase.THROW)
                     decisions.append((features, hand.index(actions[q])))
             state.apply_joint(actions)
         recorded.append(decisions)

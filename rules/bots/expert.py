@@ -93,8 +93,7 @@ EXPERT_PICK: dict[str, PickWeights] = {
     "usa": PickWeights(collection=0.595, pair_completed=0.588, pair_started=0.471, choice_step=0.634,
                        choice_icon=-0.034, new_site=1.0, bonus=0.392, region_progress=0.166, throw=1.002),
 }
-
-
+#: The fewest players for which the rollouts use `EXPERT_PICK` (with two, `hard`'s own weights: above).
 FITTED_PICK_MIN_PLAYERS = 3
 
 
