@@ -20,27 +20,36 @@ WRITER = textwrap.dedent("""
     session = GameSession.new(store, "australia", ["Ann", "Bob"])
     print("GAME", session.game_id, flush=True)
     rounds = [("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"), ("UVWXYZ@", "OPQRST#")]
-    while True:  # enter, undo, enter again... acknowledging each accepted command
+
+    def command(do):  # one command per go-ahead from the test, acknowledged once it is accepted
+        sys.stdin.readline()
+        do()
+        print("ACK", len(session.state.log), flush=True)
+
+    while True:  # enter, undo, enter again...
         for r, (a, b) in enumerate(rounds):
-            session.enter_letters(0, a, None)
-            print("ACK", len(session.state.log), flush=True)
-            session.enter_letters(1, b, None)
-            print("ACK", len(session.state.log), flush=True)
+            command(lambda: session.enter_letters(0, a, None))
+            command(lambda: session.enter_letters(1, b, None))
         for _ in range(8):
-            session.undo()
-            print("ACK", len(session.state.log), flush=True)
+            command(session.undo)
 """)
 
 
 def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path):
     db = tmp_path / "games.sqlite3"
     env = {**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)}
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdout=subprocess.PIPE, text=True,
-                            env=env)
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=env)
     game_id = int(proc.stdout.readline().split()[1])
     acks = []
-    while len(acks) < 23:  # part-way through the second pass, at an arbitrary command
+    # The writer waits for a go-ahead before each command, so when it is killed exactly one command (the
+    # 24th, part-way through the second pass) is in flight, however fast or slow the machine is.
+    for _ in range(23):
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
         acks.append(int(proc.stdout.readline().split()[1]))
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     store = EventStore(db)
