@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from scorer.commands.common import console, fail
-from scorer.locale import N_, _
+from scorer.locale import N_, _, ngettext
 
 app = typer.Typer(help=N_("Benchmarks: engine, print, table, bots, scan."), no_args_is_help=True)
 
@@ -243,3 +244,68 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
     from benchmarks.scan_photos import QR_MM
 
     report(bench_scan.run(edition_or_fail(edition), photos, seed, qr_mm=qr_mm or QR_MM), as_json)
+
+
+@app.command("strength", help=N_("A line-up's win rates over thousands of games, over as many sessions as it takes: "
+                                 "every finished chunk of games is appended to a record kept in the repository "
+                                 "(benchmarks/strength-records/), so a later run, even on a fresh clone, plays only "
+                                 "the games not recorded yet. The report over the first --games games is `tourpad sim "
+                                 "--rotate`'s for the same seed; games/s are per CPU second."))
+def strength(as_json: AsJson = False, edition: str = typer.Option("australia", help=N_("edition id")),
+             players: int = typer.Option(4, min=2, max=4, help=N_("players at the table")),
+             bots: str = typer.Option("expert,hard,hard,hard", help=N_(
+                 "comma-separated line-up, one bot per seat (seats are rotated), as `tourpad sim --bots`")),
+             games: int = typer.Option(2000, min=1, help=N_("the games to report on: the record's first N, "
+                                                            "played if not recorded yet")),
+             seed: int = typer.Option(2026, help=N_("seed of the deals (the same seed plays the same games)")),
+             workers: int = typer.Option(1, min=1, max=16, help=N_("processes to play games in")),
+             expert_simulations: int | None = typer.Option(None, min=1, help=N_(
+                 "the expert bot's rollouts per decision (default: its own, about a tenth of a second per "
+                 "decision)")),
+             record: Path | None = typer.Option(None, help=N_(
+                 "the record to resume or start (default: one in the repository's benchmarks/strength-records/, named "
+                 "after the edition, players, bots and seed)"))) -> None:
+    from benchmarks import strength as bench_strength
+    from rules.i18n import format_number, format_percent
+    from scorer.commands.common import err_console
+    from scorer.commands.engine_commands import edition_or_fail
+    from scorer.commands.sim_tables import print_simulation
+
+    chosen = edition_or_fail(edition)
+    line_up = bots.split(",")
+
+    def progress(done: bench_strength.Progress) -> None:
+        err_console.print(_("{done}/{target} games; entry 1 ({bot}) wins {share}").format(
+            done=done.games_counted, target=done.games_target, bot=line_up[0].strip(),
+            share=format_percent(done.entry_one_win_share, 1)), highlight=False)
+
+    def warn(message: str) -> None:
+        prefix = _("warning:")
+        err_console.print(f"[yellow]{escape(prefix)}[/] {escape(message)}", highlight=False)
+
+    try:
+        run = bench_strength.run(chosen, players, line_up, games, seed, workers, expert_simulations, record,
+                                 on_progress=None if as_json else progress, on_warning=warn)
+    except bench_strength.StrengthError as err:
+        fail(str(err))
+    except OSError as err:
+        fail(_("cannot write the record: {error}").format(error=err))
+    except KeyboardInterrupt:
+        fail(_("stopped: every finished chunk of games is recorded; the same command goes on from there"), code=130)
+    if as_json:
+        print(json.dumps(run.as_dict(), indent=2))
+        return
+    counted = run.report["games"]
+    print_simulation({**run.report, "games_per_second": round(counted / run.cpu_seconds, 2) if run.cpu_seconds
+                      else 0.0}, chosen.category_names())
+    console.print(ngettext("Record {path}: {n} game recorded", "Record {path}: {n} games recorded",
+                           run.games_recorded).format(path=run.record, n=run.games_recorded), highlight=False)
+    if run.missing:
+        console.print(_("Not counted above: games {ranges}, recorded in a chunk that runs past --games {games} "
+                        "(chunks are {chunk} games)").format(
+            ranges=", ".join(str(first) if last - first == 1 else f"{first}–{last - 1}"
+                          for first, last in run.missing), games=run.games_target,
+            chunk=bench_strength.CHUNK_GAMES), highlight=False)
+    console.print(_("CPU time of the counted games: {seconds} s ({per_game} s a game)").format(
+        seconds=format_number(run.cpu_seconds), per_game=format_number(round(run.cpu_seconds / counted, 3))),
+        highlight=False)
