@@ -67,9 +67,17 @@ def enter_by_keypad(pad, letters: str, choice: str | None) -> None:
     choose_and_save(pad, choice)
 
 
+def type_letters(pad, letters: str) -> None:
+    """Type a row's letters until the server shows them: on a loaded machine a fill that lands while the page
+    redraws (a refusal's toast coming in) can be undone by the browser's text field before it reaches the
+    server, so it is filled again, as a missed tap is tapped again."""
+    pad.tap_until(lambda: pad.type_into("Type the letters", letters),
+                  lambda ms: pad.wait_text("entry-cards", rf"^Cards: {re.escape(letters)} \({len(letters)} of 7\)",
+                                           timeout=ms))
+
+
 def enter_by_typing(pad, letters: str, choice: str | None) -> None:
-    pad.type_into("Type the letters", letters)
-    pad.wait_text("entry-cards", rf"^Cards: {re.escape(letters)} \(7 of 7\)")  # the server has them
+    type_letters(pad, letters)
     choose_and_save(pad, choice)
 
 
@@ -86,8 +94,7 @@ def play_round(pad, number: int, shots: bool = False) -> None:
         if shots:
             pad.shot("04-entry-refused-duplicate")
         pad.tap("Clear")
-        pad.type_into("Type the letters", b[:6])
-        pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
+        type_letters(pad, b[:6])
         pad.tap_ident("save")  # six cards: refused, and the six stay on the keypad to be fixed
         pad.wait_text("toast", r"6 cards \(" + b[:6] + r"\); a round's row has exactly 7")
         pad.wait_text("entry-cards", rf"^Cards: {b[:6]} \(6 of 7\)")
