@@ -14,7 +14,7 @@ import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
@@ -36,6 +36,8 @@ VERSION = 1
 CHUNK_GAMES = 4
 RECORDS = Path(__file__).parent / "strength-records"
 ROTATE = True
+#: A chunk's line holds its `Tally` field by field (`asdict`), and is read back by the same names.
+TALLY_FIELDS = frozenset(f.name for f in fields(Tally))
 DIRECTION_VARIANT = False
 
 
@@ -101,9 +103,8 @@ class Chunk(BaseModel):
         return self
 
     def tally(self) -> Tally:
-        return Tally(self.entries, self.categories, self.regions, self.games, list(self.wins), list(self.totals),
-                     [list(row) for row in self.points], [list(row) for row in self.ahead], list(self.region_won),
-                     self.route_awarded)
+        """The chunk's `Tally` (fresh lists: adding to it leaves the chunk as recorded)."""
+        return Tally(**self.model_dump(include=TALLY_FIELDS))
 
 
 @dataclass(slots=True)

@@ -62,6 +62,15 @@ def test_score_table_shows_categories_totals_and_ranking(tmp_path):
         assert text in result.output
 
 
+def test_score_warns_of_set_aside_letters_missing_from_the_next_round(tmp_path):
+    again = {"Ann": {"cards": "ABCDEFG", "activity": None}, "Bob": {"cards": "HIJKLMN", "activity": None}}
+    game = {**GAME, "rounds": [*GAME["rounds"], again]}  # round 2 repeats round 1's cards: O to # never dealt
+    result = run("score", write(tmp_path, game))
+    assert result.exit_code == 0, result.output
+    assert "warning: round 2: O, P, Q, R, S, T, U, V, W, X, Y, Z, @, # were not dealt in round 1" in " ".join(
+        result.output.split())
+
+
 def test_score_refuses_bad_games_with_the_round_player_and_problem(tmp_path):
     bad = json.loads(json.dumps(GAME))
     bad["rounds"][0]["Bob"]["cards"] = "GHIJKLM"

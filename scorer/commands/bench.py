@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 
-from scorer.commands.common import console, fail
+from scorer.commands.common import console, fail, warn
 from scorer.locale import N_, _, ngettext
 
 app = typer.Typer(help=N_("Benchmarks: engine, print, table, bots, scan."), no_args_is_help=True)
@@ -278,10 +277,6 @@ def strength(as_json: AsJson = False, edition: str = typer.Option("australia", h
         err_console.print(_("{done}/{target} games; entry 1 ({bot}) wins {share}").format(
             done=done.games_counted, target=done.games_target, bot=line_up[0].strip(),
             share=format_percent(done.entry_one_win_share, 1)), highlight=False)
-
-    def warn(message: str) -> None:
-        prefix = _("warning:")
-        err_console.print(f"[yellow]{escape(prefix)}[/] {escape(message)}", highlight=False)
 
     try:
         run = bench_strength.run(chosen, players, line_up, games, seed, workers, expert_simulations, record,

@@ -49,6 +49,12 @@ console = CommandConsole()
 err_console = CommandConsole(stderr=True)
 
 
+def warn(message: str, to: Console | None = None) -> None:
+    """Print a warning on one line of `to` (stderr unless said), its text shown as it is (no markup)."""
+    prefix = _("warning:")
+    (to or err_console).print(f"[yellow]{escape(prefix)}[/] {escape(message)}", highlight=False)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a specific error on stderr, on one line, and exit non-zero (nothing has been changed)."""
     # only ASCII whitespace is folded: str.split() would also eat the no-break spaces French puts before « : »

@@ -16,7 +16,7 @@ from rules.edition import Edition
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from rules.scoring import category_points
-from scorer.commands.common import console, fail, resolve_or_fail, show_document
+from scorer.commands.common import console, fail, resolve_or_fail, show_document, warn
 from scorer.locale import N_, _, ngettext
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
 from scorer.userfile import UserFileError, read_user_text
@@ -177,9 +177,8 @@ def score(
     console.print(_("Ranking: {players}").format(players=", ".join(
         f"{report.ranks[p]}. {name} ({report.totals[p]})"
         for p, name in sorted(enumerate(report.players), key=lambda x: report.ranks[x[0]]))))
-    prefix = _("warning:")
     for warning in report.warnings:
-        console.print(f"[yellow]{prefix}[/] {warning}", highlight=False)
+        warn(warning, to=console)
 
 
 def sim(
