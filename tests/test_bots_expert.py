@@ -4,6 +4,7 @@ measurement is `tourpad sim`, in docs/bots.md)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -15,7 +16,7 @@ from rules.bots.greedy import GreedyBot
 from rules.bots.hard import HardBot
 from rules.bots.heuristics import row_value
 from rules.editions import load_edition
-from rules.engine import ROUNDS, Game, Phase, State
+from rules.engine import ROUNDS, Game, Phase, PlayerView, State
 from rules.scoring import ScoreState
 
 AUSTRALIA = load_edition("australia")
@@ -146,10 +147,60 @@ def test_expert_values_are_chances_of_winning() -> None:
     assert all(0 < v < 1 for v in values.values())
 
 
+def state_after_passes(edition_id: str, players: int, passes: int, seed: int = 4) -> State:
+    state = Game(load_edition(edition_id), players, seed).new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(passes):
+        state.apply_joint([rng.choice(state.legal_actions(p)) for p in range(players)])
+    return state
+
+
+@pytest.mark.parametrize(("edition_id", "players"), [("australia", 4), ("usa", 2), ("europe", 3)])
+def test_the_player_passing_the_next_hand_is_predicted_once_their_hand_is_known(edition_id: str,
+                                                                                 players: int) -> None:
+    for passes in range(6):
+        state = state_after_passes(edition_id, players, passes)
+        for player in range(players):
+            view = state.view(player)
+            passer = (player - (1 if view.public.pass_left else -1)) % players
+            predicted = ExpertBot(seed=1).predicted_picks(view)
+            # the passer's hand is the one this player held players - 1 passes ago
+            assert set(predicted) == ({passer} if passes >= players - 1 else set())
+            assert all(card in view.known_hands()[passer] for card in predicted.values())
+            assert predicted == ExpertBot(seed=1).predicted_picks(view)  # seeded
+            assert ExpertBot(seed=1, predict_samples=0).predicted_picks(view) == {}
+
+
+def others_first_picks_searched(bot: ExpertBot, view: PlayerView) -> list[list[int]]:
+    """The other players' first picks in every rollout of `bot`'s search of `view`."""
+    seen: list[list[int]] = []
+    simulate = bot._simulate
+
+    def recording(rollout, action, others_first, *rest):
+        seen.append(others_first[:])
+        return simulate(rollout, action, others_first, *rest)
+
+    bot._simulate = recording  # type: ignore[method-assign]
+    bot.action_values(view)
+    return seen
+
+
+def test_every_world_of_the_search_gives_a_predicted_opponent_that_pick() -> None:
+    view = state_after_passes("australia", 4, 3).view(2)
+    predicted = ExpertBot(seed=5).predicted_picks(view)
+    assert len(predicted) == 1  # after three passes the passer's hand has come round
+    searched = others_first_picks_searched(ExpertBot(seed=5, simulations=80), view)
+    assert searched and all(picks[q] == card for picks in searched for q, card in predicted.items())
+    # without predictions the rollout policy guesses, and not always the same card
+    guessed = others_first_picks_searched(ExpertBot(seed=5, simulations=80, predict_samples=0), view)
+    assert len({tuple(picks) for picks in guessed}) > 1
+
+
 def last_pick_positions(edition_id: str, players: int, wanted: int) -> list[tuple[State, int, int]]:
     """Seeded positions of random play at a round's last pick (two cards in hand) where one card completes
     a region nobody has claimed and is worth at least 4 points more now than the other, which completes no
-    region on the sheet and face-up row of the player it is passed to: (state, player, that card)."""
+    region on the sheet and face-up row of the player it is passed to, and leaves the player further ahead
+    whatever the others take now: (state, player, that card)."""
     edition = load_edition(edition_id)
     found = []
     seed = 0
@@ -186,9 +237,33 @@ def region_completions(state: State, edition, players: int) -> list[tuple[int, i
         if any(theirs & r.mask == r.mask for r in unclaimed):
             continue
         row = [*obs.face_up[player], obs.throw]
-        if row_value(edition, obs, [*row, good]) - row_value(edition, obs, [*row, other]) >= 4:
+        if (row_value(edition, obs, [*row, good]) - row_value(edition, obs, [*row, other]) >= 4
+                and leads_whatever_the_others_pick(state, player, good, other)):
             out.append((player, good))
     return out
+
+
+def leads_whatever_the_others_pick(state: State, player: int, good: int, other: int) -> bool:
+    """Whether, whichever card each other player takes now, the round played out (every round-end choice
+    `hard`'s exact one) leaves `player` further ahead of the best other total with `good` than with `other`:
+    the card the receiver gets with `good` taken must not be worth more to them than the region is to us."""
+    others = [q for q in range(state.game.n_players) if q != player]
+
+    def lead_after(mine: int, theirs: tuple[int, ...]) -> int:
+        world = state.clone()
+        picks = [0] * state.game.n_players
+        picks[player] = mine
+        for q, card in zip(others, theirs, strict=True):
+            picks[q] = card
+        world.apply_joint(picks)
+        while world.phase == Phase.DRAFT:
+            world.apply_joint([world.legal_actions(q)[0] for q in range(world.game.n_players)])
+        world.apply_joint([HardBot(0).act(world.view(q)) for q in range(world.game.n_players)])
+        totals = world.totals()
+        return totals[player] - max(totals[q] for q in others)
+
+    return all(lead_after(good, theirs) > lead_after(other, theirs)
+               for theirs in itertools.product(*(state.legal_actions(q) for q in others)))
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -17,6 +17,10 @@ players' first picks shared (picks are simultaneous). Three things make it stron
 - **A model of how players pick**: the rollout policy weighs the same terms as `hard`'s greedy one (with
   ε-random picks), with weights fitted to the picks `hard` really makes (`EXPERT_PICK`), so the hands
   that come round, and the rows the others end with, are the likely ones.
+- **The next hand, predicted**: once the bot has held the hand of the player who passes to it, that
+  player is predicted to take what `hard`'s search takes on their view (`predicted_picks`), in every world,
+  where the rollout policy would guess; that pick decides the hand the bot is passed next, which its own
+  later picks are planned on.
 
 Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
 activities / treasures still unused (`ChoiceOutlook`) and the region bonuses still to come (`LaterRounds`).
@@ -95,6 +99,10 @@ EXPERT_PICK: dict[str, PickWeights] = {
 }
 #: The fewest players for which the rollouts use `EXPERT_PICK` (with two, `hard`'s own weights: above).
 FITTED_PICK_MIN_PLAYERS = 3
+#: Worlds of `hard`'s search run on an opponent's view to predict the pick that opponent is making now
+#: (`ExpertBot.predicted_picks`). `hard` itself samples 24; the same number names its real pick 3 times out
+#: of 4 once its hand is known (more worlds name it no more often: `hard`'s own pick is that noisy).
+PREDICT_SAMPLES = 24
 
 
 def expert_pick_weights(edition: Edition, n_players: int) -> PickWeights:
@@ -244,13 +252,18 @@ class ExpertBot:
     name = "expert"
 
     def __init__(self, seed: int = 0, simulations: int = SIMULATIONS, epsilon: float = 0.1,
-                 exploration: float = EXPLORATION, cpu_seconds: float = CPU_SECONDS) -> None:
+                 exploration: float = EXPLORATION, cpu_seconds: float = CPU_SECONDS,
+                 predict_samples: int = PREDICT_SAMPLES) -> None:
         self.seed = seed
         self.simulations = simulations
         self.epsilon = epsilon
         self.exploration = exploration
         self.cpu_seconds = cpu_seconds
+        self.predict_samples = predict_samples
         self.rng = random.Random(seed)
+        # the predictions draw from their own stream, so a search's worlds do not depend on how many
+        # opponents' hands happen to be known
+        self._predict_rng = random.Random(seed ^ 0x5EED)
         # the round-end choice is exact (points now + the value of the icons kept) and draws no random number
         self._choice = HardBot(seed)
 
@@ -273,13 +286,39 @@ class ExpertBot:
         exploration = self.exploration / later.points_per_chance(view.n_players, ROUNDS - 1 - view.public.round_index)
         #: per root action, the bot's own later pick sequences → {card: [visits, reward sum, times available]}
         trees: dict[int, dict[tuple[int, ...], dict[int, list[float]]]] = {a: {} for a in legal}
+        predicted = self.predicted_picks(view)
         cpu_limit = time.process_time() + self.cpu_seconds
         worlds = max(MIN_WORLDS, math.ceil(self.simulations / len(legal)))
+
+        def play_out(rollout: _Rollout, action: int, others_first: list[int], stream: random.Random) -> float:
+            for q, card in predicted.items():
+                others_first[q] = card
+            return self._simulate(rollout, action, others_first, trees[action], exploration, stream)
+
         return mean_over_worlds(
             view, self.rng, legal, worlds, MIN_WORLDS, lambda: time.process_time() > cpu_limit,
-            lambda world: _LookaheadRollout(world, view.player, outlook, self.epsilon, later),
-            lambda rollout, action, others_first, stream: self._simulate(rollout, action, others_first,
-                                                                         trees[action], exploration, stream))
+            lambda world: _LookaheadRollout(world, view.player, outlook, self.epsilon, later), play_out)
+
+    def predicted_picks(self, view: PlayerView) -> dict[int, int]:
+        """{player: card} for the player who passes this bot its next hand, once this bot has held the hand
+        that player holds now (from the second pick with two players, the fourth with four): the card
+        `hard`'s search takes on that player's view, in one world consistent with this one. The search gives
+        that pick to every world, where the rollout policy would guess.
+
+        That pick decides the hand the bot is passed next, which its own later picks are planned on. The
+        rollout policy names `hard`'s real pick about a third of the time while hands are large (its search,
+        not a greedy weighing, decides there), `hard`'s own search three times out of four. Predicting the
+        other players' picks too (whose hands reach this bot only after others have picked from them) made
+        no difference a probe could see, at twice the time a decision takes (`docs/bots.md`)."""
+        if view.phase == Phase.CHOICE or not self.predict_samples:
+            return {}
+        n = view.n_players
+        passer = (view.player - (1 if view.public.pass_left else -1)) % n
+        if view.known_hands()[passer] is None:
+            return {}
+        world = view.determinized(self._predict_rng)
+        predictor = HardBot(self._predict_rng.getrandbits(32), samples=self.predict_samples)
+        return {passer: predictor.act(world.view(passer))}
 
     def _simulate(self, rollout: _Rollout, action: int, others_first: list[int],
                   tree: dict[tuple[int, ...], dict[int, list[float]]], exploration: float,
