@@ -9,6 +9,8 @@ and number of games.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
 import signal
 import time
@@ -23,7 +25,8 @@ from typing import Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rules.edition import Edition
-from scorer.simulate import SimError, Tally, play_games, resolve_bot_names, simulation_report
+from scorer.packs import resolve_edition
+from scorer.simulate import SimError, Tally, add_game, play_game, resolve_bot_names, simulation_report
 
 try:
     import fcntl
@@ -39,6 +42,8 @@ ROTATE = True
 #: A chunk's line holds its `Tally` field by field (`asdict`), and is read back by the same names.
 TALLY_FIELDS = frozenset(f.name for f in fields(Tally))
 DIRECTION_VARIANT = False
+#: Hex digits of a game's fingerprint kept (64 bits: two different games alike by chance, never in practice).
+FINGERPRINT_CHARS = 16
 
 
 class StrengthError(ValueError):
@@ -76,6 +81,8 @@ class Chunk(BaseModel):
     region_won: list[int]
     route_awarded: int = Field(ge=0)
     game_totals: list[list[int]]
+    #: per game, `game_fingerprint` of its every action (records begun before fingerprints lack them)
+    game_fingerprints: list[str] | None = None
     cpu_seconds: float = Field(ge=0)
     finished: AwareDatetime
 
@@ -97,6 +104,8 @@ class Chunk(BaseModel):
             raise ValueError(f"region_won has {len(self.region_won)} regions, not {self.regions}")
         if len(self.game_totals) != self.games or any(len(row) != n for row in self.game_totals):
             raise ValueError(f"game_totals is not {self.games} games of {n} entries")
+        if self.game_fingerprints is not None and len(self.game_fingerprints) != self.games:
+            raise ValueError(f"game_fingerprints is not {self.games} games")
         summed = [sum(row[e] for row in self.game_totals) for e in range(n)]
         if summed != self.totals:
             raise ValueError(f"game_totals add up to {summed}, totals say {self.totals}")
@@ -126,28 +135,47 @@ class StrengthRun:
     missing: list[tuple[int, int]]
     cpu_seconds: float
     games_played_now: int
+    #: whether today's bots play the record's first game as recorded (a record is only ever added to by them)
+    played_by_this_code: bool
 
     def as_dict(self) -> dict:
         return {**self.report, "record": str(self.record), "games_target": self.games_target,
                 "games_recorded": self.games_recorded, "missing": [list(r) for r in self.missing],
-                "cpu_seconds": self.cpu_seconds, "games_played_now": self.games_played_now}
+                "cpu_seconds": self.cpu_seconds, "games_played_now": self.games_played_now,
+                "played_by_this_code": self.played_by_this_code}
 
 
 def default_record(edition_id: str, bots: Sequence[str], seed: int) -> Path:
     return RECORDS / f"{edition_id}-{len(bots)}p-{'-'.join(bots)}-seed{seed}.jsonl"
 
 
+def played_game(edition_id: str, bots: Sequence[str], g: int, seed: int,
+                expert_simulations: int | None) -> tuple[Tally, str]:
+    """Game `g` of the run: its tally and its fingerprint."""
+    edition = resolve_edition(edition_id)
+    state, entry_at = play_game(edition, bots, g, seed, DIRECTION_VARIANT, ROTATE, expert_simulations)
+    tally = Tally(len(bots), len(edition.category_ids()), len(edition.regions))
+    add_game(tally, edition, state, entry_at)
+    return tally, game_fingerprint(state.history)
+
+
+def game_fingerprint(history: Sequence[Sequence[int]]) -> str:
+    """Every action of a game (each pick and round-end choice of every seat), hashed: bots that decide
+    anything differently in the game show another fingerprint, even where the final totals come out alike."""
+    return hashlib.sha256(json.dumps([list(step) for step in history]).encode()).hexdigest()[:FINGERPRINT_CHARS]
+
+
 def play_chunk(edition_id: str, bots: Sequence[str], first: int, last: int, seed: int,
                expert_simulations: int | None) -> Chunk:
-    """One game at a time, so each game's totals are kept beside the chunk's tally."""
+    """One game at a time, so each game's totals and fingerprint are kept beside the chunk's tally."""
     started = time.process_time()
-    played = [play_games(edition_id, bots, g, g + 1, seed, DIRECTION_VARIANT, ROTATE, expert_simulations)
-              for g in range(first, last)]
-    game_totals = [list(game.totals) for game in played]  # before the sum below adds into played[0]
-    tally = played[0]
-    for game in played[1:]:
+    played = [played_game(edition_id, bots, g, seed, expert_simulations) for g in range(first, last)]
+    game_totals = [list(tally.totals) for tally, _ in played]  # before the sum below adds into played[0]
+    tally = played[0][0]
+    for game, _ in played[1:]:
         tally.add(game)
     return Chunk(first=first, last=last, **asdict(tally), game_totals=game_totals,
+                 game_fingerprints=[fingerprint for _, fingerprint in played],
                  cpu_seconds=round(time.process_time() - started, 3),
                  finished=datetime.now(UTC).replace(microsecond=0))
 
@@ -241,17 +269,27 @@ def chunks_to_play(recorded: set[int], games: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def _check_same_play(path: Path, header: Header, chunks: list[Chunk]) -> None:
-    """Refuse to add games played by other bots than the record's: replay its first recorded game."""
-    oldest = min(chunks, key=lambda c: c.first)
-    g = oldest.first
-    recorded = oldest.game_totals[0]
-    now = play_games(header.edition, header.bots, g, g + 1, header.seed, header.direction_variant, header.rotate,
-                     header.expert_simulations).totals
-    if list(now) != recorded:
-        raise StrengthError(
-            f"the bots now play game {g} differently from this record (totals {', '.join(map(str, now))}; "
-            f"recorded {', '.join(map(str, recorded))}): {path} was made with other code; use a new --record")
+def _played_by_other_code(path: Path, header: Header, chunks: list[Chunk]) -> str | None:
+    """Why the record was made by other bots than today's, found by replaying the games of its first chunk with
+    fingerprints (every action of each game) or, in a record without fingerprints, of its first chunk (each
+    game's final totals); None if today's bots play those games as recorded.
+
+    A whole chunk, not one game: bots that differ can play a game alike (the expert that predicts the next
+    hand plays Europe's 4-player game 0 move for move as the one before it, and game 1 otherwise), and a
+    chunk seats every entry in every seat."""
+    fingerprinted = [c for c in chunks if c.game_fingerprints is not None]
+    oldest = min(fingerprinted or chunks, key=lambda c: c.first)
+    for offset, g in enumerate(range(oldest.first, oldest.last)):
+        tally, fingerprint = played_game(header.edition, header.bots, g, header.seed, header.expert_simulations)
+        now, recorded = list(tally.totals), oldest.game_totals[offset]
+        if now != recorded:
+            return (f"the bots now play game {g} differently from this record (totals {', '.join(map(str, now))}; "
+                    f"recorded {', '.join(map(str, recorded))}): {path} was made with other code")
+        if oldest.game_fingerprints is not None and fingerprint != oldest.game_fingerprints[offset]:
+            return (f"the bots now play game {g} differently from this record (the same totals, other moves: "
+                    f"fingerprint {fingerprint}, recorded {oldest.game_fingerprints[offset]}): {path} was made with "
+                    "other code")
+    return None
 
 
 def _append_line(fd: int, line: str) -> None:
@@ -360,8 +398,13 @@ def run(edition: Edition, players: int, bots: Sequence[str], games: int = 2000, 
         found = _read_chunks(path, wanted, lines.complete[1:], edition)
         recorded = {g for chunk in found for g in range(chunk.first, chunk.last)}
         pieces = chunks_to_play(recorded, games)
-        if pieces and found:
-            _check_same_play(path, wanted, found)
+        other_code = _played_by_other_code(path, wanted, found) if found else None
+        if other_code is not None:
+            # never mix two versions of the bots in one record; reading an old one back is fine, said plainly
+            if pieces:
+                raise StrengthError(f"{other_code}; use a new --record")
+            if on_warning is not None:
+                on_warning(f"{other_code}: the figures below are that code's, not today's")
         if lines.partial_line is not None:
             if on_warning is not None:
                 on_warning(f"{path}, line {lines.partial_line}: an unfinished line (a run stopped while writing "
@@ -393,7 +436,7 @@ def run(edition: Edition, players: int, bots: Sequence[str], games: int = 2000, 
         games_target=games, games_recorded=len(recorded),
         missing=_ranges([g for g in range(games) if g not in in_report]),
         cpu_seconds=round(sum(c.cpu_seconds for c in counted), 3),
-        games_played_now=sum(last - first for first, last in pieces))
+        games_played_now=sum(last - first for first, last in pieces), played_by_this_code=other_code is None)
 
 
 def _summed(edition: Edition, players: int, chunks: Sequence[Chunk]) -> Tally:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from rules.bots import bot_names, make_bot, play
 from rules.edition import Edition
-from rules.engine import Game
+from rules.engine import Game, State
 from rules.validation import RuleError, check_direction_variant
 from scorer.locale import _, ngettext
 
@@ -99,35 +99,46 @@ def play_games(edition_id: str, names: Sequence[str], first: int, last: int, see
     from scorer.packs import resolve_edition
 
     edition = resolve_edition(edition_id)
-    players = len(names)
-    n_categories = len(edition.category_ids())
-    tally = Tally(players, n_categories, len(edition.regions))
-    budget = {} if expert_simulations is None else {"expert": {"simulations": expert_simulations}}
+    tally = Tally(len(names), len(edition.category_ids()), len(edition.regions))
     for g in range(first, last):
-        game_seed = seed * 1_000_003 + g
-        entry_at = seating(players, g, rotate)
-        seat_bots = [make_bot(names[e], game_seed * 8 + e, **budget.get(names[e], {})) for e in entry_at]
-        state = play(Game(edition, players, game_seed, direction_variant), seat_bots)
-        ranks = state.ranks()
-        winners = ranks.count(1)
-        tally.games += 1
-        for seat, e in enumerate(entry_at):
-            if ranks[seat] == 1:
-                tally.wins[e] += 1 / winners
-            for score in state.round_scores[seat]:
-                for c in range(n_categories):
-                    tally.points[e][c] += score[c]
-                tally.totals[e] += score.total
-            for other_seat, f in enumerate(entry_at):
-                if other_seat != seat:
-                    if ranks[seat] < ranks[other_seat]:
-                        tally.ahead[e][f] += 1
-                    elif ranks[seat] == ranks[other_seat]:
-                        tally.ahead[e][f] += 0.5
-        for region in edition.regions:
-            tally.region_won[region.index] += state.score.regions_claimed >> region.index & 1
-        tally.route_awarded += state.score.route_done.bit_count()
+        state, entry_at = play_game(edition, names, g, seed, direction_variant, rotate, expert_simulations)
+        add_game(tally, edition, state, entry_at)
     return tally
+
+
+def play_game(edition: Edition, names: Sequence[str], game_index: int, seed: int, direction_variant: bool,
+              rotate: bool, expert_simulations: int | None = None) -> tuple[State, list[int]]:
+    """Game `game_index` of a run, played out: its final state, and which line-up entry sat in each seat."""
+    players = len(names)
+    budget = {} if expert_simulations is None else {"expert": {"simulations": expert_simulations}}
+    game_seed = seed * 1_000_003 + game_index
+    entry_at = seating(players, game_index, rotate)
+    seat_bots = [make_bot(names[e], game_seed * 8 + e, **budget.get(names[e], {})) for e in entry_at]
+    return play(Game(edition, players, game_seed, direction_variant), seat_bots), entry_at
+
+
+def add_game(tally: Tally, edition: Edition, state: State, entry_at: Sequence[int]) -> None:
+    """Count one finished game into `tally` by line-up entry."""
+    n_categories = len(edition.category_ids())
+    ranks = state.ranks()
+    winners = ranks.count(1)
+    tally.games += 1
+    for seat, e in enumerate(entry_at):
+        if ranks[seat] == 1:
+            tally.wins[e] += 1 / winners
+        for score in state.round_scores[seat]:
+            for c in range(n_categories):
+                tally.points[e][c] += score[c]
+            tally.totals[e] += score.total
+        for other_seat, f in enumerate(entry_at):
+            if other_seat != seat:
+                if ranks[seat] < ranks[other_seat]:
+                    tally.ahead[e][f] += 1
+                elif ranks[seat] == ranks[other_seat]:
+                    tally.ahead[e][f] += 0.5
+    for region in edition.regions:
+        tally.region_won[region.index] += state.score.regions_claimed >> region.index & 1
+    tally.route_awarded += state.score.route_done.bit_count()
 
 
 def run_simulation(edition: Edition, players: int, bots: Sequence[str], games: int, seed: int,

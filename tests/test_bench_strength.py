@@ -139,6 +139,63 @@ def test_a_record_the_bots_no_longer_play_alike_is_refused_and_left_unchanged(ed
     assert record.read_bytes() == before
 
 
+def test_a_record_whose_first_game_was_played_with_other_moves_to_the_same_totals_is_refused(edition, tmp_path):
+    record = tmp_path / "run.jsonl"
+    run(edition, record, TWO, 4)
+    header, chunk = lines(record)
+    assert len(chunk["game_fingerprints"]) == 4
+    played = chunk["game_fingerprints"][0]
+    chunk["game_fingerprints"][0] = "0" * len(played)  # as if other code had reached the same totals otherwise
+    record.write_text(json.dumps(header) + "\n" + json.dumps(chunk) + "\n", encoding="utf-8")
+    before = record.read_bytes()
+    message = (rf"the bots now play game 0 differently from this record \(the same totals, other moves: "
+               rf"fingerprint {played}, recorded 0+\): .*use a new --record")
+    with pytest.raises(StrengthError, match=message):
+        run(edition, record, TWO, 8)
+    assert record.read_bytes() == before
+    # every game of the chunk is replayed: bots that differ can play one game alike
+    chunk["game_fingerprints"][0] = played
+    chunk["game_fingerprints"][2] = "0" * len(played)
+    record.write_text(json.dumps(header) + "\n" + json.dumps(chunk) + "\n", encoding="utf-8")
+    with pytest.raises(StrengthError, match="the bots now play game 2 differently from this record"):
+        run(edition, record, TWO, 8)
+    # a record begun before fingerprints were kept is checked by its first fingerprinted chunk, else by totals
+    del chunk["game_fingerprints"]
+    record.write_text(json.dumps(header) + "\n" + json.dumps(chunk) + "\n", encoding="utf-8")
+    assert run(edition, record, TWO, 8).games_played_now == 4
+    header, old_chunk, new_chunk = lines(record)
+    assert "game_fingerprints" not in old_chunk and len(new_chunk["game_fingerprints"]) == 4
+    new_chunk["game_fingerprints"][0] = "0" * len(played)
+    record.write_text("".join(json.dumps(line) + "\n" for line in (header, old_chunk, new_chunk)), encoding="utf-8")
+    with pytest.raises(StrengthError, match="the bots now play game 4 differently from this record"):
+        run(edition, record, TWO, 12)
+
+
+def test_a_games_fingerprint_is_every_action_of_it() -> None:
+    history = [(3, 7), (12, 5), (0, 1)]
+    assert strength.game_fingerprint(history) == strength.game_fingerprint([list(step) for step in history])
+    assert strength.game_fingerprint(history) != strength.game_fingerprint([(3, 7), (5, 12), (0, 1)])
+    assert len(strength.game_fingerprint(history)) == strength.FINGERPRINT_CHARS
+
+
+def test_a_complete_record_the_bots_no_longer_play_alike_is_read_back_marked_as_other_codes(edition, tmp_path):
+    record = tmp_path / "run.jsonl"
+    today = run(edition, record, TWO, 4)
+    assert today.played_by_this_code and today.as_dict()["played_by_this_code"] is True
+    header, chunk = lines(record)
+    chunk["game_totals"][0][0] += 1  # as if other code had played game 0
+    chunk["totals"][0] += 1
+    record.write_text(json.dumps(header) + "\n" + json.dumps(chunk) + "\n", encoding="utf-8")
+    before = record.read_bytes()
+    warnings: list[str] = []
+    old = run(edition, record, TWO, 4, on_warning=warnings.append)
+    assert old.games_played_now == 0 and not old.played_by_this_code
+    assert old.report != today.report and old.report["games"] == 4  # the record's figures, as recorded
+    assert len(warnings) == 1 and re.search(r"the bots now play game 0 differently from this record .*"
+                                            r"the figures below are that code's, not today's", warnings[0])
+    assert record.read_bytes() == before
+
+
 def test_a_smaller_target_reports_only_the_chunks_inside_it(edition, tmp_path):
     record = tmp_path / "run.jsonl"
     run(edition, record, TWO, 8)

@@ -100,8 +100,9 @@ EXPERT_PICK: dict[str, PickWeights] = {
 #: The fewest players for which the rollouts use `EXPERT_PICK` (with two, `hard`'s own weights: above).
 FITTED_PICK_MIN_PLAYERS = 3
 #: Worlds of `hard`'s search run on an opponent's view to predict the pick that opponent is making now
-#: (`ExpertBot.predicted_picks`). `hard` itself samples 24; the same number names its real pick 3 times out
-#: of 4 once its hand is known (more worlds name it no more often: `hard`'s own pick is that noisy).
+#: (`ExpertBot.predicted_picks`). `hard` itself samples 24; the same number names its real pick about 3
+#: times out of 4 once its hand is known (96 worlds named it as often at most hand sizes: `hard`'s own pick,
+#: from 24 worlds, is that noisy; `docs/bots.md`).
 PREDICT_SAMPLES = 24
 
 
