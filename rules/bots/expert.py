@@ -3,7 +3,7 @@
 For every pick the bot samples worlds with `PlayerView.determinized` (every card it cannot see re-dealt
 from its own generator), as `hard` does, and in each world plays every legal action out to the end of the
 round, all actions of a world on the same random stream (common random numbers) and with the other
-players' first picks shared (picks are simultaneous). Three things make it stronger than `hard`:
+players' first picks shared (picks are simultaneous). Four things make it stronger than `hard`:
 
 - **Width**: `simulations` rollouts per decision (1,000 by default against `hard`'s 24 worlds × the hand
   size), so the value differences between cards are no longer lost in sampling noise.
@@ -262,8 +262,8 @@ class ExpertBot:
         self.cpu_seconds = cpu_seconds
         self.predict_samples = predict_samples
         self.rng = random.Random(seed)
-        # the predictions draw from their own stream, so a search's worlds do not depend on how many
-        # opponents' hands happen to be known
+        # the predictions draw from their own stream, so a search's worlds are the same whether or not it
+        # predicted a pick
         self._predict_rng = random.Random(seed ^ 0x5EED)
         # the round-end choice is exact (points now + the value of the icons kept) and draws no random number
         self._choice = HardBot(seed)
