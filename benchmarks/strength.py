@@ -149,10 +149,9 @@ def default_record(edition_id: str, bots: Sequence[str], seed: int) -> Path:
     return RECORDS / f"{edition_id}-{len(bots)}p-{'-'.join(bots)}-seed{seed}.jsonl"
 
 
-def played_game(edition_id: str, bots: Sequence[str], g: int, seed: int,
+def played_game(edition: Edition, bots: Sequence[str], g: int, seed: int,
                 expert_simulations: int | None) -> tuple[Tally, str]:
     """Game `g` of the run: its tally and its fingerprint."""
-    edition = resolve_edition(edition_id)
     state, entry_at = play_game(edition, bots, g, seed, DIRECTION_VARIANT, ROTATE, expert_simulations)
     tally = Tally(len(bots), len(edition.category_ids()), len(edition.regions))
     add_game(tally, edition, state, entry_at)
@@ -169,7 +168,8 @@ def play_chunk(edition_id: str, bots: Sequence[str], first: int, last: int, seed
                expert_simulations: int | None) -> Chunk:
     """One game at a time, so each game's totals and fingerprint are kept beside the chunk's tally."""
     started = time.process_time()
-    played = [played_game(edition_id, bots, g, seed, expert_simulations) for g in range(first, last)]
+    edition = resolve_edition(edition_id)  # once a chunk: a pack's is parsed from its file
+    played = [played_game(edition, bots, g, seed, expert_simulations) for g in range(first, last)]
     game_totals = [list(tally.totals) for tally, _ in played]  # before the sum below adds into played[0]
     tally = played[0][0]
     for game, _ in played[1:]:
@@ -279,8 +279,9 @@ def _played_by_other_code(path: Path, header: Header, chunks: list[Chunk]) -> st
     chunk seats every entry in every seat."""
     fingerprinted = [c for c in chunks if c.game_fingerprints is not None]
     oldest = min(fingerprinted or chunks, key=lambda c: c.first)
+    edition = resolve_edition(header.edition)
     for offset, g in enumerate(range(oldest.first, oldest.last)):
-        tally, fingerprint = played_game(header.edition, header.bots, g, header.seed, header.expert_simulations)
+        tally, fingerprint = played_game(edition, header.bots, g, header.seed, header.expert_simulations)
         now, recorded = list(tally.totals), oldest.game_totals[offset]
         if now != recorded:
             return (f"the bots now play game {g} differently from this record (totals {', '.join(map(str, now))}; "

@@ -668,6 +668,11 @@ class PlayerView(NamedTuple):
     def legal_actions(self) -> list[int]:
         return list(self.actions)
 
+    @property
+    def passer(self) -> int:
+        """The player who passes this player its next hand this round."""
+        return (self.player - (1 if self.public.pass_left else -1)) % self.public.n_players
+
     def known_hands(self) -> tuple[tuple[int, ...] | None, ...]:
         """Per player, their current hand where this player held it earlier this round, else None."""
         n, p = self.public.n_players, self.player

@@ -163,6 +163,7 @@ def test_the_player_passing_the_next_hand_is_predicted_once_their_hand_is_known(
         for player in range(players):
             view = state.view(player)
             passer = (player - (1 if view.public.pass_left else -1)) % players
+            assert view.passer == passer
             predicted = ExpertBot(seed=1).predicted_picks(view)
             # the passer's hand is the one this player held players - 1 passes ago
             assert set(predicted) == ({passer} if passes >= players - 1 else set())

@@ -314,8 +314,7 @@ class ExpertBot:
         CPU median of 177 ms a decision against 94 ms; 130 ms with the passer's alone; `docs/bots.md`)."""
         if view.phase == Phase.CHOICE or not self.predict_samples:
             return {}
-        n = view.n_players
-        passer = (view.player - (1 if view.public.pass_left else -1)) % n
+        passer = view.passer
         if view.known_hands()[passer] is None:
             return {}
         world = view.determinized(self._predict_rng)
