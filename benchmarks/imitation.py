@@ -5,8 +5,8 @@ search tree). `hard`'s rollout policy weighs what each card adds this round by h
 (`GREEDY_PICK`): it names `hard`'s actual pick about half the time. Here seeded games of four `hard` bots
 are played, every pick from a hand of two or more cards is recorded with the terms `_pick` weighs for each
 card of the hand (`_Rollout.pick_features`), and the weights are fitted by maximum likelihood of a
-conditional logit (the chance of a pick ∝ exp(weights · terms), Newton's method on the games' first four
-fifths). The held-out fifth measures how often each set of weights names `hard`'s pick. The weights are
+conditional logit (`benchmarks.logit`: the chance of a pick ∝ exp(weights · terms), fitted on the games' first
+four fifths). The held-out fifth measures how often each set of weights names `hard`'s pick. The weights are
 scaled so that a new site is worth ±1; the shipped ones are `rules.bots.expert.EXPERT_PICK`.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from benchmarks import logit
 from rules.bots.expert import expert_pick_weights
 from rules.bots.hard import GREEDY_PICK, HardBot, PickWeights, _Rollout, choice_outlook
 from rules.edition import Edition
@@ -21,9 +22,6 @@ from rules.engine import Game, Phase
 
 #: One recorded pick: every card's terms (`PickWeights` order), and which card was picked.
 Decision = tuple[list[PickWeights], int]
-#: Pulls the weights towards 0 a little, so that terms that never differ (or always move together, as an
-#: icon's step and the icon itself in an edition without an activity table) leave a solvable system.
-RIDGE = 1e-3
 
 
 def collect(edition: Edition, players: int, games: int, seed: int = 5) -> list[list[Decision]]:
@@ -50,37 +48,10 @@ def collect(edition: Edition, players: int, games: int, seed: int = 5) -> list[l
     return recorded
 
 
-def _arrays(decisions: list[Decision]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    width = max(len(features) for features, _ in decisions)
-    terms = np.zeros((len(decisions), width, len(PickWeights._fields)))
-    present = np.zeros((len(decisions), width), dtype=bool)
-    picked = np.zeros(len(decisions), dtype=int)
-    for i, (features, chosen) in enumerate(decisions):
-        terms[i, :len(features)] = features
-        present[i, :len(features)] = True
-        picked[i] = chosen
-    return terms, present, picked
-
-
 def fit(decisions: list[Decision], iterations: int = 30) -> tuple[PickWeights, float]:
     """The weights of highest likelihood (scaled so that a new site is worth ±1) and the fitted
     temperature: how many points of value make a pick e times likelier."""
-    terms, present, picked = _arrays(decisions)
-    n, k = len(decisions), terms.shape[2]
-    weights = np.zeros(k)
-    rows = np.arange(n)
-    for _ in range(iterations):
-        scores = np.where(present, terms @ weights, -np.inf)
-        scores -= scores.max(axis=1, keepdims=True)
-        chance = np.exp(scores)
-        chance /= chance.sum(axis=1, keepdims=True)
-        expected = np.einsum("nc,nck->nk", chance, terms)
-        gradient = (terms[rows, picked] - expected).sum(axis=0) - RIDGE * n * weights
-        second = np.einsum("nc,nck,ncl->kl", chance, terms, terms) - np.einsum("nk,nl->kl", expected, expected)
-        step = np.linalg.solve(second + RIDGE * n * np.eye(k), gradient)
-        weights += step
-        if np.abs(step).max() < 1e-9:
-            break
+    weights = logit.fit(decisions, iterations)
     # The scale is |new site| so the temperature stays positive (a player who shuns new sites fits a
     # negative weight there); with no weight on new sites at all, the weights' length is the unit.
     scale = abs(weights[PickWeights._fields.index("new_site")])
@@ -91,7 +62,7 @@ def fit(decisions: list[Decision], iterations: int = 30) -> tuple[PickWeights, f
 
 def agreement(decisions: list[Decision], weights: PickWeights) -> float:
     """The share of the picks that the highest-valued card under `weights` names (ties: the first card)."""
-    terms, present, picked = _arrays(decisions)
+    terms, present, picked = logit.arrays(decisions)
     values = np.where(present, terms @ np.array(weights), -np.inf)
     return float((values.argmax(axis=1) == picked).mean())
 

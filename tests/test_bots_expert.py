@@ -11,9 +11,22 @@ import random
 import pytest
 
 from rules.bots import bot_names, make_bot, play
-from rules.bots.expert import LAST_ROUND_SPREAD, MIN_WORLDS, ExpertBot, LaterRounds, later_rounds, win_reward
+from rules.bots.expert import (
+    EXPERT_PICK_TEMPERATURE,
+    LAST_ROUND_SPREAD,
+    MIN_WORLDS,
+    ROUND_END_VALUE,
+    ExpertBot,
+    LaterRounds,
+    _LookaheadRollout,
+    expert_pick_temperature,
+    later_rounds,
+    round_end_terms,
+    round_end_value,
+    win_reward,
+)
 from rules.bots.greedy import GreedyBot
-from rules.bots.hard import HardBot
+from rules.bots.hard import HardBot, choice_outlook
 from rules.bots.heuristics import row_value
 from rules.editions import load_edition
 from rules.engine import ROUNDS, Game, Phase, PlayerView, State
@@ -273,3 +286,75 @@ def test_expert_takes_the_card_that_completes_a_region_when_it_wins_points(playe
     assert len(positions) == 3
     for state, player, good in positions:
         assert ExpertBot(seed=player, simulations=60).act(state.view(player)) == good
+
+
+def lookahead_rollout(edition_id: str, players: int, passes: int, player: int = 0) -> _LookaheadRollout:
+    state = state_after_passes(edition_id, players, passes)
+    edition = state.game.edition
+    return _LookaheadRollout(state, player, choice_outlook(edition, players), 0.1, later_rounds(edition, players))
+
+
+def test_the_other_players_rollout_picks_are_drawn_with_the_fitted_models_chances() -> None:
+    """With three or more players the expert's rollouts draw another player's card with a chance ∝
+    exp(value ÷ temperature) under the fitted weights (no random ε picks); its own picks stay the favourite
+    card with ε random ones, exactly as with no temperature."""
+    rollout = lookahead_rollout("usa", 4, 2)
+    assert rollout.temperature == EXPERT_PICK_TEMPERATURE["usa"] > 0
+    _, _, masks, collections = rollout.round_start()
+    q = 2
+    hand = rollout.world.hands[q]
+    values = [sum(w * t for w, t in zip(rollout.weights, terms, strict=True))
+              for terms in rollout.pick_features(q, hand, masks[q], collections[q], False)]
+    weights = [math.exp(v / rollout.temperature) for v in values]
+    expected = {c: w / sum(weights) for c, w in zip(hand, weights, strict=True)}
+    rng = random.Random(8)
+    draws = 8000
+    counts = dict.fromkeys(hand, 0)
+    for _ in range(draws):
+        counts[rollout._pick(q, hand, masks[q], collections[q], False, rng)] += 1
+    for card in hand:
+        assert abs(counts[card] / draws - expected[card]) < 0.02, (card, counts, expected)
+    # the bot's own picks ignore the temperature
+    me = rollout.player
+    own = [rollout._pick(me, rollout.world.hands[me], masks[me], collections[me], False, random.Random(s))
+           for s in range(50)]
+    rollout.temperature = 0.0
+    assert own == [rollout._pick(me, rollout.world.hands[me], masks[me], collections[me], False, random.Random(s))
+                   for s in range(50)]
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+def test_two_player_rollouts_keep_hards_model_and_the_last_round_its_exact_totals(edition_id: str) -> None:
+    """The fitted temperature and round-end value come with the fitted pick model, from three players on:
+    2-player games (whose strength records meet their goal) are played as before."""
+    edition = load_edition(edition_id)
+    assert expert_pick_temperature(edition, 2) == 0.0
+    assert all(round_end_value(edition, 2, left) is None for left in range(ROUNDS))
+    for players in (3, 4):
+        assert expert_pick_temperature(edition, players) == EXPERT_PICK_TEMPERATURE[edition_id]
+        assert round_end_value(edition, players, 0) is None  # the last round: the totals are the game's
+        assert [round_end_value(edition, players, left) for left in (1, 2, 3)] == list(ROUND_END_VALUE[edition_id])
+    rollout = lookahead_rollout(edition_id, 2, 1)
+    assert rollout.temperature == 0.0 and rollout.round_end is None
+
+
+def test_a_rollouts_standings_count_what_each_sheet_is_worth_beyond_its_points() -> None:
+    rollout = lookahead_rollout("usa", 4, 1)
+    assert rollout.rounds_left == ROUNDS - 1
+    worth = rollout.round_end
+    assert worth == ROUND_END_VALUE["usa"][ROUNDS - 2]
+    score = ScoreState(4, visited=[0b111, 0b1111111, 0, 1], previous_collection=[12, 0, 5, 30], route_done=0b0010)
+    with_worth = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
+    rollout.round_end = None
+    without = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
+    for q, (sites, collection, route) in enumerate([(3, 12, 0), (7, 0, 1), (0, 5, 0), (1, 30, 0)]):
+        assert round_end_terms(score, q) == (collection, route, sites)
+        assert with_worth[q] - without[q] == pytest.approx(
+            worth.collection * collection + worth.route * route + worth.sites * sites)
+
+
+def test_usas_americana_to_beat_and_a_route_already_scored_cost_a_sheet_points() -> None:
+    """What the fit found in USA, as the rules say it should be: a high Americana score must be beaten next
+    round, and a route bonus scored is one the others may still score, so both are worth less than their points."""
+    for value in ROUND_END_VALUE["usa"]:
+        assert value.collection < 0 and value.route < 0

@@ -3,7 +3,7 @@
 For every pick the bot samples worlds with `PlayerView.determinized` (every card it cannot see re-dealt
 from its own generator), as `hard` does, and in each world plays every legal action out to the end of the
 round, all actions of a world on the same random stream (common random numbers) and with the other
-players' first picks shared (picks are simultaneous). Four things make it stronger than `hard`:
+players' first picks shared (picks are simultaneous). These things make it stronger than `hard`:
 
 - **Width**: `simulations` rollouts per decision (1,000 by default against `hard`'s 24 worlds × the hand
   size), so the value differences between cards are no longer lost in sampling noise.
@@ -14,16 +14,20 @@ players' first picks shared (picks are simultaneous). Four things make it strong
   single-observer ISMCTS does. Unvisited cards are tried in the rollout policy's order of preference;
   below the tree the rollout policy plays on. The other players always follow the rollout policy: it is a
   model of them, whose picks depend only on what they hold.
-- **A model of how players pick**: the rollout policy weighs the same terms as `hard`'s greedy one (with
-  ε-random picks), with weights fitted to the picks `hard` really makes (`EXPERT_PICK`), so the hands
-  that come round, and the rows the others end with, are the likely ones.
+- **A model of how players pick**: the rollout policy weighs the same terms as `hard`'s greedy one, with
+  weights fitted to the picks `hard` really makes (`EXPERT_PICK`), so the hands that come round, and the
+  rows the others end with, are the likely ones. With three or more players, another player's card is
+  drawn with the chance that fit gives it (`EXPERT_PICK_TEMPERATURE`), where `hard` models everyone as
+  taking their favourite card (and ε random ones).
 - **The next hand, predicted**: once the bot has held the hand of the player who passes to it, that
   player is predicted to take what `hard`'s search takes on their view (`predicted_picks`), in every world,
   where the rollout policy would guess; that pick decides the hand the bot is passed next, which its own
   later picks are planned on.
 
 Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
-activities / treasures still unused (`ChoiceOutlook`) and the region bonuses still to come (`LaterRounds`).
+activities / treasures still unused (`ChoiceOutlook`), the region bonuses still to come (`LaterRounds`)
+and, with three or more players, what a sheet at a round's end is worth beyond its points as the winners of
+seeded games show it (`ROUND_END_VALUE`: USA's Americana score to beat next round, a route already scored).
 The reward is not `hard`'s standing (points ahead of the field) but the bot's **chance of winning the
 game** from there (`win_reward`): every player's score moving on normally in the rounds left, with the
 spread of a lead measured from seeded games (`LaterRounds.spread`), the chance that none of the others
@@ -43,6 +47,7 @@ import math
 import random
 import statistics
 import time
+from typing import NamedTuple
 
 from rules.bots import register
 from rules.bots.greedy import GreedyBot
@@ -106,12 +111,76 @@ FITTED_PICK_MIN_PLAYERS = 3
 PREDICT_SAMPLES = 24
 
 
+#: How surely `hard` takes the card the fitted weights value most: the points of value that make a pick e times
+#: likelier, fitted with `EXPERT_PICK` (`tourpad bench imitate` prints it). The expert's rollouts draw the other
+#: players' picks with these chances, where `hard`'s rollouts take the favourite card (and 10% random ones): the
+#: fitted weights name `hard`'s pick about 60% of the time, so the favourite card every time makes the others
+#: more predictable than they are.
+EXPERT_PICK_TEMPERATURE: dict[str, float] = {"australia": 1.744, "europe": 1.075, "usa": 1.242}
+
+
+class RoundEndValue(NamedTuple):
+    """What a player's sheet at a round's end is worth beyond the points it stands at, in points, per unit of
+    each of `round_end_terms`: fitted to who won seeded games (`tourpad bench round-value`)."""
+
+    #: per point of the round's collection score (USA's Americana must beat it in the next round)
+    collection: float
+    #: for the route bonus already scored (the others may still score theirs)
+    route: float
+    #: per site visited
+    sites: float
+
+    def of(self, score: ScoreState, player: int) -> float:
+        collection, route, sites = round_end_terms(score, player)
+        return self.collection * collection + self.route * route + self.sites * sites
+
+
+def round_end_terms(score: ScoreState, player: int) -> tuple[int, int, int]:
+    """A sheet's terms that a round's end standing does not count (`RoundEndValue` weighs them): the round's
+    collection score, whether the route bonus is scored, the sites visited."""
+    return score.previous_collection[player], score.route_done >> player & 1, score.visited[player].bit_count()
+
+
+#: `RoundEndValue` per base edition, for 1, 2 and 3 rounds left (`tourpad bench round-value --edition E` fits
+#: and prints them, from 1,200 games of four `hard` bots). At a rollout's end each player's standing counts
+#: what its sheet is worth beyond its points, as the winners of those games show it.
+ROUND_END_VALUE: dict[str, tuple[RoundEndValue, RoundEndValue, RoundEndValue]] = {
+    "australia": (RoundEndValue(collection=0.001, route=0.0, sites=-0.594),
+                  RoundEndValue(collection=-0.01, route=0.0, sites=-1.265),
+                  RoundEndValue(collection=0.0, route=0.0, sites=0.0)),
+    "europe": (RoundEndValue(collection=0.028, route=-0.722, sites=-0.406),
+               RoundEndValue(collection=-0.172, route=-2.327, sites=-0.69),
+               RoundEndValue(collection=0.0, route=0.0, sites=0.0)),
+    "usa": (RoundEndValue(collection=-0.418, route=-1.759, sites=-0.033),
+            RoundEndValue(collection=-0.311, route=-2.034, sites=0.031),
+            RoundEndValue(collection=-0.108, route=-2.034, sites=0.0)),
+}
+
+
 def expert_pick_weights(edition: Edition, n_players: int) -> PickWeights:
     """The expert's rollout policy for this edition and player count: its base edition's fitted weights,
     else (two players, or a base edition without a fit) `hard`'s."""
     if n_players < FITTED_PICK_MIN_PLAYERS:
         return GREEDY_PICK
     return EXPERT_PICK.get(edition.base, GREEDY_PICK)
+
+
+def expert_pick_temperature(edition: Edition, n_players: int) -> float:
+    """The temperature the other players' rollout picks are drawn with (`EXPERT_PICK_TEMPERATURE`), or 0 (their
+    favourite card, as `hard` models them) where the fitted weights are not used."""
+    if n_players < FITTED_PICK_MIN_PLAYERS:
+        return 0.0
+    return EXPERT_PICK_TEMPERATURE.get(edition.base, 0.0)
+
+
+def round_end_value(edition: Edition, n_players: int, rounds_left: int) -> RoundEndValue | None:
+    """The worth of a sheet's `round_end_terms` after a round with `rounds_left` rounds to come, or None: in the
+    last round (the totals are then the game's), with fewer than `FITTED_PICK_MIN_PLAYERS` players (fitted on
+    4-player games, as the pick model is), or for an edition without a fit."""
+    fitted = ROUND_END_VALUE.get(edition.base)
+    if not rounds_left or n_players < FITTED_PICK_MIN_PLAYERS or fitted is None:
+        return None
+    return fitted[rounds_left - 1]
 
 
 class LaterRounds:
@@ -196,19 +265,23 @@ class _LookaheadRollout(_Rollout):
     player's expected region bonuses in later rounds and whose reward is the bot's chance of winning the game
     (with a small share of its lead)."""
 
-    __slots__ = ("later", "lead_share", "spread")
+    __slots__ = ("later", "lead_share", "round_end", "spread")
 
     def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float,
                  later: LaterRounds) -> None:
         super().__init__(world, player, outlook, epsilon)
         self.later = later
         self.weights = expert_pick_weights(self.edition, self.n)
+        self.temperature = expert_pick_temperature(self.edition, self.n)
+        self.round_end = round_end_value(self.edition, self.n, self.rounds_left)
         self.spread = later.spread[self.rounds_left]
         self.lead_share = LEAD_SHARE / later.points_per_chance(self.n, self.rounds_left)
 
     def _later_rounds(self, standing: list[float], score: ScoreState) -> list[float]:
-        value, edition, left = self.later.value, self.edition, self.rounds_left
-        return [points + value(edition, score, q, left) for q, points in enumerate(standing)]
+        value, edition, left, worth = self.later.value, self.edition, self.rounds_left, self.round_end
+        if worth is None:
+            return [points + value(edition, score, q, left) for q, points in enumerate(standing)]
+        return [points + value(edition, score, q, left) + worth.of(score, q) for q, points in enumerate(standing)]
 
     def _standing(self, rows: list[list[int]]) -> float:
         return win_reward(self._standings(rows), self.player, self.spread, self.lead_share)

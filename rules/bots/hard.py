@@ -17,6 +17,7 @@ actions are not drowned by sampling noise.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -259,10 +260,13 @@ class _Rollout:
     """One determinized world, played to the end of the round on plain lists."""
 
     __slots__ = ("choices_used", "edition", "epsilon", "hands", "n", "outlook", "pass_left", "player",
-                 "rounds_left", "rows", "score", "tables", "totals", "weights", "world")
+                 "rounds_left", "rows", "score", "tables", "temperature", "totals", "weights", "world")
 
     #: The rollout policy's weights; `expert`'s rollouts set their own.
     weights: PickWeights
+    #: 0: every player takes the card of the highest value (with `epsilon` random picks). Above 0 (`expert`'s
+    #: model of the other players): each other player's card is drawn with a chance ∝ exp(value ÷ temperature).
+    temperature: float
 
     def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float) -> None:
         self.world = world
@@ -277,6 +281,7 @@ class _Rollout:
         self.score = world.score
         self.totals = world.totals()
         self.weights = GREEDY_PICK
+        self.temperature = 0.0
 
     def others_first_picks(self, rng: random.Random) -> list[int]:
         picks = []
@@ -309,12 +314,16 @@ class _Rollout:
     def _pick(self, q: int, hand: list[int], mask: int, collection: int, throw: bool,
               rng: random.Random) -> int:
         """The rollout policy: the card of the highest value under `weights` (`PickWeights`), small random
-        tie noise included, or with probability `epsilon` a random one. `mask` and `collection` describe
-        the row drafted so far. (`pick_features` lists the same terms; a test holds the two together.)"""
+        tie noise included, or with probability `epsilon` a random one. With a `temperature`, another
+        player's card is drawn instead, each with a chance ∝ exp(value ÷ temperature) (the value plus
+        temperature × Gumbel noise, maximized), and no card is random. `mask` and `collection` describe the
+        row drafted so far. (`pick_features` lists the same terms; a test holds the two together.)"""
         if len(hand) == 1:
             return hand[0]
-        if rng.random() < self.epsilon:
+        temperature = self.temperature if q != self.player else 0.0
+        if not temperature and rng.random() < self.epsilon:
             return hand[rng.randrange(len(hand))]
+        log = math.log
         t = self.tables
         score = self.score
         (visited, previous, collection_rule, base_collection, used, claimed, table, top, route,
@@ -324,7 +333,8 @@ class _Rollout:
         best, best_value = hand[0], -1e9
         for c in hand:
             bit = 1 << c
-            value = rng.random() * 0.25
+            # (`or`: random() may return 0, whose logarithm is undefined)
+            value = -temperature * log(-log(rng.random() or 0.5)) if temperature else rng.random() * 0.25
             cv = t.collection_value[c]
             if cv:
                 value += w_collection * (collection_rule(collection + cv, previous) - base_collection)

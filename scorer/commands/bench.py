@@ -206,6 +206,18 @@ def imitate(as_json: AsJson = False, edition: str = "australia",
     report(imitation.run(edition_or_fail(edition), players, games, seed), as_json)
 
 
+@app.command("round-value", help=N_("Fit what a sheet at a round's end is worth beyond its points (the expert's "
+                                    "value of a round's end) to who wins seeded games of hard bots, and how much "
+                                    "more it says about the winner on held-out games."))
+def round_value(as_json: AsJson = False, edition: str = "australia",
+                players: int = typer.Option(4, min=3, max=4), games: int = typer.Option(1200, min=10),
+                seed: int = 13) -> None:
+    from benchmarks import round_value as bench_round_value
+    from scorer.commands.engine_commands import edition_or_fail
+
+    report(bench_round_value.run(edition_or_fail(edition), players, games, seed), as_json)
+
+
 @app.command("race", help=N_("Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy "
                              "games/s."))
 def race(as_json: AsJson = False, checks: int = 200_000, games: int = 200) -> None:
