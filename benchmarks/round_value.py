@@ -59,10 +59,14 @@ def collect(edition: Edition, players: int, games: int, seed: int = 13) -> list[
     return recorded
 
 
+class FitError(ValueError):
+    """The games do not support a fit (the message says why): too few of them, or a degenerate draw."""
+
+
 def worth(weights: Sequence[float]) -> tuple[float, ...]:
     """Each term's worth in points of standing: its weight over the standing's (the first)."""
     if weights[0] <= 0:
-        raise ValueError(f"the standing's fitted weight is {weights[0]:.4f}: a higher standing should win more")
+        raise FitError(f"the standing's fitted weight is {weights[0]:.4f}: a higher standing should win more")
     return tuple(float(w / weights[0]) for w in weights[1:])
 
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks import logit
-from benchmarks.round_value import MIN_SEEN, collect, shipped_values, worth
+from benchmarks.round_value import MIN_SEEN, FitError, collect, shipped_values, worth
 from rules.bots.expert import RoundEndValue
 from rules.editions import load_edition
 from rules.engine import ROUNDS
@@ -40,7 +40,7 @@ def test_the_fit_finds_each_terms_worth_in_points_of_standing() -> None:
 
 
 def test_a_standing_that_does_not_help_to_win_is_refused_by_name() -> None:
-    with pytest.raises(ValueError, match=r"standing's fitted weight is -0\.1000"):
+    with pytest.raises(FitError, match=r"standing's fitted weight is -0\.1000"):
         worth([-0.1, 0.2, 0.0, 0.0])
 
 
@@ -83,3 +83,10 @@ def test_the_command_prints_the_values_and_what_they_say_on_held_out_games() -> 
     assert report["games_fitted"] + report["games_held_out"] + report["games_with_a_shared_win_left_out"] == 10
     for measured in report["held_out_mean_log_likelihood_of_the_winner"].values():
         assert measured["standing_alone"] < 0 and measured["with_the_terms"] < 0
+
+
+def test_a_fit_the_games_do_not_support_is_a_message_not_a_traceback(monkeypatch) -> None:
+    monkeypatch.setattr(logit, "fit", lambda choices: np.array([-0.2] + [0.0] * (len(choices[0][0][0]) - 1)))
+    result = CliRunner().invoke(app, ["bench", "round-value", "--edition", "usa", "--games", "10"])
+    assert result.exit_code == 2
+    assert "standing's fitted weight is -0.2000" in result.output and "Traceback" not in result.output

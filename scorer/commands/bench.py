@@ -215,7 +215,11 @@ def round_value(as_json: AsJson = False, edition: str = "australia",
     from benchmarks import round_value as bench_round_value
     from scorer.commands.engine_commands import edition_or_fail
 
-    report(bench_round_value.run(edition_or_fail(edition), players, games, seed), as_json)
+    try:
+        result = bench_round_value.run(edition_or_fail(edition), players, games, seed)
+    except bench_round_value.FitError as err:
+        fail(str(err))
+    report(result, as_json)
 
 
 @app.command("race", help=N_("Race Around Europe: journey validator checks/s, best-fix searches/s, normal-vs-easy "
