@@ -330,17 +330,56 @@ def _fsync_folder(folder: Path) -> None:
 
 
 def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C and SIGTERM to the parent, which records the chunks under way, then stops them
+    (a worker stopped on its own would keep the record's lock, inherited with its file, until its chunk ends)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+
+class _StopRequest:
+    """Set by `stop_requests`' signal handler; the run checks it where stopping loses nothing."""
+
+    asked = False
+
+
+_STOP = _StopRequest()
+#: How often (seconds) a run with workers looks whether it was asked to stop while it waits for a chunk.
+STOP_POLL_SECONDS = 0.2
+
+
+@contextlib.contextmanager
+def stop_requests() -> Iterator[None]:
+    """While inside, Ctrl-C and SIGTERM (`kill`, a job being stopped) ask the run to stop: the chunks under way
+    are finished and recorded, then the run raises KeyboardInterrupt. The request is only looked at between
+    steps, so it is honoured wherever the signal lands (a KeyboardInterrupt raised at once could land while a
+    chunk is being written, and lose the chunks under way). A second signal interrupts at once."""
+
+    def ask(signum: int, frame: object) -> None:
+        if _STOP.asked:
+            raise KeyboardInterrupt
+        _STOP.asked = True
+
+    previous = {sig: signal.signal(sig, ask) for sig in (signal.SIGINT, signal.SIGTERM)}
+    _STOP.asked = False
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        _STOP.asked = False
 
 
 def _played(edition_id: str, bots: list[str], pieces: list[tuple[int, int]], seed: int,
             expert_simulations: int | None, workers: int, on_warning: Callable[[str], None]) -> Iterator[Chunk]:
     """The pieces' chunks as they finish; only the caller (the parent process) writes the record.
 
-    With workers, no more chunks are handed out than there are workers, and the workers ignore Ctrl-C: once
-    the parent hears it, the chunks under way are finished and recorded instead of thrown away."""
+    With workers, no more chunks are handed out than there are workers, and the workers ignore Ctrl-C (and
+    SIGTERM): once the parent hears it, the chunks under way are finished and recorded instead of thrown away."""
     if workers <= 1:
         for first, last in pieces:
+            if _STOP.asked:
+                on_warning("stopping: every finished chunk is recorded")
+                raise KeyboardInterrupt
             yield play_chunk(edition_id, bots, first, last, seed, expert_simulations)
         return
     waiting = iter(pieces)
@@ -348,20 +387,27 @@ def _played(edition_id: str, bots: list[str], pieces: list[tuple[int, int]], see
         def start(piece: tuple[int, int]) -> Future[Chunk]:
             return pool.submit(play_chunk, edition_id, bots, *piece, seed, expert_simulations)
 
+        def finish_under_way() -> Iterator[Chunk]:
+            on_warning(f"stopping after recording the chunks under way ({len(under_way)})")
+            for future in as_completed(under_way):
+                yield future.result()
+
         under_way = {start(piece) for piece in islice(waiting, workers)}
         while under_way:
             try:
-                done, under_way = wait(under_way, return_when=FIRST_COMPLETED)
-            except KeyboardInterrupt:
-                on_warning(f"stopping after recording the chunks under way ({len(under_way)})")
-                for future in as_completed(under_way):
-                    yield future.result()
+                done, under_way = wait(under_way, timeout=STOP_POLL_SECONDS, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:  # Ctrl-C where no `stop_requests` handler is installed
+                yield from finish_under_way()
                 raise
             for future in sorted(done, key=lambda f: f.result().first):
                 yield future.result()
-                piece = next(waiting, None)
-                if piece is not None:
-                    under_way.add(start(piece))
+                if not _STOP.asked:
+                    piece = next(waiting, None)
+                    if piece is not None:
+                        under_way.add(start(piece))
+            if _STOP.asked:
+                yield from finish_under_way()
+                raise KeyboardInterrupt
 
 
 def run(edition: Edition, players: int, bots: Sequence[str], games: int = 2000, seed: int = 2026, workers: int = 1,

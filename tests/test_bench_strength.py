@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -245,3 +248,35 @@ def test_the_command_refuses_bad_input_without_a_traceback(tmp_path, arguments, 
     assert out.exit_code == 2, out.output
     assert message in out.stderr and "Traceback" not in out.output
     assert isinstance(out.exception, SystemExit)
+
+
+def test_sigterm_stops_a_run_as_ctrl_c_does_recording_the_chunks_under_way(tmp_path):
+    """`kill` (SIGTERM) on a run with workers: the parent records the chunks under way and stops, exit 130,
+    every line of the record whole, and its lock is free at once for the next run (before, the workers died
+    with their chunks, or kept the lock they inherited until their chunk ended)."""
+    record = tmp_path / "run.jsonl"
+    command = [sys.executable, "-m", "scorer.cli", "bench", "strength", "--edition", "australia", "--players", "4",
+               "--bots", "normal,hard,easy,easy", "--seed", str(SEED), "--games", "4000", "--workers", "2",
+               "--record", str(record)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           cwd=Path(benchmarks.__file__).parent.parent)
+    try:
+        first = run.stderr.readline()  # a chunk is recorded: the run is under way
+        assert "games; entry 1 (normal) wins" in first, first
+        run.send_signal(signal.SIGTERM)
+        _, rest = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 130, rest
+    assert re.search(r"stopping after recording the chunks under way \([012]\)", rest), rest
+    assert "Traceback" not in rest
+    lines = record.read_text().splitlines()
+    recorded = len(lines) - 1
+    assert recorded >= 2 and all(json.loads(line) for line in lines)
+    out = CliRunner().invoke(app, ["bench", "strength", "--edition", "australia", "--players", "4", "--bots",
+                                   "normal,hard,easy,easy", "--seed", str(SEED), "--games", str(4 * recorded),
+                                   "--record", str(record), "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["games_played_now"] == 0

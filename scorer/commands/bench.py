@@ -295,8 +295,9 @@ def strength(as_json: AsJson = False, edition: str = typer.Option("australia", h
             share=format_percent(done.entry_one_win_share, 1)), highlight=False)
 
     try:
-        run = bench_strength.run(chosen, players, line_up, games, seed, workers, expert_simulations, record,
-                                 on_progress=None if as_json else progress, on_warning=warn)
+        with bench_strength.stop_requests():
+            run = bench_strength.run(chosen, players, line_up, games, seed, workers, expert_simulations, record,
+                                     on_progress=None if as_json else progress, on_warning=warn)
     except bench_strength.StrengthError as err:
         fail(str(err))
     except OSError as err:
