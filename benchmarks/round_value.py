@@ -89,29 +89,33 @@ def shipped_values(fitted: dict[int, tuple[float, ...]], seen: dict[int, list[in
     return values
 
 
+def _standing_alone(ends: list[RoundEnd]) -> list[RoundEnd]:
+    """The same round's ends with each player's standing only (the fit the terms are measured against)."""
+    return [([sheet[:1] for sheet in sheets], winner) for sheets, winner in ends]
+
+
 def run(edition: Edition, players: int = 4, games: int = 1200, seed: int = 13) -> dict:
     recorded = collect(edition, players, games, seed)
     split = len(recorded) * 4 // 5
     fitted: dict[int, tuple[float, ...]] = {}
     seen: dict[int, list[int]] = {}
+    helps: dict[int, bool] = {}
     held_out: dict[str, dict] = {}
     for left in range(1, ROUNDS):
         train = [game[left] for game in recorded[:split]]
         test = [game[left] for game in recorded[split:]]
-        seen[left] = [sum(1 for sheets, _ in train for sheet in sheets if sheet[k]) for k in range(1, 4)]
+        seen[left] = [sum(1 for sheets, _ in train for sheet in sheets if sheet[k])
+                      for k in range(1, 1 + len(RoundEndValue._fields))]
         weights = logit.fit(train)
         fitted[left] = worth(weights)
-        alone = logit.fit([([sheet[:1] for sheet in sheets], winner) for sheets, winner in train])
+        alone = logit.mean_log_likelihood(_standing_alone(test), logit.fit(_standing_alone(train)))
+        with_the_terms = logit.mean_log_likelihood(test, weights)
+        helps[left] = with_the_terms > alone
+        held_out[str(left)] = {"standing_alone": round(alone, 4), "with_the_terms": round(with_the_terms, 4)}
         shipped = round_end_value(edition, players, left)
-        held_out[str(left)] = {
-            "standing_alone": round(logit.mean_log_likelihood([([s[:1] for s in sheets], w) for sheets, w in test],
-                                                              alone), 4),
-            "with_the_terms": round(logit.mean_log_likelihood(test, weights), 4),
-        }
         if shipped is not None:
             held_out[str(left)]["shipped"] = round(logit.mean_log_likelihood(
                 test, [weights[0], *(weights[0] * w for w in shipped)]), 4)
-    helps = {int(left): measured["with_the_terms"] > measured["standing_alone"] for left, measured in held_out.items()}
     values = shipped_values(fitted, seen, helps)
     return {
         "edition": edition.id, "players": players, "games": games, "seed": seed,

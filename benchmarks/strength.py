@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, as_completed, wait
@@ -336,13 +337,8 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-class _StopRequest:
-    """Set by `stop_requests`' signal handler; the run checks it where stopping loses nothing."""
-
-    asked = False
-
-
-_STOP = _StopRequest()
+#: Set by `stop_requests`' signal handler; the run looks at it where stopping loses nothing.
+_STOP = threading.Event()
 #: How often (seconds) a run with workers looks whether it was asked to stop while it waits for a chunk.
 STOP_POLL_SECONDS = 0.2
 
@@ -355,18 +351,18 @@ def stop_requests() -> Iterator[None]:
     chunk is being written, and lose the chunks under way). A second signal interrupts at once."""
 
     def ask(signum: int, frame: object) -> None:
-        if _STOP.asked:
+        if _STOP.is_set():
             raise KeyboardInterrupt
-        _STOP.asked = True
+        _STOP.set()
 
     previous = {sig: signal.signal(sig, ask) for sig in (signal.SIGINT, signal.SIGTERM)}
-    _STOP.asked = False
+    _STOP.clear()
     try:
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        _STOP.asked = False
+        _STOP.clear()
 
 
 def _played(edition_id: str, bots: list[str], pieces: list[tuple[int, int]], seed: int,
@@ -377,7 +373,7 @@ def _played(edition_id: str, bots: list[str], pieces: list[tuple[int, int]], see
     SIGTERM): once the parent hears it, the chunks under way are finished and recorded instead of thrown away."""
     if workers <= 1:
         for first, last in pieces:
-            if _STOP.asked:
+            if _STOP.is_set():
                 on_warning("stopping: every finished chunk is recorded")
                 raise KeyboardInterrupt
             yield play_chunk(edition_id, bots, first, last, seed, expert_simulations)
@@ -401,11 +397,11 @@ def _played(edition_id: str, bots: list[str], pieces: list[tuple[int, int]], see
                 raise
             for future in sorted(done, key=lambda f: f.result().first):
                 yield future.result()
-                if not _STOP.asked:
+                if not _STOP.is_set():
                     piece = next(waiting, None)
                     if piece is not None:
                         under_way.add(start(piece))
-            if _STOP.asked:
+            if _STOP.is_set():
                 yield from finish_under_way()
                 raise KeyboardInterrupt
 
