@@ -10,15 +10,19 @@ standing and `round_end_terms` are recorded, with who won the game. A conditiona
 left (`benchmarks.logit`: the chance that a player wins ∝ exp(w · terms)) is fitted on the games' first four
 fifths, and each term's worth in points is its weight over the standing's. The held-out fifth measures whether
 the terms say more about who wins than the standing alone; where they do not, none is shipped. The shipped values are
-`rules.bots.expert.ROUND_END_VALUE`, used from three players on as the fitted pick model is.
+`rules.bots.expert.ROUND_END_VALUE`, used from three players on as the fitted pick model is. Where the collection
+rule reads the score to beat (USA's Americana), the collection score is valued by the bar's outlook instead
+(`rules.bots.expert.collection_outlook`), read from the collection totals of these games' first rounds, printed
+too (`COLLECTION_TOTALS`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from benchmarks import logit
-from rules.bots.expert import RoundEndValue, later_rounds, round_end_terms, round_end_value
+from rules.bots.expert import RoundEndValue, collection_outlook, later_rounds, round_end_terms, round_end_value
 from rules.bots.hard import HardBot, choice_outlook
 from rules.edition import Edition
 from rules.engine import ROUNDS, Game
@@ -117,6 +121,11 @@ def run(edition: Edition, players: int = 4, games: int = 1200, seed: int = 13) -
             held_out[str(left)]["shipped"] = round(logit.mean_log_likelihood(
                 test, [weights[0], *(weights[0] * w for w in shipped)]), 4)
     values = shipped_values(fitted, seen, helps)
+    if collection_outlook(edition, players, 1) is not None:
+        # the bar's outlook values the collection score (USA's Americana); its point-by-point worth goes unused
+        values = [value._replace(collection=0.0) for value in values]
+    # the first round's sheets: every collection total scores there, whatever the bar (`COLLECTION_TOTALS`)
+    first_round = Counter(sheet[1] for game in recorded for sheet in game[ROUNDS - 1][0])
     return {
         "edition": edition.id, "players": players, "games": games, "seed": seed,
         "games_fitted": split, "games_held_out": len(recorded) - split,
@@ -125,4 +134,6 @@ def run(edition: Edition, players: int = 4, games: int = 1200, seed: int = 13) -
                                        for left, counts in seen.items()},
         "round_end_value": {str(left): value._asdict() for left, value in enumerate(values, start=1)},
         "held_out_mean_log_likelihood_of_the_winner": held_out,
+        "collection_totals_in_the_first_round": [first_round[total]
+                                                 for total in range(max(first_round, default=-1) + 1)],
     }

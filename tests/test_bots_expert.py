@@ -10,8 +10,11 @@ import random
 
 import pytest
 
+import rules.bots.hard as hard_module
 from rules.bots import bot_names, make_bot, play
 from rules.bots.expert import (
+    BAR_OUTLOOK_SHARE,
+    COLLECTION_TOTALS,
     EXPERT_PICK_TEMPERATURE,
     LAST_ROUND_SPREAD,
     MIN_WORLDS,
@@ -19,6 +22,7 @@ from rules.bots.expert import (
     ExpertBot,
     LaterRounds,
     _LookaheadRollout,
+    collection_outlook,
     expert_pick_temperature,
     later_rounds,
     round_end_terms,
@@ -344,17 +348,55 @@ def test_a_rollouts_standings_count_what_each_sheet_is_worth_beyond_its_points()
     worth = rollout.round_end
     assert worth == ROUND_END_VALUE["usa"][ROUNDS - 2]
     score = ScoreState(4, visited=[0b111, 0b1111111, 0, 1], previous_collection=[12, 0, 5, 30], route_done=0b0010)
+    outlook = rollout.bar_outlook
+    assert outlook == collection_outlook(load_edition("usa"), 4, ROUNDS - 1)
     with_worth = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
     rollout.round_end = None
-    without = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
+    without_worth = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
+    rollout.bar_outlook = None
+    points_alone = rollout._later_rounds([100.0, 90.0, 80.0, 70.0], score)
     for q, (sites, collection, route) in enumerate([(3, 12, 0), (7, 0, 1), (0, 5, 0), (1, 30, 0)]):
         assert round_end_terms(score, q) == (collection, route, sites)
-        assert with_worth[q] - without[q] == pytest.approx(
+        assert with_worth[q] - without_worth[q] == pytest.approx(
             worth.collection * collection + worth.route * route + worth.sites * sites)
+        # the bar this round sets: a bar of 30, above every total measured, reads the outlook's last entry
+        assert without_worth[q] - points_alone[q] == pytest.approx(outlook[min(collection, len(outlook) - 1)])
 
 
 def test_usas_americana_to_beat_and_a_route_already_scored_cost_a_sheet_points() -> None:
-    """What the fit found in USA, as the rules say it should be: a high Americana score must be beaten next
-    round, and a route bonus scored is one the others may still score, so both are worth less than their points."""
-    for value in ROUND_END_VALUE["usa"]:
-        assert value.collection < 0 and value.route < 0
+    """What the fit found in USA, as the rules say it should be: a route bonus scored is one the others may still
+    score, so it is worth less than its points; a high Americana score must be beaten next round, so the higher the
+    bar, the fewer points the rounds left hold (the bar's outlook replaces the fit's point-by-point worth)."""
+    usa = load_edition("usa")
+    for left, value in enumerate(ROUND_END_VALUE["usa"], start=1):
+        assert value.route < 0 and value.collection == 0.0
+        outlook = collection_outlook(usa, 4, left)
+        assert all(low >= high for low, high in itertools.pairwise(outlook)) and outlook[0] > outlook[-1]
+    # a bar above every total measured is one no total beats: one round left, nothing to expect
+    assert collection_outlook(usa, 4, 1)[-1] == 0.0
+
+
+def test_the_bars_outlook_is_the_rules_expected_collection_points_over_the_rounds_left(monkeypatch) -> None:
+    """Totals of 0 and 4, evenly likely, against USA's rule (score the total only above the last score, which
+    becomes the bar; after a 0 any total scores). One round left: a bar below 4 expects 2, a bar of 4 nothing. Two
+    rounds left from a bar of 0: a 0 (then 2 more) or a 4 (then nothing, the bar being 4): 0.5 × 2 + 0.5 × 4 = 3;
+    from a bar of 4, nothing scores now and the bar falls to 0: 2."""
+    monkeypatch.setitem(COLLECTION_TOTALS, "usa", (5, 0, 0, 0, 5))
+    monkeypatch.setattr(hard_module, "_PER_EDITION", {})  # outlooks are cached per edition: measure afresh
+    usa, share = load_edition("usa"), BAR_OUTLOOK_SHARE
+    assert collection_outlook(usa, 4, 1) == pytest.approx([2 * share] * 4 + [0.0])
+    assert collection_outlook(usa, 4, 2)[0] == pytest.approx(3 * share)
+    assert collection_outlook(usa, 4, 2)[4] == pytest.approx(2 * share)
+
+
+@pytest.mark.parametrize("edition_id", ["australia", "europe", "usa"])
+def test_only_a_rule_that_reads_the_last_score_gives_the_bar_an_outlook(edition_id: str) -> None:
+    """Australia's and Europe's collection rules score a round on its own: their rollouts are as before (their
+    4-player records stand); USA's has an outlook from three players on, and none in the last round."""
+    edition = load_edition(edition_id)
+    assert collection_outlook(edition, 2, 1) is None and collection_outlook(edition, 4, 0) is None
+    assert (collection_outlook(edition, 4, 1) is not None) == (edition_id == "usa")
+    with pytest.MonkeyPatch.context() as patch:  # even with totals measured, a rule that ignores the bar gets none
+        patch.setitem(COLLECTION_TOTALS, edition.base, (1, 2, 3))
+        patch.setattr(hard_module, "_PER_EDITION", {})
+        assert (collection_outlook(edition, 4, 1) is not None) == (edition.collection.rule == "must_beat_previous")

@@ -81,6 +81,10 @@ def test_the_command_prints_the_values_and_what_they_say_on_held_out_games() -> 
     assert set(report["round_end_value"]) == {"1", "2", "3"}
     assert set(report["round_end_value"]["1"]) == {"collection", "route", "sites"}
     assert report["games_fitted"] + report["games_held_out"] + report["games_with_a_shared_win_left_out"] == 10
+    # USA's collection score is valued by the bar's outlook, read from every sheet's first-round total
+    assert all(value["collection"] == 0.0 for value in report["round_end_value"].values())
+    first_round = report["collection_totals_in_the_first_round"]
+    assert sum(first_round) == 4 * (report["games_fitted"] + report["games_held_out"]) and first_round[-1] > 0
     for measured in report["held_out_mean_log_likelihood_of_the_winner"].values():
         assert measured["standing_alone"] < 0 and measured["with_the_terms"] < 0
 

@@ -63,7 +63,7 @@ from rules.bots.hard import (
 )
 from rules.edition import Edition
 from rules.engine import ROUNDS, Game, Phase, PlayerView, State
-from rules.scoring import ScoreState
+from rules.scoring import COLLECTION_RULES, ScoreState
 
 #: Rollouts per decision, shared out as whole worlds over the legal actions. Playing for the win, 3,000
 #: won no more games against three `hard` bots than 1,000 in the probes of `docs/bots.md` (nor did seeing
@@ -151,10 +151,56 @@ ROUND_END_VALUE: dict[str, tuple[RoundEndValue, RoundEndValue, RoundEndValue]] =
     "europe": (RoundEndValue(collection=0.028, route=-0.722, sites=-0.406),
                RoundEndValue(collection=-0.172, route=-2.327, sites=-0.69),
                RoundEndValue(collection=0.0, route=0.0, sites=0.0)),
-    "usa": (RoundEndValue(collection=-0.418, route=-1.759, sites=-0.033),
-            RoundEndValue(collection=-0.311, route=-2.034, sites=0.031),
-            RoundEndValue(collection=-0.108, route=-2.034, sites=0.0)),
+    # USA's collection score is valued by `collection_outlook` (the fit's point-by-point worth, −0.418 / −0.311 /
+    # −0.108, took a bar of 11 to cost no more than one of 8 does, and the first round's bar nearly nothing)
+    "usa": (RoundEndValue(collection=0.0, route=-1.759, sites=-0.033),
+            RoundEndValue(collection=0.0, route=-2.034, sites=0.031),
+            RoundEndValue(collection=0.0, route=-2.034, sites=0.0)),
 }
+
+
+#: How many times each collection total (0, 1, 2, …) was collected in a round where every total scores (the first),
+#: per base edition whose collection rule reads the score to beat (USA's Americana): the 4,432 sheets of the 1,108
+#: games of four `hard` bots that `tourpad bench round-value --edition usa` plays (seed 13; it prints them). How
+#: much a bar left for the next rounds costs is read from them (`collection_outlook`).
+COLLECTION_TOTALS: dict[str, tuple[int, ...]] = {
+    "usa": (29, 111, 192, 332, 451, 522, 547, 521, 459, 405, 302, 238, 166, 94, 39, 18, 5, 1),
+}
+#: The share of `collection_outlook`'s points a rollout counts. The outlook assumes a player collects as in a first
+#: round whatever the bar; a player facing a high one collects less of it and takes other points instead, so a bar
+#: costs less than that: the winners of the same games, fitted with the bar in bands one round before the last
+#: (held-out log-likelihood −0.986 → −0.966 against a point-by-point worth), put a bar of 11–13 at −5.5 points
+#: against the outlook's −6 to −7. A probe at three quarters won more of USA's 4-player deals (`docs/bots.md`).
+BAR_OUTLOOK_SHARE = 0.75
+
+
+def collection_outlook(edition: Edition, n_players: int, rounds_left: int) -> tuple[float, ...] | None:
+    """The collection points a player can still expect in the `rounds_left` rounds after this one, by the score it
+    scored this round (the bar a rule like USA's Americana sets: indexed by it, the last entry for any higher one),
+    times `BAR_OUTLOOK_SHARE`; or None where the bar changes nothing: no round left, fewer than
+    `FITTED_PICK_MIN_PLAYERS` players (the totals come from 4-player games), no measured totals, or a rule that
+    does not read the last score."""
+    if not rounds_left or n_players < FITTED_PICK_MIN_PLAYERS or edition.base not in COLLECTION_TOTALS:
+        return None
+    return _per_edition(edition, "collection outlook", 0, lambda: _collection_outlooks(edition))[rounds_left - 1]
+
+
+def _collection_outlooks(edition: Edition) -> tuple[tuple[float, ...] | None, ...]:
+    """`collection_outlook` for 1, 2, 3 rounds left: each round's total drawn from `COLLECTION_TOTALS`, scored by
+    the edition's own rule against the bar, which becomes the score (a dynamic programme over the rounds left)."""
+    counts = COLLECTION_TOTALS[edition.base]
+    chances = [(total, count / sum(counts)) for total, count in enumerate(counts) if count]
+    score = COLLECTION_RULES[edition.collection.rule]
+    bars = range(len(counts))  # a bar above every total measured scores as the highest does
+    expected = [0.0] * len(counts)
+    outlooks: list[tuple[float, ...] | None] = []
+    for _ in range(1, ROUNDS):
+        expected = [sum(chance * (points + expected[min(points, bars[-1])])
+                        for total, chance in chances for points in (score(total, bar),)) for bar in bars]
+        outlooks.append(tuple(BAR_OUTLOOK_SHARE * points for points in expected))
+    if all(len(set(outlook)) == 1 for outlook in outlooks):  # the rule does not read the bar
+        return (None,) * len(outlooks)
+    return tuple(outlooks)
 
 
 def expert_pick_weights(edition: Edition, n_players: int) -> PickWeights:
@@ -265,7 +311,7 @@ class _LookaheadRollout(_Rollout):
     player's expected region bonuses in later rounds and whose reward is the bot's chance of winning the game
     (with a small share of its lead)."""
 
-    __slots__ = ("later", "lead_share", "round_end", "spread")
+    __slots__ = ("bar_outlook", "later", "lead_share", "round_end", "spread")
 
     def __init__(self, world: State, player: int, outlook: ChoiceOutlook, epsilon: float,
                  later: LaterRounds) -> None:
@@ -274,11 +320,17 @@ class _LookaheadRollout(_Rollout):
         self.weights = expert_pick_weights(self.edition, self.n)
         self.temperature = expert_pick_temperature(self.edition, self.n)
         self.round_end = round_end_value(self.edition, self.n, self.rounds_left)
+        self.bar_outlook = collection_outlook(self.edition, self.n, self.rounds_left)
         self.spread = later.spread[self.rounds_left]
         self.lead_share = LEAD_SHARE / later.points_per_chance(self.n, self.rounds_left)
 
     def _later_rounds(self, standing: list[float], score: ScoreState) -> list[float]:
-        value, edition, left, worth = self.later.value, self.edition, self.rounds_left, self.round_end
+        value, edition, left, worth, bar_outlook = (self.later.value, self.edition, self.rounds_left, self.round_end,
+                                                    self.bar_outlook)
+        if bar_outlook is not None:  # USA's Americana: what the bar this round sets costs the rounds left
+            highest = len(bar_outlook) - 1
+            return [points + value(edition, score, q, left) + bar_outlook[min(score.previous_collection[q], highest)]
+                    + (0.0 if worth is None else worth.of(score, q)) for q, points in enumerate(standing)]
         if worth is None:
             return [points + value(edition, score, q, left) for q, points in enumerate(standing)]
         return [points + value(edition, score, q, left) + worth.of(score, q) for q, points in enumerate(standing)]
