@@ -27,7 +27,9 @@ players' first picks shared (picks are simultaneous). These things make it stron
 Each rollout ends with the round scored exactly (`resolve_round`) and later rounds valued through the
 activities / treasures still unused (`ChoiceOutlook`), the region bonuses still to come (`LaterRounds`)
 and, with three or more players, what a sheet at a round's end is worth beyond its points as the winners of
-seeded games show it (`ROUND_END_VALUE`: USA's Americana score to beat next round, a route already scored).
+seeded games show it (`ROUND_END_VALUE`: a route already scored, the sites visited) and, for a collection that
+must beat the last round's score (USA's Americana), the points that bar leaves the rounds to come
+(`collection_outlook`).
 The reward is not `hard`'s standing (points ahead of the field) but the bot's **chance of winning the
 game** from there (`win_reward`): every player's score moving on normally in the rounds left, with the
 spread of a lead measured from seeded games (`LaterRounds.spread`), the chance that none of the others
