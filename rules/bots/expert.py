@@ -191,14 +191,23 @@ def _collection_outlooks(edition: Edition) -> tuple[tuple[float, ...] | None, ..
     """`collection_outlook` for 1, 2, 3 rounds left: each round's total drawn from `COLLECTION_TOTALS`, scored by
     the edition's own rule against the bar, which becomes the score (a dynamic programme over the rounds left)."""
     counts = COLLECTION_TOTALS[edition.base]
-    chances = [(total, count / sum(counts)) for total, count in enumerate(counts) if count]
+    sheets = sum(counts)
+    chances = [(total, count / sheets) for total, count in enumerate(counts) if count]
     score = COLLECTION_RULES[edition.collection.rule]
-    bars = range(len(counts))  # a bar above every total measured scores as the highest does
+    highest = len(counts) - 1  # a bar above every total measured scores as the highest does
+
+    def expected_from(bar: int, later: list[float]) -> float:
+        """The points a round scored against `bar` brings, and `later` (by the bar it leaves) after it."""
+        points_expected = 0.0
+        for total, chance in chances:
+            points = score(total, bar)
+            points_expected += chance * (points + later[min(points, highest)])
+        return points_expected
+
     expected = [0.0] * len(counts)
-    outlooks: list[tuple[float, ...] | None] = []
+    outlooks: list[tuple[float, ...]] = []
     for _ in range(1, ROUNDS):
-        expected = [sum(chance * (points + expected[min(points, bars[-1])])
-                        for total, chance in chances for points in (score(total, bar),)) for bar in bars]
+        expected = [expected_from(bar, expected) for bar in range(len(counts))]
         outlooks.append(tuple(BAR_OUTLOOK_SHARE * points for points in expected))
     if all(len(set(outlook)) == 1 for outlook in outlooks):  # the rule does not read the bar
         return (None,) * len(outlooks)
