@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from rules.i18n import DEFAULT_LANGUAGE, check_language
 from rules.locale import _
+from rules.text import PACK_ID_LENGTH
 
 #: The 28 card letters every Boomerang edition uses, in rulebook order.
 LETTERS: tuple[str, ...] = (*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", "@", "#")
@@ -110,7 +111,7 @@ class CardSpec(_Strict):
 
 
 class EditionSpec(_Strict):
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=PACK_ID_LENGTH)
     name: str
     names: Translations = Field(default_factory=dict)
     provenance: Literal["publisher", "tourpad", "owner"]

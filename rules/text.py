@@ -30,6 +30,8 @@ NAME_LENGTH = 24
 #: Deck and board pack names are a game box's title, not a person's: `tourpad board export` proposes
 #: "Race Around Europe (tourpad board) (my colours)" (47).
 PACK_NAME_LENGTH = 64
+#: A pack's id names its file in the data folder (`<id>.toml`): far below any file system's name limit.
+PACK_ID_LENGTH = 64
 #: Game records written before names were limited to 24 (they allowed 40) must still load.
 RECORDED_NAME_LENGTH = 40
 

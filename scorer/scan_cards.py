@@ -351,7 +351,8 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
     shrink = PREVIEW_PX / max(h, w)
-    preview = cv2.resize(rgb, (round(w * shrink), round(h * shrink)), interpolation=cv2.INTER_AREA)
+    # at least a pixel each way: a photo a pixel high (1 × 1500) would otherwise shrink to no rows at all
+    preview = cv2.resize(rgb, (max(1, round(w * shrink)), max(1, round(h * shrink))), interpolation=cv2.INTER_AREA)
     quad = _row_quad(_card_mask(preview))
     if quad is None:
         return FoundRow((), False)
@@ -717,16 +718,15 @@ _LEARNED_FIELDS = tuple(kept.name for kept in fields(LearnedCard))  # as kept in
 
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
 
-def templates_dir() -> Path:
-    from scorer.packs import data_dir
+def templates_dir(create: bool = False) -> Path:
+    """Where the learned decks are kept; created only to save one (reading a row writes nothing)."""
+    from scorer.packs import data_subfolder
 
-    path = data_dir() / "scan-templates"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return data_subfolder("scan-templates", create)
 
 
-def _deck_file(edition_id: str) -> Path:
-    return templates_dir() / f"{re.sub(r'[^A-Za-z0-9_-]', '_', edition_id)}.npz"
+def _deck_file(edition_id: str, create: bool = False) -> Path:
+    return templates_dir(create) / f"{re.sub(r'[^A-Za-z0-9_-]', '_', edition_id)}.npz"
 
 
 def _load_deck(edition_id: str) -> Deck:
@@ -746,7 +746,7 @@ def _load_deck(edition_id: str) -> Deck:
 
 
 def _save_deck(edition_id: str, deck: Deck) -> None:
-    path = _deck_file(edition_id)
+    path = _deck_file(edition_id, create=True)
     letters = sorted(deck)
     arrays = {"letters": np.array(json.dumps(letters))}
     for i, letter in enumerate(letters):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import warnings
 from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -22,6 +23,14 @@ class ScanImageError(ValueError):
 def load_photo(source: bytes | bytearray | str | Path | Image.Image, mode: str = "L") -> Image.Image:
     """The photo in `mode` ("L" grey or "RGB"), upright as the phone meant it (EXIF rotation applied);
     ScanImageError otherwise."""
+    # Pillow warns on stderr of what it skips in a damaged file (a truncated EXIF tag, …): the photo is then
+    # either read or refused with one message of ours, and a warning would add lines to it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _load_photo(source, mode)
+
+
+def _load_photo(source: bytes | bytearray | str | Path | Image.Image, mode: str) -> Image.Image:
     if isinstance(source, Image.Image):
         image = source
     else:
@@ -48,4 +57,8 @@ def load_photo(source: bytes | bytearray | str | Path | Image.Image, mode: str =
             raise ScanImageError(message + why) from err
     with contextlib.suppress(Exception):  # a damaged EXIF block must not stop the scan; the pixels are fine
         image = ImageOps.exif_transpose(image)
-    return image.convert(mode)
+    try:
+        return image.convert(mode)
+    except ValueError as err:  # a colour space Pillow cannot turn into grey or RGB (a LAB TIFF, …)
+        raise ScanImageError(_("the photo's colours ({mode}) cannot be read; save it as an ordinary JPEG or "
+                               "PNG").format(mode=image.mode)) from err

@@ -215,4 +215,4 @@ def test_files_that_are_not_packs(tmp_path):
     assert "not a list" in " ".join(run("deck", "import", str(a_list)).output.split())
     missing = tmp_path / "nope.toml"
     assert "cannot read" in run("deck", "import", str(missing)).output
-    assert not any(packs_dir().iterdir())
+    assert pack_ids() == () and not packs_dir().exists()  # a refused pack creates nothing, not even the folder

@@ -20,6 +20,10 @@ def decode_document(text: str, fmt: str) -> dict:
         doc = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as err:
         raise EditionDataError(_("not valid {format}: {error}").format(format=fmt.upper(), error=err)) from None
+    return _edition_table(doc, fmt)
+
+
+def _edition_table(doc: object, fmt: str) -> dict:
     if not isinstance(doc, dict):
         raise EditionDataError(_("an edition or deck pack is one {format} table of fields "
                                  "(id, name, regions, cards, …), not a list or a single value").format(
@@ -93,6 +97,11 @@ def _differs(field: str, given: object, base_id: str, expected: object) -> str:
 
 def edition_from_text(text: str, fmt: str = "toml") -> Edition:
     return compile_edition(parse_edition(with_base_rules(decode_document(text, fmt))))
+
+
+def edition_from_document(doc: object, fmt: str = "toml") -> Edition:
+    """An edition from a document already decoded (by the caller's bounded reader of a person's file)."""
+    return compile_edition(parse_edition(with_base_rules(_edition_table(doc, fmt))))
 
 
 def bundled_ids() -> tuple[str, ...]:

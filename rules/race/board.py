@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from rules.i18n import Names, localized
 from rules.locale import N_, _, ngettext
 from rules.model import Translations
+from rules.text import PACK_ID_LENGTH
 
 #: The rulebook's five colours and three seas (the Black Sea is not part of the game).
 COLOURS: tuple[str, ...] = ("blue", "green", "orange", "pink", "yellow")
@@ -110,7 +111,7 @@ class BoardSpec(_Strict):
 class BoardPackSpec(_Strict):
     """An owner's recolouring of a base board, to match the colours printed on their own game board."""
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$", max_length=PACK_ID_LENGTH)
     name: str
     base: str = "tourpad"
     provenance: Literal["owner"] = "owner"
@@ -433,4 +434,12 @@ def apply_board_pack(base: Board, pack: BoardPackSpec) -> Board:
 
 
 def board_pack_from_text(text: str, fmt: str = "toml", base: Board | None = None) -> Board:
-    return apply_board_pack(base or load_board(), parse_board_pack(decode(text, fmt)))
+    return board_pack_from_document(decode(text, fmt), base)
+
+
+def board_pack_from_document(doc: object, base: Board | None = None) -> Board:
+    """A board pack from a document already decoded (by the caller's bounded reader of a person's file)."""
+    if not isinstance(doc, dict):
+        raise BoardDataError(_("a board pack is one table of fields (id, name, colours), not a list or a single "
+                               "value"))
+    return apply_board_pack(base or load_board(), parse_board_pack(doc))

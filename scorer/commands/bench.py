@@ -321,3 +321,47 @@ def strength(as_json: AsJson = False, edition: str = typer.Option("australia", h
     console.print(_("CPU time of the counted games: {seconds} s ({per_game} s a game)").format(
         seconds=format_number(run.cpu_seconds), per_game=format_number(round(run.cpu_seconds / counted, 3))),
         highlight=False)
+
+
+def file_commands() -> typer.Typer:
+    """The commands that read a person's file, on an app of their own: what `bench fuzz-files` runs in-process
+    (the command line's own app is built above this layer)."""
+    from scorer.commands import engine_commands, race_commands
+    from scorer.commands.scan_command import app as scan_app
+
+    commands = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    engine_commands.register(commands)
+    race_commands.register(commands)
+    commands.add_typer(scan_app, name="scan")
+    return commands
+
+
+@app.command("fuzz-files", help=N_("A seeded fuzz of every file the command line and the app read (game records, "
+                                   "deck and board packs, games backups, photos): random bytes, truncations, byte "
+                                   "edits, deep nesting, huge numbers, wrong types, escapes in file names. Per "
+                                   "reader: inputs, accepted, refused, tracebacks, bad inputs accepted, multi-line "
+                                   "refusals (goal: no traceback, no bad input accepted, every refusal one line)."))
+def fuzz_files(as_json: AsJson = False,
+               inputs: int = typer.Option(1000, min=1, help=N_("how many files to make")),
+               seed: int = typer.Option(1, help=N_("seed of the mutations (the same seed makes the same files)"))
+               ) -> None:
+    from rich.table import Table
+
+    from benchmarks import fuzz_files as bench_fuzz
+
+    result = bench_fuzz.run(file_commands(), inputs, seed)
+    if as_json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    columns = ("inputs", "accepted", "refused", "tracebacks", "bad_inputs_accepted", "multi_line_refusals")
+    shown = Table(title=_("{files} files, seed {seed}").format(files=result["files"], seed=seed))
+    shown.add_column(_("reader"))
+    for column in columns:
+        shown.add_column(column.replace("_", " "), justify="right")
+    for kind, tally in result["kinds"].items():
+        shown.add_row(kind, *(str(tally[column]) for column in columns))
+    shown.add_row(_("total"), *(str(result["total"][column]) for column in columns), style="bold")
+    console.print(shown)
+    for kind, tally in result["kinds"].items():
+        for example in tally["examples"]:
+            warn(f"{kind}: {example}")

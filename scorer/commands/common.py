@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from scorer.locale import N_, _
+from scorer.userfile import shown
 
 #: `--lang`: read before the commands are built (scorer.cli.language_asked); declared where click must accept it.
 LangOpt = Annotated[str | None, typer.Option(
@@ -52,13 +53,16 @@ err_console = CommandConsole(stderr=True)
 def warn(message: str, to: Console | None = None) -> None:
     """Print a warning on one line of `to` (stderr unless said), its text shown as it is (no markup)."""
     prefix = _("warning:")
-    (to or err_console).print(f"[yellow]{escape(prefix)}[/] {escape(message)}", highlight=False)
+    (to or err_console).print(f"[yellow]{escape(prefix)}[/] {escape(shown(message))}", highlight=False)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a specific error on stderr, on one line, and exit non-zero (nothing has been changed)."""
     # only ASCII whitespace is folded: str.split() would also eat the no-break spaces French puts before « : »
     one_line = re.sub(r"[ \t\r\n\f\v]+", " ", message).strip()
+    # a name or path in it is escaped where the message is built (scorer.userfile.shown); this is the backstop,
+    # so that no text quoted in an error (a pack's field, a parser's excerpt) can drive the terminal
+    one_line = shown(one_line)
     prefix = _("error:")
     err_console.print(f"[bold red]{escape(prefix)}[/] {escape(one_line)}", highlight=False)
     sys.exit(code)

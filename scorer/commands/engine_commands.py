@@ -19,7 +19,7 @@ from rules.scoring import category_points
 from scorer.commands.common import console, fail, resolve_or_fail, show_document, warn
 from scorer.locale import N_, _, ngettext
 from scorer.packs import export_text, import_pack, read_pack, resolve_edition
-from scorer.userfile import UserFileError, read_user_text
+from scorer.userfile import UserFileError, read_user_document, shown
 
 
 def register(app: typer.Typer) -> None:
@@ -64,7 +64,7 @@ def pack_from_file(verb: str, file: Path | None, load: Callable[[Path], Edition]
     except UserFileError as err:
         fail(str(err))
     except EditionDataError as err:
-        fail(f"{file}: {err}")
+        fail(f"{shown(file)}: {err}")
 
 
 def deck(
@@ -80,7 +80,7 @@ def deck(
         n = len(edition.cards)
         console.print(ngettext("{file}: valid {name!r} (id {id!r}, rules of {base!r}, {n} card); not installed",
                                "{file}: valid {name!r} (id {id!r}, rules of {base!r}, {n} cards); not installed",
-                               n).format(file=file, name=edition.name, id=edition.id, base=edition.base, n=n),
+                               n).format(file=shown(file), name=edition.name, id=edition.id, base=edition.base, n=n),
                       highlight=False)
         return
     if target == "import":
@@ -128,19 +128,15 @@ def deck(
 
 def load_record(path: Path) -> GameRecord:
     try:
-        data = json.loads(read_user_text(path, "a game record (JSON)"))
+        data = read_user_document(path, _("a game record (JSON)"), "json")
     except UserFileError as err:
         fail(str(err))
-    except json.JSONDecodeError as err:
-        fail(_("{path} is not valid JSON: {error}").format(path=path, error=err))
-    except RecursionError:
-        fail(_("{path} is not a game record: its JSON is nested too deeply").format(path=path))
     try:
         return GameRecord.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
-        fail(f"{path}: {where}: {first['msg']}")
+        fail(f"{shown(path)}: {where}: {first['msg']}")
 
 
 def score(
@@ -148,11 +144,16 @@ def score(
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
     record = load_record(file)
-    edition = edition_or_fail(record.edition)
+    try:
+        edition = resolve_edition(record.edition)
+    except KeyError as err:  # the record names an edition this device does not have: say which file does
+        fail(f"{shown(file)}: {err.args[0]}")
+    except EditionDataError as err:
+        fail(_("edition {ident!r} is damaged: {error}").format(ident=record.edition, error=err))
     try:
         report = score_record(record, edition)
     except RecordError as err:
-        fail(str(err))
+        fail(f"{shown(file)}: {err}")
     if as_json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         return

@@ -14,7 +14,7 @@ from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
 from scorer.locale import N_, _, ngettext
 from scorer.packs import board_ids, import_board_pack, resolve_board
-from scorer.userfile import UserFileError
+from scorer.userfile import UserFileError, shown
 
 board_app = typer.Typer(help=N_("Race Around Europe's board: countries, colours, borders, seas; board packs."),
                         no_args_is_help=True)
@@ -76,7 +76,7 @@ def import_(file: Annotated[Path, typer.Argument(help=N_("a board pack (TOML or 
     except UserFileError as err:
         fail(str(err))
     except BoardDataError as err:
-        fail(f"{file}: {err}")
+        fail(f"{shown(file)}: {err}")
     base = board_or_fail("tourpad")
     changed = [n for i, n in enumerate(board.countries) if board.colour[i] != base.colour[i]]
     console.print(ngettext("imported board {name!r} as {id!r} ({n} country recoloured: {countries})",

@@ -48,17 +48,17 @@ def scan(
 ) -> None:
     from scorer.commands.engine_commands import edition_or_fail
     from scorer.scan import ScanImageError, scan_row
-    from scorer.userfile import IMAGE_LIMIT, UserFileError, read_user_bytes
+    from scorer.userfile import IMAGE_LIMIT, UserFileError, read_user_bytes, shown
 
     game_edition = edition_or_fail(edition)
     try:
-        photo = read_user_bytes(image, "a photo", IMAGE_LIMIT)
+        photo = read_user_bytes(image, _("a photo"), IMAGE_LIMIT)
     except UserFileError as err:
         fail(str(err))
     try:
         result = scan_row(photo, game_edition, taken=taken.strip().upper())
     except ScanImageError as err:
-        fail(f"{image}: {err}")
+        fail(f"{shown(image)}: {err}")
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
     else:
@@ -97,7 +97,7 @@ def teach(
     except TeachLettersError as err:
         fail(_("--letters {letters}: {problem}").format(letters=letters, problem=err))
     try:
-        data = read_user_bytes(photo, "a photo", IMAGE_LIMIT)
+        data = read_user_bytes(photo, _("a photo"), IMAGE_LIMIT)
     except UserFileError as err:
         fail(str(err))
     known = teach_cards(data, game_edition, row, photo)
@@ -112,6 +112,7 @@ def teach(
 def teach_cards(data: bytes, edition, letters: str, photo: Path) -> str:
     """The letters known after teaching this photo; a photo that cannot teach ends the command with why."""
     from scorer.pad.teach import opencv_missing
+    from scorer.userfile import UserFileError, shown
 
     try:
         from scorer.scan import ScanImageError
@@ -121,7 +122,9 @@ def teach_cards(data: bytes, edition, letters: str, photo: Path) -> str:
     try:
         return teach_deck(data, edition, letters)
     except (ScanImageError, TeachError) as err:
-        fail(f"{photo}: {err}")
+        fail(f"{shown(photo)}: {err}")
+    except UserFileError as err:  # the folder that keeps what was learned cannot be created
+        fail(str(err))
 
 
 def forget_cards(edition) -> int:

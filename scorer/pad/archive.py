@@ -13,6 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.locale import _
 from scorer.pad.store import EventStore
+from scorer.userfile import parse_user_document
+
+#: A game is a few kilobytes of events; this holds thousands of them, and stops a file that is not a backup.
+ARCHIVE_LIMIT = 50_000_000
 
 FORMAT = "tourpad-games"
 VERSION = 1
@@ -55,9 +59,13 @@ def export_games(store: EventStore) -> str:
     return json.dumps({"format": FORMAT, "version": VERSION, "games": games}, ensure_ascii=False, indent=1) + "\n"
 
 
-def parse_archive(text: str | bytes) -> Archive:
+def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
+    """The games file, read by the bounded loader of every file a person hands us (UserFileError, naming
+    `name`, for what is no JSON document at all), then checked whole (ArchiveError)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    doc = parse_user_document(data, name, _("a tourpad games file"), "json", limit=ARCHIVE_LIMIT)
     try:
-        archive = Archive.model_validate_json(text)
+        archive = Archive.model_validate(doc)
     except ValidationError as err:
         first = err.errors()[0]
         where = " → ".join(str(part) for part in first["loc"]) or _("the file")
@@ -72,9 +80,9 @@ def parse_archive(text: str | bytes) -> Archive:
     return archive
 
 
-def import_games(store: EventStore, text: str | bytes) -> tuple[int, int]:
+def import_games(store: EventStore, text: str | bytes, name: str = "games.json") -> tuple[int, int]:
     """Add the file's games that are not on this device yet: (added, already here)."""
-    archive = parse_archive(text)
+    archive = parse_archive(text, name)
     present = {(g.created_at, g.edition, g.players) for g in store.games()}
     added = skipped = 0
     for game in archive.games:

@@ -11,6 +11,7 @@ import flet as ft
 from scorer.locale import _, ngettext
 from scorer.pad.archive import ArchiveError, export_games, import_games
 from scorer.ui.app import PadApp, sem
+from scorer.userfile import UserFileError, shown
 
 
 async def pick_one(app: PadApp, title: str, extensions: list[str]):
@@ -27,7 +28,8 @@ async def pick_one(app: PadApp, title: str, extensions: list[str]):
     try:
         return picked.name, picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
     except OSError as err:
-        app.toast(_("Cannot read {name}: {error}").format(name=picked.name, error=err.strerror or err), error=True)
+        app.toast(_("Cannot read {name}: {error}").format(name=shown(picked.name), error=err.strerror or err),
+                  error=True)
         return None
 
 
@@ -36,23 +38,21 @@ def pack_import_button(app: PadApp) -> ft.Control:
     does; the new edition is then chosen on the form."""
     async def import_pack_file(e) -> None:
         from rules.model import EditionDataError
-        from scorer.packs import data_dir, import_pack
+        from scorer.packs import install_pack, pack_from_data
 
         chosen = await pick_one(app, _("A deck pack (.toml or .json)"), ["toml", "json"])
         if chosen is None:
             return
         name, data = chosen
-        suffix = ".json" if name.lower().endswith(".json") else ".toml"
-        upload = data_dir() / f"upload{suffix}"
-        try:
-            upload.write_bytes(data)
-            edition = import_pack(upload)
-        except (EditionDataError, OSError) as err:
-            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
+        try:  # read by the command line's loader (scorer.userfile), validated as `tourpad deck import` does
+            edition = install_pack(pack_from_data(data, name))
+        except UserFileError as err:  # its message names the file
+            app.toast(str(err), error=True)
             return
-        finally:
-            upload.unlink(missing_ok=True)
-        app.toast(_("{name}: deck pack {pack} installed").format(name=name, pack=edition.id))
+        except EditionDataError as err:
+            app.toast(_("{name}: {error}").format(name=shown(name), error=err), error=True)
+            return
+        app.toast(_("{name}: deck pack {pack} installed").format(name=shown(name), pack=edition.id))
         app.go("new_game", edition=edition.id)
 
     return sem("import-pack", ft.TextButton(_("Import a deck pack"), icon=ft.Icons.UPLOAD_FILE,
@@ -76,17 +76,20 @@ def backup_buttons(app: PadApp) -> ft.Control:
             return
         name, data = chosen
         try:
-            added, skipped = import_games(app.store, data)
+            added, skipped = import_games(app.store, data, name)
+        except UserFileError as err:  # its message names the file
+            app.toast(str(err), error=True)
+            return
         except ArchiveError as err:
-            app.toast(_("{name}: {error}").format(name=name, error=err), error=True)
+            app.toast(_("{name}: {error}").format(name=shown(name), error=err), error=True)
             return
         if skipped:
             app.toast(ngettext("{name}: {added} game added, {skipped} already here",
                                "{name}: {added} games added, {skipped} already here", added).format(
-                name=name, added=added, skipped=skipped))
+                name=shown(name), added=added, skipped=skipped))
         else:
             app.toast(ngettext("{name}: {added} game added", "{name}: {added} games added", added).format(
-                name=name, added=added))
+                name=shown(name), added=added))
         app.render()
 
     return ft.Row([

@@ -22,6 +22,7 @@ from scorer.locale import _, ngettext
 from scorer.pad.scan import RowProposal
 from scorer.runtime import IN_BROWSER, needs_host
 from scorer.ui.app import sem
+from scorer.userfile import IMAGE_LIMIT, UserFileError, check_user_bytes, shown
 
 if TYPE_CHECKING:
     from rules.edition import Edition
@@ -73,11 +74,16 @@ class PhotoSource:
         if not files:
             return
         picked = files[0]
-        self.show(_("Reading the cards in {file}…").format(file=picked.name))
+        self.show(_("Reading the cards in {file}…").format(file=shown(picked.name)))
         try:
             data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
+            check_user_bytes(data, picked.name, _("a photo"), IMAGE_LIMIT)  # the command line's bound too
         except OSError as err:
-            self.show(_("Cannot read {file}: {error}").format(file=picked.name, error=err.strerror or err), error=True)
+            self.show(_("Cannot read {file}: {error}").format(file=shown(picked.name), error=err.strerror or err),
+                      error=True)
+            return
+        except UserFileError as err:
+            self.show(str(err), error=True)
             return
         await self.on_photo(data)
 
