@@ -29,6 +29,7 @@ import contextlib
 import json
 import re
 import time
+import zipfile
 from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from pathlib import Path
@@ -41,7 +42,8 @@ from assets import FONT_DIR, SHIPPED_FONTS
 from rules.edition import Edition
 from rules.engine import HAND_SIZE
 from scorer.locale import _
-from scorer.scan_image import load_photo
+from scorer.scan_image import ScanImageError, load_photo
+from scorer.userfile import shown
 
 CARD_MM = (63, 88)
 #: The rectified card's resolution: enough for a corner letter ~7 mm tall to show ~28 px.
@@ -729,20 +731,32 @@ def _deck_file(edition_id: str, create: bool = False) -> Path:
     return templates_dir(create) / f"{re.sub(r'[^A-Za-z0-9_-]', '_', edition_id)}.npz"
 
 
-def _load_deck(edition_id: str) -> Deck:
+class DamagedDeckError(ScanImageError):
+    """The file of what was learned of the player's cards cannot be read back (cut short, overwritten)."""
+
+
+def _load_deck(edition_id: str, damaged_is_empty: bool = False) -> Deck:
     """letter → what was learned of that card for the edition; {} when none (or taught by an older tourpad that
-    kept no keypoints: teach again)."""
+    kept no keypoints: teach again). A file that cannot be read back raises DamagedDeckError, naming it and
+    the way out, unless `damaged_is_empty` (teaching again and forgetting start over)."""
     path = _deck_file(edition_id)
     if not path.is_file():
         return {}
-    with np.load(path) as data:
-        letters = json.loads(str(data["letters"]))
-        if letters and "descriptors_0" not in data:
+    try:
+        with np.load(path) as data:
+            letters = json.loads(str(data["letters"]))
+            if letters and "descriptors_0" not in data:
+                return {}
+            kept = set(data.files)
+            return {letter: LearnedCard(**{name: data[f"{name}_{i}"] for name in _LEARNED_FIELDS
+                                           if f"{name}_{i}" in kept})
+                    for i, letter in enumerate(letters)}
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as err:
+        if damaged_is_empty:
             return {}
-        kept = set(data.files)
-        return {letter: LearnedCard(**{name: data[f"{name}_{i}"] for name in _LEARNED_FIELDS
-                                       if f"{name}_{i}" in kept})
-                for i, letter in enumerate(letters)}
+        raise DamagedDeckError(_("what was learned of your cards ({path}) cannot be read back; forget it "
+                                 "(tourpad scan teach --forget --edition {edition}) and teach the cards "
+                                 "again").format(path=shown(path), edition=edition_id)) from err
 
 
 def _save_deck(edition_id: str, deck: Deck) -> None:
@@ -758,14 +772,15 @@ def _save_deck(edition_id: str, deck: Deck) -> None:
 
 
 def learned(edition: Edition) -> str:
-    """The letters whose cards tourpad has learned for this edition, in the edition's order."""
-    deck = _load_deck(edition.id)
+    """The letters whose cards tourpad has learned for this edition, in the edition's order (none from a file
+    that cannot be read back: reading a row says so)."""
+    deck = _load_deck(edition.id, damaged_is_empty=True)
     return "".join(letter for letter in edition.letters if letter in deck)
 
 
 def forget_deck(edition: Edition) -> int:
     """Remove what was learned for the edition; how many cards that was."""
-    count = len(_load_deck(edition.id))
+    count = len(_load_deck(edition.id, damaged_is_empty=True))
     _deck_file(edition.id).unlink(missing_ok=True)
     return count
 
@@ -816,7 +831,7 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
         raise TeachError(_("found {found} cards in the photo but {given} letters were given: lay the cards in "
                            "one row on a plain table, not touching the photo's edges").format(
             found=len(row.cards), given=len(letters)))
-    deck = _load_deck(edition.id)
+    deck = _load_deck(edition.id, damaged_is_empty=True)  # a damaged file is taught over, from nothing
     learn_cards(deck, [card.image for card in row.cards], letters)
     _save_deck(edition.id, deck)
     return learned(edition)
@@ -826,7 +841,7 @@ def learned_preview(edition: Edition) -> dict[str, bytes]:
     """letter → a small PNG of what was learned of that card (its corner letter and number side by side, as
     the reader sees them), for the app to show after teaching; {} when nothing was learned."""
     out = {}
-    for letter, taught in _load_deck(edition.id).items():
+    for letter, taught in _load_deck(edition.id, damaged_is_empty=True).items():
         letter_shape, number_shape = taught.letter, taught.number
         height = max(letter_shape.shape[0], number_shape.shape[0])
         parts = [cv2.copyMakeBorder(shape, 0, height - shape.shape[0], 0, 2, cv2.BORDER_CONSTANT, value=0)

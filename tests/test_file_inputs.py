@@ -252,3 +252,15 @@ def test_every_reader_of_a_fuzzed_file_accepts_it_or_refuses_it_in_one_line(fami
     failures = {kind: tally["examples"] for kind, tally in result["kinds"].items() if tally["examples"]}
     assert (total["tracebacks"], total["bad_inputs_accepted"], total["multi_line_refusals"]) == (0, 0, 0), failures
     assert total["accepted"] > 0 and total["refused"] > 0  # the corpus holds files of both sorts
+
+
+def test_a_damaged_file_of_learned_cards_is_named_in_one_line_and_can_be_forgotten(tmp_path, isolated_data_dir):
+    # the scanner reads what `scan teach` kept; a file cut short or overwritten is named, never a traceback
+    (isolated_data_dir / "scan-templates").mkdir(parents=True)
+    (isolated_data_dir / "scan-templates" / "australia.npz").write_bytes(b"PK\x03\x04 not a whole archive")
+    path = photo(tmp_path)
+    assert "cannot be read back" in refused_in_one_line(run("scan", path), str(path))
+    forgot = run("scan", "teach", "--forget", "--edition", "australia")
+    assert forgot.exit_code == 0, forgot.output
+    no_traceback(scanned := run("scan", path))
+    assert scanned.exit_code == 1  # read again: no cards in a blank photo
