@@ -15,7 +15,8 @@ one of:
   document's own validator, refuses it. `deck check`, `deck import` and the app's pack import must agree, and
   an imported pack must read back (`deck ID`); an imported board pack must read back (`board show ID`); a
   record `score` accepts must be a GameRecord (the published schema's model); a games backup the app accepts
-  must export again to a backup it accepts; a photo `scan` reads must be one Pillow opens.
+  must export again to a backup it accepts; a photo `scan` reads or `scan teach` learns from must be one
+  Pillow opens.
 
 Everything runs in a temporary data folder; the report counts per reader.
 """
@@ -39,7 +40,8 @@ import tomli_w
 from typer.testing import CliRunner
 
 #: The readers, in the report's order.
-KINDS = ("score", "deck check", "deck import", "app deck pack", "board import", "app games backup", "scan")
+KINDS = ("score", "deck check", "deck import", "app deck pack", "board import", "app games backup", "scan",
+         "scan teach")
 
 
 @dataclass
@@ -465,8 +467,13 @@ def run(commands, inputs: int = 1000, seed: int = 1, families: tuple[str, ...] =
             else:
                 answer = readers.scan(path)
                 count("scan", answer, shown_path, label)
-                if answer.accepted and not _pillow_opens(data):
+                opens = _pillow_opens(data)
+                if answer.accepted and not opens:
                     bad("scan", label, "read as a photo, yet Pillow cannot open it")
+                taught = readers.command("scan", "teach", str(path), "--letters", "ABCDEFG")
+                count("scan teach", taught, shown_path, label)
+                if taught.accepted and not opens:
+                    bad("scan teach", label, "taught from, yet Pillow cannot open it")
     totals = Tally()
     for tally in tallies.values():
         for key in ("inputs", "accepted", "refused", "tracebacks", "bad_inputs_accepted", "multi_line_refusals"):

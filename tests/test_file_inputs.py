@@ -240,7 +240,7 @@ def test_a_shown_name_holds_nothing_that_draws_nothing_or_drives_the_terminal(na
 # --- a seeded fuzz of every file input ----------------------------------------------------------------------
 
 #: (the kind of file, how many inputs): a few seconds each; `tourpad bench fuzz-files` runs thousands
-FUZZED = [("record", 60), ("deck", 24), ("board", 40), ("backup", 40), ("photo", 30)]
+FUZZED = [("record", 60), ("deck", 24), ("board", 40), ("backup", 40), ("photo", 16)]
 
 
 @pytest.mark.parametrize(("family", "inputs"), FUZZED, ids=[family for family, _ in FUZZED])

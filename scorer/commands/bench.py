@@ -353,11 +353,17 @@ def fuzz_files(as_json: AsJson = False,
     if as_json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
-    columns = ("inputs", "accepted", "refused", "tracebacks", "bad_inputs_accepted", "multi_line_refusals")
-    shown = Table(title=_("{files} files, seed {seed}").format(files=result["files"], seed=seed))
-    shown.add_column(_("reader"))
-    for column in columns:
-        shown.add_column(column.replace("_", " "), justify="right")
+    from rich import box
+
+    columns = {"inputs": _("inputs"), "accepted": _("accepted"), "refused": _("refused"),
+               "tracebacks": _("tracebacks"), "bad_inputs_accepted": _("bad inputs\naccepted"),
+               "multi_line_refusals": _("multi-line\nrefusals")}
+    # no vertical rules: the seven columns then fit a pipe's 80 characters with every heading whole
+    shown = Table(title=_("{files} files, seed {seed}").format(files=result["files"], seed=seed), box=box.SIMPLE_HEAD,
+                  pad_edge=False, show_edge=False, padding=(0, 1), collapse_padding=True)
+    shown.add_column(_("reader"), no_wrap=True)
+    for title in columns.values():
+        shown.add_column(title, justify="right", min_width=max(map(len, title.splitlines())))
     for kind, tally in result["kinds"].items():
         shown.add_row(kind, *(str(tally[column]) for column in columns))
     shown.add_row(_("total"), *(str(result["total"][column]) for column in columns), style="bold")
