@@ -117,6 +117,11 @@ WRONG_VALUES: tuple[object, ...] = ([], {}, "", "x", 0, -1, 7, 1.5, True, [1, 2,
                                     [[[[]]]], {"a": {"b": {"c": []}}})
 
 
+#: Ids a pack may not take: a bundled edition's or board's, too long for a file name, a path, not a slug.
+OTHER_IDS = ("australia", "europe", "usa", "tourpad", "x" * 65, "x" * 5000, "../evil", "a/b", "A B", "", "é",
+             "mine\x1b[31m")
+
+
 def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:
     found = [prefix]
     if isinstance(doc, dict):
@@ -161,7 +166,7 @@ def mutate_document(rng: random.Random, doc: dict, fmt: str) -> tuple[str, bytes
     """One mutation of the valid document `doc`: (the mutation's name, the file's bytes)."""
     valid = encode(doc, fmt)
     how = rng.choice(("random bytes", "truncated", "byte edits", "deep nesting", "deep nesting inside",
-                      "huge number", "wrong type", "wrong type", "valid"))
+                      "huge number", "wrong type", "wrong type", "another id", "valid"))
     if how == "random bytes":
         return how, rng.randbytes(rng.randrange(0, 3000))
     if how == "truncated":
@@ -199,6 +204,8 @@ def mutate_document(rng: random.Random, doc: dict, fmt: str) -> tuple[str, bytes
             return how, encode(_replaced(doc, path, value), fmt)
         except (TypeError, ValueError, AttributeError):  # TOML cannot hold it there: a string can
             return how, encode(_replaced(doc, path, "x"), fmt)
+    if how == "another id" and "id" in doc:  # a bundled edition's or board's, one too long, a path, …
+        return how, encode({**doc, "id": rng.choice(OTHER_IDS)}, fmt)
     return how, valid
 
 
