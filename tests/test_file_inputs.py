@@ -264,3 +264,80 @@ def test_a_damaged_file_of_learned_cards_is_named_in_one_line_and_can_be_forgott
     assert forgot.exit_code == 0, forgot.output
     no_traceback(scanned := run("scan", path))
     assert scanned.exit_code == 1  # read again: no cards in a blank photo
+
+
+# --- the app's file imports go through the same loader ------------------------------------------------------
+
+
+class FakeApp:
+    """What the import buttons use of the app: its toasts, the next screen and the games store."""
+
+    def __init__(self, store=None) -> None:
+        self.toasts: list[tuple[str, bool]] = []
+        self.went: list[tuple] = []
+        self.store = store
+
+    def toast(self, message: str, error: bool = False, update: bool = True) -> None:
+        self.toasts.append((message, error))
+
+    def go(self, *args, **kwargs) -> None:
+        self.went.append((args, kwargs))
+
+    def render(self) -> None:
+        pass
+
+
+def press(button, app: FakeApp, picked: tuple[str, bytes], monkeypatch) -> None:
+    import asyncio
+
+    from scorer.ui import backup
+
+    async def pick_one(*_args):
+        return picked
+
+    monkeypatch.setattr(backup, "pick_one", pick_one)
+    asyncio.run(button.content.on_click(None))
+
+
+@pytest.mark.parametrize(("name", "data", "problem"), [
+    ("pack.toml", b"\x00\x01 binary", "binary file"),
+    ("pack.json", b"[" * 100_000, "nested more than"),
+    (f"{TRAP}.toml", b"id = " + b"9" * 5_000, "number of more than 100 digits"),
+])
+def test_the_apps_deck_pack_import_refuses_a_bad_file_in_one_toast_naming_it(name, data, problem, monkeypatch,
+                                                                               isolated_data_dir):
+    from scorer.packs import pack_ids
+    from scorer.ui.backup import pack_import_button
+
+    app = FakeApp()
+    press(pack_import_button(app), app, (name, data), monkeypatch)
+    [(message, error)] = app.toasts
+    assert error and problem in message and "\n" not in message and "\x1b" not in message
+    assert app.went == [] and pack_ids() == ()
+
+
+def test_the_apps_deck_pack_import_installs_what_deck_check_accepts(tmp_path, monkeypatch):
+    from scorer.ui.backup import pack_import_button
+
+    path = deck_pack(tmp_path, ".json")
+    assert run("deck", "check", path).exit_code == 0
+    app = FakeApp()
+    press(pack_import_button(app), app, ("mine.json", path.read_bytes()), monkeypatch)
+    assert app.toasts == [("mine.json: deck pack mine installed", False)]
+    assert run("deck", "mine").exit_code == 0
+
+
+@pytest.mark.parametrize(("data", "problem"), [(b"\xff\xfe\x00{", "UTF-16"), (b"[" * 100_000, "nested more than"),
+                                               (b'{"format": ' + b"9" * 5_000 + b"}", "more than 100 digits")])
+def test_the_apps_games_import_refuses_a_bad_file_in_one_toast_naming_it(tmp_path, data, problem, monkeypatch):
+    from scorer.pad.store import EventStore
+    from scorer.ui.backup import backup_buttons
+
+    store = EventStore(tmp_path / "games.sqlite3")
+    app = FakeApp(store)
+    import_button = backup_buttons(app).controls[1]
+    press(import_button, app, ("games.json", data), monkeypatch)
+    [(message, error)] = app.toasts
+    assert error and problem in message and message.startswith("games.json")
+    assert store.games() == []
+    store.close()
