@@ -25,7 +25,7 @@ from scorer.solo_view import (
     status_line,
     text_on,
 )
-from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
@@ -318,7 +318,7 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
                                                          weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))]),
                  ft.Text((_("Row {row} · scored {choice}") if player["choice"] else _("Row {row}")).format(
                      row=player["row"], choice=player["choice"]), size=12)]
-        lines += [ft.Text(readable(line), size=12) for line in player["explanations"]]
+        lines += [ft.Text(line, size=12) for line in player["explanations"]]
         cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
     regions = {r.name for r in game.edition.regions}
     bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]
