@@ -514,3 +514,14 @@ def test_concurrent_submissions_share_commits_and_all_arrive_in_order(tmp_path, 
                 [[cards for cards, _ in entries] for entries in rounds]
     finally:
         again.close()
+
+
+def test_the_seat_picker_and_host_screen_name_the_edition_in_the_reader_s_language(service):
+    from rules.i18n import use_language
+    from scorer.ui.table import table_game
+
+    code, _ = service.create_table("europe", 3, credential=service.host_credential)
+    view = service.view(code)
+    assert table_game(view) == "Boomerang: Europe · 3 players"
+    with use_language("fr"):
+        assert table_game(view) == "Boomerang\u00a0: Europe · 3 joueurs"

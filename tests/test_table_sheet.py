@@ -192,10 +192,3 @@ def test_europe_passport_first_second_and_a_tie_on_every_seat_s_round_summary(se
         assert [[(t.round, t.players) for t in tier.takings] for tier in tiers] == [
             [(2, (0,))], [(3, (1,))], [(4, (2, 3))]]
 
-
-def test_every_seat_and_the_host_sheet_name_the_edition_the_table_plays(service):
-    code, host_token = service.create_table("europe", 3, credential=service.host_credential)
-    seat = TableSheetSession(service, code, service.claim_seat(code, 2, "Bob"), 1)
-    host = TableSheetSession(service, code, host_token, None)
-    assert seat.status_lines()[0] == f"Table {seat.code} · your seat: 2 · Boomerang: Europe"
-    assert host.status_lines()[0] == f"Table {host.code} · you are the host · Boomerang: Europe"

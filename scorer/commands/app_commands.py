@@ -134,6 +134,7 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
     from scorer.table.host import (
         build_asgi,
         db_path,
+        edition_label,
         host_link,
         host_screen_link,
         join_link,
@@ -185,7 +186,7 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
                 code=plan.code, old=plan.resumed[0], why=plan.not_resumed))
         view = service.view(plan.code)
         lines += [_("Table:      {code} · {edition} · {seats} players").format(
-                      code=plan.code, edition=view["edition"]["name"], seats=len(view["seats"])),
+                      code=plan.code, edition=edition_label(view["edition"]["id"]), seats=len(view["seats"])),
                   _("Join URL:   {url}").format(url=plan.url), _("Join code:  {code}").format(code=plan.code)]
         if not api_only:
             lines.append(_("Host screen: {link}  (open it on this computer: the table's host screen, "

@@ -94,11 +94,21 @@ def open_table(service: TableService, bind: str, port: int, edition: str | None,
     return HostPlan(code, join_url(bind, port, https), token, resumed, differs)
 
 
+def edition_label(edition_id: str) -> str:
+    """An edition's name in the language of the moment (its id when its pack is gone)."""
+    from scorer.packs import resolve_edition
+
+    try:
+        return resolve_edition(edition_id).label
+    except KeyError:
+        return edition_id
+
+
 def asked_differently(view: dict, edition: str | None, seats: int | None) -> str | None:
     """How the table `view` differs from the edition and seats asked for (None: it is what was asked)."""
     differences = []
     if edition is not None and edition != view["edition"]["id"]:
-        differences.append(_("it plays {edition}").format(edition=view["edition"]["name"]))
+        differences.append(_("it plays {edition}").format(edition=edition_label(view["edition"]["id"])))
     if seats is not None and seats != len(view["seats"]):
         differences.append(ngettext("it has {n} seat", "it has {n} seats", len(view["seats"])).format(
             n=len(view["seats"])))

@@ -167,8 +167,7 @@ class TableSheetSession:
         else:
             line = (_("Table {code} · game {game} · your seat: {seat}") if game > 1
                     else _("Table {code} · your seat: {seat}")).format(code=self.code, game=game, seat=self.seat + 1)
-        # every seat's and the host's sheet names what the table plays
-        lines = [f"{line} · {self.view['edition']['name']}"]
+        lines = [line]
         if self.ended:
             lines.append(_("The host ended this game: the sheets stay readable, no more entries."))
         return lines

@@ -35,6 +35,7 @@ from scorer.table.sheet import TableSheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
+from scorer.ui.home import edition_name
 from scorer.ui.sheet import round_summary_screen, sheet_screen
 
 PREFS_PREFIX = "tourpad.table."
@@ -59,10 +60,11 @@ def configure(service: TableService, url: str) -> None:
 
 
 def table_game(view: dict) -> str:
-    """What the table plays, for its seat picker and host screen: "Boomerang: Europe · 3 players"."""
+    """What the table plays, for its seat picker and host screen: "Boomerang: Europe · 3 players" (the
+    edition's name in this session's language; the seats' and the host's sheets name it in their title)."""
     n = len(view["seats"])
-    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(edition=view["edition"]["name"],
-                                                                                    n=n)
+    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(
+        edition=edition_name(view["edition"]["id"]), n=n)
 
 
 def qr_image(identifier: str, link: str, scale: int) -> ft.Control:

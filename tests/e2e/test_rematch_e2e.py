@@ -34,6 +34,7 @@ def test_rematch_starts_the_same_game_again_in_one_tap(server, phone, open_app):
     game_id = finished_game(server.data_dir)
     pad = open_app(phone, f"{server.url}game/{game_id}/end")
     pad.wait_text("winner", "wins|Shared", timeout=40000)
+    pad.page.wait_for_timeout(1500)  # a page opened at its URL draws its first frame under Flet's splash
     pad.shot("rematch-end-screen")
     pad.tap_until(lambda: pad.tap_ident("rematch"),
                   lambda ms: pad.wait_text("round-status", r"^Round 1 of 4", timeout=ms))
