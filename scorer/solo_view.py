@@ -145,7 +145,7 @@ def hint_lines(hint: dict) -> list[HintLine]:
         elif option["behind_best"] <= 0:
             value = _("best")
         else:
-            value = _("{points} pts behind the best").format(points=one_decimal(option["behind_best"]))
+            value = _("{points} pts behind").format(points=one_decimal(option["behind_best"]))
         if "adds_now" in option:
             added = option["adds_now"]
             value = _("{value} · adds {points} pts now").format(

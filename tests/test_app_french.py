@@ -36,8 +36,8 @@ def test_bonus_and_hint_lines_in_french() -> None:
         assert line == "Ibérie complétée en premier : +3 pour Vous".replace(" :", NBSP + ":")
         hint = SoloGame.new("australia", ["easy"], seed=4).hint(samples=4)
         best, other = (line.value for line in hint_lines(hint)[:2])
-    assert best.startswith("le meilleur · ajoute ") and best.endswith(" pts maintenant")  # "… ajoute +1,0 pts …"
-    assert "," in best.split(" ")[-3] and " pts de moins que le meilleur · " in other
+    assert best.startswith("le meilleur · rapporte ") and best.endswith(" pts maintenant")  # "… +1,0 pts …"
+    assert "," in best.split(" ")[-3] and " pts de moins · rapporte " in other
 
 
 def test_the_journey_checker_uses_french_plurals() -> None:

@@ -128,13 +128,13 @@ def test_a_hint_ranks_options_by_how_far_behind_the_best_they_are_never_by_a_neg
         {"action": 2, "label": "Keep B", "value": -2.0, "behind_best": 1.5, "adds_now": 3.0},
         {"action": 3, "label": "Keep C", "value": -2.0, "behind_best": 1.5, "adds_now": 0.0}]}
     assert [line.value for line in hint_lines(hint)] == [
-        "best · adds +9.9 pts now", "1.5 pts behind the best · adds +3.0 pts now",
-        "1.5 pts behind the best · adds +0.0 pts now"]
+        "best · adds +9.9 pts now", "1.5 pts behind · adds +3.0 pts now",
+        "1.5 pts behind · adds +0.0 pts now"]
     choice = {"best": 4, "unit": "points", "options": [{"action": 4, "label": "Hiking", "value": -1.0,
                                                          "behind_best": 0.0},
                                                         {"action": 5, "label": "None", "value": -8.0,
                                                          "behind_best": 7.0}]}
-    assert [line.value for line in hint_lines(choice)] == ["best", "7.0 pts behind the best"]
+    assert [line.value for line in hint_lines(choice)] == ["best", "7.0 pts behind"]
     assert not any("-" in line.value for game_hint in (hint, choice) for line in hint_lines(game_hint))
 
 
