@@ -19,6 +19,12 @@ from typing import NamedTuple, Protocol
 from rules.edition import Edition, Route
 from rules.locale import N_, _, ngettext
 
+#: The one sign an explanation puts between how a score is made and the points it makes ("Trout ×3 (1 pair)
+#: = 3"), in every language and on the command line. An arrow would be clearer in print, but the app's font
+#: (Flutter's Roboto, the only one its web client ships) has none; "=" is in it, in the printables' DejaVu
+#: Sans and in every terminal, and reads the same in French (where "»" is a closing quotation mark).
+EXPLANATION_SIGN = "="
+
 
 class Translated(Mapping[str, str]):
     """A table of marked messages read in the language of the moment: `SHEET[rule]` is `_(the message)`,
@@ -80,7 +86,7 @@ def throw_catch_typed(throw: int, catch: int) -> str:
 
 def throw_catch(rule: str, how: str, points: int) -> str:
     """`how` names the cards ("Throw B (1), Catch G (3)") or the typed numbers ("Throw 1, Catch 3")."""
-    return _("Throw & Catch: {how} → {points} ({rule})").format(how=how, points=points,
+    return _("Throw & Catch: {how} = {points} ({rule})").format(how=how, points=points,
                                                                rule=THROW_CATCH_RULE[rule])
 
 
@@ -96,23 +102,23 @@ COLLECTION_SHEET = Translated({
 
 def _double_text(total: int, previous_score: int, points: int) -> str:
     if total <= 7:
-        return _("{total} ≤ 7, doubled → {points}").format(total=total, points=points)
-    return _("{total} > 7, not doubled → {points}").format(total=total, points=points)
+        return _("{total} ≤ 7, doubled = {points}").format(total=total, points=points)
+    return _("{total} > 7, not doubled = {points}").format(total=total, points=points)
 
 
 def _halve_text(total: int, previous_score: int, points: int) -> str:
     if total <= 7:
-        return _("{total} ≤ 7 → {points}").format(total=total, points=points)
-    return _("{total} ≥ 8, halved and rounded up → {points}").format(total=total, points=points)
+        return _("{total} ≤ 7 = {points}").format(total=total, points=points)
+    return _("{total} ≥ 8, halved and rounded up = {points}").format(total=total, points=points)
 
 
 def _beat_text(total: int, previous_score: int, points: int) -> str:
     if previous_score < 0:
-        return _("{total}, first round → {points}").format(total=total, points=points)
+        return _("{total}, first round = {points}").format(total=total, points=points)
     if points:
-        message = _("{total}, more than last round's {previous} → {points}")
+        message = _("{total}, more than last round's {previous} = {points}")
     else:
-        message = _("{total}, not more than last round's {previous} → {points}")
+        message = _("{total}, not more than last round's {previous} = {points}")
     return message.format(total=total, previous=previous_score, points=points)
 
 
@@ -158,15 +164,17 @@ def pairs_count(pairs: int) -> str:
 
 
 def pairs_part(icon: str, count: int, pairs: int, points: int) -> str:
-    """One icon's pairs: "Trout ×3 (1 pair) → 3"."""
-    return _("{icon} ×{count} ({pairs}) → {points}").format(icon=icon, count=count, pairs=pairs_count(pairs),
+    """One icon's pairs: "Trout ×3 (1 pair) = 3"."""
+    return _("{icon} ×{count} ({pairs}) = {points}").format(icon=icon, count=count, pairs=pairs_count(pairs),
                                                           points=points)
 
 
 def pairs(family_name: str, parts: list[str], points: int) -> str:
     if not parts:
         return _("{family}: none = {points}").format(family=family_name, points=points)
-    return _("{family}: {parts} = {points}").format(family=family_name, parts=", ".join(parts), points=points)
+    # each part ends "= its points": the sum is named, not one more "=" ("… = 0 = 7" would read as 0 = 7)
+    return _("{family}: {parts} — total {points}").format(family=family_name, parts=", ".join(parts),
+                                                         points=points)
 
 
 def pairs_typed(family_name: str, points: int) -> str:
@@ -185,17 +193,17 @@ def choice_none(family_name: str) -> str:
 
 
 def choice_own(family_name: str, icon: str, own: int, points: int) -> str:
-    return _("{family}: {icon} ×{own} → {points}").format(family=family_name, icon=icon, own=own, points=points)
+    return _("{family}: {icon} ×{own} = {points}").format(family=family_name, icon=icon, own=own, points=points)
 
 
 def choice_others(family_name: str, icon: str, others: int, per_icon: int, n_players: int, points: int) -> str:
     return _("{family}: {icon}: {others} on other players' cards × {per_icon} ({n_players} players) "
-             "→ {points}").format(family=family_name, icon=icon, others=others, per_icon=per_icon,
+             "= {points}").format(family=family_name, icon=icon, others=others, per_icon=per_icon,
                                   n_players=n_players, points=points)
 
 
 def choice_typed(family_name: str, icon: str, count: int, points: int) -> str:
-    return _("{family}: {icon} ×{count} → {points}").format(family=family_name, icon=icon, count=count,
+    return _("{family}: {icon} ×{count} = {points}").format(family=family_name, icon=icon, count=count,
                                                            points=points)
 
 
@@ -220,31 +228,31 @@ def choice_unknown(where: str, name: str, edition: Edition) -> str:
 
 def sites_new(edition: Edition, letters: str, count: int) -> str:
     if not letters:
-        return _("{sites}: new none → +{count} (counted at game end)").format(sites=edition.sites_label,
+        return _("{sites}: new none = +{count} (already in the total)").format(sites=edition.sites_label,
                                                                               count=count)
-    return _("{sites}: new {letters} → +{count} (counted at game end)").format(
+    return _("{sites}: new {letters} = +{count} (already in the total)").format(
         sites=edition.sites_label, letters=letters, count=count)
 
 
 def sites_typed(edition: Edition, count: int) -> str:
-    return ngettext("{sites}: +{count} new (counted at game end)", "{sites}: +{count} new (counted at game end)",
+    return ngettext("{sites}: +{count} new (already in the total)", "{sites}: +{count} new (already in the total)",
                     count).format(sites=edition.sites_label, count=count)
 
 
 def region_bonus(region: str, bonus: int, shared: bool) -> str:
     if shared:
-        return _("Region bonus: {region} complete first (shared) → +{bonus}").format(region=region, bonus=bonus)
-    return _("Region bonus: {region} complete first → +{bonus}").format(region=region, bonus=bonus)
+        return _("Region bonus: {region} complete first (shared) = +{bonus}").format(region=region, bonus=bonus)
+    return _("Region bonus: {region} complete first = +{bonus}").format(region=region, bonus=bonus)
 
 
 def region_struck_out(region: str) -> str:
-    return _("Region bonus: {region} complete, but already claimed → struck out").format(region=region)
+    return _("Region bonus: {region} complete, but already claimed: struck out").format(region=region)
 
 
 def route_bonus(route: str, points: int, shared: bool) -> str:
     if shared:
-        return _("{route}: achieved (shared tier) → +{points}").format(route=route, points=points)
-    return _("{route}: achieved → +{points}").format(route=route, points=points)
+        return _("{route}: achieved (shared tier) = +{points}").format(route=route, points=points)
+    return _("{route}: achieved = +{points}").format(route=route, points=points)
 
 
 def region_hint(region: str, bonus: int, claimed: bool) -> str:

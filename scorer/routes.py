@@ -181,8 +181,15 @@ def seat_link(url: str, code: str, token: str) -> str:
 
 
 def host_link(url: str, credential: str) -> str:
-    """The full URL of the host link (`tourpad host` prints it): a second device opens it once to host."""
+    """The full URL of the host link (`tourpad host` prints it): a second device opens it once to host; it
+    lands on the host screen of the host's most recently active table (the one `tourpad host` opened)."""
     return url.rstrip("/") + format_route("host_link", credential=credential)
+
+
+def host_screen_link(url: str, code: str) -> str:
+    """The full URL of a table's host screen (the host's own device opens it as it is; elsewhere it needs
+    a host token, or the host credential the host link gave the device)."""
+    return url.rstrip("/") + format_route("table_host", code=code)
 
 
 def board_link(url: str, code: str) -> str:

@@ -12,7 +12,11 @@ from scorer.locale import _
 IN_BROWSER = sys.platform == "emscripten"
 
 
-def needs_host(feature: str) -> str:
-    """What the browser-only app says about a feature it cannot offer."""
-    return _("{feature} needs the hosted app: run `tourpad host` on a computer on the same Wi-Fi and open "
-             "the address it prints. Everything else works here, offline.").format(feature=feature)
+def needs_host(feature: str, instead: str | None = None) -> str:
+    """What the browser-only app says about a feature it cannot offer, to a person holding a phone: what it
+    needs, in plain words (no command to run), and what they can do `instead` here, if anything."""
+    if instead:
+        return _("{feature} needs a computer at the table running tourpad. {instead}").format(
+            feature=feature, instead=instead)
+    return _("{feature} needs a computer at the table running tourpad: open the address it shows on this "
+             "phone. Everything else works here, offline.").format(feature=feature)

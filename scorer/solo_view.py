@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.engine import HAND_SIZE
 from rules.i18n import format_number
 from scorer.locale import N_, _
 from scorer.pad.store import EventStore, summary_text
@@ -77,6 +78,16 @@ def status_line(screen: dict) -> str:
     return _(prompt).format(round=screen["round"], rounds=screen["rounds"], direction=_(direction))
 
 
+def step_line(screen: dict) -> str:
+    """Where the person is in the round: the card they are choosing (the Throw is card 1; the last one is
+    the Catch, passed in), then the round-end choice. Empty once the game is over."""
+    if screen["phase"] == "game_over":
+        return ""
+    if screen["phase"] == "choice":
+        return _("Card {n} of {cards}: the Catch").format(n=HAND_SIZE, cards=HAND_SIZE)
+    return _("Card {n} of {cards}").format(n=HAND_SIZE - len(screen["hand"]) + 1, cards=HAND_SIZE)
+
+
 def running_totals(summaries: list[dict]) -> list[list[int]]:
     """Per player, the running total after each finished round (the chart's lines)."""
     if not summaries:
@@ -124,14 +135,20 @@ def one_decimal(value: float) -> str:
 
 
 def hint_lines(hint: dict) -> list[HintLine]:
-    """The Hint as lines: each option, the hard bot's value and (for picks) what the card adds now."""
+    """The Hint as lines, best first: how far each option is behind the bot's pick (its own value is an
+    expected lead over the field, negative whenever the person is behind, which reads as every option being
+    bad), or the expert's chance of winning; for a pick, what the card adds to the row now."""
     out = []
     for option in hint["options"]:
         if hint.get("unit") == "percent to win":
             value = _("{percent}% to win").format(percent=one_decimal(option["value"]))
+        elif option["behind_best"] <= 0:
+            value = _("best")
         else:
-            value = ("+" if option["value"] >= 0 else "") + one_decimal(option["value"])
+            value = _("{points} pts behind").format(points=one_decimal(option["behind_best"]))
         if "adds_now" in option:
-            value = _("{value} (adds {points} now)").format(value=value, points=one_decimal(option["adds_now"]))
+            added = option["adds_now"]
+            value = _("{value} · adds {points} pts now").format(
+                value=value, points=("+" if added >= 0 else "") + one_decimal(added))
         out.append(HintLine(option["label"], value, option["action"] == hint["best"]))
     return out

@@ -35,8 +35,9 @@ def test_bonus_and_hint_lines_in_french() -> None:
         line = bonus_line({"bonus": "Iberia", "label": "Ibérie", "points": 3, "players": ["Vous"]}, {"Iberia"})
         assert line == "Ibérie complétée en premier : +3 pour Vous".replace(" :", NBSP + ":")
         hint = SoloGame.new("australia", ["easy"], seed=4).hint(samples=4)
-        value = hint_lines(hint)[0].value
-    assert "," in value.split(" ")[0] and "maintenant)" in value  # "+0,4 (+1,0 maintenant)"
+        best, other = (line.value for line in hint_lines(hint)[:2])
+    assert best.startswith("le meilleur · rapporte ") and best.endswith(" pts maintenant")  # "… +1,0 pts …"
+    assert "," in best.split(" ")[-3] and " pts de moins · rapporte " in other
 
 
 def test_the_journey_checker_uses_french_plurals() -> None:

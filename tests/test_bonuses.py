@@ -36,13 +36,13 @@ def test_a_region_completed_by_two_players_in_one_round_is_shared_then_struck_ou
     points, _ = settle_bonuses(AUS, sheets, 3, [tas, tas | vic, 0], 0, notes)
     assert points == [3, 6, 0]
     assert sheets.regions_claimed == tas | vic
-    assert notes[0] == ["Region bonus: Tasmania complete first (shared) → +3"]
-    assert notes[1] == ["Region bonus: Victoria complete first → +3",  # the edition's region order
-                        "Region bonus: Tasmania complete first (shared) → +3"]
+    assert notes[0] == ["Region bonus: Tasmania complete first (shared) = +3"]
+    assert notes[1] == ["Region bonus: Victoria complete first = +3",  # the edition's region order
+                        "Region bonus: Tasmania complete first (shared) = +3"]
     later = [[], [], []]
     points, _ = settle_bonuses(AUS, sheets, 3, [0, 0, tas], 0, later)
     assert points == [0, 0, 0]
-    assert later[2] == ["Region bonus: Tasmania complete, but already claimed → struck out"]
+    assert later[2] == ["Region bonus: Tasmania complete, but already claimed: struck out"]
 
 
 @pytest.mark.parametrize(("edition", "n", "rounds", "expected"), [
@@ -68,9 +68,9 @@ def test_route_notes_say_when_a_tier_is_shared():
     sheets = ScoreState(3)
     notes = [[], [], []]
     settle_bonuses(EUROPE, sheets, 3, [0, 0, 0], 0b011, notes)
-    assert notes == [["Passport: achieved (shared tier) → +7"], ["Passport: achieved (shared tier) → +7"], []]
+    assert notes == [["Passport: achieved (shared tier) = +7"], ["Passport: achieved (shared tier) = +7"], []]
     settle_bonuses(EUROPE, sheets, 3, [0, 0, 0], 0b100, notes)
-    assert notes[2] == ["Passport: achieved → +3"]
+    assert notes[2] == ["Passport: achieved = +3"]
 
 
 @given(st.sampled_from([EUROPE, USA]), st.integers(2, 4), st.lists(st.integers(0, 15), min_size=1, max_size=4))

@@ -178,7 +178,7 @@ def test_a_region_completed_after_it_was_claimed_is_struck_out():
     cat.resolve_round(AUS, state, [values(regions=["Tasmania"]), values()], 1)
     scores, notes = cat.resolve_round(AUS, state, [values(), values(regions=["Tasmania"])], 2)
     assert scores[1].regions == 0
-    assert "Region bonus: Tasmania complete, but already claimed → struck out" in notes[1]
+    assert "Region bonus: Tasmania complete, but already claimed: struck out" in notes[1]
 
 
 def test_the_pad_turns_rule_errors_into_entry_errors(tmp_path):

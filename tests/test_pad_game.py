@@ -121,7 +121,18 @@ def test_exports(store):
     assert rows[0][0] == "player" and len(rows) == 1 + 8 + 2
     assert all(len(row) == len(rows[0]) for row in rows)
     ann_total = next(r for r in rows if r[:2] == ["Ann", "total"])
-    assert int(ann_total[-2]) == session.state.totals()[0]
+    assert int(ann_total[-3]) == session.state.totals()[0]
+
+
+def test_the_csv_keeps_each_column_to_one_kind_of_value(store):
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    play(session)
+    rows = list(csv.DictReader(io.StringIO(session.state.csv_text())))
+    ann = [row for row in rows if row["player"] == "Ann"]
+    # the running total column holds numbers only (it held "rank 1" on the totals row), ending at the total
+    assert [int(row["running total"]) for row in ann] == [*session.state.running_totals()[0],
+                                                          session.state.totals()[0]]
+    assert [row["rank"] for row in ann] == ["", "", "", "", str(session.state.ranks()[0])]
 
 
 def test_setup_validation(store):
@@ -290,3 +301,24 @@ def test_round_summaries_name_who_took_each_shared_bonus(store):
     assert [state.bonus_summary(r) for r in range(4)] == expected
     assert "Ann and Bob both reached coast to coast this round: first place, +7 each" in expected[2]
     assert "Ann completed Midwest too, but Cy took it in round 3: no bonus" in expected[3]
+
+
+def test_a_player_tab_shows_no_total_before_any_round_is_scored(store):
+    from scorer.ui.sheet import player_tab_label
+
+    session = GameSession.new(store, "australia", ["Ann", "Bob"])
+    ann_cards, ann_choice, bob_cards, bob_choice = ROUNDS[0]
+    session.enter_letters(0, ann_cards, ann_choice)
+    # Ann has entered, but nothing is scored until the round closes: not "Ann · 0"
+    assert [player_tab_label(session.state, p) for p in (0, 1)] == ["Ann", "Bob"]
+    session.enter_letters(1, bob_cards, bob_choice)
+    totals = session.state.totals()
+    assert [player_tab_label(session.state, p) for p in (0, 1)] == [f"Ann · {totals[0]}", f"Bob · {totals[1]}"]
+
+
+def test_a_rematch_is_a_new_game_with_the_same_players_edition_variant_and_mode(store):
+    first = GameSession.new(store, "europe", ["Ann", "Bob", "Cy"], direction_variant=True, mode=CATEGORIES_MODE)
+    again = first.rematch()
+    assert again.game_id != first.game_id and again.state.rounds_done == 0
+    assert again.state.setup == first.state.setup
+    assert {first.game_id, again.game_id} <= {row.id for row in store.games()}  # the first game is kept

@@ -32,7 +32,7 @@ def test_a_recorded_round_scores_like_the_rulebook(australia):
                                 "sites": 7, "regions": 3}
     assert ann["total"] == 27 and bob["total"] == 1 + 9 + 7 + 0 + 7 + 3
     assert ann["rank"] == 1 and bob["rank"] == 2
-    assert any("Sightseeing ×2 → 2" in line for line in ann["explanations"][0])
+    assert any("Sightseeing ×2 = 2" in line for line in ann["explanations"][0])
 
 
 def test_lowercase_and_spaces_are_accepted(australia):

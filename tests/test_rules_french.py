@@ -42,20 +42,20 @@ def test_a_usa_round_is_explained_in_french_with_the_rulebooks_words():
         report = score_record(usa_acceptance_game(), USA)
     ann_round_3 = report.notes[0][2]
     assert ann_round_3 == [
-        f"Lancer et Réception{NBSP}: Lancer X (4), Réception @ (7) → 4 "
+        f"Lancer et Réception{NBSP}: Lancer X (4), Réception @ (7) = 4 "
         "(le chiffre du Lancer si la Réception est au moins aussi haute, sinon 0)",
         f"Objets Typiques Américains{NBSP}: Boîte aux Lettres 1×1 + Casquette de Baseball 2×1 = 3, "
-        "plus que les 0 de la manche précédente → 3",
-        f"Animaux{NBSP}: Truites ×2 (1 paire) → 3, Bœufs ×3 (1 paire) → 4, "
-        "Aigles à tête blanche ×1 (aucune paire) → 0 = 7",
-        f"Activités{NBSP}: Photographie ×3 → 4",
-        f"Villes{NBSP}: nouvelles lettres E, N, O, V, X, @ → +6 (compté en fin de partie)",
-        f"Bonus de région{NBSP}: région «{NBSP}Grandes Plaines{NBSP}» complétée en premier (partagé) → +3",
-        f"D'une côte à l'autre{NBSP}: réussi (palier partagé) → +7",
+        "plus que les 0 de la manche précédente = 3",
+        f"Animaux{NBSP}: Truites ×2 (1 paire) = 3, Bœufs ×3 (1 paire) = 4, "
+        "Aigles à tête blanche ×1 (aucune paire) = 0 — total 7",
+        f"Activités{NBSP}: Photographie ×3 = 4",
+        f"Villes{NBSP}: nouvelles lettres E, N, O, V, X, @ = +6 (déjà dans le total)",
+        f"Bonus de région{NBSP}: région «{NBSP}Grandes Plaines{NBSP}» complétée en premier (partagé) = +3",
+        f"D'une côte à l'autre{NBSP}: réussi (palier partagé) = +7",
     ]
     # Americana's "must beat": not beating last round's total scores 0
     assert (f"Objets Typiques Américains{NBSP}: Boîte aux Lettres 1×2 + Drapeau des États-Unis 5×1 = 7, "
-            "pas plus que les 7 de la manche précédente → 0") in report.notes[0][1]
+            "pas plus que les 7 de la manche précédente = 0") in report.notes[0][1]
     # the points are the game's, whatever the language
     assert report.totals == [116, 79, 102]
 
@@ -66,7 +66,7 @@ def test_four_of_one_animal_are_two_pairs_in_french():
     with use_language("fr"):
         points, text = score_pairs(USA, mask_of(row), explain=True)
     assert points == 6
-    assert text == f"Animaux{NBSP}: Truites ×4 (2 paires) → 6 = 6"
+    assert text == f"Animaux{NBSP}: Truites ×4 (2 paires) = 6 — total 6"
 
 
 def test_the_round_summaries_say_who_took_which_bonus_in_french():
@@ -112,9 +112,9 @@ def test_a_used_up_activity_is_refused_by_its_french_name():
 
 
 @pytest.mark.parametrize("count, sites, row", [
-    (0, f"Villes{NBSP}: +0 nouvelle lettre (comptée en fin de partie)", "0 carte (aucune)"),
-    (1, f"Villes{NBSP}: +1 nouvelle lettre (comptée en fin de partie)", "1 carte (A)"),
-    (2, f"Villes{NBSP}: +2 nouvelles lettres (comptées en fin de partie)", "2 cartes (AB)"),
+    (0, f"Villes{NBSP}: +0 nouvelle lettre (déjà dans le total)", "0 carte (aucune)"),
+    (1, f"Villes{NBSP}: +1 nouvelle lettre (déjà dans le total)", "1 carte (A)"),
+    (2, f"Villes{NBSP}: +2 nouvelles lettres (déjà dans le total)", "2 cartes (AB)"),
 ])
 def test_french_plurals_take_the_singular_for_0_and_1(count, sites, row):
     with use_language("fr"):

@@ -63,7 +63,7 @@ def test_throw_and_catch_is_the_absolute_difference(australia):
 
 def test_throw_and_catch_explains_itself(australia):
     points, text = score_throw_catch(australia, cards(australia, "YBCDEFA"), explain=True)
-    assert points == 6 and "Y (7)" in text and "A (1)" in text and "→ 6" in text
+    assert points == 6 and "Y (7)" in text and "A (1)" in text and "= 6" in text
 
 
 # --- Collections ------------------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ def test_collections_up_to_seven_are_doubled(australia):
     # A Leaves 1 + C Shells 3 + D Wildflowers 2 = 6 ≤ 7 → 12
     points, text = score_collection(australia, mask(australia, "ABCDEFH"), -1, explain=True)
     assert points == 12
-    assert "6 ≤ 7, doubled → 12" in text
+    assert "6 ≤ 7, doubled = 12" in text
 
 
 def test_collections_of_exactly_seven_are_doubled(australia):
@@ -94,7 +94,7 @@ def test_no_collection_icons_score_zero(australia):
 def test_a_pair_scores_the_animal_value_once(australia):
     # B and C are Kangaroos (3): "you would score only 3 points, not 6"
     points, text = score_pairs(australia, mask(australia, "BCADEFG"), explain=True)
-    assert points == 3 and "Kangaroos ×2 (1 pair) → 3" in text
+    assert points == 3 and "Kangaroos ×2 (1 pair) = 3" in text
 
 
 def test_three_of_a_kind_is_one_pair_and_four_of_a_kind_two(australia):
@@ -134,7 +134,7 @@ def test_activity_table_two_icons_score_two(australia):
     m = mask(australia, "ABEFGHI")  # Indigenous A, E → 2 icons
     indigenous = activity(australia, "Indigenous Culture")
     points, text = score_choice(australia, indigenous, m, 2, 4, explain=True)
-    assert points == 2 and "Indigenous Culture ×2 → 2" in text
+    assert points == 2 and "Indigenous Culture ×2 = 2" in text
 
 
 def test_no_activity_chosen_scores_zero(australia):
@@ -161,7 +161,7 @@ def test_a_full_round_scores_every_category(australia):
     assert bob == RoundScore(1, 9, 7, 0, 7, 3, 0)
     assert ann.total == 3 + 9 + 3 + 2 + 7 + 3
     assert any("Western Australia complete first" in line for line in notes[0])
-    assert any("Tourist sites: new A, B, C, D, E, F, G → +7" in line for line in notes[0])
+    assert any("Tourist sites: new A, B, C, D, E, F, G = +7" in line for line in notes[0])
 
 
 def test_region_bonus_goes_to_the_first_completer_only(australia):
@@ -198,7 +198,7 @@ def test_revisiting_a_site_scores_nothing_more(australia):
     first, _ = round_of(australia, state, "ABCDEFG", "HIJKLMN")
     again, notes = round_of(australia, state, "ABCDEFO", "HIJKLMP")
     assert first[0].sites == 7 and again[0].sites == 1 and again[1].sites == 1
-    assert any("new O → +1" in line for line in notes[0])
+    assert any("new O = +1" in line for line in notes[0])
 
 
 # --- Ranking ----------------------------------------------------------------------------------------------

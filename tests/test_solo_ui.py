@@ -89,7 +89,7 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
     assert shell.route[0] == "solo_game"
     assert hook(shell, "solo-status").value.startswith("Round 1 of 4: choose your Throw card")
     tap(shell, "hand-0")
-    assert hook(shell, "solo-step").value == "Decision 3"  # the person's Throw and both bots'
+    assert hook(shell, "solo-step").value == "Card 2 of 7"  # the Throw is played: the next card is chosen
     # the table shows the person's own Throw card and a face-down card for each bot
     assert "?" in texts(shell)
     tap(shell, "solo-hint-button")
@@ -108,6 +108,10 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
     assert pictograms and all(p.startswith("pictogram-") for p in pictograms)
     tap(shell, "choice-0")
     assert hook(shell, "solo-summary").value == "Round 1 scored"
+    # each player's round points, and their running total after it
+    assert hook(shell, "round-total-0").value.startswith("+") and hook(shell, "round-total-0").value.endswith(
+        " this round")
+    assert hook(shell, "running-total-0").value.startswith("Total after round 1: ")
     assert any(t.startswith("Throw & Catch: ") for t in texts(shell))  # the engine's explanations
     click(shell, "Next round")
     assert hook(shell, "solo-status").value.startswith("Round 2 of 4")

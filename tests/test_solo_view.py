@@ -17,6 +17,7 @@ from scorer.solo_view import (
     running_totals,
     save,
     status_line,
+    step_line,
     text_on,
     unfinished,
 )
@@ -87,6 +88,18 @@ def test_status_line_names_round_and_what_to_do() -> None:
     assert status_line(game.screen()).endswith("the rest pass right")
 
 
+def test_the_step_line_says_which_card_of_the_round_is_being_chosen() -> None:
+    game = SoloGame.new("australia", ["easy"], seed=2)
+    assert step_line(game.screen()) == "Card 1 of 7"  # the Throw: no "Decision 0"
+    game.play(first_action(game))
+    assert step_line(game.screen()) == "Card 2 of 7"
+    while game.screen()["phase"] != "choice":
+        game.play(first_action(game))
+    assert step_line(game.screen()) == "Card 7 of 7: the Catch"
+    game.play(first_action(game))
+    assert step_line(game.screen()) == "Card 1 of 7"  # round 2's Throw
+
+
 def test_running_totals_add_up_round_by_round() -> None:
     summaries = [{"players": [{"total": 10}, {"total": 4}]}, {"players": [{"total": 5}, {"total": 20}]}]
     assert running_totals(summaries) == [[10, 15], [4, 24]]
@@ -107,6 +120,22 @@ def test_hint_lines_mark_the_hard_bots_pick_and_give_each_options_value() -> Non
     assert [line.best for line in lines].count(True) == 1 and lines[0].best
     assert lines[0].label == hint["best_label"]
     assert "adds" in lines[0].value  # a pick: what the card adds to the row now is shown too
+
+
+def test_a_hint_ranks_options_by_how_far_behind_the_best_they_are_never_by_a_negative_lead() -> None:
+    hint = {"best": 1, "unit": "points", "options": [
+        {"action": 1, "label": "Keep A", "value": -0.5, "behind_best": 0.0, "adds_now": 9.9},
+        {"action": 2, "label": "Keep B", "value": -2.0, "behind_best": 1.5, "adds_now": 3.0},
+        {"action": 3, "label": "Keep C", "value": -2.0, "behind_best": 1.5, "adds_now": 0.0}]}
+    assert [line.value for line in hint_lines(hint)] == [
+        "best · adds +9.9 pts now", "1.5 pts behind · adds +3.0 pts now",
+        "1.5 pts behind · adds +0.0 pts now"]
+    choice = {"best": 4, "unit": "points", "options": [{"action": 4, "label": "Hiking", "value": -1.0,
+                                                         "behind_best": 0.0},
+                                                        {"action": 5, "label": "None", "value": -8.0,
+                                                         "behind_best": 7.0}]}
+    assert [line.value for line in hint_lines(choice)] == ["best", "7.0 pts behind"]
+    assert not any("-" in line.value for game_hint in (hint, choice) for line in hint_lines(game_hint))
 
 
 def test_bonus_lines_say_a_region_was_completed_first() -> None:

@@ -442,6 +442,30 @@ def test_tourpad_host_resumes_the_last_table_or_opens_a_new_one(service):
     assert other.code != first.code and service.view(other.code)["edition"]["id"] == "usa"
 
 
+def test_tourpad_host_starts_a_new_table_when_asked_for_another_edition_or_seats(service):
+    from scorer.table.host import open_table
+
+    def opened(edition, seats):
+        return open_table(service, "127.0.0.1", 8550, edition, seats, new_table=False, new_host_token=False)
+
+    first = opened("europe", 3)
+    assert service.view(first.code)["edition"]["id"] == "europe" and len(service.view(first.code)["seats"]) == 3
+    # the same table asked for again, or nothing asked: resumed
+    assert opened("europe", 3).code == first.code and opened(None, None).code == first.code
+    assert opened("europe", None).not_resumed is None and opened(None, 3).code == first.code
+    # another edition, or another number of seats: a new table, saying why the live one was not resumed
+    usa = opened("usa", None)
+    assert usa.code != first.code and usa.host_token and usa.not_resumed == "it plays Boomerang: Europe"
+    view = service.view(usa.code)  # what was not asked for stays as it was: the same three players
+    assert view["edition"]["id"] == "usa" and len(view["seats"]) == 3
+    two = opened(None, 2)
+    assert two.code != usa.code and two.not_resumed == "it has 3 seats"
+    assert len(service.view(two.code)["seats"]) == 2 and service.view(two.code)["edition"]["id"] == "usa"
+    both = opened("australia", 4)
+    assert both.not_resumed == "it plays Boomerang: USA; it has 2 seats"
+    assert opened("australia", 4).code == both.code and opened(None, None).code == both.code
+
+
 def test_a_change_the_disk_refuses_is_not_acknowledged_and_the_host_stops(service):
     code, host = service.create_table("australia", 2, credential=service.host_credential)
     service.store._db.execute("PRAGMA query_only=ON")  # every write now fails, as on a full disk
@@ -490,3 +514,14 @@ def test_concurrent_submissions_share_commits_and_all_arrive_in_order(tmp_path, 
                 [[cards for cards, _ in entries] for entries in rounds]
     finally:
         again.close()
+
+
+def test_the_seat_picker_and_host_screen_name_the_edition_in_the_reader_s_language(service):
+    from rules.i18n import use_language
+    from scorer.ui.table import table_game
+
+    code, _ = service.create_table("europe", 3, credential=service.host_credential)
+    view = service.view(code)
+    assert table_game(view) == "Boomerang: Europe · 3 players"
+    with use_language("fr"):
+        assert table_game(view) == "Boomerang\u00a0: Europe · 3 joueurs"

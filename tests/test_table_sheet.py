@@ -191,3 +191,4 @@ def test_europe_passport_first_second_and_a_tie_on_every_seat_s_round_summary(se
         tiers = state.bonus_marks().route.tiers
         assert [[(t.round, t.players) for t in tier.takings] for tier in tiers] == [
             [(2, (0,))], [(3, (1,))], [(4, (2, 3))]]
+

@@ -172,7 +172,21 @@ def test_the_browser_only_app_points_to_the_host(store, isolated_data_dir, monke
 
     async def run():
         _session, page, _conn = await start_at(make_main(lambda: store), "/teach")
-        assert any(t.startswith("Teaching tourpad your cards needs the hosted app: run `tourpad host`")
+        assert any(t.startswith("Teaching tourpad your cards needs a computer at the table running tourpad")
                    for t in texts(page)), texts(page)
+
+    run_session(run)
+
+
+def test_the_browser_only_keypad_tells_a_phone_user_what_to_do_instead(store, isolated_data_dir, monkeypatch):
+    monkeypatch.setattr("scorer.ui.scan_entry.IN_BROWSER", True)  # the published web app: no photo decoders
+    game = GameSession.new(store, "australia", ["Ann", "Bob"])
+
+    async def run():
+        _session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        said = [t for t in texts(page) if "computer at the table" in t]
+        assert said == ["Reading your cards from a photo needs a computer at the table running tourpad. Here, "
+                        "tap the letters of your 7 cards on the keypad, Throw card first."], texts(page)
+        assert not [t for t in texts(page) if "tourpad host" in t or "`" in t]  # no command for a phone user
 
     run_session(run)

@@ -29,7 +29,7 @@ def test_site_nouns_come_from_the_edition(edition_id, singular, plural, label):
     edition = load_edition(edition_id)
     assert (edition.site_noun, edition.sites_noun, edition.sites_label) == (singular, plural, label)
     assert wording.category_labels(edition)["sites"] == f"New {plural}"
-    assert wording.sites_typed(edition, 2) == f"{label}: +2 new (counted at game end)"
+    assert wording.sites_typed(edition, 2) == f"{label}: +2 new (already in the total)"
 
 
 def test_a_pack_without_a_plural_gets_the_regular_one():
@@ -45,4 +45,4 @@ def test_letters_preview_and_explanations_say_countries():
     europe = load_edition("europe")
     rows = [tuple(range(7)), tuple(range(7, 14))]
     _, notes = resolve_round(europe, ScoreState(2), rows, [-1, -1], explain=True)
-    assert notes[0][4].startswith("Countries: new A, B, C, D, E, F, G → +7")
+    assert notes[0][4].startswith("Countries: new A, B, C, D, E, F, G = +7")

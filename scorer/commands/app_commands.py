@@ -101,8 +101,12 @@ def run_app(
 
 def host(port: int = typer.Option(8550, help=N_("port to serve on")),
          bind: str = typer.Option("0.0.0.0", help=N_("address to listen on (0.0.0.0 = the local network)")),
-         edition: str = typer.Option("australia", help=N_("edition of a new table")),
-         seats: int = typer.Option(4, min=2, max=4, help=N_("players at a new table")),
+         edition: str | None = typer.Option(None, help=N_("edition of the table: another than the resumed "
+                                                           "table's starts a new table (default: the resumed "
+                                                           "table's, else australia)")),
+         seats: int | None = typer.Option(None, min=2, max=4, help=N_("players at the table: another number than "
+                                                                      "the resumed table's starts a new table "
+                                                                      "(default: the resumed table's, else 4)")),
          new_table: bool = typer.Option(False, "--new-table", help=N_("open a new table even if one is live")),
          new_host_token: bool = typer.Option(False, "--new-host-token",
                                              help=N_("print another host token for the resumed table")),
@@ -130,7 +134,9 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
     from scorer.table.host import (
         build_asgi,
         db_path,
+        edition_label,
         host_link,
+        host_screen_link,
         join_link,
         open_table,
         qr_terminal,
@@ -174,14 +180,24 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
 
     def ready() -> None:
         others = [c for c in plan.resumed if c != plan.code]
-        lines = [_("Join URL:   {url}").format(url=plan.url), _("Join code:  {code}").format(code=plan.code)]
+        lines = []
+        if plan.not_resumed:
+            lines.append(_("New table:  {code} (table {old} was not resumed: {why})").format(
+                code=plan.code, old=plan.resumed[0], why=plan.not_resumed))
+        view = service.view(plan.code)
+        lines += [_("Table:      {code} · {edition} · {seats} players").format(
+                      code=plan.code, edition=edition_label(view["edition"]["id"]), seats=len(view["seats"])),
+                  _("Join URL:   {url}").format(url=plan.url), _("Join code:  {code}").format(code=plan.code)]
+        if not api_only:
+            lines.append(_("Host screen: {link}  (open it on this computer: the table's host screen, "
+                           "ready)").format(link=host_screen_link(plan.url, plan.code)))
         if plan.host_token:
             lines.append(_("Host token: {token}  (keep it private: it edits every seat; in the app: Join, then Use "
                            "token)").format(token=plan.host_token))
         if others:
             lines.append(_("Also live:  {codes}").format(codes=", ".join(others)))
-        lines.append(_("Host link:  {link}  (a second host device: open it once; keep it private, it opens "
-                       "tables)").format(link=host_link(plan.url, credential)))
+        lines.append(_("Host link:  {link}  (a second host device: opens this table's host screen; keep it "
+                       "private, it opens tables)").format(link=host_link(plan.url, credential)))
         lines.append(_("API:        {url}api  (schema: {url}docs)").format(url=plan.url))
         lines.append(_("Tables:     {path}").format(path=service.store.path))
         if site is not None:

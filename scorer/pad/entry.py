@@ -149,7 +149,7 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
     chosen = next((o for o in options if o.name == draft.choice), None)
     choice_name = names[edition.choice.id]
     if chosen is not None:
-        lines.append(CategoryLine(choice_name, chosen.points, _("{category}: {choice} → {points}").format(
+        lines.append(CategoryLine(choice_name, chosen.points, _("{category}: {choice} = {points}").format(
             category=choice_name, choice=chosen.label, points=chosen.points)))
     else:
         lines.append(CategoryLine(choice_name, 0, _("{category}: none chosen").format(category=choice_name)))

@@ -239,16 +239,17 @@ class PadState:
         ids = self.edition.category_ids()
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["player", "round", *(names[i] for i in ids), "round total", "running total"])
+        # every column holds one kind of value: a rank has its own column (empty on a round's row)
+        writer.writerow(["player", "round", *(names[i] for i in ids), "round total", "running total", "rank"])
         running = self.running_totals()
         for p, name in enumerate(self.players):
             for r, s in enumerate(self.scores[p]):
                 writer.writerow([name, r + 1, *category_points(self.edition, s).values(), s.total,
-                                 running[p][r]])
+                                 running[p][r], ""])
         if self.finished:
             for p, name in enumerate(self.players):
                 writer.writerow([name, "total", *self.category_totals(p).values(), self.totals()[p],
-                                 f"rank {self.ranks()[p]}"])
+                                 self.totals()[p], self.ranks()[p]])
         return buf.getvalue()
 
     def summary(self) -> str:
@@ -395,6 +396,13 @@ class GameSession:
         game_id = store.create_game(setup.edition, list(setup.players), ("started", payload),
                                     summary=summary_text(round=1, rounds=ROUNDS))
         return cls(store, game_id, lookup)
+
+    def rematch(self) -> GameSession:
+        """A new game on this device with this one's players (in the same order), edition, direction
+        variant and way of entering: the next game, nothing typed again."""
+        setup = self.state.setup
+        return GameSession.new(self.store, setup.edition, list(setup.players), setup.direction_variant,
+                               setup.mode, edition_lookup=self._lookup)
 
     @classmethod
     def from_record(cls, store: EventStore, record: GameRecord,

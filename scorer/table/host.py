@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rules.text import for_terminal
+from scorer.locale import _, ngettext
 
 # The links a QR code carries (the join link opens one table's seat picker; the seat link, shown by the host
 # after seating someone, opens that seat with its token; the host link makes a second device a host) are
 # routes of the app.
-from scorer.routes import host_link, join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
+from scorer.routes import host_link, host_screen_link, join_link, seat_link  # noqa: F401  (re-exported: what `tourpad host` prints)
 from scorer.table.connections import Limits, guarded_protocols
 from scorer.table.lan import (  # noqa: F401  (re-exported: what `tourpad host` prints and tests use)
     is_local_client,
@@ -55,6 +56,11 @@ def wait_until_port_free(bind: str, port: int) -> None:
                 time.sleep(0.02)
 
 
+#: What a new table plays when `tourpad host` is given no --edition / --seats.
+DEFAULT_EDITION = "australia"
+DEFAULT_SEATS = 4
+
+
 @dataclass
 class HostPlan:
     """What `tourpad host` shows: the table it opened (new or resumed) and how to reach it."""
@@ -63,20 +69,50 @@ class HostPlan:
     url: str
     host_token: str | None
     resumed: list[str]
+    #: set when a live table was not resumed because --edition / --seats asked for another one: what differs
+    not_resumed: str | None = None
 
 
-def open_table(service: TableService, bind: str, port: int, edition: str, seats: int,
+def open_table(service: TableService, bind: str, port: int, edition: str | None, seats: int | None,
                new_table: bool, new_host_token: bool, https: bool = False) -> HostPlan:
     """Resume the host's most recently active table (one it opened with its credential, never a table
-    someone else made), or open one when there is none (or when asked)."""
+    someone else made), or open one when there is none, when asked, or when `edition` / `seats` (None: not
+    given) name another game than that table's: a table is started as the host asked, never silently not."""
     resumed = service.host_codes()
     credential = service.host_credential
-    if new_table or not resumed:
-        code, token = service.create_table(edition, seats, credential=credential)
+    live = None if new_table or not resumed else service.view(resumed[0])
+    differs = None if live is None else asked_differently(live, edition, seats)
+    if differs:  # what was not asked for stays as the table it replaces had it (the same players, another game)
+        code, token = service.create_table(edition or live["edition"]["id"], seats or len(live["seats"]),
+                                           credential=credential)
+    elif live is None:
+        code, token = service.create_table(edition or DEFAULT_EDITION, seats or DEFAULT_SEATS,
+                                           credential=credential)
     else:
         code = resumed[0]
         token = service.issue_host_token(code, credential) if new_host_token else None
-    return HostPlan(code, join_url(bind, port, https), token, resumed)
+    return HostPlan(code, join_url(bind, port, https), token, resumed, differs)
+
+
+def edition_label(edition_id: str) -> str:
+    """An edition's name in the language of the moment (its id when its pack is gone)."""
+    from scorer.packs import resolve_edition
+
+    try:
+        return resolve_edition(edition_id).label
+    except KeyError:
+        return edition_id
+
+
+def asked_differently(view: dict, edition: str | None, seats: int | None) -> str | None:
+    """How the table `view` differs from the edition and seats asked for (None: it is what was asked)."""
+    differences = []
+    if edition is not None and edition != view["edition"]["id"]:
+        differences.append(_("it plays {edition}").format(edition=edition_label(view["edition"]["id"])))
+    if seats is not None and seats != len(view["seats"]):
+        differences.append(ngettext("it has {n} seat", "it has {n} seats", len(view["seats"])).format(
+            n=len(view["seats"])))
+    return "; ".join(differences) or None
 
 
 def start_expiry_sweeper(service: TableService, every: float = EXPIRY_SWEEP_SECONDS) -> threading.Thread:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import flet as ft
 
 from rules.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, LANGUAGES, language_from_tag
-from scorer.locale import N_, _, pgettext
+from scorer.locale import N_, _
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
@@ -80,16 +80,10 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
     return ft.Semantics(identifier=identifier, content=control)
 
 
-def readable(text: str) -> str:
-    """The offline web renderer's bundled font has no arrow glyph; the engine's lines use one. Its stand-in
-    is the language's own ("»" would read as a closing quotation mark in French)."""
-    return text.replace("→", pgettext("stands for → (gives) where the font has no arrow", "»"))
-
-
 def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
     """A highlighted line (a bonus, a hint) with a star icon: the font has no ★ either."""
     return ft.Row([ft.Icon(ft.Icons.STAR, size=14, color=color),
-                   ft.Text(readable(text), size=13, color=color, expand=True)], spacing=4,
+                   ft.Text(text, size=13, color=color, expand=True)], spacing=4,
                   vertical_alignment=ft.CrossAxisAlignment.START)
 
 

@@ -12,7 +12,7 @@ from rules.engine import ROUNDS
 from scorer.locale import _
 from scorer.pad.chart import PLAYER_COLORS, layout
 from scorer.pad.errors import EntryError
-from scorer.pad.game import LETTERS_MODE, PadState
+from scorer.pad.game import LETTERS_MODE, GameSession, PadState
 from scorer.pad.session import SheetSession
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.ui.sheet import PAD, sheet_screen, undo_button
@@ -110,6 +110,16 @@ def export(app: PadApp, session: SheetSession, kind: str, copy: bool) -> None:
     app.page.run_task(deliver)
 
 
+def start_rematch(app: PadApp, session: GameSession) -> None:
+    try:
+        game = session.rematch()
+    except KeyError as err:  # the game's deck pack was removed since: say so, change nothing
+        app.toast(err.args[0], error=True)
+        return
+    app.session = game
+    app.go("sheet", game_id=game.game_id)
+
+
 @screen("end")
 def game_end(app: PadApp, game_id: int) -> Screen:
     return end_screen(app, app.open_game(game_id))
@@ -134,11 +144,18 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
         ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART, height=48,
                              on_click=lambda e: export(app, session, "csv", False)),
     ], wrap=True, spacing=8, run_spacing=8)
+    # the one-phone game: the same players, edition and variant again in one tap (a table's next game is
+    # the host's Play again)
+    rematch = ([sem("rematch", ft.FilledButton(_("Rematch"), icon=ft.Icons.REPLAY, height=52,
+                                               tooltip=_("A new game: the same players, edition and variant"),
+                                               on_click=lambda e: start_rematch(app, session)))]
+               if isinstance(session, GameSession) else [])
     body = ft.Container(ft.Column([
         sem("winner", ft.Text(_("{name} wins!").format(name=state.players[order[0]]) if ranks.count(1) == 1
                               else _("Shared victory!"), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                               weight=ft.FontWeight.BOLD)),
         *podium,
+        *rematch,
         sem("tie-breaks", ft.Text("\n".join(ties) if ties else _("No ties."), size=13,
                                   color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Text(_("By category"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),

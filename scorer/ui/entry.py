@@ -15,7 +15,7 @@ from scorer.pad.entry import LetterDraft, draft_for, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
-from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 
@@ -227,7 +227,7 @@ class LetterEntry:
                 ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
                 ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
                         weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
-                ft.Text(readable(line.explanation), size=12, expand=True,
+                ft.Text(line.explanation, size=12, expand=True,
                         color=ft.Colors.ON_SURFACE_VARIANT)],
                 vertical_alignment=ft.CrossAxisAlignment.START))
         lines += [note(hint) for hint in pv.bonus_hints]
@@ -368,7 +368,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         points_line.value = (ngettext("{n} points so far (bonuses settle at round close)",
                                       "{n} points so far (bonuses settle at round close)", total).format(n=total)
                              if total is not None else _("Not complete yet"))
-        points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        points_notes.controls = [ft.Text(line, size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
     async def save(e) -> None:

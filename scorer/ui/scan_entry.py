@@ -142,7 +142,9 @@ class ScanPanel:
         self.photos = PhotoSource(page, _("Your 7 cards, Throw card on the left"), self.read, self.show)
         buttons = self.photos.buttons
         if not self.photos.available:
-            self.status.value = needs_host(_("Scanning a photo of your cards"))
+            self.status.value = needs_host(_("Reading your cards from a photo"),
+                                           _("Here, tap the letters of your 7 cards on the keypad, Throw card "
+                                             "first."))
         self.teach = sem("teach-link", ft.TextButton(
             _("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, on_click=self.open_teach,
             tooltip=_("The publisher's cards are read best once tourpad has seen your own deck")))

@@ -296,6 +296,13 @@ def choice_label(state: PadState, name: str) -> str:
         return name
 
 
+def player_tab_label(state: PadState, player: int) -> str:
+    """A player's tab: their name and total over the closed rounds; before any round closes, the name
+    alone (nothing is scored until a round closes, so "Ann · 0" would say she scored nothing)."""
+    name = state.players[player]
+    return f"{name} · {state.totals()[player]}" if state.rounds_done else name
+
+
 def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     """The score sheet of a game wherever it lives (this device, a table): one tab per player."""
     state = session.state
@@ -303,9 +310,9 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
-            f"{name} · {state.totals()[p]}", height=44,
+            player_tab_label(state, p), height=44,
             on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
-        for p, name in enumerate(state.players)], wrap=True, spacing=6, run_spacing=6)
+        for p in range(state.setup.n)], wrap=True, spacing=6, run_spacing=6)
     status_box = ft.Container(round_status(app, session))
     history_box = ft.Container(rounds_history(app, session))
     parts: list[ft.Control] = [*(sem("sheet-status", ft.Text(line, size=13, weight=ft.FontWeight.W_500))

@@ -9,7 +9,7 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
-from scorer.locale import _
+from scorer.locale import _, ngettext
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
 from scorer.solo import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
@@ -23,9 +23,10 @@ from scorer.solo_view import (
     running_totals,
     save,
     status_line,
+    step_line,
     text_on,
 )
-from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
@@ -256,7 +257,8 @@ def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
         lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
                                      size=13),
                              ft.Text(line.value, size=13, expand=True)]))
-    lines.append(ft.Text(_("Value: {why}.").format(why=hint["why"]), size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    lines.append(ft.Text(_("Options ranked by {why}.").format(why=hint["why"]), size=12,
+                         color=ft.Colors.ON_SURFACE_VARIANT))
     # The hint's words are one node a screen reader reads whole; a button inside it would split that node
     # (its text then becomes the group's label and the button's the only text), so the button sits below it.
     body: list[ft.Control] = [sem("solo-hint", ft.Column(lines, spacing=4))]
@@ -272,8 +274,7 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     items: list[ft.Control] = [
         sem("solo-status", ft.Text(_("The bots are choosing…") if win.thinking else status_line(view),
                                    weight=ft.FontWeight.BOLD, size=16)),
-        sem("solo-step", ft.Text(_("Decision {n}").format(n=len(game.events) - 1), size=11,
-                                 color=ft.Colors.ON_SURFACE_VARIANT)),
+        sem("solo-step", ft.Text(step_line(view), size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
     ]
     if win.hint is not None:
         # at the round-end choice both bots weigh the options exactly alike: nothing to think longer about
@@ -309,16 +310,23 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
 
 
 def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
-    summary = game.round_summaries()[round_number - 1]
+    summaries = game.round_summaries()
+    summary = summaries[round_number - 1]
+    running = running_totals(summaries)
     win = window(app)
     cards: list[ft.Control] = []
     for p, player in enumerate(summary["players"]):
         lines = [ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, expand=True),
-                         sem(f"round-total-{p}", ft.Text(_("{points} pts").format(points=player["total"]),
+                         sem(f"round-total-{p}", ft.Text(_("+{points} this round").format(points=player["total"]),
                                                          weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))]),
+                 sem(f"running-total-{p}", ft.Text(
+                     ngettext("Total after round {round}: {points} pt", "Total after round {round}: {points} pts",
+                              running[p][round_number - 1]).format(round=round_number,
+                                                                   points=running[p][round_number - 1]),
+                     size=13, weight=ft.FontWeight.W_600)),
                  ft.Text((_("Row {row} · scored {choice}") if player["choice"] else _("Row {row}")).format(
                      row=player["row"], choice=player["choice"]), size=12)]
-        lines += [ft.Text(readable(line), size=12) for line in player["explanations"]]
+        lines += [ft.Text(line, size=12) for line in player["explanations"]]
         cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
     regions = {r.name for r in game.edition.regions}
     bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]

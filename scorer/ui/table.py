@@ -35,6 +35,7 @@ from scorer.table.sheet import TableSheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
+from scorer.ui.home import edition_name
 from scorer.ui.sheet import round_summary_screen, sheet_screen
 
 PREFS_PREFIX = "tourpad.table."
@@ -56,6 +57,14 @@ def configure(service: TableService, url: str) -> None:
     """Called by `tourpad host`: this process holds the tables, players reach it at `url`."""
     global HOSTING
     HOSTING = Hosting(service, url)
+
+
+def table_game(view: dict) -> str:
+    """What the table plays, for its seat picker and host screen: "Boomerang: Europe · 3 players" (the
+    edition's name in this session's language; the seats' and the host's sheets name it in their title)."""
+    n = len(view["seats"])
+    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(
+        edition=edition_name(view["edition"]["id"]), n=n)
 
 
 def qr_image(identifier: str, link: str, scale: int) -> ft.Control:
@@ -82,6 +91,7 @@ class TableScreens:
         self._revisions_seen: dict[int, int] = {}
         self.followed: set[str] = set()  # the links (paths) this window has followed
         self.notice = ""  # why the start screen is shown (a table that expired), said once
+        self.host_device = False  # this device holds the host credential (as last looked up)
         self._unsubscribe: Callable[[], None] | None = None
         # Not on_disconnect: a phone that drops off Wi-Fi reattaches to this same session and must still
         # get live updates; on_close is the session's end.
@@ -110,6 +120,32 @@ class TableScreens:
         except TableError:  # a seat the host has since given to someone else, or a table that is gone
             return None
 
+    async def _host_credential(self) -> str | None:
+        """The host credential this device holds: the host's own device is known server-side (the socket's
+        address, never a header); a second host device kept it when it opened the host link."""
+        credential = session_credential(self.service, self.page.client_ip)
+        if credential is None:
+            stored = await self.prefs.get(HOST_CREDENTIAL_KEY)
+            credential = stored if isinstance(stored, str) and self.service.is_host(stored) else None
+        self.host_device = credential is not None
+        return credential
+
+    async def _host_role(self, code: str) -> tuple[str, int | None] | None:
+        """This device's remembered role at table `code`; a host device without one there gets (and keeps) a
+        host token for a table the host opened, so its host screen opens in one step."""
+        held = await self._role(code)
+        if held is not None:
+            return held
+        credential = await self._host_credential()
+        if credential is None:
+            return None
+        try:
+            token = self.service.issue_host_token(code, credential)
+        except TableError:  # a table someone else opened, or one that is gone
+            return None
+        await self._remember(code, token, None)
+        return token, None
+
     # --- where to go --------------------------------------------------------------------------------------------
 
     def _go_to_sheet(self, code: str, seat: int | None) -> None:
@@ -137,6 +173,7 @@ class TableScreens:
 
     async def _follow(self, root: ft.Column, code: str | None = None, token: str | None = None) -> None:
         """A link (or `/table`, code None: this device's last table) opened for the first time in this window."""
+        await self._host_credential()
         try:
             if code is not None:
                 await self._enter(root, code, token)
@@ -200,10 +237,21 @@ class TableScreens:
             self._go_to_sheet(code, None)
 
         code_field.on_submit = join
+        own: list[ft.Control] = []
+        if self.host_device or session_credential(self.service, self.page.client_ip):
+            for code in self.service.host_codes():
+                with contextlib.suppress(TableError):  # expired meanwhile
+                    own.append(sem(f"own-table-{code}", ft.OutlinedButton(
+                        _("Host screen: {code} · {game}").format(code=code, game=table_game(self.service.view(code))),
+                        icon=ft.Icons.TABLE_RESTAURANT,
+                        on_click=lambda e, code=code: self.app.go("table_host", code=code))))
+        if own:
+            own.insert(0, ft.Text(_("Your tables"), size=18, weight=ft.FontWeight.W_600))
         self._fill(
             root,
             _("Table mode"),
             ft.Text(_("Everyone keeps score on their own phone; the host's device keeps the one shared table.")),
+            *own,
             ft.Text(_("Join a table"), size=18, weight=ft.FontWeight.W_600),
             ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True),
             ft.Divider(),
@@ -246,7 +294,9 @@ class TableScreens:
             except TableError as err:
                 feedback.value = err.message
 
-        self._fill(root, _("Table {code}: pick your seat").format(code=code), *rows, sem("message", feedback),
+        self._fill(root, _("Table {code}: pick your seat").format(code=code),
+                   sem("table-game", ft.Text(table_game(view), weight=ft.FontWeight.W_600)),
+                   *rows, sem("message", feedback),
                    ft.TextButton(_("Another table"), on_click=lambda e: self.app.go("table")),
                    ft.Divider(),
                    ft.Text(_("Have a token? The host token `tourpad host` printed, or the seat token the host "
@@ -266,7 +316,7 @@ class TableScreens:
     async def open_seat(self, root: ft.Column, code: str, seat: int | None) -> None:
         """Open seat `seat`'s sheet (None: the host's) when this device holds its token, then draw the route
         again; else the seat picker in `root`, saying why."""
-        held = await self._role(code)
+        held = await (self._role(code) if seat is not None else self._host_role(code))
         if held is not None and held[1] == seat:
             try:
                 self._watch(code, held[0], seat)
@@ -341,8 +391,9 @@ class TableScreens:
     # --- the host's controls -------------------------------------------------------------------------------
 
     async def open_host(self, root: ft.Column, code: str) -> None:
-        """The host's controls of table `code`, when this device holds its host token; else the picker."""
-        held = await self._role(code)
+        """The host's controls of table `code`, when this device holds its host token (or the host
+        credential, for a table the host opened); else the picker."""
+        held = await self._host_role(code)
         if held is not None and held[1] is None:
             self.code, (self.token, self.seat) = code, held
             self.show_host(root)
@@ -365,6 +416,7 @@ class TableScreens:
         self.seat_name = ft.TextField(label=_("Player's name"), width=220)
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
         self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
+                   sem("table-game", ft.Text(table_game(self.view), weight=ft.FontWeight.W_600)),
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(
@@ -717,13 +769,21 @@ def seat_by_link(app: PadApp, code: str, token: str) -> Screen:
 
 @screen("host_link")
 def host_by_link(app: PadApp, credential: str) -> Screen:
-    """The host link `tourpad host` printed: this device keeps the host credential and may open tables."""
+    """The host link `tourpad host` printed: this device keeps the host credential, then opens the host
+    screen of the host's most recently active table (the one `tourpad host` just opened or resumed), or the
+    start screen, where it may open tables, when there is none."""
     def fill(screens: TableScreens, root: ft.Column) -> None:
         async def keep() -> None:
             if not screens.service.is_host(credential):
                 screens.fill_start(root, _("that host link is not this host's (it may have been renewed)"))
                 return
             await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
+            screens.host_device = True
+            for code in screens.service.host_codes()[:1]:
+                held = await screens._host_role(code)
+                if held is not None and held[1] is None:
+                    screens.app.go("table_host", code=code)
+                    return
             screens.fill_start(root, _("This device can now host tables."), good_news=True)
 
         app.page.run_task(keep)

@@ -81,7 +81,7 @@ def test_a_french_phone_gets_the_app_in_french_and_the_switch_brings_english_bac
     pad.tap_ident("bot-1-easy")
     pad.tap_ident("solo-start")
     pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
-    assert pad.text("solo-step") == "Décision 0"
+    assert pad.text("solo-step") == "Carte 1 sur 7"  # the Throw is the round's first card
     assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-solo-hand")
     pad.tap_ident("hand-0")

@@ -170,7 +170,8 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
 
 def test_the_host_link_makes_a_device_a_host_and_a_wrong_one_is_refused(host, tmp_path, new_context, open_app):
     """`tourpad host` prints `/host/<credential>` for a second host device: opening it keeps the credential on
-    that device; a link with any other credential is refused with a reason."""
+    that device and opens the host screen of the table `tourpad host` opened; a link with any other
+    credential is refused with a reason."""
     from scorer.table.credential import read_credential
 
     phone = new_context(viewport={"width": 390, "height": 844})
@@ -178,5 +179,6 @@ def test_the_host_link_makes_a_device_a_host_and_a_wrong_one_is_refused(host, tm
     stranger.wait_text("message", "not this host's", timeout=40000)
     second_host = open_app(new_context(viewport={"width": 390, "height": 844}),
                            f"{host}/host/{read_credential(tmp_path)}")
-    second_host.wait_text("message", "can now host tables", timeout=40000)
+    second_host.wait_text("join-code", r"^\w{4}-\w{4}$", timeout=40000)  # the host screen, ready
+    assert second_host.text("table-game") == "Boomerang: Australia · 4 players"
     second_host.shot("table-host-link")
