@@ -130,7 +130,12 @@ def test_from_a_round_s_keypad_and_back(store, isolated_data_dir):
         game = GameSession.new(store, "europe", ["Ann", "Bob"])
         entry = f"/game/{game.game_id}/round/1/player/1"
         session, page, _conn = await start_at(make_main(lambda: store), entry)
-        await click(session, page, "Teach tourpad your cards")
+        await click(session, page, "Scan")  # the keypad's ways to scan, in a sheet
+        sheet = page._dialogs.controls[-1]
+        assert isinstance(sheet, ft.BottomSheet) and sheet.open
+        teach = next(c for c in walk(sheet) if getattr(c, "content", None) == "Teach tourpad your cards")
+        await session.dispatch_event(teach._i, "click", None)
+        assert not sheet.open  # closed on the way
         assert page.data.path == "/teach/europe"
         assert "Boomerang: Europe" in texts(page)
         await click(session, page, "Back to the round")
