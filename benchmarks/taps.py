@@ -28,11 +28,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 
 from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
+from benchmarks.table import Timings
 from benchmarks.tapping import SOCKET_JS, TapRun, tap_quickly
 
 CASES = ("served", "table-1x4", "table-8x4", "web")
@@ -46,23 +48,44 @@ SLOW_MS = 120_000  # a page's first screen: Pyodide takes a while on two busy co
 SEATS = 4
 
 
-def run(cases: tuple[str, ...] = CASES, speeds: tuple[int, ...] = SPEEDS_MS, repeats: int = 3) -> dict:
+@dataclass
+class Served:
+    """Where a case's keypad is (`url`), and the table load running beside it, if any."""
+
+    url: str
+    load: Timings | None = None
+
+    def saves(self) -> int:
+        """The other tables' seats' saves so far."""
+        return len(self.load.submissions) if self.load is not None else 0
+
+
+def run(cases: tuple[str, ...] = CASES, speeds: tuple[int, ...] = SPEEDS_MS, repeats: int = 2) -> dict:
     from playwright.sync_api import sync_playwright
 
     results = []
+    load_before = os.getloadavg()[0]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
         try:
             for case in cases:
-                with OPENERS[case]() as url, keypad_page(browser, url, case) as page:
-                    runs = {speed: [tap_row(page, speed) for _ in range(repeats)] for speed in speeds}
-                results += [summary(case, speed, rows) for speed, rows in runs.items()]
+                with OPENERS[case]() as served, keypad_page(browser, served.url, case) as page:
+                    for speed in speeds:
+                        saved_before = served.saves()
+                        started = time.perf_counter()
+                        rows = [tap_row(page, speed) for _ in range(repeats)]
+                        results.append(summary(case, speed, rows))
+                        if served.load is not None:  # the other tables were busy meanwhile
+                            results[-1]["other_seats_saves_per_s"] = round(
+                                (served.saves() - saved_before) / (time.perf_counter() - started), 1)
         finally:
             browser.close()
     goal_met = all(r["in_order"] and r["registered"] == r["sent"] for r in results) and all(
         r["tap_to_drawn_p95_ms"] is not None and r["tap_to_drawn_p95_ms"] <= P95_GOAL_MS[r["case"]]
         for r in results if r["case"] in P95_GOAL_MS)
     return {"row": ROW, "repeats": repeats, "runs": results,
+            # the machine's 1-minute load average before and after: the timings depend on what else it ran
+            "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
             "goal": "every letter registered in order; tap -> drawn p95 <= 100 ms served and at a table with "
                     "1 x 4 busy, <= 250 ms with 8 x 4", "meets_goal": goal_met}
 
@@ -188,7 +211,7 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def served_app() -> Iterator[str]:
+def served_app() -> Iterator[Served]:
     """`tourpad app --web` on loopback with a new game; yields the URL of Ann's round 1 keypad."""
     from scorer.pad.game import GameSession
     from scorer.pad.store import EventStore
@@ -208,13 +231,13 @@ def served_app() -> Iterator[str]:
         try:
             url = f"http://127.0.0.1:{port}/"
             wait_for_url(proc, url, log)
-            yield f"{url}game/{game_id}/round/1/player/1"
+            yield Served(f"{url}game/{game_id}/round/1/player/1")
         finally:
             stop(proc)
 
 
 @contextlib.contextmanager
-def busy_table(tables: int) -> Iterator[str]:
+def busy_table(tables: int) -> Iterator[Served]:
     """`tourpad host` on loopback: `tables` tables of 4 seats playing (every seat saving, game after game),
     and a table of its own whose seat 1 (Ann) is this phone's; yields that seat's link."""
     from benchmarks.table import start_host, stop_host
@@ -232,25 +255,26 @@ def busy_table(tables: int) -> Iterator[str]:
             tokens = [httpx.post(f"{base}/api/tables/{code}/seats/{s}/claim",
                                  json={"name": "Ann" if s == 1 else f"P{s}"}).json()["seat_token"]
                       for s in range(1, SEATS + 1)]
-            with load(port, host.auth, load_edition(EDITION), tables):
-                yield seat_link(base, code, tokens[0])
+            with load(port, host.auth, load_edition(EDITION), tables) as timings:
+                yield Served(seat_link(base, code, tokens[0]), timings)
         finally:
             stop_host(host)
 
 
 @contextlib.contextmanager
-def load(port: int, auth: dict[str, str], edition, tables: int) -> Iterator[None]:
+def load(port: int, auth: dict[str, str], edition, tables: int) -> Iterator[Timings]:
     """`tables` × 4 seats submitting their rounds through the API on a thread of its own, game after game,
-    from before the phone opens until the taps are done."""
-    from benchmarks.table import Timings, play_table
+    from before the phone opens until the taps are done; yields what they timed (their submissions)."""
+    from benchmarks.table import play_table
 
     ready = threading.Event()
     state: dict = {}
+    timings = Timings()
 
     async def main() -> None:
         state["loop"] = asyncio.get_running_loop()
         state["task"] = asyncio.gather(*(play_table("127.0.0.1", port, auth, edition, SEATS,
-                                                    [game * 1000 + t for game in range(1000)], Timings())
+                                                    [game * 1000 + t for game in range(1000)], timings)
                                          for t in range(tables)))
         ready.set()
         with contextlib.suppress(asyncio.CancelledError):
@@ -267,7 +291,7 @@ def load(port: int, auth: dict[str, str], edition, tables: int) -> Iterator[None
     thread.start()
     ready.wait()
     try:
-        yield
+        yield timings
     finally:
         if "loop" in state:
             state["loop"].call_soon_threadsafe(state["task"].cancel)
@@ -277,7 +301,7 @@ def load(port: int, auth: dict[str, str], edition, tables: int) -> Iterator[None
 
 
 @contextlib.contextmanager
-def published_app() -> Iterator[str]:
+def published_app() -> Iterator[Served]:
     """The site `tourpad publish` writes, served by a plain static file server on loopback."""
     from benchmarks.publish import _serve
     from scorer.web.publish import publish
@@ -286,7 +310,7 @@ def published_app() -> Iterator[str]:
         site = publish(Path(folder) / "site").folder
         server = _serve(site)
         try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/"
+            yield Served(f"http://127.0.0.1:{server.server_address[1]}/")
         finally:
             server.shutdown()
 

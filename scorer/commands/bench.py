@@ -183,7 +183,7 @@ def taps(as_json: AsJson = False,
              "a case to run (repeat for several): served, table-1x4, table-8x4, web; default: all")),
          speed: list[int] = typer.Option(None, "--speed", help=N_(
              "ms between taps (repeat for several); default: 60, 100 and 150")),
-         repeats: int = typer.Option(3, min=1, help=N_("rows tapped per case and speed"))) -> None:
+         repeats: int = typer.Option(2, min=1, help=N_("rows tapped per case and speed"))) -> None:
     from benchmarks import taps as bench_taps
 
     cases = tuple(case or bench_taps.CASES)
