@@ -125,10 +125,11 @@ class LetterEntry:
             content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
             on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
         self.keypad = ft.Column([ft.Row([
-            ft.Container(ft.Text(region.label, size=12, color=ft.Colors.WHITE, max_lines=2,
+            # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
+            ft.Container(ft.Text(region.label, size=11, color=ft.Colors.WHITE, max_lines=3,
                                  weight=ft.FontWeight.W_500),
                          width=REGION_LABEL, height=KEY_HEIGHT, bgcolor=region.color, border_radius=10,
-                         padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
+                         padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
             *(self.keys[card.letter] for card in self.edition.cards if card.region == region.index)],
             spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
         dark = is_dark(app.page)
