@@ -310,7 +310,7 @@ class LetterEntry:
             restyle(button, chosen == option.name)
 
     def body(self) -> ft.Control:
-        self.root = ft.Container(ft.Column([
+        return ft.Container(ft.Column([
             self.scan.status_view,
             sem("scan-row", self.scan.row),
             self.slots,
@@ -326,7 +326,6 @@ class LetterEntry:
             self.typed,
             self.points,
         ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-        return self.root
 
 
 def restyle(button: ft.OutlinedButton, chosen: bool) -> None:
