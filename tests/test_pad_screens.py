@@ -119,7 +119,7 @@ def texts(page) -> list[str]:
 
 def find_button(page, label: str):
     for c in walk(top(page)):
-        if isinstance(c, ft.Button):
+        if isinstance(c, ft.Button | ft.OutlinedButton):  # the keypad's keys and choices are outlined
             shown = c.content.value if isinstance(c.content, ft.Text) else c.content
             if shown == label:
                 return c

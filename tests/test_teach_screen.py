@@ -130,7 +130,12 @@ def test_from_a_round_s_keypad_and_back(store, isolated_data_dir):
         game = GameSession.new(store, "europe", ["Ann", "Bob"])
         entry = f"/game/{game.game_id}/round/1/player/1"
         session, page, _conn = await start_at(make_main(lambda: store), entry)
-        await click(session, page, "Teach tourpad your cards")
+        await click(session, page, "Scan")  # the keypad's ways to scan, in a sheet
+        sheet = page._dialogs.controls[-1]
+        assert isinstance(sheet, ft.BottomSheet) and sheet.open
+        teach = next(c for c in walk(sheet) if getattr(c, "content", None) == "Teach tourpad your cards")
+        await session.dispatch_event(teach._i, "click", None)
+        assert not sheet.open  # closed on the way
         assert page.data.path == "/teach/europe"
         assert "Boomerang: Europe" in texts(page)
         await click(session, page, "Back to the round")
@@ -183,10 +188,13 @@ def test_the_browser_only_keypad_tells_a_phone_user_what_to_do_instead(store, is
     game = GameSession.new(store, "australia", ["Ann", "Bob"])
 
     async def run():
-        _session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
-        said = [t for t in texts(page) if "computer at the table" in t]
+        session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        await click(session, page, "Scan")  # the keypad's ways to scan, in a sheet
+        sheet = page._dialogs.controls[-1]
+        said = [c.value for c in walk(sheet) if isinstance(c, ft.Text) and "computer at the table" in (c.value or "")]
         assert said == ["Reading your cards from a photo needs a computer at the table running tourpad. Here, "
                         "tap the letters of your 7 cards on the keypad, Throw card first."], texts(page)
-        assert not [t for t in texts(page) if "tourpad host" in t or "`" in t]  # no command for a phone user
+        assert not [c.value for c in walk(sheet) if isinstance(c, ft.Text)
+                    and ("tourpad host" in (c.value or "") or "`" in (c.value or ""))]  # no command for a phone user
 
     run_session(run)

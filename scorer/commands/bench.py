@@ -11,7 +11,7 @@ import typer
 from scorer.commands.common import console, fail, warn
 from scorer.locale import N_, _, ngettext
 
-app = typer.Typer(help=N_("Benchmarks: engine, print, table, bots, scan."), no_args_is_help=True)
+app = typer.Typer(help=N_("Benchmarks: engine, print, table, taps, bots, scan."), no_args_is_help=True)
 
 AsJson = Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))]
 
@@ -171,6 +171,47 @@ def publish(as_json: AsJson = False, site: Path | None = typer.Option(
     from benchmarks import publish as bench_publish
 
     report(bench_publish.run(site, bot_games), as_json)
+
+
+@app.command("taps", help=N_("Quick taps on the letter keypad in headless Chromium (390×844) at 60, 100 and 150 ms "
+                             "apart: on the app `tourpad app` serves, at a table seat while 1 × 4 and 8 × 4 tables "
+                             "play on the same host, and in the published web app. Letters registered / sent and tap "
+                             "→ drawn p50/p95 (goals: every letter, in order; p95 <= 100 ms served and with 1 × 4, "
+                             "<= 250 ms with 8 × 4)."))
+def taps(as_json: AsJson = False,
+         case: list[str] = typer.Option(None, "--case", help=N_(
+             "a case to run (repeat for several): served, table-1x4, table-8x4, web; default: all")),
+         speed: list[int] = typer.Option(None, "--speed", help=N_(
+             "ms between taps (repeat for several); default: 60, 100 and 150")),
+         repeats: int = typer.Option(2, min=1, help=N_("rows tapped per case and speed"))) -> None:
+    from benchmarks import taps as bench_taps
+
+    cases = tuple(case or bench_taps.CASES)
+    unknown = [c for c in cases if c not in bench_taps.CASES]
+    if unknown:
+        fail(_("--case is one of {choices}, not {case!r}").format(choices=", ".join(bench_taps.CASES),
+                                                                  case=unknown[0]))
+    speeds = tuple(speed or bench_taps.SPEEDS_MS)
+    if any(s < 1 for s in speeds):
+        fail(_("--speed must be at least 1 ms"))
+    result = bench_taps.run(cases, speeds, repeats)
+    if as_json:
+        report(result, True)
+        return
+    from rich.table import Table
+
+    shown = Table(title=_("Letter keypad: {row} tapped {repeats} times per case and speed").format(
+        row=result["row"], repeats=repeats))
+    for column in (_("case"), _("ms apart"), _("registered / sent"), _("in order"), _("tap → drawn p50 ms"),
+                   _("p95 ms")):
+        shown.add_column(column, justify="right")
+    for row in result["runs"]:
+        shown.add_row(row["case"], str(row["interval_ms"]), f"{row['registered']} / {row['sent']}",
+                      _("yes") if row["in_order"] else _("no"), str(row["tap_to_drawn_p50_ms"]),
+                      str(row["tap_to_drawn_p95_ms"]))
+    console.print(shown)
+    console.print(_("Goal met: {answer}").format(answer=_("yes") if result["meets_goal"] else _("no")),
+                  highlight=False)
 
 
 @app.command("print", help=N_("Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) "

@@ -21,6 +21,9 @@ from scorer.ui.scan_entry import ScanPanel
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
+#: The keys' height and the gap between the regions' rows: the whole keypad, the choice row and Save fit a
+#: 390×844 phone without scrolling (Europe's 8 regions too).
+KEY_HEIGHT, KEY_GAP = KEY_MIN, 4
 PHONE_ROW = 366  # usable width of a 390 px phone screen
 REGION_LABEL = 92
 
@@ -76,6 +79,12 @@ async def submit_round(app: PadApp, session: SheetSession, command: Callable[[],
 
 
 class LetterEntry:
+    """One player's round on the letter keypad. Every control a tap can aim at (the keys, the slots, the
+    choice buttons) is built once and keeps its identity: a tap changes the draft the moment it arrives and
+    the screen catches up by updating those controls in place. A control replaced on every tap would take
+    the taps already on their way with it: the client names the control it tapped, and the server drops an
+    event for a control it no longer has."""
+
     def __init__(self, app: PadApp, session: SheetSession, round_index: int, player: int) -> None:
         self.app = app
         self.session = session
@@ -89,17 +98,55 @@ class LetterEntry:
         kept = DRAFTS.get(self.draft_key)
         if kept is not None and kept.base == self.saved:  # typed here before a reload, not saved yet
             self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
-        self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.typed = ft.TextField(label=_("Type the letters"), value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
                                   on_change=self.on_typed, on_submit=self.save)
-        self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
+        self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, size=13)
+        self.message_view = sem("entry-message", self.message)  # hidden while there is nothing to say
         self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.keypad = ft.Column(spacing=6)
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
-        self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        self.points = ft.Card(ft.Container(ft.Column([
+            ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
+            sem("entry-subtotal", self.subtotal),
+            sem("entry-lines", self.lines)], spacing=6), padding=12))
         self.key = key_size(self.edition)
+        self.region_of = {c.letter: self.edition.regions[c.region] for c in self.edition.cards}
+        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+                                        width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
+                           for _i in range(HAND_SIZE)]
+        self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
+            _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1), size=10,
+            color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+            for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        # OutlinedButton, not Button: Button copies its style on every update, so each tap would resend
+        # every key's style
+        self.keys = {card.letter: ft.OutlinedButton(
+            content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
+            on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
+        self.keypad = ft.Column([ft.Row([
+            # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
+            ft.Container(ft.Text(region.label, size=11, color=ft.Colors.WHITE, max_lines=3,
+                                 weight=ft.FontWeight.W_500),
+                         width=REGION_LABEL, height=KEY_HEIGHT, bgcolor=region.color, border_radius=10,
+                         padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
+            *(self.keys[card.letter] for card in self.edition.cards if card.region == region.index)],
+            spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
+        dark = is_dark(app.page)
+        self.choice_buttons: dict[str | None, ft.OutlinedButton] = {None: ft.OutlinedButton(
+            _("None"), height=48, on_click=lambda e: self.choose(None))}
+        for icon in self.edition.choice.icons:
+            self.choice_buttons[icon.name] = ft.OutlinedButton(
+                content=ft.Text(icon.label, size=12, max_lines=2), height=48, expand=True,
+                on_click=lambda e, n=icon.name: self.choose(n),
+                icon=ft.Container(card_icon(icon.name, "choice", size=20, dark=dark, label=icon.label)))
+        options = [self.choice_buttons[icon.name] for icon in self.edition.choice.icons]
+        # None beside the question, the options two by two: the whole row fits under the keypad on a phone
+        self.choices = ft.Column([
+            ft.Row([ft.Text(_("{family}: pick one to score this round (each once per game)").format(
+                family=self.edition.choice.label), weight=ft.FontWeight.BOLD, size=13, expand=True),
+                self.choice_buttons[None]], spacing=6),
+            *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2))], spacing=6)
         self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
 
@@ -110,6 +157,7 @@ class LetterEntry:
             return
         self.draft.tap(letter)
         self.refresh()
+        self.show()
 
     # --- what the Scan panel fills (scorer.ui.scan_entry.ScanTarget) ---------------------------------------
 
@@ -127,19 +175,23 @@ class LetterEntry:
     def backspace(self, e) -> None:
         self.draft.backspace()
         self.refresh()
+        self.show()
 
     def clear(self, e) -> None:
         self.draft.letters.clear()
         self.draft.message = ""
         self.refresh()
+        self.show()
 
     def on_typed(self, e) -> None:
         self.draft.set_text(self.typed.value or "", self.edition.letters)
         self.refresh(sync_text=False)
+        self.show()
 
     def choose(self, name: str | None) -> None:
         self.draft.choice = name
         self.refresh()
+        self.show()
 
     async def save(self, e) -> None:
         try:
@@ -160,90 +212,88 @@ class LetterEntry:
         self.refresh(sync_text=False)
         self.app.page.update()
 
-    # --- rendering -------------------------------------------------------------------------------------
+    # --- rendering: the controls built once, brought up to date ----------------------------------------
+
+    def show(self) -> None:
+        """After a tap: only the controls a tap can change are compared and patched (not the whole page, with
+        the sheet drawn under it, nor the keys that look as they did), so the answer leaves the server sooner."""
+        self.app.page.update(self.slots, self.cards_line, self.message_view, *self.restyled_keys, self.choices,
+                             self.typed, self.points)
 
     def refresh(self, sync_text: bool = True) -> None:
-        draft, edition = self.draft, self.edition
+        draft = self.draft
         if (draft.cards, draft.choice) != self.saved:
             DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved)
         else:
             DRAFTS.drop(self.draft_key)
         if sync_text:
             self.typed.value = draft.cards
-        region_of = {c.letter: edition.regions[c.region] for c in edition.cards}
-        slots = []
-        for i in range(HAND_SIZE):
+        for i, box in enumerate(self.slot_boxes):
             letter = draft.letters[i] if i < len(draft.letters) else ""
-            color = region_of[letter].color if letter in region_of else None
-            label = _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1)
-            slots.append(ft.Column([
-                ft.Container(ft.Text(letter, size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
-                             width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER,
-                             bgcolor=color or ft.Colors.SURFACE_CONTAINER_HIGHEST),
-                ft.Text(label, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
-                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
-        self.slots.controls = slots
+            box.content.value = letter
+            box.bgcolor = self.region_of[letter].color if letter in self.region_of else GREYED
         self.cards_line.value = (_("Cards: {cards} ({n} of {size})") if draft.cards else
                                  _("Cards: none ({n} of {size})")).format(cards=draft.cards, n=len(draft.letters),
                                                                           size=HAND_SIZE)
         self.message.value = draft.message
-
-        rows = []
-        for region in edition.regions:
-            keys = []
-            for card in edition.cards:
-                if card.region != region.index:
-                    continue
-                picked = card.letter in draft.letters
-                taken = card.letter in draft.taken
-                style = ft.ButtonStyle(
-                    padding=0, shape=ft.RoundedRectangleBorder(radius=10),
-                    bgcolor=region.color if picked else (GREYED if taken else None),
-                    color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
-                    side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
-                keys.append(ft.Button(
-                    content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD,
-                                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken
-                                    else None),
-                    width=self.key, height=self.key, style=style,
-                    on_click=lambda e, letter=card.letter: self.tap(letter)))
-            rows.append(ft.Row([
-                ft.Container(ft.Text(region.label, size=12, color=ft.Colors.WHITE, max_lines=2,
-                                     weight=ft.FontWeight.W_500),
-                             width=REGION_LABEL, height=self.key, bgcolor=region.color, border_radius=10,
-                             padding=ft.Padding.symmetric(horizontal=8), alignment=ft.Alignment.CENTER_LEFT),
-                *keys], spacing=6, wrap=True, run_spacing=6))
-        self.keypad.controls = rows
-
+        self.message_view.visible = bool(draft.message)
+        self.draw_keys()
         pv = preview(self.state, self.r, self.p, draft)
-        held = {o.name for o in pv.choices if o.available}
-        label_of = {o.name: o.label for o in pv.choices}
-        if draft.choice is not None and draft.choice not in held:
+        if draft.choice is not None and draft.choice not in {o.name for o in pv.choices if o.available}:
             draft.choice = None
             pv = preview(self.state, self.r, self.p, draft)
-        lines = []
-        for line in pv.lines:
-            lines.append(ft.Row([
-                ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
-                ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
-                        weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
-                ft.Text(line.explanation, size=12, expand=True,
-                        color=ft.Colors.ON_SURFACE_VARIANT)],
-                vertical_alignment=ft.CrossAxisAlignment.START))
-        lines += [note(hint) for hint in pv.bonus_hints]
-        self.lines.controls = lines
-        if draft.choice:
+        self.draw_points(pv)
+        self.draw_choices(pv)
+
+    def draw_keys(self) -> None:
+        """Restyles only the keys whose look changed (picked, taken): each tap's patch stays small."""
+        self.restyled_keys = []
+        for card in self.edition.cards:
+            look = (card.letter in self.draft.letters, card.letter in self.draft.taken)
+            key = self.keys[card.letter]
+            if key.data == look:
+                continue
+            key.data = look
+            self.restyled_keys.append(key)
+            picked, taken = look
+            region = self.edition.regions[card.region]
+            key.style = ft.ButtonStyle(
+                padding=0, shape=ft.RoundedRectangleBorder(radius=10),
+                bgcolor=region.color if picked else (GREYED if taken else None),
+                color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
+                side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
+            key.content.style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None
+
+    def draw_points(self, pv) -> None:
+        label_of = {o.name: o.label for o in pv.choices}
+        rows = [ft.Row([
+            ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
+            ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
+                    weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
+            ft.Text(line.explanation, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+            vertical_alignment=ft.CrossAxisAlignment.START) for line in pv.lines]
+        # Nothing here is tapped: the lines may be drawn anew, but the rows already drawn are reused
+        # (a smaller patch on each tap).
+        shown = self.lines.controls
+        for i, row in enumerate(rows):
+            if i < len(shown) and isinstance(shown[i], ft.Row) and len(shown[i].controls) == 3:
+                for old, new in zip(shown[i].controls, row.controls, strict=True):
+                    old.value = new.value
+                rows[i] = shown[i]
+        self.lines.controls = rows + [note(hint) for hint in pv.bonus_hints]
+        if self.draft.choice:
             self.subtotal.value = ngettext(
                 "{n} points so far with {choice} (bonuses settle at round close)",
                 "{n} points so far with {choice} (bonuses settle at round close)", pv.subtotal).format(
-                n=pv.subtotal, choice=label_of.get(draft.choice, draft.choice))
+                n=pv.subtotal, choice=label_of.get(self.draft.choice, self.draft.choice))
         else:
             self.subtotal.value = ngettext("{n} points so far (bonuses settle at round close)",
                                            "{n} points so far (bonuses settle at round close)",
                                            pv.subtotal).format(n=pv.subtotal)
 
-        buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
-            _("None"), height=48, on_click=lambda e: self.choose(None))]
+    def draw_choices(self, pv) -> None:
+        chosen = self.draft.choice
+        restyle(self.choice_buttons[None], chosen is None)
         for option in pv.choices:
             if option.used_in:
                 label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
@@ -253,36 +303,44 @@ class LetterEntry:
             else:
                 label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
                     choice=option.label, n=option.points), True
-            cls = ft.FilledButton if draft.choice == option.name else ft.OutlinedButton
-            icon = card_icon(option.name, "choice", dark=is_dark(self.app.page), label=option.label)
-            buttons.append(cls(label, height=48, disabled=not enabled,
-                               icon=icon if enabled else ft.Container(icon, opacity=0.4),  # dimmed like the label
-                               on_click=lambda e, n=option.name: self.choose(n)))
-        self.choices.controls = buttons
+            button = self.choice_buttons[option.name]
+            button.content.value = label
+            button.disabled = not enabled
+            button.icon.opacity = 1.0 if enabled else 0.4  # dimmed like the label
+            restyle(button, chosen == option.name)
 
     def body(self) -> ft.Control:
-        family = self.edition.choice
         return ft.Container(ft.Column([
-            ft.Text(_("Tap the 7 cards in the order they were drafted: the Throw card first, the Catch card "
-                      "last."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-            self.scan.view,
+            self.scan.status_view,
+            sem("scan-row", self.scan.row),
             self.slots,
-            sem("entry-cards", self.cards_line),
-            ft.Row([ft.Container(self.typed, expand=True),
+            ft.Row([ft.Container(sem("entry-cards", self.cards_line), expand=True),
                     sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, on_click=self.backspace,
                                                    tooltip=_("Remove the last card"))),
-                    ft.TextButton(_("Clear"), on_click=self.clear)]),
-            sem("entry-message", self.message),
+                    ft.TextButton(_("Clear"), on_click=self.clear),
+                    self.scan.button], spacing=2),
+            self.message_view,
             self.keypad,
-            ft.Text(_("{family}: pick one to score this round (each once per game)").format(family=family.label),
-                    weight=ft.FontWeight.BOLD),
             self.choices,
-            ft.Card(ft.Container(ft.Column([
-                ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
-                sem("entry-subtotal", self.subtotal),
-                sem("entry-lines", self.lines)], spacing=6), padding=12)),
-            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=52, on_click=self.save),
-        ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=48, on_click=self.save),
+            self.typed,
+            self.points,
+        ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+
+
+def restyle(button: ft.OutlinedButton, chosen: bool) -> None:
+    """A choice button's style, set only when it changes (a new style object is a new patch)."""
+    if button.data != chosen:
+        button.data = chosen
+        button.style = choice_style(chosen)
+
+
+def choice_style(chosen: bool) -> ft.ButtonStyle:
+    """A choice button, filled when it is the one chosen (one control either way: a tap may be on its way)."""
+    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8),
+                          bgcolor=ft.Colors.PRIMARY if chosen else None,
+                          color=ft.Colors.ON_PRIMARY if chosen else None,
+                          icon_color=ft.Colors.ON_PRIMARY if chosen else None)
 
 
 def entry_screen(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:

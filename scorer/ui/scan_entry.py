@@ -47,8 +47,10 @@ class PhotoSource:
     browser-only build) there are no buttons (`available` is False)."""
 
     def __init__(self, page: ft.Page, title: str, on_photo: Callable[[bytes], Awaitable[None]],
-                 show: Callable[..., None], ident: str = "") -> None:
+                 show: Callable[..., None], ident: str = "", on_start: Callable[[], None] | None = None) -> None:
         self.page = page
+        #: Called when a button is tapped, before the photo is asked for (the sheet holding the buttons closes).
+        self.on_start = on_start or (lambda: None)
         self.title = title
         self.on_photo = on_photo
         self.show = show
@@ -65,6 +67,7 @@ class PhotoSource:
                 expand=True)))
 
     async def pick(self, e) -> None:
+        self.on_start()
         try:
             files = await ft.FilePicker().pick_files(
                 dialog_title=self.title, file_type=ft.FilePickerFileType.IMAGE, with_data=True)
@@ -92,6 +95,7 @@ class PhotoSource:
         message points to the picker, which still offers the phone's camera app."""
         import flet_camera as fc
 
+        self.on_start()
         page = self.page
         camera = fc.Camera(preview_enabled=True, width=320, height=240)
         dialog = ft.AlertDialog(title=ft.Text(self.title), content=camera)
@@ -128,34 +132,59 @@ class PhotoSource:
 
 
 class ScanPanel:
-    """The Scan button and, after a scan, the row read from the photo with its holes and messages. While
-    the row has holes, the target passes its keypad taps to `fill`."""
+    """The Scan button, which opens a small sheet of the ways to scan (Camera, Photo file, Teach), and after
+    a scan the row read from the photo with its holes and messages (`status` and `row`, drawn by the target
+    where it wants them). While the row has holes, the target passes its keypad taps to `fill`."""
 
     def __init__(self, target: ScanTarget, page: ft.Page) -> None:
         self.target = target
         self.page = page
         self.proposal: RowProposal | None = None
-        self.status = ft.Text(_("Or scan them: lay your 7 cards face up in a row, Throw card on the left, and "
-                                "photograph the row filling the picture."), size=12,
-                              color=ft.Colors.ON_SURFACE_VARIANT)
+        self.status = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+        #: What the last scan said, shown only once there is something to say (the hook: a Semantics must
+        #: have a visible content, so the hook itself is hidden).
+        self.status_view = sem("scan-status", self.status)
+        self.status_view.visible = False
         self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-        self.photos = PhotoSource(page, _("Your 7 cards, Throw card on the left"), self.read, self.show)
-        buttons = self.photos.buttons
-        if not self.photos.available:
-            self.status.value = needs_host(_("Reading your cards from a photo"),
-                                           _("Here, tap the letters of your 7 cards on the keypad, Throw card "
-                                             "first."))
-        self.teach = sem("teach-link", ft.TextButton(
-            _("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, on_click=self.open_teach,
-            tooltip=_("The publisher's cards are read best once tourpad has seen your own deck")))
-        self.view = ft.Column([ft.Row(buttons, spacing=8), sem("scan-status", self.status),
-                               sem("scan-row", self.row), *([self.teach] if self.photos.available else [])],
-                              spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        self.button = sem("scan-menu", ft.TextButton(
+            _("Scan"), icon=ft.Icons.DOCUMENT_SCANNER_OUTLINED, on_click=self.open_menu,
+            tooltip=_("Fill in the 7 cards from a photo of them")))
+        self._menu: ft.BottomSheet | None = None
+
+    def open_menu(self, e) -> None:
+        """The ways to scan, in a sheet over the keypad: what to photograph, Camera and Photo file, Teach."""
+        photos = PhotoSource(self.page, _("Your 7 cards, Throw card on the left"), self.read, self.show,
+                             on_start=self.close_menu)
+        if photos.available:
+            how = _("Lay your 7 cards face up in a row, Throw card on the left, and photograph the row filling "
+                    "the picture.")
+            teach = [sem("teach-link", ft.TextButton(
+                _("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, on_click=self.open_teach,
+                tooltip=_("The publisher's cards are read best once tourpad has seen your own deck")))]
+        else:
+            how = needs_host(_("Reading your cards from a photo"),
+                             _("Here, tap the letters of your 7 cards on the keypad, Throw card first."))
+            teach = []
+        self._menu = ft.BottomSheet(ft.Container(ft.Column([
+            ft.Text(_("Scan your cards"), weight=ft.FontWeight.BOLD, size=16),
+            sem("scan-how", ft.Text(how, size=13, color=ft.Colors.ON_SURFACE_VARIANT)),
+            ft.Row(photos.buttons, spacing=8), *teach], spacing=10, tight=True,
+            horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16))
+        self.page.show_dialog(self._menu)
+
+    def close_menu(self) -> None:
+        """Closes the sheet itself, not whatever dialog is on top (a toast may have come up since)."""
+        menu, self._menu = self._menu, None
+        if menu is not None and menu.open:
+            menu.open = False
+            with contextlib.suppress(Exception):  # dismissed meanwhile
+                menu.update()
 
     # --- events ----------------------------------------------------------------------------------------
 
     def open_teach(self, e) -> None:
         """The teach screen for this game's edition; its "Back to the round" returns to this keypad."""
+        self.close_menu()
         app = self.page.data
         app.go("teach_edition", edition=self.target.edition.id, back_to=app.path)
 
@@ -208,6 +237,7 @@ class ScanPanel:
 
     def show(self, message: str, error: bool = False) -> None:
         self.status.value = message
+        self.status_view.visible = bool(message)
         self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
         boxes = []
         if self.proposal is not None:
@@ -223,4 +253,5 @@ class ScanPanel:
 
     def update(self) -> None:
         with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
-            self.view.update()
+            self.status_view.update()
+            self.row.update()

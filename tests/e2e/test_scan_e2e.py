@@ -36,7 +36,14 @@ def start_and_open_entry(pad) -> None:
     pad.wait_text("entry-cards", r"^Cards: none")
 
 
+def open_scan_menu(pad) -> None:
+    """The keypad's one Scan button: a sheet with Camera, Photo file and Teach."""
+    pad.tap_until(lambda: pad.tap_ident("scan-menu"),
+                  lambda ms: pad.ident("scan-how").wait_for(timeout=ms))
+
+
 def upload(pad, path) -> None:
+    open_scan_menu(pad)
     with pad.page.expect_file_chooser(timeout=15000) as chooser:
         pad.tap_ident("scan-button")
     chooser.value.set_files(str(path))
@@ -96,6 +103,8 @@ def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
                                          is_mobile=True, has_touch=True, permissions=["camera"])
         pad = open_app(ctx, server.url)
         start_and_open_entry(pad)
+        open_scan_menu(pad)
+        pad.shot("scan-00-menu")
         pad.tap_ident("camera-button")
         pad.ident("camera-shoot").wait_for(timeout=30000)
         pad.page.wait_for_timeout(2000)  # the preview starts

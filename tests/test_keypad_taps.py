@@ -1,0 +1,40 @@
+"""The letter keypad keeps the controls a tap can aim at: a tap is sent naming the key the phone shows, and a
+quick thumb's next tap is often sent before the last tap's redraw has reached the phone. Run with a real Flet
+session and no client (tests/test_pad_screens.py's harness); the browser tests are tests/e2e/test_taps_e2e.py."""
+
+from __future__ import annotations
+
+import flet as ft
+import pytest
+from test_pad_screens import find_button, run_session, start_at, texts, top, walk
+
+from scorer.pad.game import GameSession
+from scorer.pad.store import EventStore
+from scorer.ui.main import make_main
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+def tappable_ids(page) -> list[int]:
+    return [c._i for c in walk(top(page)) if isinstance(c, ft.Button | ft.OutlinedButton)]
+
+
+def test_taps_aimed_at_the_keys_as_first_drawn_all_count_in_order(store, isolated_data_dir):
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        drawn = tappable_ids(page)
+        aimed = {letter: find_button(page, letter)._i for letter in "ABCDEHJ"}  # the screen before any tap
+        for letter in "ABCDEHJ":
+            await session.dispatch_event(aimed[letter], "click", None)
+        assert "Cards: ABCDEHJ (7 of 7)" in texts(page)
+        assert tappable_ids(page) == drawn  # every key and choice button is the one first drawn
+        await session.dispatch_event(aimed["J"], "click", None)  # a repeat is still refused by name
+        assert "J is already your card #7 this round" in texts(page)
+
+    run_session(run)
