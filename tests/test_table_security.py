@@ -326,6 +326,12 @@ HOSTILE_NAMES = {
     "Ann\tBob": "tab",
     "Ann\u00adBob": "invisible formatting",
     "   ": "at least one visible character",
+    # nothing drawn: a lone combining accent, a variation selector, Hangul fillers, the braille blank
+    "\u0301": "at least one visible character",
+    "\ufe0f": "at least one visible character",
+    "\u3164": "at least one visible character",
+    "\u115f\u1160": "at least one visible character",
+    "\u2800": "at least one visible character",
     "x" * (NAME_LENGTH + 1): f"at most {NAME_LENGTH} characters",
 }
 
