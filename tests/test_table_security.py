@@ -103,7 +103,7 @@ def test_a_stranger_cannot_open_a_table_and_the_credential_is_the_hosts_alone(ho
         assert created.status_code == 201, created.text
         second = own.post(f"/api/tables/{code}/host-token", headers=auth).json()["host_token"]
         ack = own.put(f"/api/tables/{code}/rounds/1/seats/2", headers={"Authorization": f"Bearer {second}"},
-                      json={"cards": "ABCDEFG", "choice": None, "replaces_revision": 0})
+                      json={"game": 1, "cards": "ABCDEFG", "choice": None, "replaces_revision": 0})
         assert ack.status_code == 200, ack.text
     # kept in the data folder for its owner only, and printed as the host link
     path = credential_path(host.data_dir)
@@ -201,7 +201,7 @@ def open_table(base: str, auth: dict[str, str]) -> tuple[str, list[str]]:
 def submit(base: str, code: str, round_no: int, seat: int, token: str, cards: str) -> None:
     with httpx.Client(base_url=base, timeout=10) as http:
         ack = http.put(f"/api/tables/{code}/rounds/{round_no}/seats/{seat}",
-                       json={"cards": cards, "choice": None, "replaces_revision": 0},
+                       json={"game": 1, "cards": cards, "choice": None, "replaces_revision": 0},
                        headers={"Authorization": f"Bearer {token}"})
     assert ack.status_code == 200, ack.text
 
@@ -365,7 +365,7 @@ def play_game(base: str, auth: dict[str, str], names: list[str], seed: int) -> d
         for r, entries in enumerate(rounds, start=1):
             for seat, (cards, choice) in enumerate(entries, start=1):
                 ack = http.put(f"/api/tables/{code}/rounds/{r}/seats/{seat}",
-                               json={"cards": cards, "choice": choice, "replaces_revision": 0},
+                               json={"game": 1, "cards": cards, "choice": choice, "replaces_revision": 0},
                                headers={"Authorization": f"Bearer {tokens[seat - 1]}"})
                 assert ack.status_code == 200, ack.text
         view = http.get(f"/api/tables/{code}").json()

@@ -66,6 +66,9 @@ class ClaimSeat(Strict):
 
 
 class Submission(Strict):
+    game: int = Field(ge=1, le=1_000_000,
+                      description="the game the entry belongs to (the table's `game`): revisions start again "
+                                  "with each game, so a request from an earlier game is refused by its number")
     cards: str = Field(max_length=32, description="the 7 letters in draft order: Throw first, Catch last")
     choice: str | None = Field(None, max_length=40,
                                description="the activity / treasure scored this round, or null")
@@ -146,6 +149,7 @@ class SeatClaimed(BaseModel):
 
 
 class SubmissionAck(BaseModel):
+    game: int
     round: int
     seat: int
     cards: str
@@ -235,13 +239,13 @@ async def service_of(request: Request) -> TableService:
 Service = Annotated[TableService, Depends(service_of)]
 
 
-def guarded(request: Request, action, *args):
+def guarded(request: Request, action, *args, **kwargs):
     """Run a service call, counting unknown join codes against the caller's address."""
     failed: FailedCodes = request.app.state.table_failed_codes
     client = request.client.host if request.client else "?"
     failed.check(client)
     try:
-        return action(*args)
+        return action(*args, **kwargs)
     except TableError as err:
         if err.status == 404 and "join code" in err.message:
             failed.failed(client)
@@ -313,7 +317,7 @@ async def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, 
     if trace.TRACER is not None:
         trace.TRACER.mark_request("endpoint")
     ack, pending = guarded(request, service.begin_submit, code, round_no, seat, body.cards, body.choice,
-                           body.replaces_revision, token_of(credentials))
+                           body.replaces_revision, token_of(credentials), game=body.game)
     await feeds_of(request).committed(pending)
     service.saved(pending)  # 503 if the store could not save it
     return JSONResponse(ack)  # the service's own SubmissionAck: no second validation on the hot path
