@@ -411,6 +411,22 @@ def test_wrong_join_codes_are_still_limited_per_device(host):
         assert phone.post("/api/join", json={"code": host.printed("Join code:")}).status_code == 200
 
 
+def test_a_request_head_is_bounded_in_size_and_in_header_fields(host):
+    """A head over the size limit is answered 431 before it ends (the host stops buffering it); so is one
+    with too many header fields. An ordinary large head (cookies, many fields under the cap) is served."""
+    limits = Limits()
+    oversized = (b"GET /api/host/tables HTTP/1.1\r\nHost: x\r\nX-Padding: "
+                 + b"a" * (limits.head_bytes + 8 * 1024))  # and no end of the head: it never comes
+    with connect(host.port, STRANGER, oversized) as sock:
+        assert status_line(sock) == b"HTTP/1.1 431 Re"
+    many = b"".join(b"X-Field-%d: 1\r\n" % n for n in range(limits.head_fields + 1))
+    with connect(host.port, STRANGER, b"GET /api/host/tables HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n") as sock:
+        assert status_line(sock) == b"HTTP/1.1 431 Re"
+    fine = {f"X-Field-{n}": "b" * 200 for n in range(limits.head_fields - 10)}  # about 21 KB
+    with client_from(STRANGER, host.url) as stranger:
+        assert stranger.get("/api/host/tables", headers=fine).status_code == 401  # answered: no credential
+
+
 def test_the_credential_file_is_private_even_when_copied_in_loosely(tmp_path):
     from scorer.table.credential import load_or_create
 
