@@ -427,6 +427,32 @@ def test_a_request_head_is_bounded_in_size_and_in_header_fields(host):
         assert stranger.get("/api/host/tables", headers=fine).status_code == 401  # answered: no credential
 
 
+def test_redirects_never_name_the_host_header_and_head_agrees_with_get(tmp_path):
+    """A folder's address without its slash is redirected by a path alone, whatever `Host` the client
+    claims; HEAD announces the length GET sends."""
+    from scorer.web.publish import MARKER
+
+    site = tmp_path / "www"
+    (site / "sub2").mkdir(parents=True)
+    (site / MARKER).write_text("v1\n")
+    (site / "index.html").write_text('<html><head><base href="/app/"></head><body><script>1</script></body></html>')
+    (site / "sub2" / "index.html").write_text("<html>two</html>")
+    port = free_port("127.0.0.1")
+    proc = start_host(tmp_path / "data", port, extra=("--api-only", "--site", str(site)))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            for path in ("/app/sub2", "/app"):
+                moved = http.get(path, headers={"Host": "evil.example"})
+                assert moved.is_redirect and moved.headers["location"] == path + "/", moved.headers
+            for path in ("/app/", "/app/sub2/"):
+                got, head = http.get(path), http.head(path)
+                assert got.status_code == head.status_code == 200 and head.content == b""
+                assert head.headers["content-length"] == got.headers["content-length"] == str(len(got.content))
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
 def test_the_credential_file_is_private_even_when_copied_in_loosely(tmp_path):
     from scorer.table.credential import load_or_create
 

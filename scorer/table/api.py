@@ -22,6 +22,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -678,8 +679,22 @@ def policy_without_page(host: str, docs: bool) -> bytes:
     return content_security_policy(b"", host, DOCS_PAGES[0] if docs else "")
 
 
+def relative_location(name: bytes, value: bytes, host: str) -> tuple[bytes, bytes]:
+    """A redirect's `Location` as a path when it points at the request's own `Host`: the frameworks build
+    it from that header (a slash added to a folder's address), which the client chose ("Host:
+    evil.example" would send the browser there); a relative one stays on the host the browser asked."""
+    if name.lower() != b"location" or not host:
+        return name, value
+    target = urlsplit(value.decode("latin-1"))
+    if target.netloc and target.netloc.lower() == host.lower():
+        path = "/" + target.path.lstrip("/")  # never "//elsewhere": a browser reads that as another host
+        return name, (path + (f"?{target.query}" if target.query else "")).encode("latin-1")
+    return name, value
+
+
 class SecurityHeaders:
-    """ASGI middleware: every HTTP response gets the security headers and a content security policy.
+    """ASGI middleware: every HTTP response gets the security headers and a content security policy, and
+    a redirect to the request's own host says only the path.
 
     An HTML response is held back until complete (the app's page is a few kilobytes) so that its inline
     scripts can be allowed by hash instead of allowing every inline script."""
@@ -692,17 +707,20 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        # A HEAD answer has no body to hash: it keeps the app's own Content-Length (the GET's), not 0.
+        head = scope["method"] == "HEAD"
         start: dict | None = None
         html = bytearray()
 
         async def secured(message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in OURS]
+                headers = [relative_location(k, v, host) for k, v in message.get("headers", [])
+                           if k.lower() not in OURS]
                 message = {**message, "headers": headers + SECURITY_HEADERS}
                 names = {k.lower(): v for k, v in headers}
                 if (message["status"] == 200 and names.get(b"content-type", b"").startswith(b"text/html")
-                        and b"content-encoding" not in names):
+                        and b"content-encoding" not in names and not head):
                     start = message  # sent with the finished page
                     return
                 policy = policy_without_page(host, scope["path"] in DOCS_PAGES)
