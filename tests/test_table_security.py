@@ -14,6 +14,8 @@ import queue
 import re
 import socket
 import stat
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -451,6 +453,89 @@ def test_redirects_never_name_the_host_header_and_head_agrees_with_get(tmp_path)
     finally:
         proc.terminate()
         proc.wait(15)
+
+
+def websocket_handshake(port: int, origin: str | None, host: str | None = None) -> bytes:
+    """The status line the host answers a websocket upgrade of the app's /ws with."""
+    head = (f"GET /ws HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    if origin is not None:
+        head += f"Origin: {origin}\r\n"
+    with connect(port, "127.0.0.1", (head + "\r\n").encode()) as sock:
+        return status_line(sock)
+
+
+def test_a_page_of_another_site_cannot_drive_the_host_from_its_own_browser(tmp_path):
+    """The host machine's own browser is a local session: a page of another origin open in it must not reach
+    the app's websocket or write with the API. The host's own origins (loopback, localhost, its LAN address)
+    may, and a request without an Origin (not a browser's) is judged by its token as before."""
+    port = free_port("127.0.0.1")
+    proc = start_host(tmp_path, port, extra=())  # with the app: its websocket
+    own = f"http://127.0.0.1:{port}"
+    try:
+        foreign = ["http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}",
+                   f"http://127.0.0.1:{port + 1}", "http://[::1", f"http://192.0.2.7:{port}"]
+        for origin in foreign:
+            assert websocket_handshake(port, origin).startswith(b"HTTP/1.1 403"), origin
+        # DNS rebinding: the page's name resolves to this host, so Host and Origin agree; still foreign
+        assert websocket_handshake(port, f"http://evil.example:{port}", f"evil.example:{port}").startswith(
+            b"HTTP/1.1 403")
+        for origin in (own, f"http://localhost:{port}", None):
+            assert websocket_handshake(port, origin) == b"HTTP/1.1 101 Sw", origin
+        auth = host_auth(tmp_path)
+        with httpx.Client(base_url=own, timeout=10) as http:
+            tables = http.get("/api/host/tables", headers=auth).json()  # the one `tourpad host` opened
+            for origin in foreign:
+                refused(http.post("/api/tables", json={"seats": 2}, headers={**auth, "Origin": origin}), 403,
+                        "another site")
+            assert http.get("/api/host/tables", headers=auth).json() == tables  # none was made
+            code = http.post("/api/tables", json={"seats": 2}, headers={**auth, "Origin": own}).json()["code"]
+            seat = http.post(f"/api/tables/{code}/seats/1/claim", json={"name": "Ann"}).json()["seat_token"]
+            entry = {"game": 1, "cards": "ABCDEFG", "choice": None, "replaces_revision": 0}
+            evil = {"Authorization": f"Bearer {seat}", "Origin": "http://evil.example"}
+            refused(http.put(f"/api/tables/{code}/rounds/1/seats/1", json=entry, headers=evil), 403)
+            assert http.get(f"/api/tables/{code}", headers={"Origin": "http://evil.example"}).status_code == 200
+            assert http.put(f"/api/tables/{code}/rounds/1/seats/1", json=entry,
+                            headers={"Authorization": f"Bearer {seat}"}).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def wrong_codes_from(address: str, base: str, forwarded_for: list[str]) -> list[int]:
+    """Statuses of wrong join codes sent from `address`, each claiming another client in X-Forwarded-For."""
+    with client_from(address, base) as http:
+        return [http.post("/api/join", json={"code": f"WRONG{n:03d}"},
+                          headers={"X-Forwarded-For": claimed}).status_code
+                for n, claimed in enumerate(forwarded_for)]
+
+
+def test_forwarded_headers_count_only_from_a_proxy_the_host_was_told_to_trust(tmp_path):
+    """Without --trust-proxy, X-Forwarded-For is ignored even from 127.0.0.1 and with FORWARDED_ALLOW_IPS='*'
+    in the environment: rotating it does not escape the limit on wrong codes. With --trust-proxy 127.0.0.1,
+    that address alone may say who the client is."""
+    rotating = [f"198.51.100.{n}" for n in range(1, 23)]
+    for trusted in (None, "127.0.0.1"):
+        port = free_port("127.0.0.1")
+        extra = ("--api-only",) + (("--trust-proxy", trusted) if trusted else ())
+        proc = start_host(tmp_path / f"data-{trusted}", port, extra=extra, env={"FORWARDED_ALLOW_IPS": "*"})
+        try:
+            base = f"http://127.0.0.1:{port}"
+            from_stranger = wrong_codes_from(STRANGER, base, rotating)
+            assert from_stranger[:20] == [404] * 20 and set(from_stranger[20:]) == {429}
+            from_loopback = wrong_codes_from("127.0.0.1", base, rotating)
+            if trusted:  # each forwarded client has its own count
+                assert from_loopback == [404] * 22
+            else:
+                assert from_loopback[:20] == [404] * 20 and set(from_loopback[20:]) == {429}
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    refused_start = subprocess.run([sys.executable, "-m", "scorer.cli", "host", "--trust-proxy", "my-proxy"],
+                                   capture_output=True, text=True, timeout=60,
+                                   env={**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)})
+    assert refused_start.returncode == 2 and "IP addresses or networks, not 'my-proxy'" in refused_start.stderr
+    assert len(refused_start.stderr.strip().splitlines()) == 1
 
 
 def test_the_credential_file_is_private_even_when_copied_in_loosely(tmp_path):

@@ -121,7 +121,12 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
          host_qr: bool = typer.Option(False, "--host-qr",
                                       help=N_("also print the host link as a QR code, for a second host device")),
          site: Path | None = typer.Option(None, "--site", help=N_("also serve this published web app under /app/ "
-                                                                   "(tourpad publish -o DIR --base-url /app/)"))
+                                                                   "(tourpad publish -o DIR --base-url /app/)")),
+         trust_proxy: str | None = typer.Option(None, "--trust-proxy", metavar="ADDR",
+                                                help=N_("a reverse proxy's address (or several, comma-separated; "
+                                                        "networks too): only requests from it may say who the "
+                                                        "client is (X-Forwarded-For); otherwise those headers "
+                                                        "are ignored"))
          ) -> None:
     from rules.text import for_terminal
     from scorer.commands.common import console, fail
@@ -138,8 +143,13 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
         start_expiry_sweeper,
         wait_until_port_free,
     )
+    from scorer.table.origins import parse_proxies
     from scorer.table.service import TableError, TableService
 
+    try:
+        parse_proxies(trust_proxy)
+    except ValueError as err:
+        fail(str(err))
     if wait_for_port:
         import uvicorn  # noqa: F401  (the slow imports happen while the previous host still serves)
 
@@ -202,4 +212,4 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
         from scorer.table.tls import ensure_certificate
 
         tls = ensure_certificate(data_dir() / "tls", reachable_address(bind))
-    serve(asgi_app, bind, port, on_ready=ready, tls=tls)
+    serve(asgi_app, bind, port, on_ready=ready, tls=tls, trust_proxy=trust_proxy)
