@@ -502,6 +502,30 @@ def test_a_page_of_another_site_cannot_drive_the_host_from_its_own_browser(tmp_p
         proc.wait(15)
 
 
+def test_the_score_pad_refuses_a_page_of_another_site_too(tmp_path):
+    """`tourpad app --web` serves the pad as the host serves the app: its websocket (the saved games behind
+    it) is refused to a page of another origin, and opened for its own."""
+    port = free_port("127.0.0.1")
+    env = {**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)}
+    with open(tmp_path / "app.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "app", "--web", "--no-browser", "--port",
+                                 str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "app.log").read_text()
+                time.sleep(0.1)
+        assert websocket_handshake(port, "http://evil.example").startswith(b"HTTP/1.1 403")
+        assert websocket_handshake(port, f"http://127.0.0.1:{port}") == b"HTTP/1.1 101 Sw"
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
 def wrong_codes_from(address: str, base: str, forwarded_for: list[str]) -> list[int]:
     """Statuses of wrong join codes sent from `address`, each claiming another client in X-Forwarded-For."""
     with client_from(address, base) as http:

@@ -93,10 +93,13 @@ def run_app(
     sys.stdout.flush()
     if browser:
         threading.Thread(target=open_when_ready, args=(url,), daemon=True).start()
-    try:
-        ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=assets)
-    except OSError as err:
-        fail(_("cannot serve on {host}:{port}: {error}").format(host=host, port=port, error=err.strerror or err))
+    # Served as `tourpad host` serves the app (scorer.table.host.serve), not by Flet's own server: a page of
+    # another site open in this machine's browser cannot open the pad's websocket (foreign Origin refused),
+    # forwarded headers are ignored, and request heads are bounded. (The port was checked free above; if
+    # something takes it meanwhile, uvicorn says so and exits.)
+    from scorer.table.host import serve
+
+    serve(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets), host, port)
 
 
 def host(port: int = typer.Option(8550, help=N_("port to serve on")),
@@ -129,7 +132,7 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
                                                         "are ignored"))
          ) -> None:
     from rules.text import for_terminal
-    from scorer.commands.common import console, fail
+    from scorer.commands.common import console
     from scorer.packs import data_dir
     from scorer.table.credential import load_or_create
     from scorer.table.host import (

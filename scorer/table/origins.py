@@ -4,7 +4,7 @@ A page open in any browser that can reach the host (the host machine's own, most
 the host credential) could otherwise send it requests: a browser attaches the page's `Origin` to every
 websocket and every write, whatever site the page came from. `SameOrigin` refuses a websocket or a
 state-changing request whose `Origin` is not the host's own: the scheme and port it serves, on one of this
-machine's names (loopback, `localhost`, its LAN address, the address it is bound to, its host name). It is
+machine's names (loopback, `localhost`, any address of its own, or the one it is bound to, its host name). It is
 a fixed list, not the request's `Host` header, which a page can make its own by DNS rebinding. Requests
 without an `Origin` (the command line, scripts, the benchmark) are not a browser's: their tokens judge them.
 
@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 from fastapi.responses import JSONResponse
 
 from scorer.locale import _
-from scorer.table.lan import lan_address
 
 #: Methods that read: a browser may send them cross-site (links, images), and they change nothing here.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -47,6 +46,18 @@ def parse_proxies(text: str | None) -> tuple[ipaddress.IPv4Network | ipaddress.I
             raise ValueError(_("--trust-proxy takes IP addresses or networks, not {value}").format(
                 value=repr(part))) from None
     return tuple(networks)
+
+
+def holds_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether `address` is one of this machine's own (any interface: Wi-Fi, Ethernet, a hotspot): only
+    those can be bound to."""
+    family = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as probe:
+            probe.bind((str(address), 0))
+            return True
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -74,8 +85,11 @@ class Served:
             address = ipaddress.ip_address(name.strip("[]"))
         except ValueError:
             return False
-        return (address.is_loopback or str(address) == lan_address()
-                or (self.bind not in ("0.0.0.0", "", "::") and str(address) == self.bind))
+        if address.is_loopback:
+            return True
+        if self.bind not in ("0.0.0.0", "", "::"):
+            return str(address) == self.bind
+        return holds_address(address)
 
     def allows(self, origin: str, peer: str | None, host_header: str) -> bool:
         """Whether a browser page of `origin` may write, on a connection from `peer`."""
