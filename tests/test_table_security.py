@@ -682,3 +682,24 @@ def test_a_page_may_run_its_own_inline_scripts_and_no_others():
     # a Host header cannot write into the policy
     forged = TestClient(app).get("/", headers={"Host": "x; script-src *"}).headers["content-security-policy"]
     assert "script-src *" not in forged
+
+
+def test_the_hosts_own_origins_are_a_fixed_list_and_a_trusted_proxy_names_its_own():
+    from scorer.table.origins import Served, parse_proxies
+
+    served = Served("http", "0.0.0.0", 8550)
+    for own in ("http://127.0.0.1:8550", "http://[::1]:8550", "http://localhost:8550", "http://LOCALHOST:8550"):
+        assert served.allows(own, "127.0.0.1", "whatever"), own
+    for foreign in ("http://192.0.2.7:8550", "http://evil.example:8550", "null", "http://127.0.0.1",
+                    "https://127.0.0.1:8550", "ws://127.0.0.1:8550", "http://127.0.0.1:x", ""):
+        assert not served.allows(foreign, "127.0.0.1", foreign.removeprefix("http://")), foreign
+    bound = Served("https", "192.0.2.7", 8443)  # --bind 192.0.2.7 --https
+    assert bound.allows("https://192.0.2.7:8443", "192.0.2.9", "")
+    assert not bound.allows("http://192.0.2.7:8443", "192.0.2.9", "")
+    proxied = Served("http", "127.0.0.1", 8550, parse_proxies("127.0.0.1, 10.0.0.0/8"))
+    # the proxy serves the app as scores.example: its requests may carry that origin, a phone's may not
+    assert proxied.allows("https://scores.example", "10.1.2.3", "scores.example")
+    assert not proxied.allows("https://scores.example", "192.0.2.9", "scores.example")
+    assert not proxied.allows("https://evil.example", "10.1.2.3", "scores.example")
+    with pytest.raises(ValueError, match="not 'my-proxy'"):
+        parse_proxies("127.0.0.1,my-proxy")
