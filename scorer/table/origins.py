@@ -4,7 +4,7 @@ A page open in any browser that can reach the host (the host machine's own, most
 the host credential) could otherwise send it requests: a browser attaches the page's `Origin` to every
 websocket and every write, whatever site the page came from. `SameOrigin` refuses a websocket or a
 state-changing request whose `Origin` is not the host's own: the scheme and port it serves, on one of this
-machine's names (loopback, `localhost`, any address of its own, or the one it is bound to, its host name). It is
+machine's addresses (loopback, `localhost`, any address of its own, or the one it is bound to). It is
 a fixed list, not the request's `Host` header, which a page can make its own by DNS rebinding. Requests
 without an `Origin` (the command line, scripts, the benchmark) are not a browser's: their tokens judge them.
 
@@ -77,9 +77,10 @@ class Served:
         return any(address in network for network in self.proxies)
 
     def own_name(self, name: str) -> bool:
-        """Whether `name` (an origin's host, lower case) is this machine."""
-        host_name = socket.gethostname().lower()
-        if name in ("localhost", host_name, f"{host_name}.local"):
+        """Whether `name` (an origin's host, lower case) is this machine. Names other than `localhost` (which
+        browsers keep on loopback) are not: the host's links are addresses, and a name, even the machine's
+        own `.local` one, can be answered by someone else on a shared network."""
+        if name == "localhost":
             return True
         try:
             address = ipaddress.ip_address(name.strip("[]"))
