@@ -47,9 +47,10 @@ class Limits:
 
 
 #: What a refused head is answered, before the connection is closed (no ASGI app sees the request).
+_HEAD_REFUSAL = b"request head too large, or too many header fields\n"
 HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
                   b"content-type: text/plain; charset=utf-8\r\nx-content-type-options: nosniff\r\n"
-                  b"connection: close\r\ncontent-length: 35\r\n\r\nrequest head too large or too many\n")
+                  b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_HEAD_REFUSAL), _HEAD_REFUSAL))
 
 
 class HeadTooLarge(Exception):
