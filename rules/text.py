@@ -136,14 +136,11 @@ def draws(ch: str) -> bool:
             and not is_default_ignorable(ch))
 
 
-def drawn_length(text: str) -> int:
-    """How many characters of `text` draw something (`draws`): 0 for a name that would look empty."""
-    return sum(1 for ch in text if draws(ch))
-
-
-def visible_length(text: str) -> int:
-    """How many characters a reader sees (grapheme clusters, approximately)."""
-    count = 0
+def graphemes(text: str) -> list[str]:
+    """`text` cut where a reader sees one character end and the next begin (grapheme clusters,
+    approximately): a letter with its marks, an emoji with its skin tone, variation selector or ZWJ
+    partners, a flag's two regional indicators or its tags each stay whole."""
+    clusters: list[str] = []
     previous = ""
     regional_pending = False
     for ch in text:
@@ -157,10 +154,23 @@ def visible_length(text: str) -> int:
             or (code in REGIONAL_INDICATORS and regional_pending))
         # a regional indicator opens a flag; the next one closes it (joins), a third opens another
         regional_pending = code in REGIONAL_INDICATORS and not (joins_previous and regional_pending)
-        if not joins_previous or not previous:
-            count += 1
+        if joins_previous and clusters:
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
         previous = ch
-    return count
+    return clusters
+
+
+def visible_length(text: str) -> int:
+    """How many characters a reader sees (grapheme clusters, approximately)."""
+    return len(graphemes(text))
+
+
+def drawn_length(text: str) -> int:
+    """How many of the characters a reader sees draw something: a cluster counts when one of its code
+    points `draws` (a lone accent or filler does not). 0 for a name that would look empty."""
+    return sum(1 for cluster in graphemes(text) if any(draws(ch) for ch in cluster))
 
 
 def clean_name(text: str, what: str | None = None, longest: int = NAME_LENGTH) -> str:
