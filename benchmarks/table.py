@@ -307,12 +307,13 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
         await opened.wait()
     submitters = [await Connection.open(host, port) for _ in range(seats)]
 
-    async def seat_plays(seat: int, rounds: list) -> None:
+    async def seat_plays(seat: int, rounds: list, game_number: int) -> None:
         connection = submitters[seat - 1]
         for r, entries in enumerate(rounds, start=1):
             cards, choice = entries[seat - 1]
             sent = connection.send("PUT", f"/api/tables/{code}/rounds/{r}/seats/{seat}",
-                                   {"cards": cards, "choice": choice, "replaces_revision": 0},
+                                   {"game": game_number, "cards": cards, "choice": choice,
+                                    "replaces_revision": 0},
                                    {"Authorization": f"Bearer {tokens[seat - 1]}"})
             game.sent_at[r, seat] = sent
             ack = await connection.response()
@@ -320,13 +321,15 @@ async def play_table(host: str, port: int, auth: dict[str, str], edition: Editio
             await game.closed[r - 1].wait()
 
     played = []
+    game_number = created["table"]["game"]
     for number, seed in enumerate(seeds):
         if number:
-            await setup.request("POST", f"/api/tables/{code}/play-again",
-                                headers={"Authorization": f"Bearer {created['host_token']}"})
+            again = await setup.request("POST", f"/api/tables/{code}/play-again",
+                                        headers={"Authorization": f"Bearer {created['host_token']}"})
+            game_number = again["game"]
             game = GameInPlay(ROUNDS, seats)
         rounds, engine_totals = scripted_rounds(edition, seats, seed)
-        await asyncio.gather(*(seat_plays(s, rounds) for s in range(1, seats + 1)))
+        await asyncio.gather(*(seat_plays(s, rounds, game_number) for s in range(1, seats + 1)))
         # every stream delivers the game's last event before the game counts as played
         await asyncio.gather(*(shown.wait() for shown in game.shown_all))
         totals = [player["total"] for player in game.last_view["scores"]["players"]]

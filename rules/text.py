@@ -11,6 +11,10 @@ with a message that names the problem. What it decides:
   visible text is written: ZERO WIDTH JOINER between two emoji (family, profession and flag sequences),
   ZERO WIDTH JOINER / NON-JOINER between two letters (Persian, Indic scripts need them to shape words),
   and tag characters completing a black-flag emoji (England, Scotland, Wales).
+- A name must draw something: at least one character that is not a combining mark, a space or
+  separator, a control or format character, a default-ignorable code point, or a blank filler (the
+  Hangul fillers are letters by category and the braille blank a symbol, yet all draw nothing).
+  A lone U+0301 (a combining accent), U+FE0F (a variation selector), U+3164 or U+2800 is refused as empty.
 - Nothing visible is refused: every script's letters, digits, punctuation, symbols, private-use and
   not-yet-assigned code points (a newer emoji than this Python knows) are welcome. Lone surrogates are
   not text and are refused.
@@ -42,6 +46,22 @@ SKIN_TONES = range(0x1F3FB, 0x1F400)
 REGIONAL_INDICATORS = range(0x1F1E6, 0x1F200)
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u180e")
+#: Unicode's Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, Unicode 15.1), as ranges
+#: of code points, first and last included: characters a renderer shows as nothing at all when it has no
+#: glyph for them (variation selectors, fillers, joiners, invisible operators, tags...). Python's
+#: unicodedata has no derived properties, so the ranges are written out here.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+#: Characters that are letters or symbols by category yet draw an empty cell: the Hangul fillers
+#: (also default-ignorable) and the braille pattern blank (a symbol, not ignorable).
+BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Categories that draw nothing on their own: marks (they decorate a base), separators, controls,
+#: format characters and lone surrogates.
+DRAWS_NOTHING_ALONE = frozenset({"Mn", "Mc", "Me", "Zs", "Zl", "Zp", "Cc", "Cf", "Cs"})
 SPACES = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")  # what str.split() would swallow
 
 
@@ -105,9 +125,24 @@ def _refused_character(text: str) -> str | None:
     return None
 
 
-def visible_length(text: str) -> int:
-    """How many characters a reader sees (grapheme clusters, approximately)."""
-    count = 0
+def is_default_ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return any(first <= code <= last for first, last in DEFAULT_IGNORABLE)
+
+
+def draws(ch: str) -> bool:
+    """Whether `ch` on its own puts ink on the screen: a letter, digit, punctuation, symbol, private-use
+    or not-yet-assigned character, but not a mark, space, control, format or default-ignorable character,
+    nor a blank filler."""
+    return (unicodedata.category(ch) not in DRAWS_NOTHING_ALONE and ch not in BLANK_FILLERS
+            and not is_default_ignorable(ch))
+
+
+def graphemes(text: str) -> list[str]:
+    """`text` cut where a reader sees one character end and the next begin (grapheme clusters,
+    approximately): a letter with its marks, an emoji with its skin tone, variation selector or ZWJ
+    partners, a flag's two regional indicators or its tags each stay whole."""
+    clusters: list[str] = []
     previous = ""
     regional_pending = False
     for ch in text:
@@ -121,10 +156,23 @@ def visible_length(text: str) -> int:
             or (code in REGIONAL_INDICATORS and regional_pending))
         # a regional indicator opens a flag; the next one closes it (joins), a third opens another
         regional_pending = code in REGIONAL_INDICATORS and not (joins_previous and regional_pending)
-        if not joins_previous or not previous:
-            count += 1
+        if joins_previous and clusters:
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
         previous = ch
-    return count
+    return clusters
+
+
+def visible_length(text: str) -> int:
+    """How many characters a reader sees (grapheme clusters, approximately)."""
+    return len(graphemes(text))
+
+
+def drawn_length(text: str) -> int:
+    """How many of the characters a reader sees draw something: a cluster counts when one of its code
+    points `draws` (a lone accent or filler does not). 0 for a name that would look empty."""
+    return sum(1 for cluster in graphemes(text) if any(draws(ch) for ch in cluster))
 
 
 def clean_name(text: str, what: str | None = None, longest: int = NAME_LENGTH) -> str:
@@ -142,7 +190,7 @@ def clean_name(text: str, what: str | None = None, longest: int = NAME_LENGTH) -
         raise TextError(_("{what} cannot contain {problem}").format(what=what, problem=_named_problem(bad)))
     text = " ".join(part for part in text.replace("\u00a0", " ").split(" ") if part)
     text = text.strip()
-    if not text:
+    if not drawn_length(text):
         raise TextError(_("{what} needs at least one visible character").format(what=what))
     length = visible_length(text)
     if length > longest:

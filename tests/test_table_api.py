@@ -52,11 +52,14 @@ class Seated:
             self.tokens.append(claimed.json()["seat_token"])
 
     def put(self, round_no: int, seat: int, cards: str, choice: str | None = None, revision: int = 0,
-            token: str | None = "own") -> httpx.Response:
+            token: str | None = "own", game: int | None = None) -> httpx.Response:
+        """A submission for `game` (by default the game the table is playing)."""
         token = self.tokens[seat - 1] if token == "own" else token
+        game = self.view()["game"] if game is None else game
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return self.client.put(f"/api/tables/{self.code}/rounds/{round_no}/seats/{seat}",
-                               json={"cards": cards, "choice": choice, "replaces_revision": revision},
+                               json={"game": game, "cards": cards, "choice": choice,
+                                     "replaces_revision": revision},
                                headers=headers)
 
     def view(self) -> dict:
@@ -162,6 +165,31 @@ def test_out_of_order_rounds_and_replays_are_refused_and_change_nothing(table):
     assert table.view() == before
 
 
+def test_a_request_from_one_game_is_never_applied_in_the_next(client):
+    """Revisions start again with each game and "play again" keeps the seat tokens: a request kept from game
+    1 would match game 2's revisions. The game number it carries tells them apart."""
+    table = Seated(client, seats=2)
+    assert table.put(1, 1, "ABCDEFG").status_code == 200
+    kept_as_sent_before = b'{"cards":"GFEDCBA","choice":null,"replaces_revision":1}'  # no game number
+    kept = b'{"game":1,"cards":"GFEDCBA","choice":null,"replaces_revision":1}'
+    url = f"/api/tables/{table.code}/rounds/1/seats/1"
+    seat_one = {"Authorization": f"Bearer {table.tokens[0]}", "Content-Type": "application/json"}
+    assert client.put(url, content=kept, headers=seat_one).status_code == 200
+    assert table.put(1, 1, "ABCDEFG", revision=2).status_code == 200
+    assert table.put(1, 2, "HIJKLMN").status_code == 200  # round 1 closes
+    host = {"Authorization": f"Bearer {table.host}"}
+    for action in ("end", "play-again"):
+        assert client.post(f"/api/tables/{table.code}/{action}", headers=host).status_code == 200
+    assert table.put(1, 1, "OPQRSTU").status_code == 200
+    game_two = table.view()
+    assert game_two["game"] == 2 and game_two["rounds"][0]["entries"][0]["revision"] == 1
+
+    refused(client.put(url, content=kept, headers=seat_one), 409, "for game 1", "playing game 2")
+    refused(client.put(url, content=kept_as_sent_before, headers=seat_one), 422, "game")
+    assert table.view() == game_two
+    assert game_two["rounds"][0]["entries"][0]["cards"] == "OPQRSTU"
+
+
 def test_closed_rounds_belong_to_the_host_who_corrects_and_rescoring_follows(table, australia):
     rounds, _ = scripted_rounds(australia, 4, seed=11)
     for seat in range(1, 5):
@@ -242,12 +270,15 @@ def test_hostile_bodies_get_4xx_with_a_clear_message(client, table):
     auth = {"Authorization": f"Bearer {table.tokens[0]}", "Content-Type": "application/json"}
     refused(client.put(url, content=b'{"cards": "ABC', headers=auth), 400, "not valid JSON")
     refused(client.put(url, content=b"[1, 2]", headers=auth), 422)
-    refused(client.put(url, json={"cards": 1234567, "replaces_revision": 0}, headers=auth), 422, "cards")
-    refused(client.put(url, json={"cards": "ABCDEFG", "replaces_revision": "0"}, headers=auth), 422,
+    refused(client.put(url, json={"game": 1, "cards": 1234567, "replaces_revision": 0}, headers=auth), 422, "cards")
+    refused(client.put(url, json={"game": 1, "cards": "ABCDEFG", "replaces_revision": "0"}, headers=auth), 422,
             "replaces_revision")
-    refused(client.put(url, json={"cards": "ABCDEFG", "replaces_revision": 0, "seat": 2}, headers=auth), 422,
-            "seat", "Extra inputs")
-    refused(client.put(url, json={"cards": "A" * 33, "replaces_revision": 0}, headers=auth), 422, "cards")
+    refused(client.put(url, json={"game": 1, "cards": "ABCDEFG", "replaces_revision": 0, "seat": 2}, headers=auth),
+            422, "seat", "Extra inputs")
+    refused(client.put(url, json={"game": 1, "cards": "A" * 33, "replaces_revision": 0}, headers=auth), 422, "cards")
+    refused(client.put(url, json={"cards": "ABCDEFG", "replaces_revision": 0}, headers=auth), 422, "game")
+    refused(client.put(url, json={"game": "1", "cards": "ABCDEFG", "replaces_revision": 0}, headers=auth), 422,
+            "game")
     refused(client.put(url, content=b"x" * (api.MAX_BODY_BYTES + 1), headers=auth), 413, "bytes")
 
     def chunks():  # no Content-Length: the limit still holds while streaming
@@ -269,7 +300,8 @@ json_values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats
                                                                                        inner, max_size=4),
                            max_leaves=8)
 submission_like = st.fixed_dictionaries(
-    {"cards": st.text(max_size=12) | json_values, "replaces_revision": st.integers(-3, 3) | json_values},
+    {"game": st.integers(-1, 3) | json_values, "cards": st.text(max_size=12) | json_values,
+     "replaces_revision": st.integers(-3, 3) | json_values},
     optional={"choice": st.none() | st.text(max_size=20) | json_values, "extra": json_values})
 
 

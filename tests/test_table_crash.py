@@ -87,7 +87,7 @@ class Harness:
             try:
                 response = self.request(http, seat, "PUT", f"/api/tables/{code}/rounds/{round_no}/seats/{of_seat}",
                                         json={"cards": cards, "choice": choice,
-                                              "replaces_revision": base_revision},
+                                              "replaces_revision": base_revision, "game": 1},
                                         headers={"Authorization": f"Bearer {token}"})
             except Crashed:
                 while True:

@@ -14,6 +14,8 @@ import queue
 import re
 import socket
 import stat
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -103,7 +105,7 @@ def test_a_stranger_cannot_open_a_table_and_the_credential_is_the_hosts_alone(ho
         assert created.status_code == 201, created.text
         second = own.post(f"/api/tables/{code}/host-token", headers=auth).json()["host_token"]
         ack = own.put(f"/api/tables/{code}/rounds/1/seats/2", headers={"Authorization": f"Bearer {second}"},
-                      json={"cards": "ABCDEFG", "choice": None, "replaces_revision": 0})
+                      json={"game": 1, "cards": "ABCDEFG", "choice": None, "replaces_revision": 0})
         assert ack.status_code == 200, ack.text
     # kept in the data folder for its owner only, and printed as the host link
     path = credential_path(host.data_dir)
@@ -201,7 +203,7 @@ def open_table(base: str, auth: dict[str, str]) -> tuple[str, list[str]]:
 def submit(base: str, code: str, round_no: int, seat: int, token: str, cards: str) -> None:
     with httpx.Client(base_url=base, timeout=10) as http:
         ack = http.put(f"/api/tables/{code}/rounds/{round_no}/seats/{seat}",
-                       json={"cards": cards, "choice": None, "replaces_revision": 0},
+                       json={"game": 1, "cards": cards, "choice": None, "replaces_revision": 0},
                        headers={"Authorization": f"Bearer {token}"})
     assert ack.status_code == 200, ack.text
 
@@ -326,6 +328,12 @@ HOSTILE_NAMES = {
     "Ann\tBob": "tab",
     "Ann\u00adBob": "invisible formatting",
     "   ": "at least one visible character",
+    # nothing drawn: a lone combining accent, a variation selector, Hangul fillers, the braille blank
+    "\u0301": "at least one visible character",
+    "\ufe0f": "at least one visible character",
+    "\u3164": "at least one visible character",
+    "\u115f\u1160": "at least one visible character",
+    "\u2800": "at least one visible character",
     "x" * (NAME_LENGTH + 1): f"at most {NAME_LENGTH} characters",
 }
 
@@ -359,7 +367,7 @@ def play_game(base: str, auth: dict[str, str], names: list[str], seed: int) -> d
         for r, entries in enumerate(rounds, start=1):
             for seat, (cards, choice) in enumerate(entries, start=1):
                 ack = http.put(f"/api/tables/{code}/rounds/{r}/seats/{seat}",
-                               json={"cards": cards, "choice": choice, "replaces_revision": 0},
+                               json={"game": 1, "cards": cards, "choice": choice, "replaces_revision": 0},
                                headers={"Authorization": f"Bearer {tokens[seat - 1]}"})
                 assert ack.status_code == 200, ack.text
         view = http.get(f"/api/tables/{code}").json()
@@ -403,6 +411,155 @@ def test_wrong_join_codes_are_still_limited_per_device(host):
         assert statuses[:20] == [404] * 20 and set(statuses[20:]) == {429}
         # the stranger's guessing does not lock out a phone with the right code
         assert phone.post("/api/join", json={"code": host.printed("Join code:")}).status_code == 200
+
+
+def test_a_request_head_is_bounded_in_size_and_in_header_fields(host):
+    """A head over the size limit is answered 431 before it ends (the host stops buffering it); so is one
+    with too many header fields. An ordinary large head (cookies, many fields under the cap) is served."""
+    limits = Limits()
+    oversized = (b"GET /api/host/tables HTTP/1.1\r\nHost: x\r\nX-Padding: "
+                 + b"a" * (limits.head_bytes + 8 * 1024))  # and no end of the head: it never comes
+    with connect(host.port, STRANGER, oversized) as sock:
+        assert status_line(sock) == b"HTTP/1.1 431 Re"
+    many = b"".join(b"X-Field-%d: 1\r\n" % n for n in range(limits.head_fields + 1))
+    with connect(host.port, STRANGER, b"GET /api/host/tables HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n") as sock:
+        assert status_line(sock) == b"HTTP/1.1 431 Re"
+    fine = {f"X-Field-{n}": "b" * 200 for n in range(limits.head_fields - 10)}  # about 21 KB
+    with client_from(STRANGER, host.url) as stranger:
+        assert stranger.get("/api/host/tables", headers=fine).status_code == 401  # answered: no credential
+
+
+def test_redirects_never_name_the_host_header_and_head_agrees_with_get(tmp_path):
+    """A folder's address without its slash is redirected by a path alone, whatever `Host` the client
+    claims; HEAD announces the length GET sends."""
+    from scorer.web.publish import MARKER
+
+    site = tmp_path / "www"
+    (site / "sub2").mkdir(parents=True)
+    (site / MARKER).write_text("v1\n")
+    (site / "index.html").write_text('<html><head><base href="/app/"></head><body><script>1</script></body></html>')
+    (site / "sub2" / "index.html").write_text("<html>two</html>")
+    port = free_port("127.0.0.1")
+    proc = start_host(tmp_path / "data", port, extra=("--api-only", "--site", str(site)))
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            for path in ("/app/sub2", "/app"):
+                moved = http.get(path, headers={"Host": "evil.example"})
+                assert moved.is_redirect and moved.headers["location"] == path + "/", moved.headers
+            for path in ("/app/", "/app/sub2/"):
+                got, head = http.get(path), http.head(path)
+                assert got.status_code == head.status_code == 200 and head.content == b""
+                assert head.headers["content-length"] == got.headers["content-length"] == str(len(got.content))
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def websocket_handshake(port: int, origin: str | None, host: str | None = None) -> bytes:
+    """The status line the host answers a websocket upgrade of the app's /ws with."""
+    head = (f"GET /ws HTTP/1.1\r\nHost: {host or f'127.0.0.1:{port}'}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+    if origin is not None:
+        head += f"Origin: {origin}\r\n"
+    with connect(port, "127.0.0.1", (head + "\r\n").encode()) as sock:
+        return status_line(sock)
+
+
+def test_a_page_of_another_site_cannot_drive_the_host_from_its_own_browser(tmp_path):
+    """The host machine's own browser is a local session: a page of another origin open in it must not reach
+    the app's websocket or write with the API. The host's own origins (loopback, localhost, its LAN address)
+    may, and a request without an Origin (not a browser's) is judged by its token as before."""
+    port = free_port("127.0.0.1")
+    proc = start_host(tmp_path, port, extra=())  # with the app: its websocket
+    own = f"http://127.0.0.1:{port}"
+    try:
+        foreign = ["http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}",
+                   f"http://127.0.0.1:{port + 1}", "http://[::1", f"http://192.0.2.7:{port}"]
+        for origin in foreign:
+            assert websocket_handshake(port, origin).startswith(b"HTTP/1.1 403"), origin
+        # DNS rebinding: the page's name resolves to this host, so Host and Origin agree; still foreign
+        assert websocket_handshake(port, f"http://evil.example:{port}", f"evil.example:{port}").startswith(
+            b"HTTP/1.1 403")
+        for origin in (own, f"http://localhost:{port}", None):
+            assert websocket_handshake(port, origin) == b"HTTP/1.1 101 Sw", origin
+        auth = host_auth(tmp_path)
+        with httpx.Client(base_url=own, timeout=10) as http:
+            tables = http.get("/api/host/tables", headers=auth).json()  # the one `tourpad host` opened
+            for origin in foreign:
+                refused(http.post("/api/tables", json={"seats": 2}, headers={**auth, "Origin": origin}), 403,
+                        "another site")
+            assert http.get("/api/host/tables", headers=auth).json() == tables  # none was made
+            code = http.post("/api/tables", json={"seats": 2}, headers={**auth, "Origin": own}).json()["code"]
+            seat = http.post(f"/api/tables/{code}/seats/1/claim", json={"name": "Ann"}).json()["seat_token"]
+            entry = {"game": 1, "cards": "ABCDEFG", "choice": None, "replaces_revision": 0}
+            evil = {"Authorization": f"Bearer {seat}", "Origin": "http://evil.example"}
+            refused(http.put(f"/api/tables/{code}/rounds/1/seats/1", json=entry, headers=evil), 403)
+            assert http.get(f"/api/tables/{code}", headers={"Origin": "http://evil.example"}).status_code == 200
+            assert http.put(f"/api/tables/{code}/rounds/1/seats/1", json=entry,
+                            headers={"Authorization": f"Bearer {seat}"}).status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def test_the_score_pad_refuses_a_page_of_another_site_too(tmp_path):
+    """`tourpad app --web` serves the pad as the host serves the app: its websocket (the saved games behind
+    it) is refused to a page of another origin, and opened for its own."""
+    port = free_port("127.0.0.1")
+    env = {**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)}
+    with open(tmp_path / "app.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "app", "--web", "--no-browser", "--port",
+                                 str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "app.log").read_text()
+                time.sleep(0.1)
+        assert websocket_handshake(port, "http://evil.example").startswith(b"HTTP/1.1 403")
+        assert websocket_handshake(port, f"http://127.0.0.1:{port}") == b"HTTP/1.1 101 Sw"
+    finally:
+        proc.terminate()
+        proc.wait(15)
+
+
+def wrong_codes_from(address: str, base: str, forwarded_for: list[str]) -> list[int]:
+    """Statuses of wrong join codes sent from `address`, each claiming another client in X-Forwarded-For."""
+    with client_from(address, base) as http:
+        return [http.post("/api/join", json={"code": f"WRONG{n:03d}"},
+                          headers={"X-Forwarded-For": claimed}).status_code
+                for n, claimed in enumerate(forwarded_for)]
+
+
+def test_forwarded_headers_count_only_from_a_proxy_the_host_was_told_to_trust(tmp_path):
+    """Without --trust-proxy, X-Forwarded-For is ignored even from 127.0.0.1 and with FORWARDED_ALLOW_IPS='*'
+    in the environment: rotating it does not escape the limit on wrong codes. With --trust-proxy 127.0.0.1,
+    that address alone may say who the client is."""
+    rotating = [f"198.51.100.{n}" for n in range(1, 23)]
+    for trusted in (None, "127.0.0.1"):
+        port = free_port("127.0.0.1")
+        extra = ("--api-only",) + (("--trust-proxy", trusted) if trusted else ())
+        proc = start_host(tmp_path / f"data-{trusted}", port, extra=extra, env={"FORWARDED_ALLOW_IPS": "*"})
+        try:
+            base = f"http://127.0.0.1:{port}"
+            from_stranger = wrong_codes_from(STRANGER, base, rotating)
+            assert from_stranger[:20] == [404] * 20 and set(from_stranger[20:]) == {429}
+            from_loopback = wrong_codes_from("127.0.0.1", base, rotating)
+            if trusted:  # each forwarded client has its own count
+                assert from_loopback == [404] * 22
+            else:
+                assert from_loopback[:20] == [404] * 20 and set(from_loopback[20:]) == {429}
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    refused_start = subprocess.run([sys.executable, "-m", "scorer.cli", "host", "--trust-proxy", "my-proxy"],
+                                   capture_output=True, text=True, timeout=60,
+                                   env={**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)})
+    assert refused_start.returncode == 2 and "IP addresses or networks, not 'my-proxy'" in refused_start.stderr
+    assert len(refused_start.stderr.strip().splitlines()) == 1
 
 
 def test_the_credential_file_is_private_even_when_copied_in_loosely(tmp_path):
@@ -525,3 +682,24 @@ def test_a_page_may_run_its_own_inline_scripts_and_no_others():
     # a Host header cannot write into the policy
     forged = TestClient(app).get("/", headers={"Host": "x; script-src *"}).headers["content-security-policy"]
     assert "script-src *" not in forged
+
+
+def test_the_hosts_own_origins_are_a_fixed_list_and_a_trusted_proxy_names_its_own():
+    from scorer.table.origins import Served, parse_proxies
+
+    served = Served("http", "0.0.0.0", 8550)
+    for own in ("http://127.0.0.1:8550", "http://[::1]:8550", "http://localhost:8550", "http://LOCALHOST:8550"):
+        assert served.allows(own, "127.0.0.1", "whatever"), own
+    for foreign in ("http://192.0.2.7:8550", "http://evil.example:8550", "null", "http://127.0.0.1",
+                    "https://127.0.0.1:8550", "ws://127.0.0.1:8550", "http://127.0.0.1:x", ""):
+        assert not served.allows(foreign, "127.0.0.1", foreign.removeprefix("http://")), foreign
+    bound = Served("https", "192.0.2.7", 8443)  # --bind 192.0.2.7 --https
+    assert bound.allows("https://192.0.2.7:8443", "192.0.2.9", "")
+    assert not bound.allows("http://192.0.2.7:8443", "192.0.2.9", "")
+    proxied = Served("http", "127.0.0.1", 8550, parse_proxies("127.0.0.1, 10.0.0.0/8"))
+    # the proxy serves the app as scores.example: its requests may carry that origin, a phone's may not
+    assert proxied.allows("https://scores.example", "10.1.2.3", "scores.example")
+    assert not proxied.allows("https://scores.example", "192.0.2.9", "scores.example")
+    assert not proxied.allows("https://evil.example", "10.1.2.3", "scores.example")
+    with pytest.raises(ValueError, match="not 'my-proxy'"):
+        parse_proxies("127.0.0.1,my-proxy")

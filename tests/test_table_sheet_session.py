@@ -56,3 +56,22 @@ def test_changes_a_phone_gets_to_one_at_a_time_are_each_told(service):
         service.submit(code, 1, seat + 1, cards, choice, 0, tokens[seat])
         queued.pop()()
     assert told == [([0], 0), ([0, 1], 0)]
+
+
+def test_a_sheet_left_on_the_last_game_cannot_write_into_the_next(service):
+    """A phone still showing game 1 (its update not yet run) enters its round after the host's "play again":
+    refused, naming the games, and game 2 stays as it was."""
+    from scorer.pad.errors import EntryError
+
+    code, tokens = seated(service, 2)
+    rounds, _ = scripted_rounds(load_edition("australia"), 2, seed=5)
+    sheet = TableSheetSession(service, code, tokens[0], 0)  # not watching: it shows game 1 until reloaded
+    host = service.host_credential
+    service.end_game(code, host)
+    service.play_again(code, host)
+    with pytest.raises(EntryError, match=r"for game 1.*playing game 2"):
+        sheet.enter_letters(0, *rounds[0][0])
+    assert service.view(code)["rounds"][0]["entries"] == [None, None]
+    sheet.reload()
+    sheet.enter_letters(0, *rounds[0][0])
+    assert service.view(code)["rounds"][0]["entries"][0]["revision"] == 1

@@ -10,7 +10,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.record import GameRecord
-from rules.text import BIDI_CONTROLS, NAME_LENGTH, TextError, clean_name, for_terminal, visible_length
+from rules.text import (
+    BIDI_CONTROLS,
+    BLANK_FILLERS,
+    DEFAULT_IGNORABLE,
+    NAME_LENGTH,
+    TextError,
+    clean_name,
+    drawn_length,
+    draws,
+    for_terminal,
+    visible_length,
+)
 
 WELCOME = {
     "Zoë": 3, "Łukasz": 6, "李雷": 2, "Ana María": 9, "محمد": 4, "Ἀθηνᾶ": 5, "नमस्ते": 4,
@@ -62,13 +73,53 @@ def test_a_clean_name_is_clean_and_stays_itself(text):
         return
     assert clean_name(name) == name  # idempotent
     assert name == name.strip() and unicodedata.is_normalized("NFC", name)
-    assert 1 <= visible_length(name) <= NAME_LENGTH
+    assert 1 <= drawn_length(name) <= visible_length(name) <= NAME_LENGTH
     assert not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in name)
 
 
-@given(st.text(st.characters(whitelist_categories=("L", "N", "P", "S")), min_size=1, max_size=NAME_LENGTH))
+#: Letters, digits, punctuation and symbols that put ink on the screen (the blank fillers are letters and
+#: symbols by category, and the Hangul ones default-ignorable: they are not among these).
+DRAWING = st.characters(categories=("L", "N", "P", "S")).filter(draws)
+
+
+@given(st.text(DRAWING, min_size=1, max_size=NAME_LENGTH))
 def test_nothing_visible_is_refused(text):
     assert clean_name(text) == unicodedata.normalize("NFC", text)
+
+
+#: Characters that draw nothing on their own, from every class: combining marks (a base's accents and
+#: variation selectors), spaces and separators, controls, format characters, Unicode's default-ignorable
+#: code points (the whole property, ranges included) and the blank fillers.
+SILENT = st.one_of(
+    st.characters(categories=("Mn", "Mc", "Me", "Zs", "Zl", "Zp", "Cc", "Cf")),
+    st.sampled_from(sorted(BLANK_FILLERS)),
+    st.sampled_from(DEFAULT_IGNORABLE).flatmap(lambda span: st.integers(*span)).map(chr),
+)
+
+
+@given(st.text(SILENT, min_size=1, max_size=30))
+def test_a_name_that_draws_nothing_is_refused(text):
+    assert drawn_length(text) == 0
+    with pytest.raises(TextError):
+        clean_name(text)
+
+
+#: What may sit in an accepted name without drawing: accents, variation selectors, spaces, fillers.
+KEPT_SILENT = st.one_of(st.characters(categories=("Mn", "Me", "Zs")), st.sampled_from(sorted(BLANK_FILLERS)))
+
+
+@given(st.lists(KEPT_SILENT, max_size=6), DRAWING, st.lists(DRAWING | KEPT_SILENT, max_size=10))
+def test_one_drawn_character_makes_a_name(before, drawn, after):
+    text = "".join(before) + drawn + "".join(after)
+    name = clean_name(text)
+    assert 1 <= drawn_length(name) <= visible_length(name) <= NAME_LENGTH
+
+
+@pytest.mark.parametrize("blank", ["\u0301", "\ufe0f", "\u3164", "\u115f\u1160", "\u2800", "\u3000\u034f",
+                                   "\uffa0 \u0301"])
+def test_names_with_nothing_visible_are_refused(blank):
+    with pytest.raises(TextError, match="at least one visible character"):
+        clean_name(blank)
 
 
 @given(st.text(max_size=60))
@@ -93,7 +144,8 @@ def test_logs_and_terminal_lines_are_escaped():
 def test_game_records_check_names_but_still_load_the_40_characters_they_always_allowed():
     old = "A" * 40
     assert GameRecord(edition="australia", players=[old, "Bob"]).players == [old, "Bob"]
-    for bad, problem in (("Ann\nHost", "line break"), ("\u200b", "zero-width"), ("A" * 41, "at most 40")):
+    for bad, problem in (("Ann\nHost", "line break"), ("\u200b", "zero-width"), ("A" * 41, "at most 40"),
+                         ("\u3164", "at least one visible character")):
         with pytest.raises(ValueError, match=problem):
             GameRecord(edition="australia", players=[bad, "Bob"])
 
@@ -108,6 +160,8 @@ def test_the_new_game_form_takes_names_through_the_one_check(australia):
         validate_setup(australia, ["Ann", "Bob\nHost: 0"], False, "letters")
     with pytest.raises(EntryError, match=f"at most {NAME_LENGTH}"):
         validate_setup(australia, ["Ann", "B" * (NAME_LENGTH + 1)], False, "letters")
+    with pytest.raises(EntryError, match="player 2's name needs at least one visible character"):
+        validate_setup(australia, ["Ann", "\u2800"], False, "letters")
 
 
 def test_pack_names_go_through_the_one_check(tmp_path, monkeypatch):

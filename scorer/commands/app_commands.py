@@ -93,10 +93,13 @@ def run_app(
     sys.stdout.flush()
     if browser:
         threading.Thread(target=open_when_ready, args=(url,), daemon=True).start()
-    try:
-        ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=assets)
-    except OSError as err:
-        fail(_("cannot serve on {host}:{port}: {error}").format(host=host, port=port, error=err.strerror or err))
+    # Served as `tourpad host` serves the app (scorer.table.host.serve), not by Flet's own server: a page of
+    # another site open in this machine's browser cannot open the pad's websocket (foreign Origin refused),
+    # forwarded headers are ignored, and request heads are bounded. (The port was checked free above; if
+    # something takes it meanwhile, uvicorn says so and exits.)
+    from scorer.table.host import serve
+
+    serve(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets), host, port)
 
 
 def host(port: int = typer.Option(8550, help=N_("port to serve on")),
@@ -125,10 +128,15 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
          host_qr: bool = typer.Option(False, "--host-qr",
                                       help=N_("also print the host link as a QR code, for a second host device")),
          site: Path | None = typer.Option(None, "--site", help=N_("also serve this published web app under /app/ "
-                                                                   "(tourpad publish -o DIR --base-url /app/)"))
+                                                                   "(tourpad publish -o DIR --base-url /app/)")),
+         trust_proxy: str | None = typer.Option(None, "--trust-proxy", metavar="ADDR",
+                                                help=N_("a reverse proxy's address (or several, comma-separated; "
+                                                        "networks too): only requests from it may say who the "
+                                                        "client is (X-Forwarded-For); otherwise those headers "
+                                                        "are ignored"))
          ) -> None:
     from rules.text import for_terminal
-    from scorer.commands.common import console, fail
+    from scorer.commands.common import console
     from scorer.packs import data_dir
     from scorer.table.credential import load_or_create
     from scorer.table.host import (
@@ -144,8 +152,13 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
         start_expiry_sweeper,
         wait_until_port_free,
     )
+    from scorer.table.origins import parse_proxies
     from scorer.table.service import TableError, TableService
 
+    try:
+        parse_proxies(trust_proxy)
+    except ValueError as err:
+        fail(str(err))
     if wait_for_port:
         import uvicorn  # noqa: F401  (the slow imports happen while the previous host still serves)
 
@@ -218,4 +231,4 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
         from scorer.table.tls import ensure_certificate
 
         tls = ensure_certificate(data_dir() / "tls", reachable_address(bind))
-    serve(asgi_app, bind, port, on_ready=ready, tls=tls)
+    serve(asgi_app, bind, port, on_ready=ready, tls=tls, trust_proxy=trust_proxy)

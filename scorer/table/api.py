@@ -22,6 +22,7 @@ import weakref
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -66,6 +67,9 @@ class ClaimSeat(Strict):
 
 
 class Submission(Strict):
+    game: int = Field(ge=1, le=1_000_000,
+                      description="the game the entry belongs to (the table's `game`): revisions start again "
+                                  "with each game, so a request from an earlier game is refused by its number")
     cards: str = Field(max_length=32, description="the 7 letters in draft order: Throw first, Catch last")
     choice: str | None = Field(None, max_length=40,
                                description="the activity / treasure scored this round, or null")
@@ -146,6 +150,7 @@ class SeatClaimed(BaseModel):
 
 
 class SubmissionAck(BaseModel):
+    game: int
     round: int
     seat: int
     cards: str
@@ -235,13 +240,13 @@ async def service_of(request: Request) -> TableService:
 Service = Annotated[TableService, Depends(service_of)]
 
 
-def guarded(request: Request, action, *args):
+def guarded(request: Request, action, *args, **kwargs):
     """Run a service call, counting unknown join codes against the caller's address."""
     failed: FailedCodes = request.app.state.table_failed_codes
     client = request.client.host if request.client else "?"
     failed.check(client)
     try:
-        return action(*args)
+        return action(*args, **kwargs)
     except TableError as err:
         if err.status == 404 and "join code" in err.message:
             failed.failed(client)
@@ -313,7 +318,7 @@ async def submit(code: Code, round_no: RoundNo, seat: SeatNo, body: Submission, 
     if trace.TRACER is not None:
         trace.TRACER.mark_request("endpoint")
     ack, pending = guarded(request, service.begin_submit, code, round_no, seat, body.cards, body.choice,
-                           body.replaces_revision, token_of(credentials))
+                           body.replaces_revision, token_of(credentials), game=body.game)
     await feeds_of(request).committed(pending)
     service.saved(pending)  # 503 if the store could not save it
     return JSONResponse(ack)  # the service's own SubmissionAck: no second validation on the hot path
@@ -674,8 +679,22 @@ def policy_without_page(host: str, docs: bool) -> bytes:
     return content_security_policy(b"", host, DOCS_PAGES[0] if docs else "")
 
 
+def relative_location(name: bytes, value: bytes, host: str) -> tuple[bytes, bytes]:
+    """A redirect's `Location` as a path when it points at the request's own `Host`: the frameworks build
+    it from that header (a slash added to a folder's address), which the client chose ("Host:
+    evil.example" would send the browser there); a relative one stays on the host the browser asked."""
+    if name.lower() != b"location" or not host:
+        return name, value
+    target = urlsplit(value.decode("latin-1"))
+    if target.netloc and target.netloc.lower() == host.lower():
+        path = "/" + target.path.lstrip("/")  # never "//elsewhere": a browser reads that as another host
+        return name, (path + (f"?{target.query}" if target.query else "")).encode("latin-1")
+    return name, value
+
+
 class SecurityHeaders:
-    """ASGI middleware: every HTTP response gets the security headers and a content security policy.
+    """ASGI middleware: every HTTP response gets the security headers and a content security policy, and
+    a redirect to the request's own host says only the path.
 
     An HTML response is held back until complete (the app's page is a few kilobytes) so that its inline
     scripts can be allowed by hash instead of allowing every inline script."""
@@ -688,17 +707,20 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         host = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+        # A HEAD answer has no body to hash: it keeps the app's own Content-Length (the GET's), not 0.
+        head = scope["method"] == "HEAD"
         start: dict | None = None
         html = bytearray()
 
         async def secured(message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in OURS]
+                headers = [relative_location(k, v, host) for k, v in message.get("headers", [])
+                           if k.lower() not in OURS]
                 message = {**message, "headers": headers + SECURITY_HEADERS}
                 names = {k.lower(): v for k, v in headers}
                 if (message["status"] == 200 and names.get(b"content-type", b"").startswith(b"text/html")
-                        and b"content-encoding" not in names):
+                        and b"content-encoding" not in names and not head):
                     start = message  # sent with the finished page
                     return
                 policy = policy_without_page(host, scope["path"] in DOCS_PAGES)

@@ -8,6 +8,10 @@ wraps uvicorn's HTTP and WebSocket protocols:
   previous response ending), the body within `body_seconds` of the head; otherwise the connection is
   closed. Once a request is read there is no limit: a server-sent event stream lives as long as the phone
   listens, as does the app's websocket.
+- head size: a request head (request line and headers) over `head_bytes`, or with more than
+  `head_fields` header fields, is answered 431 and the connection closed, before the parser has buffered
+  more than that (httptools, which the host runs, has no limit of its own: a 64 MB header grew the host by
+  as much before the time limit cut it).
 - caps: at most `per_address` open connections from one client address and `total` in all; a connection
   over a cap is closed as soon as it is accepted.
 - dead peers: TCP keep-alive probes and TCP_USER_TIMEOUT make the kernel drop a connection whose peer
@@ -35,6 +39,22 @@ class Limits:
     per_address: int = 128
     total: int = 512
     dead_peer_seconds: int = 45
+    #: a request head (request line and header fields, as received) larger than this is refused (431); a
+    #: browser's head is 1-2 KB, cookies included
+    head_bytes: int = 32 * 1024
+    #: more header fields than this is refused (431); a browser sends about 15
+    head_fields: int = 100
+
+
+#: What a refused head is answered, before the connection is closed (no ASGI app sees the request).
+_HEAD_REFUSAL = b"request head too large, or too many header fields\n"
+HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                  b"content-type: text/plain; charset=utf-8\r\nx-content-type-options: nosniff\r\n"
+                  b"connection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(_HEAD_REFUSAL), _HEAD_REFUSAL))
+
+
+class HeadTooLarge(Exception):
+    """Raised from the parser's header callback: httptools stops parsing, uvicorn answers the error."""
 
 
 class Registry:
@@ -96,6 +116,9 @@ def guarded_protocols(http_base: type, ws_base: type | None, limits: Limits) -> 
     class GuardedHTTP(http_base):
         def connection_made(self, transport) -> None:
             self._deadline: asyncio.TimerHandle | None = None
+            self._head_bytes = 0  # bytes of the request head being read (None while a body or answer runs)
+            self._head_fields = 0
+            self._head_refused = False
             self._refused = not registry.admit(transport)
             if self._refused:
                 transport.abort()
@@ -117,15 +140,43 @@ def guarded_protocols(http_base: type, ws_base: type | None, limits: Limits) -> 
                 self.transport.abort()
 
         def data_received(self, data: bytes) -> None:
-            if not self._refused:
-                super().data_received(data)
+            if self._refused or self._head_refused:
+                return
+            super().data_received(data)
+            # Counted once parsed: a chunk that leaves the head unfinished was all head (or, at most, the
+            # tail of a pipelined body before it), and the parser has buffered it.
+            if self._head_bytes is not None and not self.transport.is_closing():
+                self._head_bytes += len(data)
+                if self._head_bytes > limits.head_bytes:
+                    self._refuse_head()
+
+        def _refuse_head(self) -> None:
+            self._head_refused = True
+            self._arm(None)
+            self.transport.write(HEAD_TOO_LARGE)
+            self.transport.close()
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._head_fields += 1
+            if self._head_fields > limits.head_fields:
+                self._head_refused = True
+                raise HeadTooLarge  # httptools stops; uvicorn answers with send_400_response
+            super().on_header(name, value)
+
+        def send_400_response(self, msg: str) -> None:
+            if self._head_refused:
+                self._refuse_head()
+            else:
+                super().send_400_response(msg)
 
         def on_headers_complete(self) -> None:
+            self._head_bytes = None
             self._arm(limits.body_seconds)
             super().on_headers_complete()
 
         def on_message_complete(self) -> None:
             self._arm(None)  # the request is read: the app may take as long as it answers (event streams)
+            self._head_bytes, self._head_fields = 0, 0  # a pipelined request's head may follow
             super().on_message_complete()
 
         def on_response_complete(self) -> None:

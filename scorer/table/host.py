@@ -31,6 +31,7 @@ from scorer.table.lan import (  # noqa: F401  (re-exported: what `tourpad host` 
     reachable_address,
     session_credential,
 )
+from scorer.table.origins import Served, guarded_app, parse_proxies
 from scorer.table.service import TableService
 from scorer.table.tls import CertificateFiles
 
@@ -149,17 +150,23 @@ def escape_logs() -> None:
             handler.setFormatter(EscapedFormatter(fmt._fmt if fmt else None, fmt.datefmt if fmt else None))
 
 
-def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = None, limits: Limits = Limits()):
-    """The host's uvicorn server: its HTTP and WebSocket protocols enforce `limits`, its logs are escaped."""
+def make_server(asgi_app, bind: str, port: int, tls: CertificateFiles | None = None, limits: Limits = Limits(),
+                trust_proxy: str | None = None):
+    """The host's uvicorn server: its HTTP and WebSocket protocols enforce `limits`, its logs are escaped,
+    browser pages of other origins cannot write, and forwarded headers count only from `trust_proxy`."""
     import uvicorn
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
     from uvicorn.protocols.websockets.auto import AutoWebSocketsProtocol
 
     ssl = {"ssl_certfile": str(tls.cert), "ssl_keyfile": str(tls.key)} if tls is not None else {}
     http, ws = guarded_protocols(HttpToolsProtocol, AutoWebSocketsProtocol, limits)
-    config = uvicorn.Config(asgi_app, host=bind, port=port, log_level="warning",
+    served = Served("https" if tls is not None else "http", bind, port, parse_proxies(trust_proxy))
+    # uvicorn's own proxy handling is off (it would trust 127.0.0.1, or FORWARDED_ALLOW_IPS from the
+    # environment): `guarded_app` reads forwarded headers from the --trust-proxy addresses alone.
+    config = uvicorn.Config(guarded_app(asgi_app, served), host=bind, port=port, log_level="warning",
                             timeout_graceful_shutdown=2, lifespan="on", http=http, ws=ws,
-                            timeout_keep_alive=limits.idle_seconds, **ssl)
+                            timeout_keep_alive=limits.idle_seconds, proxy_headers=False,
+                            forwarded_allow_ips=[], **ssl)
     escape_logs()  # after uvicorn's Config has set up its log handlers
     return uvicorn.Server(config)
 
@@ -171,9 +178,9 @@ SWITCH_INTERVAL_SECONDS = 0.001
 
 
 def serve(asgi_app, bind: str, port: int, on_ready: Callable[[], None] | None = None,
-          tls: CertificateFiles | None = None, limits: Limits = Limits()) -> None:
+          tls: CertificateFiles | None = None, limits: Limits = Limits(), trust_proxy: str | None = None) -> None:
     sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
-    server = make_server(asgi_app, bind, port, tls, limits)
+    server = make_server(asgi_app, bind, port, tls, limits, trust_proxy)
     if on_ready is not None:
         original_startup = server.startup
 

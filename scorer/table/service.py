@@ -579,17 +579,22 @@ class TableService:
     # --- rounds ---------------------------------------------------------------------------------------------
 
     def submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
-               replaces_revision: int, token: str | None) -> dict:
+               replaces_revision: int, token: str | None, *, game: int | None = None) -> dict:
         """Enter or edit one seat's round. `replaces_revision` is the revision being replaced (0 for the
-        first entry), so a replayed or overtaken submission is refused instead of undoing a newer one."""
-        ack, pending = self.begin_submit(code, round_no, seat_no, cards, choice, replaces_revision, token)
+        first entry), so a replayed or overtaken submission is refused instead of undoing a newer one.
+        `game` is the game the entry belongs to: revisions start again with each game and "play again"
+        keeps the seat tokens, so only the game number tells a request of game 1 from one of game 2 (the
+        API requires it; None, for callers in this process that read the table just now: the current)."""
+        ack, pending = self.begin_submit(code, round_no, seat_no, cards, choice, replaces_revision, token,
+                                         game=game)
         # Outside the lock: other submissions validate (against this one) and queue meanwhile, and their
         # commits share this one's fsync.
         self.saved(pending)
         return ack
 
     def begin_submit(self, code: str, round_no: int, seat_no: int, cards: str, choice: str | None,
-                     replaces_revision: int, token: str | None) -> tuple[dict, PendingWrite]:
+                     replaces_revision: int, token: str | None, *, game: int | None = None
+                     ) -> tuple[dict, PendingWrite]:
         """`submit` up to the commit: checked, applied in memory and queued for the store. Returns the
         acknowledgement and the queued write; the caller may give the acknowledgement only once
         `saved(pending)` returned (the API awaits the commit on its event loop instead of a thread)."""
@@ -609,6 +614,10 @@ class TableService:
             if role is not None and role != seat:
                 raise Forbidden(_("your token is for seat {own} ({own_name}); only the host can edit seat {seat} "
                                   "({name})").format(own=role + 1, own_name=table.label(role), seat=seat_no, name=who))
+            if game is not None and game != table.stored.game:
+                raise Conflict(_("this submission is for game {sent}, but table {code} is playing game {game} now "
+                                 "(a request from another game); reload the table").format(
+                                     sent=game, code=format_code(table.code), game=table.stored.game))
             open_round = table.open_round
             if r > open_round:
                 waiting = ", ".join(table.label(s) for s in table.waiting_for())
@@ -644,8 +653,9 @@ class TableService:
             pending = self.store.put_entry(table.code, r, seat, entry, version, now, publish)
             if tracer is not None:
                 tracer.mark_request("queued")
-        return {"round": round_no, "seat": seat_no, "cards": letters, "choice": choice_name,
-                "revision": entry.revision, "round_closed": closed, "version": version}, pending
+        return {"game": table.stored.game, "round": round_no, "seat": seat_no, "cards": letters,
+                "choice": choice_name, "revision": entry.revision, "round_closed": closed,
+                "version": version}, pending
 
     def _validate(self, table: Table, r: int, seat: int, cards: str,
                   choice: str | None) -> tuple[str, str | None]:

@@ -181,8 +181,9 @@ class TableSheetSession:
             raise EntryError(_("no seat {number} at this table").format(number=player + 1))
         current = self.view["rounds"][r]["entries"][player]
         try:
+            # the game this sheet shows: after the host's "play again" it is refused, not put into the new game
             self.service.submit(self.code, r + 1, player + 1, cards, choice or None,
-                                current["revision"] if current else 0, self.token)
+                                current["revision"] if current else 0, self.token, game=self.view["game"])
         except TableError as err:
             raise EntryError(err.message) from None
         self.reload()

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 
 def put(host: str, code: str, round_no: int, seat: int, cards: str, token: str) -> None:
     response = httpx.put(f"{host}/api/tables/{code}/rounds/{round_no}/seats/{seat}",
-                         json={"cards": cards, "choice": None, "replaces_revision": 0},
+                         json={"game": 1, "cards": cards, "choice": None, "replaces_revision": 0},
                          headers={"Authorization": f"Bearer {token}"})
     assert response.status_code == 200, response.text
 
