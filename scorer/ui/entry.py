@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 
 import flet as ft
 
+from rules import wording
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
-from scorer.pad.entry import LetterDraft, draft_for, preview, taken_letters
+from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, note, readable, screen, sem
+from scorer.ui.confirm import ask
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 
@@ -23,6 +26,7 @@ PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
 PHONE_ROW = 366  # usable width of a 390 px phone screen
 REGION_LABEL = 92
+CHOICE_ROW_KEY = "entry-choices"  # the choice row's scroll key: Enter with no choice made moves there
 
 
 def key_size(edition) -> int:
@@ -87,18 +91,22 @@ class LetterEntry:
         self.draft: LetterDraft = draft_for(self.state, round_index, player)
         self.saved = (self.draft.cards, self.draft.choice)
         kept = DRAFTS.get(self.draft_key)
-        if kept is not None and kept.base == self.saved:  # typed here before a reload, not saved yet
+        if kept is not None and kept.base == self.saved:  # typed here before a reload or Back, not saved yet
             self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
+            self.draft.choice_made = kept.choice_made or self.draft.choice is not None
         self.slots = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         self.typed = ft.TextField(label=_("Type the letters"), value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
-                                  on_change=self.on_typed, on_submit=self.save)
+                                  on_change=self.on_typed, on_submit=self.on_enter)
         self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500)
         self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
         self.keypad = ft.Column(spacing=6)
         self.lines = ft.Column(spacing=2)
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
+        #: Under the choice row: "choose an activity" when a save found none made; whether points may rise.
+        self.choice_prompt = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, visible=False)
+        self.choice_note = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, visible=False)
         self.key = key_size(self.edition)
         self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
@@ -139,9 +147,45 @@ class LetterEntry:
 
     def choose(self, name: str | None) -> None:
         self.draft.choice = name
+        self.draft.choice_made = True
+        self.choice_prompt.visible = False
         self.refresh()
 
+    async def on_enter(self, e) -> None:
+        """Enter / Go on the phone's keyboard: done typing is not done choosing. With no choice made while
+        there is one to make, it moves to the choice row instead of saving."""
+        if not self.draft.choice_made and any(o.available for o in preview(self.state, self.r, self.p,
+                                                                            self.draft).choices):
+            await self.move_to_choice()
+            return
+        await self.save(e)
+
+    async def move_to_choice(self) -> None:
+        self.choice_prompt.value = wording.CHOICE_CHOOSE_PROMPT[self.edition.choice.rule]
+        self.choice_prompt.visible = True
+        self.refresh(sync_text=False)
+        self.app.page.update()
+        with contextlib.suppress(Exception):  # no scrollable view (a test double): the prompt is still shown
+            await self.app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
+
     async def save(self, e) -> None:
+        """✓ / Save round. A round about to be saved with no choice while an unused one would score asks
+        first, once, naming it and its points (the rules' words)."""
+        if len(self.draft.letters) == HAND_SIZE:
+            question = missing_choice_question(self.state, self.r, self.p, self.draft)
+            if question is not None:
+                none = wording.CHOICE_NONE_BUTTON[self.edition.choice.rule]
+
+                async def save_without() -> None:
+                    self.choose(None)
+                    await self.submit()
+
+                ask(self.app, question, yes=_("Save: {none}").format(none=none), no=_("Choose"),
+                    on_yes=save_without, on_no=self.move_to_choice, identifier="choice-question")
+                return
+        await self.submit()
+
+    async def submit(self) -> None:
         try:
             await submit_round(self.app, self.session, lambda: self.session.enter_letters(
                 self.p, self.draft.cards, self.draft.choice, self.r), self.r, self.p)
@@ -165,7 +209,7 @@ class LetterEntry:
     def refresh(self, sync_text: bool = True) -> None:
         draft, edition = self.draft, self.edition
         if (draft.cards, draft.choice) != self.saved:
-            DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved)
+            DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved, choice_made=draft.choice_made)
         else:
             DRAFTS.drop(self.draft_key)
         if sync_text:
@@ -215,12 +259,10 @@ class LetterEntry:
                 *keys], spacing=6, wrap=True, run_spacing=6))
         self.keypad.controls = rows
 
+        # The choice stays as the player made it while the cards change (Clear, retyping an edit): a choice the
+        # cards no longer allow is refused, with the reason, when saved, never dropped without a word.
         pv = preview(self.state, self.r, self.p, draft)
-        held = {o.name for o in pv.choices if o.available}
         label_of = {o.name: o.label for o in pv.choices}
-        if draft.choice is not None and draft.choice not in held:
-            draft.choice = None
-            pv = preview(self.state, self.r, self.p, draft)
         lines = []
         for line in pv.lines:
             lines.append(ft.Row([
@@ -242,14 +284,20 @@ class LetterEntry:
                                            "{n} points so far (bonuses settle at round close)",
                                            pv.subtotal).format(n=pv.subtotal)
 
-        buttons = [(ft.FilledButton if draft.choice is None else ft.OutlinedButton)(
-            _("None"), height=48, on_click=lambda e: self.choose(None))]
+        rule = edition.choice.rule
+        none_made = draft.choice is None and draft.choice_made
+        buttons = [sem("choice-none", (ft.FilledButton if none_made else ft.OutlinedButton)(
+            wording.CHOICE_NONE_BUTTON[rule], height=48, on_click=lambda e: self.choose(None)))]
         for option in pv.choices:
-            if option.used_in:
+            if option.name == draft.choice and not option.available:  # kept through a change of cards
+                label, enabled = option.label, True
+            elif option.used_in:
                 label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
                                                                          round=option.used_in), False
             elif not option.held:
                 label, enabled = _("{choice} · no icon").format(choice=option.label), False
+            elif option.may_rise:
+                label, enabled = wording.choice_so_far(option.label, option.points), True
             else:
                 label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
                     choice=option.label, n=option.points), True
@@ -259,6 +307,9 @@ class LetterEntry:
                                icon=icon if enabled else ft.Container(icon, opacity=0.4),  # dimmed like the label
                                on_click=lambda e, n=option.name: self.choose(n)))
         self.choices.controls = buttons
+        rising = any(o.may_rise and o.available for o in pv.choices)
+        self.choice_note.value = wording.choice_may_rise_note(edition.choice.label) if rising else ""
+        self.choice_note.visible = rising
 
     def body(self) -> ft.Control:
         family = self.edition.choice
@@ -274,9 +325,12 @@ class LetterEntry:
                     ft.TextButton(_("Clear"), on_click=self.clear)]),
             sem("entry-message", self.message),
             self.keypad,
-            ft.Text(_("{family}: pick one to score this round (each once per game)").format(family=family.label),
-                    weight=ft.FontWeight.BOLD),
-            self.choices,
+            ft.Column([
+                ft.Text(_("{family}: pick one to score this round (each once per game)").format(
+                    family=family.label), weight=ft.FontWeight.BOLD),
+                sem("choice-prompt", self.choice_prompt),
+                self.choices,
+                sem("choice-note", self.choice_note)], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)),
             ft.Card(ft.Container(ft.Column([
                 ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
                 sem("entry-subtotal", self.subtotal),
@@ -308,17 +362,11 @@ def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: i
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=view.save))
-    # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; the
-    # same keypad drawn anew (a reload, a reconnection, the theme) keeps it, and so does a closed tab.
-    path = app.path
-
-    def leave() -> None:
-        if app.path != path:
-            DRAFTS.drop(view.draft_key)
-
+    # What was typed and not saved stays as a draft whichever way the keypad is left (Back, another screen, a
+    # reload, a closed tab): the same keypad opened again finds it; saving it, or the entry changing on another
+    # device, drops it.
     return Screen(_("R{round}/{rounds} · {name}").format(round=round_index + 1, rounds=ROUNDS, name=name),
-                  view.body(), actions=[save_action],
-                  on_change=view.on_change, on_leave=leave)
+                  view.body(), actions=[save_action], on_change=view.on_change)
 
 
 def category_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
@@ -333,18 +381,27 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     points_line = ft.Text("", weight=ft.FontWeight.BOLD)
     points_notes = ft.Column(spacing=2)
     carried = state.before_round[min(round_index, len(state.before_round) - 1)]
-    chosen = {"choice": saved.get("choice")}
+    # a saved entry's choice was made (none included); a new one's is made by a tap
+    chosen = {"choice": saved.get("choice"), "made": bool(saved)}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
+    rule = edition.choice.rule
+    choice_prompt = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, visible=False)
     dark = is_dark(app.page)
+
+    def pick(name: str | None) -> None:
+        chosen.update(choice=name, made=True)
+        choice_prompt.visible = False
+        draw_choices()
+        show_points()
 
     def draw_choices() -> None:
         names = [None, *(i.name for i in edition.choice.icons)]
         labels = {i.name: i.label for i in edition.choice.icons}
         choice_row.controls = [
-            (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                labels[n] if n else _("None"), height=48,
+            (ft.FilledButton if chosen["choice"] == n and (n or chosen["made"]) else ft.OutlinedButton)(
+                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule], height=48,
                 icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
-                on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
+                on_click=lambda e, n=n: pick(n))
             for n in names]
 
     draw_choices()
@@ -371,7 +428,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         points_notes.controls = [ft.Text(readable(line), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
-    async def save(e) -> None:
+    async def submit() -> None:
         try:
             await submit_round(app, session, lambda: session.enter_categories(player, values(), round_index),
                                round_index, player)
@@ -379,8 +436,36 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
 
-    for number_field in fields.values():  # Enter in a field saves, like the Save button
-        number_field.on_submit = save
+    async def move_to_choice() -> None:
+        choice_prompt.value = wording.CHOICE_CHOOSE_PROMPT[rule]
+        choice_prompt.visible = True
+        app.page.update()
+        with contextlib.suppress(Exception):
+            await app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
+
+    async def save(e) -> None:
+        """✓ / Save round: with no choice made, asks once (the pad cannot know what it would score here)."""
+        if chosen["made"] or chosen["choice"] is not None:
+            await submit()
+            return
+
+        async def save_without() -> None:
+            pick(None)
+            await submit()
+
+        ask(app, wording.CHOICE_MISSING_UNKNOWN[rule], yes=_("Save: {none}").format(
+            none=wording.CHOICE_NONE_BUTTON[rule]), no=_("Choose"), on_yes=save_without, on_no=move_to_choice,
+            identifier="choice-question")
+
+    async def on_enter(e) -> None:
+        """Enter in a field saves, like the Save button, once the choice is made; before, it moves there."""
+        if chosen["made"] or chosen["choice"] is not None:
+            await submit()
+        else:
+            await move_to_choice()
+
+    for number_field in fields.values():
+        number_field.on_submit = on_enter
 
     body = ft.Container(ft.Column([
         ft.Text(_("Type what the paper pad asks for; the app applies the rules and settles shared bonuses."),
@@ -391,7 +476,8 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         fields["throw"], fields["catch"],
         icon_reference(edition.collection, "collection", dark), fields["collection"],
         icon_reference(edition.pairs, "pairs", dark), fields["pairs"],
-        ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
+        ft.Column([ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), sem("choice-prompt", choice_prompt),
+                   choice_row], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)), fields["choice_count"],
         fields["sites"],
         ft.Text(_("Regions completed this round"), weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),
