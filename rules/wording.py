@@ -209,7 +209,7 @@ def choice_so_far(choice: str, points: int) -> str:
 
 
 def choice_may_rise_note(family_name: str) -> str:
-    return _("{family}: so far — others' cards may raise it (they are not all entered yet)").format(
+    return _("{family}: points so far — others' cards may raise them (not all entered yet)").format(
         family=family_name)
 
 

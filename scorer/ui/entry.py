@@ -174,14 +174,13 @@ class LetterEntry:
         if len(self.draft.letters) == HAND_SIZE:
             question = missing_choice_question(self.state, self.r, self.p, self.draft)
             if question is not None:
-                none = wording.CHOICE_NONE_BUTTON[self.edition.choice.rule]
 
                 async def save_without() -> None:
                     self.choose(None)
                     await self.submit()
 
-                ask(self.app, question, yes=_("Save: {none}").format(none=none), no=_("Choose"),
-                    on_yes=save_without, on_no=self.move_to_choice, identifier="choice-question")
+                ask(self.app, question, yes=_("Save"), no=_("Choose"), on_yes=save_without,
+                    on_no=self.move_to_choice, identifier="choice-question")
                 return
         await self.submit()
 
@@ -453,9 +452,8 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             pick(None)
             await submit()
 
-        ask(app, wording.CHOICE_MISSING_UNKNOWN[rule], yes=_("Save: {none}").format(
-            none=wording.CHOICE_NONE_BUTTON[rule]), no=_("Choose"), on_yes=save_without, on_no=move_to_choice,
-            identifier="choice-question")
+        ask(app, wording.CHOICE_MISSING_UNKNOWN[rule], yes=_("Save"), no=_("Choose"), on_yes=save_without,
+            on_no=move_to_choice, identifier="choice-question")
 
     async def on_enter(e) -> None:
         """Enter in a field saves, like the Save button, once the choice is made; before, it moves there."""

@@ -58,7 +58,7 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
         if last is None:
             app.toast(_("nothing to undo"), error=True)
             return
-        ask(app, undo_question(session.state, *last), yes=_("Undo"), no=_("Cancel"), on_yes=undo_now,
+        ask(app, undo_question(session.state, *last), yes=_("Undo"), no=_("Keep it"), on_yes=undo_now,
             identifier="undo-question")
 
     def redo(e) -> None:
