@@ -65,14 +65,6 @@ def persist() -> None:
     future.add_done_callback(_pending.discard)
 
 
-def save_soon() -> None:
-    """Start saving the data folder without waiting for it (a keypad's draft: a tap must not wait on
-    IndexedDB, and a reload a moment later still finds it)."""
-    future = asyncio.ensure_future(_sync_promise(False))
-    _pending.add(future)
-    future.add_done_callback(_pending.discard)
-
-
 async def _save_in_background() -> None:
     while True:
         await asyncio.sleep(BACKGROUND_SAVE_SECONDS)

@@ -155,10 +155,12 @@ def _browser_drafts_file() -> Path | None:
     return data_dir() / "drafts.json"
 
 
-def _browser_save_soon() -> None:
-    from scorer.browser_storage import save_soon
+def _browser_persist() -> None:
+    """Saved before the keypad draws the tap (as an entry is before it is confirmed): a reload right after
+    still finds it."""
+    from scorer.browser_storage import persist
 
-    save_soon()
+    persist()
 
 
-DRAFTS = DraftBook(_browser_drafts_file, after_write=_browser_save_soon)
+DRAFTS = DraftBook(_browser_drafts_file, after_write=_browser_persist)
