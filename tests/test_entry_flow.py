@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import flet as ft
 import pytest
+from flet.controls.base_control import BaseControl
+from test_pad_screens import find_button, run_session, start
 
 from rules import wording
 from rules.editions import load_edition
 from rules.scoring import MissedChoice, choice_left_unscored, choice_may_rise, row_mask
+from scorer.pad.categories import field_labels
 from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview
 from scorer.pad.errors import EntryError
-from scorer.pad.game import GameSession, undo_question
+from scorer.pad.game import CATEGORIES_MODE, GameSession, undo_question
 from scorer.pad.session import DraftBook
 from scorer.pad.store import EventStore
+from scorer.ui.main import make_main
 
 USA = load_edition("usa")
 EUROPE = load_edition("europe")
@@ -128,3 +135,45 @@ def test_drafts_written_to_a_file_come_back_in_a_new_process(tmp_path):
     assert len(writes) == 2
     path.write_text("not json")
     assert DraftBook(lambda: path).get(key) is None  # unreadable: no drafts, no error
+
+
+def test_a_round_by_category_asks_before_saving_with_no_activity(tmp_path):
+    """The same question in category entry (no points: the pad does not know the cards); the answer runs
+    once the dialog is gone (its dismiss event), and saves the round with no activity."""
+    store = EventStore(tmp_path / "games.sqlite3")
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
+        app.session = game
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        labels = field_labels(load_edition("australia"))
+        typed = {labels[key]: value for key, value in
+                 {"throw": "3", "catch": "5", "collection": "0", "pairs": "0", "sites": "7"}.items()}
+        for field in (c for c in walk_all(page.views[-1]) if isinstance(c, ft.TextField)):
+            field.value = typed.get(field.label, field.value)
+        await session.dispatch_event(find_button(page, "Save round")._i, "click", None)
+        dialogs = [d for d in page._dialogs.controls if isinstance(d, ft.AlertDialog) and d.open]
+        assert [d.content.content.value for d in dialogs] == ["No activity is chosen — save with no activity?"]
+        assert game.reload().entries[0] == {}  # asked, not saved
+        yes = dialogs[0].actions[1].content
+        await session.dispatch_event(yes._i, "click", None)
+        await session.dispatch_event(dialogs[0]._i, "dismiss", None)
+        for _ in range(50):
+            if game.reload().entries[0]:
+                break
+            await asyncio.sleep(0.01)
+        assert game.state.entries[0][0]["categories"]["choice"] is None
+
+    run_session(run)
+    store.close()
+
+
+def walk_all(control):
+    yield control
+    for attr in ("controls", "content", "actions"):
+        value = getattr(control, attr, None)
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, BaseControl):
+                yield from walk_all(child)

@@ -443,8 +443,11 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             await app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
 
     async def save(e) -> None:
-        """✓ / Save round: with no choice made, asks once (the pad cannot know what it would score here)."""
-        if chosen["made"] or chosen["choice"] is not None:
+        """✓ / Save round: with no choice made, asks once (the pad cannot know what it would score here); a
+        form still incomplete is refused first, naming what is missing."""
+        complete = category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)[0] \
+            is not None
+        if chosen["made"] or chosen["choice"] is not None or not complete:
             await submit()
             return
 
