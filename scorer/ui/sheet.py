@@ -62,11 +62,14 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
             identifier="undo-question")
 
     def redo(e) -> None:
+        undone = session.reload().last_undone
         try:
             what = session.redo()
         except EntryError as err:
             app.toast(str(err), error=True)
             return
+        if undone is not None and "player" in undone[1]:  # back as it was saved: its keypad draft is moot
+            DRAFTS.drop((*session.draft_key, undone[1]["round"], undone[1]["player"]))
         after(what, _("Redone: {what}"))
 
     buttons = [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
