@@ -219,9 +219,9 @@ def choice_may_rise_note(family_name: str) -> str:
 CHOICE_MISSING = Translated({"activity_table": N_("{choice} would score {points} — save with no activity?"),
                              "treasure_others": N_("{choice} would score {points} — save with no treasure?")})
 CHOICE_MISSING_MAY_RISE = Translated({
-    "activity_table": N_("{choice} may score {points} or more — save with no activity?"),
-    "treasure_others": N_("{choice} may score {points} or more once everyone's cards are in — save with no "
-                          "treasure?")})
+    "activity_table": N_("{choice} scores {points} so far and may score more — save with no activity?"),
+    "treasure_others": N_("{choice} scores {points} so far and may score more once everyone's cards are in — "
+                          "save with no treasure?")})
 CHOICE_MISSING_UNKNOWN = Translated({
     "activity_table": N_("No activity is chosen — save with no activity?"),
     "treasure_others": N_("No treasure is chosen — save with no treasure?")})

@@ -58,7 +58,8 @@ def test_the_choice_left_unscored_is_the_best_one_that_would_or_may_score():
 def test_the_question_names_the_option_and_its_points_in_the_rules_words():
     assert wording.choice_missing_question("activity_table", "Dining", 15, False) == \
         "Dining would score 15 — save with no activity?"
-    assert "may score 0 or more" in wording.choice_missing_question("treasure_others", "Art", 0, True)
+    assert wording.choice_missing_question("treasure_others", "Art", 0, True) == \
+        "Art scores 0 so far and may score more once everyone's cards are in — save with no treasure?"
 
 
 def usa_game_at_round_4(store) -> GameSession:
