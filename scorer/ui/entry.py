@@ -154,8 +154,8 @@ class LetterEntry:
     async def on_enter(self, e) -> None:
         """Enter / Go on the phone's keyboard: done typing is not done choosing. With no choice made while
         there is one to make, it moves to the choice row instead of saving."""
-        if not self.draft.choice_made and any(o.available for o in preview(self.state, self.r, self.p,
-                                                                            self.draft).choices):
+        if len(self.draft.letters) == HAND_SIZE and not self.draft.choice_made and \
+                any(o.available for o in preview(self.state, self.r, self.p, self.draft).choices):
             await self.move_to_choice()
             return
         await self.save(e)
