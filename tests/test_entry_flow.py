@@ -178,3 +178,23 @@ def walk_all(control):
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
                 yield from walk_all(child)
+
+
+def test_the_keypads_hidden_lines_hide_their_semantics_not_its_content(tmp_path):
+    """Flet draws "Semantics.content must be provided and visible" in red where a hook's content is hidden:
+    the choice prompt and the may-rise note are hidden through their hooks."""
+    store = EventStore(tmp_path / "games.sqlite3")
+
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        for mode in ("letters", CATEGORIES_MODE):
+            game = GameSession.new(store, "europe", ["Cy", "Di"], mode=mode)
+            app.session = game
+            app.go("entry", game_id=game.game_id, round_index=0, player=0)
+            hooks = [c for c in walk_all(page.views[-1]) if isinstance(c, ft.Semantics)]
+            assert {"choice-prompt"} <= {h.identifier for h in hooks}
+            assert [h.identifier for h in hooks if h.content is None or h.content.visible is False] == []
+
+    run_session(run)
+    store.close()

@@ -105,8 +105,11 @@ class LetterEntry:
         self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
         self.choices = ft.Row(wrap=True, spacing=6, run_spacing=6)
         #: Under the choice row: "choose an activity" when a save found none made; whether points may rise.
-        self.choice_prompt = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, visible=False)
-        self.choice_note = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT, visible=False)
+        # (hidden by their Semantics wrappers: a Semantics' content must stay visible)
+        self.choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500))
+        self.choice_prompt.visible = False
+        self.choice_note = sem("choice-note", ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+        self.choice_note.visible = False
         self.key = key_size(self.edition)
         self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
@@ -161,7 +164,7 @@ class LetterEntry:
         await self.save(e)
 
     async def move_to_choice(self) -> None:
-        self.choice_prompt.value = wording.CHOICE_CHOOSE_PROMPT[self.edition.choice.rule]
+        self.choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[self.edition.choice.rule]
         self.choice_prompt.visible = True
         self.refresh(sync_text=False)
         self.app.page.update()
@@ -307,7 +310,7 @@ class LetterEntry:
                                on_click=lambda e, n=option.name: self.choose(n)))
         self.choices.controls = buttons
         rising = any(o.may_rise and o.available for o in pv.choices)
-        self.choice_note.value = wording.choice_may_rise_note(edition.choice.label) if rising else ""
+        self.choice_note.content.value = wording.choice_may_rise_note(edition.choice.label) if rising else ""
         self.choice_note.visible = rising
 
     def body(self) -> ft.Control:
@@ -327,9 +330,9 @@ class LetterEntry:
             ft.Column([
                 ft.Text(_("{family}: pick one to score this round (each once per game)").format(
                     family=family.label), weight=ft.FontWeight.BOLD),
-                sem("choice-prompt", self.choice_prompt),
+                self.choice_prompt,
                 self.choices,
-                sem("choice-note", self.choice_note)], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)),
+                self.choice_note], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)),
             ft.Card(ft.Container(ft.Column([
                 ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
                 sem("entry-subtotal", self.subtotal),
@@ -384,7 +387,8 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     chosen = {"choice": saved.get("choice"), "made": bool(saved)}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
     rule = edition.choice.rule
-    choice_prompt = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, visible=False)
+    choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500))
+    choice_prompt.visible = False  # (on the Semantics wrapper: its content must stay visible)
     dark = is_dark(app.page)
 
     def pick(name: str | None) -> None:
@@ -436,7 +440,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             app.toast(str(err), error=True)
 
     async def move_to_choice() -> None:
-        choice_prompt.value = wording.CHOICE_CHOOSE_PROMPT[rule]
+        choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[rule]
         choice_prompt.visible = True
         app.page.update()
         with contextlib.suppress(Exception):
@@ -477,7 +481,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         fields["throw"], fields["catch"],
         icon_reference(edition.collection, "collection", dark), fields["collection"],
         icon_reference(edition.pairs, "pairs", dark), fields["pairs"],
-        ft.Column([ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), sem("choice-prompt", choice_prompt),
+        ft.Column([ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), choice_prompt,
                    choice_row], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)), fields["choice_count"],
         fields["sites"],
         ft.Text(_("Regions completed this round"), weight=ft.FontWeight.BOLD), *regions,

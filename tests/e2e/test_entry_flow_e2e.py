@@ -175,9 +175,9 @@ def test_the_question_and_undo_speak_french(server, new_context, open_app):
     pad.shot("entry-flow-choice-question-fr")
     assert pad.english_left([*_names(), "Ann", "Bob"]) == []
     pad.tap_ident("choice-question-yes")  # save with no activity
-    pad.wait_text("entry-cards", r"^Cartes.*aucune")
-    pad.tap_ident("back")
-    pad.wait_any("undo")
+    pad.wait_text("entry-cards", r"^Cartes.*aucune")  # Bob's keypad: Ann's round is saved
+    pad.goto(f"{server.url}game/{game}")  # the sheet, where Undo is
+    pad.wait_text("waiting-for", "Bob$")
     pad.tap_ident("undo")
     pad.wait_text("undo-question", "BGNRUVA")
     pad.shot("entry-flow-undo-question-fr")
