@@ -449,9 +449,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     async def save(e) -> None:
         """✓ / Save round: with no choice made, asks once (the pad cannot know what it would score here); a
         form still incomplete is refused first, naming what is missing."""
-        complete = category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)[0] \
-            is not None
-        if chosen["made"] or chosen["choice"] is not None or not complete:
+        if chosen["made"] or chosen["choice"] is not None or not complete():
             await submit()
             return
 
@@ -463,11 +461,16 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             on_no=move_to_choice, identifier="choice-question")
 
     async def on_enter(e) -> None:
-        """Enter in a field saves, like the Save button, once the choice is made; before, it moves there."""
-        if chosen["made"] or chosen["choice"] is not None:
+        """Enter in a field saves, like the Save button (a form with a problem is refused, naming it); a
+        complete form with no choice made moves to the choice instead."""
+        if chosen["made"] or chosen["choice"] is not None or not complete():
             await submit()
         else:
             await move_to_choice()
+
+    def complete() -> bool:
+        """Every number in and valid: what is left to settle is the choice."""
+        return category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)[0] is not None
 
     for number_field in fields.values():
         number_field.on_submit = on_enter
