@@ -204,6 +204,41 @@ def choice_option_points(edition: Edition, rows: Sequence[Sequence[int]], player
     return out
 
 
+def choice_may_rise(edition: Edition, choice: int, row_mask: int, others_count: int, n_players: int,
+                    unseen_players: int) -> bool:
+    """Whether `choice`'s points could still go up once `unseen_players` other players' cards are in, their
+    icons counted so far being `others_count`: asked of the edition's own rule (an activity reads only one's
+    own cards, so never; a treasure reads the others', so while some of its cards are unaccounted for)."""
+    if unseen_players <= 0:
+        return False
+    family = edition.choice
+    rule = CHOICE_RULES[family.rule]
+    icon_mask = family.icons[choice].mask
+    own = (row_mask & icon_mask).bit_count()
+    now = rule(family, own, others_count, n_players)
+    unaccounted = icon_mask.bit_count() - own - others_count
+    return any(rule(family, own, others_count + more, n_players) > now
+               for more in range(1, min(unaccounted, HAND_SIZE * unseen_players) + 1))
+
+
+class MissedChoice(NamedTuple):
+    """The choice a round saved with none would leave unscored (see `choice_left_unscored`)."""
+
+    choice: int
+    points: int
+    may_rise: bool
+
+
+def choice_left_unscored(options: Sequence[MissedChoice]) -> MissedChoice | None:
+    """Of the choices a player may still score this round (held, not used up), the one a save with no
+    choice gives up: the most points (one that may still rise first among equals); None when none scores or
+    may score, so there is nothing to ask."""
+    worth = [o for o in options if o.points > 0 or o.may_rise]
+    if not worth:
+        return None
+    return max(worth, key=lambda o: (o.points, o.may_rise))
+
+
 # --- The round as a whole, with the shared first-come bonuses -----------------------------------------------
 
 @dataclass(slots=True)

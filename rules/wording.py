@@ -202,6 +202,44 @@ def choice_others(family_name: str, icon: str, others: int, per_icon: int, n_pla
                                   n_players=n_players, points=points)
 
 
+#: The explicit "no choice" button and the thing it leaves out, by choice rule (an activity is scored from
+#: one's own cards, a treasure from the others'): "No activity" / "save with no activity?".
+CHOICE_NONE_BUTTON = Translated({"activity_table": N_("No activity"), "treasure_others": N_("No treasure")})
+CHOICE_CHOOSE_PROMPT = Translated({
+    "activity_table": N_("Choose an activity to score this round, or No activity"),
+    "treasure_others": N_("Choose a treasure to score this round, or No treasure")})
+
+
+def choice_so_far(choice: str, points: int) -> str:
+    """A choice button whose points other players' cards, not entered yet, may still raise."""
+    return ngettext("{choice} · {n} pts so far", "{choice} · {n} pts so far", points).format(choice=choice,
+                                                                                            n=points)
+
+
+def choice_may_rise_note(family_name: str) -> str:
+    return _("{family}: points so far — others' cards may raise them (not all entered yet)").format(
+        family=family_name)
+
+
+#: Asked once when a round is saved with no choice while an unused one would score (the best of them);
+#: `MAY_RISE` where other players' cards, not all entered yet, may raise it; `UNKNOWN` where the pad cannot
+#: know the points (a round entered by category).
+CHOICE_MISSING = Translated({"activity_table": N_("{choice} would score {points} — save with no activity?"),
+                             "treasure_others": N_("{choice} would score {points} — save with no treasure?")})
+CHOICE_MISSING_MAY_RISE = Translated({
+    "activity_table": N_("{choice} scores {points} so far and may score more — save with no activity?"),
+    "treasure_others": N_("{choice} scores {points} so far and may score more once everyone's cards are in — "
+                          "save with no treasure?")})
+CHOICE_MISSING_UNKNOWN = Translated({
+    "activity_table": N_("No activity is chosen — save with no activity?"),
+    "treasure_others": N_("No treasure is chosen — save with no treasure?")})
+
+
+def choice_missing_question(rule: str, choice: str, points: int, may_rise: bool) -> str:
+    table = CHOICE_MISSING_MAY_RISE if may_rise else CHOICE_MISSING
+    return table[rule].format(choice=choice, points=points)
+
+
 def choice_typed(family_name: str, icon: str, count: int, points: int) -> str:
     return _("{family}: {icon} ×{count} = {points}").format(family=family_name, icon=icon, count=count,
                                                            points=points)

@@ -155,6 +155,7 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         assert "Cards: ABCDEFG (7 of 7)" in texts(page)
         await session.dispatch_event(find_button(page, "A")._i, "click", None)
         assert "A is already your card #1 this round" in texts(page)
+        await session.dispatch_event(find_button(page, "No activity")._i, "click", None)  # on purpose
         await session.dispatch_event(find_button(page, "Save round")._i, "click", None)
         assert game.state.entries[0][0]["cards"] == "ABCDEFG"
         assert "R1/4 · Bob" in texts(page)  # on to the next player
@@ -162,6 +163,7 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         assert "C is already in Ann's cards this round" in texts(page)
         for letter in "HIJKLMN":
             await session.dispatch_event(find_button(page, letter)._i, "click", None)
+        await session.dispatch_event(find_button(page, "No activity")._i, "click", None)
         await session.dispatch_event(find_button(page, "Save round")._i, "click", None)
         assert "Round 1 closed" in texts(page)
         for cards in (("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"), ("UVWXYZ@", "OPQRST#")):
@@ -253,6 +255,7 @@ def test_a_second_tab_sees_entries_live(store):
         page_a.data.go("entry", game_id=game.game_id, round_index=0, player=0)
         for letter in "ABCDEFG":
             await first.dispatch_event(find_button(page_a, letter)._i, "click", None)
+        await first.dispatch_event(find_button(page_a, "No activity")._i, "click", None)
         await first.dispatch_event(find_button(page_a, "Save round")._i, "click", None)
         for _ in range(100):  # pubsub handlers run on the hub's executor
             if "Waiting for Bob" in texts(page_b):

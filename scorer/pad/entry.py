@@ -11,7 +11,10 @@ from dataclasses import dataclass, field
 from rules import wording
 from rules.engine import HAND_SIZE
 from rules.scoring import (
+    MissedChoice,
     ScoreState,
+    choice_left_unscored,
+    choice_may_rise,
     route_achieved,
     row_mask,
     score_choice,
@@ -29,6 +32,9 @@ class LetterDraft:
 
     letters: list[str] = field(default_factory=list)
     choice: str | None = None
+    #: Whether the choice was made: a choice, or "No activity" tapped on purpose (or a saved entry's). A draft
+    #: with none made is not saved without asking (`missing_choice_question`).
+    choice_made: bool = False
     #: What the keypad refused last (shown under it), cleared by the next accepted tap.
     message: str = ""
 
@@ -101,6 +107,8 @@ class ChoiceOption:
     held: bool
     #: Its name as the player reads it (`name` is the key the entry records).
     label: str = ""
+    #: Points so far: other players' cards, not all entered yet, may raise them (Europe's treasures).
+    may_rise: bool = False
 
     @property
     def available(self) -> bool:
@@ -177,13 +185,31 @@ def choice_options(state: PadState, round_index: int, player: int, mask: int) ->
     others = [letters_entry(edition, payload, round_index, state.players[p])[0]
               for p, payload in state.entries[round_index].items() if p != player] \
         if round_index < len(state.entries) else []
+    unseen = state.setup.n - 1 - len(others)
     used = used_choices(state, round_index, player)
     out = []
     for i, icon in enumerate(family.icons):
-        everyone = (mask & icon.mask).bit_count() + sum((row_mask(r) & icon.mask).bit_count() for r in others)
-        points, _how = score_choice(edition, i, mask, everyone, state.setup.n)
-        out.append(ChoiceOption(icon.name, points, used.get(icon.name, 0), bool(mask & icon.mask), icon.label))
+        others_count = sum((row_mask(r) & icon.mask).bit_count() for r in others)
+        points, _how = score_choice(edition, i, mask, (mask & icon.mask).bit_count() + others_count, state.setup.n)
+        out.append(ChoiceOption(icon.name, points, used.get(icon.name, 0), bool(mask & icon.mask), icon.label,
+                                choice_may_rise(edition, i, mask, others_count, state.setup.n, unseen)))
     return out
+
+
+def missing_choice_question(state: PadState, round_index: int, player: int, draft: LetterDraft) -> str | None:
+    """What to ask before a round is saved with no choice made: the best unused option and its points, in the
+    rules' words; None when no option would score (nothing is given up) or the choice was made."""
+    if draft.choice_made or draft.choice is not None:
+        return None
+    options = preview(state, round_index, player, draft).choices
+    family = state.edition.choice
+    index = {icon.name: i for i, icon in enumerate(family.icons)}
+    missed = choice_left_unscored([MissedChoice(index[o.name], o.points, o.may_rise)
+                                   for o in options if o.available])
+    if missed is None:
+        return None
+    return wording.choice_missing_question(family.rule, family.icons[missed.choice].label, missed.points,
+                                           missed.may_rise)
 
 
 def used_choices(state: PadState, round_index: int, player: int) -> dict[str, int]:
@@ -210,4 +236,5 @@ def draft_for(state: PadState, round_index: int, player: int) -> LetterDraft:
     if payload and "cards" in payload:
         draft.letters = list(payload["cards"])
         draft.choice = payload.get("choice")
+        draft.choice_made = True  # saved: with its choice, or with none on purpose
     return draft

@@ -11,6 +11,8 @@ Events (payloads are plain JSON):
 - ``entry``     {round, player, categories: {...}}            categories mode (see `rules.categories`)
 - ``cleared``   {round, player}
 - ``undo``      {}                                            cancels the latest event still in effect
+- ``redo``      {}                                            brings back the latest event undone, if no
+                                                              command came after the undo
 """
 
 from __future__ import annotations
@@ -96,6 +98,10 @@ class PadState:
     struck_out: list[list[StruckOut]] = field(default_factory=list)
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
+    #: The latest event still in effect (what undo cancels) and the latest undone one that redo brings
+    #: back, as (kind, payload); None when there is none.
+    last_done: tuple[str, dict] | None = None
+    last_undone: tuple[str, dict] | None = None
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -297,17 +303,24 @@ def fold(events: list[Event], edition_lookup: Callable[[str], Edition]) -> PadSt
     setup = Setup(start["edition"], tuple(start["players"]), start.get("direction_variant", False),
                   start.get("mode", LETTERS_MODE))
     effective: list[Event] = []
+    undone: list[Event] = []  # most recent last; a new command makes them unreachable
     for event in events[1:]:
         if event.kind == "undo":
             if effective:
-                effective.pop()
+                undone.append(effective.pop())
+        elif event.kind == "redo":
+            if undone:
+                effective.append(undone.pop())
         else:
             effective.append(event)
+            undone.clear()
     entries: list[dict[int, dict]] = [{} for _ in range(ROUNDS)]
     for event in effective:
         apply_event(entries, event.kind, event.payload)
     state = PadState(setup, edition_lookup(setup.edition), entries)
     state.log = [describe(setup, e.kind, e.payload) for e in effective]
+    state.last_done = (effective[-1].kind, effective[-1].payload) if effective else None
+    state.last_undone = (undone[-1].kind, undone[-1].payload) if undone else None
     score(state)
     return state
 
@@ -331,6 +344,25 @@ def describe(setup: Setup, kind: str, payload: dict) -> str:
         choice = f" + {payload['choice']}" if payload.get("choice") else ""
         return _("{name}'s round {round}: {cards}").format(name=name, round=number, cards=payload["cards"]) + choice
     return _("{name}'s round {round} (by category)").format(name=name, round=number)
+
+
+def undo_question(state: PadState, kind: str, payload: dict, redo: bool = False) -> str:
+    """What Undo (or Redo) asks before it acts: "Undo Ann's round 2 (ABCDEFG, Hiking)?"."""
+    name = state.players[payload["player"]]
+    number = payload["round"] + 1
+    if kind == "cleared":
+        return (_("Redo clearing {name}'s round {round}?") if redo
+                else _("Undo clearing {name}'s round {round}?")).format(name=name, round=number)
+    if "cards" in payload:
+        family = state.edition.choice
+        choice = payload.get("choice")
+        chosen = family.icons[family.icon_index(choice)].label if choice else \
+            wording.CHOICE_NONE_BUTTON[family.rule]
+        return (_("Redo {name}'s round {round} ({cards}, {choice})?") if redo
+                else _("Undo {name}'s round {round} ({cards}, {choice})?")).format(
+            name=name, round=number, cards=payload["cards"], choice=chosen)
+    return (_("Redo {name}'s round {round} (by category)?") if redo
+            else _("Undo {name}'s round {round} (by category)?")).format(name=name, round=number)
 
 
 def score(state: PadState) -> None:
@@ -461,9 +493,24 @@ class GameSession:
             self._commit("undo", {})
             return what
 
+    def redo(self) -> str:
+        """Bring back the latest undone command, if nothing was entered since; returns what it was."""
+        with self._lock:
+            state = self.reload()
+            if state.last_undone is None:
+                raise EntryError(_("nothing to redo"))
+            kind, payload = state.last_undone
+            self._commit("redo", {})
+            return describe(state.setup, kind, payload)
+
     @property
     def can_undo(self) -> bool:
-        return bool(self.state.log)
+        # a finished game (reopened from History) is corrected with Edit round, not undone
+        return bool(self.state.log) and not self.state.finished
+
+    @property
+    def can_redo(self) -> bool:
+        return self.state.last_undone is not None
 
     # --- what the sheet screens ask (scorer.pad.session.SheetSession) ---------------------------------------
 

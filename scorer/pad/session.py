@@ -10,9 +10,11 @@ No Flet here.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from scorer.pad.game import PadState
@@ -39,6 +41,9 @@ class SheetSession(Protocol):
     def can_undo(self) -> bool: ...
 
     @property
+    def can_redo(self) -> bool: ...
+
+    @property
     def export_name(self) -> str: ...
 
     @property
@@ -61,6 +66,8 @@ class SheetSession(Protocol):
 
     def undo(self) -> str: ...
 
+    def redo(self) -> str: ...
+
 
 @dataclass
 class Draft:
@@ -68,27 +75,92 @@ class Draft:
     choice: str | None
     #: The saved entry (letters, choice) it was typed over: a draft is dropped once that changed elsewhere.
     base: tuple
+    #: Whether the choice was made (a choice, or none on purpose): `scorer.pad.entry.LetterDraft.choice_made`.
+    choice_made: bool = False
 
 
 class DraftBook:
     """Entries typed but not saved yet, per game, round and player, kept by the process serving the screens:
-    a phone that reloads (or loses its connection) mid-round finds its keypad as it left it."""
+    a phone that reloads (or loses its connection) mid-round finds its keypad as it left it.
 
-    def __init__(self) -> None:
+    With a `path` (the published web app, where a reload restarts Python in the page) every change is also
+    written to that file in the data folder, which the browser's storage keeps (`scorer.browser_storage`)."""
+
+    def __init__(self, path: Callable[[], Path | None] | None = None,
+                 after_write: Callable[[], None] | None = None) -> None:
+        """`path` is asked on first use (the data folder is known only once the page opened its storage);
+        `after_write` runs after each write of the file (the browser's save)."""
         self._drafts: dict[tuple, Draft] = {}
         self._lock = threading.Lock()
+        self._path = path
+        self._after_write = after_write
+        self._loaded = path is None
 
     def get(self, key: tuple) -> Draft | None:
         with self._lock:
+            self._load()
             return self._drafts.get(key)
 
-    def keep(self, key: tuple, letters: list[str], choice: str | None, base: tuple) -> None:
+    def keep(self, key: tuple, letters: list[str], choice: str | None, base: tuple,
+             choice_made: bool = False) -> None:
         with self._lock:
-            self._drafts[key] = Draft(list(letters), choice, base)
+            self._load()
+            self._drafts[key] = Draft(list(letters), choice, tuple(base), choice_made)
+            self._save()
 
     def drop(self, key: tuple) -> None:
         with self._lock:
-            self._drafts.pop(key, None)
+            self._load()
+            if self._drafts.pop(key, None) is not None:
+                self._save()
+
+    def _file(self) -> Path | None:
+        return self._path() if self._path is not None else None
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        path = self._file()
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8")) if path is not None and path.exists() else []
+            for row in rows:
+                self._drafts[tuple(row["key"])] = Draft(list(row["letters"]), row["choice"], tuple(row["base"]),
+                                                        bool(row.get("choice_made", False)))
+        except (OSError, ValueError, KeyError, TypeError):
+            self._drafts.clear()  # an unreadable file: drafts are a convenience, the saved games are intact
+
+    def _save(self) -> None:
+        path = self._file()
+        if path is None:
+            return
+        rows = [{"key": list(key), "letters": d.letters, "choice": d.choice, "base": list(d.base),
+                 "choice_made": d.choice_made} for key, d in self._drafts.items()]
+        try:
+            path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
+        except OSError:  # the keypad goes on; only a reload would lose the draft
+            return
+        if self._after_write is not None:
+            self._after_write()
 
 
-DRAFTS = DraftBook()
+def _browser_drafts_file() -> Path | None:
+    """In the published web app, the drafts file in the data folder (saved to the browser's storage)."""
+    from scorer.runtime import IN_BROWSER
+
+    if not IN_BROWSER:
+        return None
+    from scorer.packs import data_dir
+
+    return data_dir() / "drafts.json"
+
+
+def _browser_persist() -> None:
+    """Saved before the keypad draws the tap (as an entry is before it is confirmed): a reload right after
+    still finds it."""
+    from scorer.browser_storage import persist
+
+    persist()
+
+
+DRAFTS = DraftBook(_browser_drafts_file, after_write=_browser_persist)

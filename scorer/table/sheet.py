@@ -136,6 +136,7 @@ class TableSheetSession:
     #: No undo at a table: each seat edits its own round until it closes; the host corrects any round.
     has_undo = False
     can_undo = False
+    can_redo = False
     #: Every seat enters on its own phone (the host, for a seat without one): after a save, the sheet.
     passed_around = False
 
@@ -194,3 +195,6 @@ class TableSheetSession:
 
     def undo(self) -> str:
         raise EntryError(_("a table has no undo: edit your round until it closes (the host can correct any round)"))
+
+    def redo(self) -> str:
+        return self.undo()

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 
 import flet as ft
 
+from rules import wording
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
-from scorer.pad.entry import LetterDraft, draft_for, preview, taken_letters
+from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
+from scorer.ui.confirm import ask
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 
@@ -26,6 +29,7 @@ KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
 KEY_HEIGHT, KEY_GAP = KEY_MIN, 4
 PHONE_ROW = 366  # usable width of a 390 px phone screen
 REGION_LABEL = 92
+CHOICE_ROW_KEY = "entry-choices"  # the choice row's scroll key: Enter with no choice made moves there
 
 
 def key_size(edition) -> int:
@@ -96,11 +100,12 @@ class LetterEntry:
         self.draft: LetterDraft = draft_for(self.state, round_index, player)
         self.saved = (self.draft.cards, self.draft.choice)
         kept = DRAFTS.get(self.draft_key)
-        if kept is not None and kept.base == self.saved:  # typed here before a reload, not saved yet
+        if kept is not None and kept.base == self.saved:  # typed here before a reload or Back, not saved yet
             self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
+            self.draft.choice_made = kept.choice_made or self.draft.choice is not None
         self.typed = ft.TextField(label=_("Type the letters"), value=self.draft.cards, dense=True,
                                   capitalization=ft.TextCapitalization.CHARACTERS,
-                                  on_change=self.on_typed, on_submit=self.save)
+                                  on_change=self.on_typed, on_submit=self.on_enter)
         self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, size=13)
         self.message_view = sem("entry-message", self.message)  # hidden while there is nothing to say
         self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
@@ -110,6 +115,13 @@ class LetterEntry:
             ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
             sem("entry-subtotal", self.subtotal),
             sem("entry-lines", self.lines)], spacing=6), padding=12))
+        #: Under the choice row: "choose an activity" when a save found none made; whether points may rise.
+        # (hidden by their Semantics wrappers: a Semantics' content must stay visible)
+        self.choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500,
+                                                          size=13))
+        self.choice_prompt.visible = False
+        self.choice_note = sem("choice-note", ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+        self.choice_note.visible = False
         self.key = key_size(self.edition)
         self.region_of = {c.letter: self.edition.regions[c.region] for c in self.edition.cards}
         self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
@@ -134,7 +146,7 @@ class LetterEntry:
             spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
         dark = is_dark(app.page)
         self.choice_buttons: dict[str | None, ft.OutlinedButton] = {None: ft.OutlinedButton(
-            _("None"), height=48, on_click=lambda e: self.choose(None))}
+            wording.CHOICE_NONE_BUTTON[self.edition.choice.rule], height=48, on_click=lambda e: self.choose(None))}
         for icon in self.edition.choice.icons:
             self.choice_buttons[icon.name] = ft.OutlinedButton(
                 content=ft.Text(icon.label, size=12, max_lines=2), height=48, expand=True,
@@ -145,8 +157,10 @@ class LetterEntry:
         self.choices = ft.Column([
             ft.Row([ft.Text(_("{family}: pick one to score this round (each once per game)").format(
                 family=self.edition.choice.label), weight=ft.FontWeight.BOLD, size=13, expand=True),
-                self.choice_buttons[None]], spacing=6),
-            *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2))], spacing=6)
+                sem("choice-none", self.choice_buttons[None])], spacing=6),
+            self.choice_prompt,
+            *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2)),
+            self.choice_note], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY))
         self.scan = ScanPanel(self, app.page)
         self.refresh(sync_text=False)
 
@@ -190,10 +204,45 @@ class LetterEntry:
 
     def choose(self, name: str | None) -> None:
         self.draft.choice = name
+        self.draft.choice_made = True
+        self.choice_prompt.visible = False
         self.refresh()
         self.show()
 
+    async def on_enter(self, e) -> None:
+        """Enter / Go on the phone's keyboard: done typing is not done choosing. With no choice made while
+        there is one to make, it moves to the choice row instead of saving."""
+        if len(self.draft.letters) == HAND_SIZE and not self.draft.choice_made and \
+                any(o.available for o in preview(self.state, self.r, self.p, self.draft).choices):
+            await self.move_to_choice()
+            return
+        await self.save(e)
+
+    async def move_to_choice(self) -> None:
+        self.choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[self.edition.choice.rule]
+        self.choice_prompt.visible = True
+        self.refresh(sync_text=False)
+        self.app.page.update()
+        with contextlib.suppress(Exception):  # no scrollable view (a test double): the prompt is still shown
+            await self.app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
+
     async def save(self, e) -> None:
+        """✓ / Save round. A round about to be saved with no choice while an unused one would score asks
+        first, once, naming it and its points (the rules' words)."""
+        if len(self.draft.letters) == HAND_SIZE:
+            question = missing_choice_question(self.state, self.r, self.p, self.draft)
+            if question is not None:
+
+                async def save_without() -> None:
+                    self.choose(None)
+                    await self.submit()
+
+                ask(self.app, question, yes=_("Save"), no=_("Choose"), on_yes=save_without,
+                    on_no=self.move_to_choice, identifier="choice-question")
+                return
+        await self.submit()
+
+    async def submit(self) -> None:
         try:
             await submit_round(self.app, self.session, lambda: self.session.enter_letters(
                 self.p, self.draft.cards, self.draft.choice, self.r), self.r, self.p)
@@ -223,7 +272,7 @@ class LetterEntry:
     def refresh(self, sync_text: bool = True) -> None:
         draft = self.draft
         if (draft.cards, draft.choice) != self.saved:
-            DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved)
+            DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved, choice_made=draft.choice_made)
         else:
             DRAFTS.drop(self.draft_key)
         if sync_text:
@@ -238,10 +287,9 @@ class LetterEntry:
         self.message.value = draft.message
         self.message_view.visible = bool(draft.message)
         self.draw_keys()
+        # The choice stays as the player made it while the cards change (Clear, retyping an edit): a choice the
+        # cards no longer allow is refused, with the reason, when saved, never dropped without a word.
         pv = preview(self.state, self.r, self.p, draft)
-        if draft.choice is not None and draft.choice not in {o.name for o in pv.choices if o.available}:
-            draft.choice = None
-            pv = preview(self.state, self.r, self.p, draft)
         self.draw_points(pv)
         self.draw_choices(pv)
 
@@ -293,13 +341,17 @@ class LetterEntry:
 
     def draw_choices(self, pv) -> None:
         chosen = self.draft.choice
-        restyle(self.choice_buttons[None], chosen is None)
+        restyle(self.choice_buttons[None], chosen is None and self.draft.choice_made)
         for option in pv.choices:
-            if option.used_in:
+            if option.name == chosen and not option.available:  # kept through a change of cards
+                label, enabled = option.label, True
+            elif option.used_in:
                 label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
                                                                          round=option.used_in), False
             elif not option.held:
                 label, enabled = _("{choice} · no icon").format(choice=option.label), False
+            elif option.may_rise:
+                label, enabled = wording.choice_so_far(option.label, option.points), True
             else:
                 label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
                     choice=option.label, n=option.points), True
@@ -308,6 +360,9 @@ class LetterEntry:
             button.disabled = not enabled
             button.icon.opacity = 1.0 if enabled else 0.4  # dimmed like the label
             restyle(button, chosen == option.name)
+        rising = any(o.may_rise and o.available for o in pv.choices)
+        self.choice_note.content.value = wording.choice_may_rise_note(self.edition.choice.label) if rising else ""
+        self.choice_note.visible = rising
 
     def body(self) -> ft.Control:
         return ft.Container(ft.Column([
@@ -366,17 +421,11 @@ def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: i
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
     save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=view.save))
-    # Leaving the keypad (Back, another screen) discards what was typed, as closing a paper form would; the
-    # same keypad drawn anew (a reload, a reconnection, the theme) keeps it, and so does a closed tab.
-    path = app.path
-
-    def leave() -> None:
-        if app.path != path:
-            DRAFTS.drop(view.draft_key)
-
+    # What was typed and not saved stays as a draft whichever way the keypad is left (Back, another screen, a
+    # reload, a closed tab): the same keypad opened again finds it; saving it, or the entry changing on another
+    # device, drops it.
     return Screen(_("R{round}/{rounds} · {name}").format(round=round_index + 1, rounds=ROUNDS, name=name),
-                  view.body(), actions=[save_action],
-                  on_change=view.on_change, on_leave=leave)
+                  view.body(), actions=[save_action], on_change=view.on_change)
 
 
 def category_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
@@ -391,18 +440,28 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     points_line = ft.Text("", weight=ft.FontWeight.BOLD)
     points_notes = ft.Column(spacing=2)
     carried = state.before_round[min(round_index, len(state.before_round) - 1)]
-    chosen = {"choice": saved.get("choice")}
+    # a saved entry's choice was made (none included); a new one's is made by a tap
+    chosen = {"choice": saved.get("choice"), "made": bool(saved)}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
+    rule = edition.choice.rule
+    choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500))
+    choice_prompt.visible = False  # (on the Semantics wrapper: its content must stay visible)
     dark = is_dark(app.page)
+
+    def pick(name: str | None) -> None:
+        chosen.update(choice=name, made=True)
+        choice_prompt.visible = False
+        draw_choices()
+        show_points()
 
     def draw_choices() -> None:
         names = [None, *(i.name for i in edition.choice.icons)]
         labels = {i.name: i.label for i in edition.choice.icons}
         choice_row.controls = [
-            (ft.FilledButton if chosen["choice"] == n else ft.OutlinedButton)(
-                labels[n] if n else _("None"), height=48,
+            (ft.FilledButton if chosen["choice"] == n and (n or chosen["made"]) else ft.OutlinedButton)(
+                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule], height=48,
                 icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
-                on_click=lambda e, n=n: (chosen.update(choice=n), draw_choices(), show_points()))
+                on_click=lambda e, n=n: pick(n))
             for n in names]
 
     draw_choices()
@@ -429,7 +488,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         points_notes.controls = [ft.Text(line, size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
-    async def save(e) -> None:
+    async def submit() -> None:
         try:
             await submit_round(app, session, lambda: session.enter_categories(player, values(), round_index),
                                round_index, player)
@@ -437,8 +496,41 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
 
-    for number_field in fields.values():  # Enter in a field saves, like the Save button
-        number_field.on_submit = save
+    async def move_to_choice() -> None:
+        choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[rule]
+        choice_prompt.visible = True
+        app.page.update()
+        with contextlib.suppress(Exception):
+            await app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
+
+    async def save(e) -> None:
+        """✓ / Save round: with no choice made, asks once (the pad cannot know what it would score here); a
+        form still incomplete is refused first, naming what is missing."""
+        if chosen["made"] or chosen["choice"] is not None or not complete():
+            await submit()
+            return
+
+        async def save_without() -> None:
+            pick(None)
+            await submit()
+
+        ask(app, wording.CHOICE_MISSING_UNKNOWN[rule], yes=_("Save"), no=_("Choose"), on_yes=save_without,
+            on_no=move_to_choice, identifier="choice-question")
+
+    async def on_enter(e) -> None:
+        """Enter in a field saves, like the Save button (a form with a problem is refused, naming it); a
+        complete form with no choice made moves to the choice instead."""
+        if chosen["made"] or chosen["choice"] is not None or not complete():
+            await submit()
+        else:
+            await move_to_choice()
+
+    def complete() -> bool:
+        """Every number in and valid: what is left to settle is the choice."""
+        return category_preview(edition, carried, player, values(), state.setup.n, round_index + 1)[0] is not None
+
+    for number_field in fields.values():
+        number_field.on_submit = on_enter
 
     body = ft.Container(ft.Column([
         ft.Text(_("Type what the paper pad asks for; the app applies the rules and settles shared bonuses."),
@@ -449,7 +541,8 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         fields["throw"], fields["catch"],
         icon_reference(edition.collection, "collection", dark), fields["collection"],
         icon_reference(edition.pairs, "pairs", dark), fields["pairs"],
-        ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), choice_row, fields["choice_count"],
+        ft.Column([ft.Text(edition.choice.label, weight=ft.FontWeight.BOLD), choice_prompt,
+                   choice_row], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY)), fields["choice_count"],
         fields["sites"],
         ft.Text(_("Regions completed this round"), weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),

@@ -8,11 +8,13 @@ import flet.canvas as cv
 from rules.engine import ROUNDS
 from rules.scoring import category_points
 from scorer.locale import _, ngettext
+from scorer.pad.entry import draft_for
 from scorer.pad.errors import EntryError
-from scorer.pad.game import LETTERS_MODE, PadState
-from scorer.pad.session import SheetSession
+from scorer.pad.game import LETTERS_MODE, PadState, undo_question
+from scorer.pad.session import DRAFTS, SheetSession
 from scorer.pad.townmap import has_town_map, town_map_view
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
+from scorer.ui.confirm import ask
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -22,25 +24,69 @@ NAME_W, CELL_W, SUM_W = 112, 46, 52
 
 
 def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
-    """The app bar's undo (a game on this device); none at a table, where each seat edits its own round."""
+    """The app bar's Undo and Redo (a game on this device); none at a table, where each seat edits its own
+    round. Undo says what it will undo and asks; the undone entry comes back as that keypad's draft. A
+    finished game is corrected round by round instead: its app bar offers Edit round (the sheet's list)."""
     if not session.has_undo:
         return []
+    state = session.state
+    if state.finished:
+        return [sem("edit-round", ft.IconButton(ft.Icons.EDIT_NOTE, tooltip=_("Edit round"),
+                                                on_click=lambda e: app.go_to(session.place.route("sheet"))))]
 
-    def undo(e) -> None:
-        try:
-            what = session.undo()
-        except EntryError as err:
-            app.toast(str(err), error=True)
-            return
-        app.toast(_("Undone: {what}").format(what=what))
+    def after(what: str, done: str) -> None:
+        app.toast(done.format(what=what))
         name, _params = app.route
         if name in (session.place.summary, session.place.end):
             app.go_to(session.place.route("sheet"))
         else:
             app.render()
 
-    return [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
-                                      disabled=not session.can_undo))]
+    def undo_now() -> None:
+        last = session.state.last_done
+        try:
+            what = session.undo()
+        except EntryError as err:
+            app.toast(str(err), error=True)
+            return
+        if last is not None:
+            keep_undone_as_draft(session, *last)
+        after(what, _("Undone: {what}"))
+
+    def undo(e) -> None:
+        last = session.reload().last_done
+        if last is None:
+            app.toast(_("nothing to undo"), error=True)
+            return
+        ask(app, undo_question(session.state, *last), yes=_("Undo"), no=_("Keep it"), on_yes=undo_now,
+            identifier="undo-question")
+
+    def redo(e) -> None:
+        undone = session.reload().last_undone
+        try:
+            what = session.redo()
+        except EntryError as err:
+            app.toast(str(err), error=True)
+            return
+        if undone is not None and "player" in undone[1]:  # back as it was saved: its keypad draft is moot
+            DRAFTS.drop((*session.draft_key, undone[1]["round"], undone[1]["player"]))
+        after(what, _("Redone: {what}"))
+
+    buttons = [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
+                                         disabled=not session.can_undo))]
+    if session.can_redo:
+        buttons.append(sem("redo", ft.IconButton(ft.Icons.REDO, tooltip=_("Redo"), on_click=redo)))
+    return buttons
+
+
+def keep_undone_as_draft(session: SheetSession, kind: str, payload: dict) -> None:
+    """An undone round entry is not lost: its letters and choice wait on that player's keypad as a draft."""
+    if kind != "entry" or "cards" not in payload:
+        return
+    r, p = payload["round"], payload["player"]
+    saved = draft_for(session.state, r, p)
+    DRAFTS.keep((*session.draft_key, r, p), list(payload["cards"]), payload.get("choice"),
+                base=(saved.cards, saved.choice), choice_made=True)
 
 
 def cell(text: str, width: int, bold: bool = False, color=None, strike: bool = False,
@@ -353,7 +399,7 @@ def scored_part(session: SheetSession) -> tuple:
     """What the sheet shows beyond the open round's entries: the closed rounds, the names, the status."""
     state = session.state
     return (state.rounds_done, repr(state.entries[:state.rounds_done]), state.players,
-            tuple(session.status_lines()), session.can_undo)
+            tuple(session.status_lines()), session.can_undo, session.can_redo)
 
 
 def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -> Screen:

@@ -51,6 +51,7 @@ def expected_report():
 def enter_by_typing(pad, letters: str) -> None:
     pad.type_into("Tapez les lettres", letters)
     pad.wait_text("entry-cards", rf"^Cartes{NBSP}: {re.escape(letters)} \(7 sur 7\)")
+    pad.tap_ident("choice-none")  # no activity, on purpose
     pad.tap_ident("save")  # the app bar's Save: always on screen
 
 

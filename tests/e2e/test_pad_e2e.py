@@ -58,6 +58,8 @@ def choose_and_save(pad, choice: str | None) -> None:
         pad.tap_until(  # the subtotal says what is chosen
             lambda: pad.button(re.compile("^" + re.escape(choice) + " · ")).first.click(),
             lambda ms: pad.wait_text("entry-subtotal", f"points so far with {re.escape(choice)} ", timeout=ms))
+    else:
+        pad.tap_ident("choice-none")  # no activity, on purpose: one tap
     pad.tap_ident("save")  # the app bar's Save: always on screen
 
 
@@ -167,8 +169,10 @@ def test_kill_and_restart_resumes_with_nothing_lost(server, phone, browser, open
         after_two = expected_report(GAME[:2])
         gain = after_two.totals[1] - after_one.totals[1]
         assert pad.text("summary-gain-2") == f"+{gain}"
-        # one-tap undo reopens the round, exactly as before Bob's entry
+        # undo says what it undoes and asks; it reopens the round, exactly as before Bob's entry
         pad.tap_ident("undo")
+        pad.wait_text("undo-question", rf"^Undo Bob's round 2 \({re.escape(GAME[1][2])}, No activity\)\?$")
+        pad.tap_ident("undo-question-yes")
         pad.wait_text("round-status", r"^Round 2 of 4")
         assert pad.button("Enter Bob").count() == 1
     finally:

@@ -232,3 +232,17 @@ def test_the_published_site_speaks_french_to_a_french_phone(static, new_context)
     assert re.search(r"(le meilleur|\d+,\d pts de moins) · rapporte [+-]\d+,\d pts maintenant", hint), hint
     pad.shot("fr-publish-solo-hint")
     assert context.outside == []
+
+
+def test_the_published_keypad_keeps_what_was_tapped_through_a_reload(static, offline_phone):
+    """Issue #34, item 6: the hosted app keeps a half-tapped keypad through a reload (its server holds the
+    draft); the web app restarts Python on a reload, so the draft lives in the browser's storage."""
+    pad = open_site(offline_phone, static.url)
+    pad.button("New game").wait_for(timeout=START)
+    start_game(pad)
+    pad.tap("Enter Ann")
+    for i, letter in enumerate("ABC"):
+        pad.tap(letter)
+        pad.wait_text("entry-cards", rf"^Cards: {'ABC'[:i + 1]} ", timeout=SLOW)
+    pad = reload(pad)
+    pad.wait_text("entry-cards", r"^Cards: ABC \(3 of 7\)", timeout=START)

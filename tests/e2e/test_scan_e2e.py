@@ -57,6 +57,7 @@ def test_uploading_a_photo_fills_in_the_row(server, phone, open_app, tmp_path):
     assert "save the round" in pad.text("scan-status")
     pad.wait_text("entry-lines", "Throw & Catch: .* \\(")
     pad.shot("scan-01-filled")
+    pad.tap_ident("choice-none")  # no activity, on purpose
     pad.tap("Save round")  # the player's confirmation: only now is the round entered
     pad.wait_text("entry-subtotal", r"^0 points so far")  # on to Bob's keypad
 

@@ -49,6 +49,7 @@ def test_the_board_follows_the_table_live_on_a_big_screen(host, tmp_path, new_co
 
     open_keypad(bob, "Bob")
     tap_cards(bob, "DGKORVW")
+    bob.tap_ident("choice-none")  # no activity, on purpose
     bob.tap_ident("save")  # the last seat: this closes round 1
     board.wait_text("board-status", r"^Round 2 · still entering: Ann, Bob, Cat$", timeout=40000)
     board.wait_text("board-sheet-2", "DGKORVW", timeout=40000)

@@ -84,6 +84,7 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_cont
     ann.tap("Enter Ann")
     tap_cards(ann, "ABCDEFG")
     ann.wait_text("entry-subtotal", "points so far")
+    ann.tap_ident("choice-none")  # no activity, on purpose
     ann.tap_ident("save")
     ann.wait_text("waiting-for", "^Waiting for Bob$", timeout=40000)
     bob.wait_text("entering-1", "Ann: entered", timeout=40000)
@@ -104,6 +105,7 @@ def test_a_submission_on_one_phone_appears_on_the_other(host, tmp_path, new_cont
     for i, letter in enumerate("KLMN"):
         bob.tap(letter)
         bob.wait_text("entry-cards", rf"^Cards: HIJ{'KLMN'[:i + 1]} ")
+    bob.tap_ident("choice-none")  # no activity, on purpose
     bob.tap_ident("save")
     bob.wait_text("summary-title", "Round 1 closed", timeout=40000)
     ann.wait_text("summary-title", "Round 1 closed", timeout=40000)  # every phone: the round's summary
@@ -124,6 +126,7 @@ def test_the_host_hosts_from_the_app_and_corrects_a_seat(host, new_context, open
     take_seat(zoe, code, 1, "Zoë")
     open_keypad(zoe, "Zoë")
     tap_cards(zoe, "ABCDEFG")
+    zoe.tap_ident("choice-none")  # no activity, on purpose
     zoe.tap_ident("save")
     zoe.wait_text("enter-1", "Zoë: entered", timeout=40000)
     table.wait_text("roster-1", r"^1: Zoë · 0 pts$", timeout=40000)  # entered: no longer "entering…"

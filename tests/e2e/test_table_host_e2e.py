@@ -54,6 +54,7 @@ def test_the_host_closes_joining_and_plays_again_with_the_same_seats(host, new_c
 
     open_keypad(ann, "Ann")
     tap_cards(ann, "ABCDEFG")
+    ann.tap_ident("choice-none")  # no activity, on purpose
     ann.tap_ident("save")
     bob.wait_text("entering-1", "^Ann: entered", timeout=40000)
     table.tap("End game")
@@ -70,6 +71,7 @@ def test_the_host_closes_joining_and_plays_again_with_the_same_seats(host, new_c
     # the phones are still seated: Bob enters round 1 of the new game
     open_keypad(bob, "Bob")
     tap_cards(bob, "HIJKLMN")
+    bob.tap_ident("choice-none")  # no activity, on purpose
     bob.tap_ident("save")
     ann.wait_text("entering-2", "^Bob: entered", timeout=40000)
     table.tap("Export record")

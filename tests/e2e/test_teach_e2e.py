@@ -69,6 +69,7 @@ def test_four_teaching_photos_then_row_photos_fill_the_letters(server, phone, op
         pad.tap(ANN[int(holes[-1]) - 1])
         pad.wait_text("scan-status", rf"position {holes[-1]}: {re.escape(ANN[int(holes[-1]) - 1])}|complete")
     pad.wait_text("entry-cards", rf"^Cards: {re.escape(ANN)} \(7 of 7\)")
+    pad.tap_ident("choice-none")  # no activity, on purpose
     pad.tap("Save round")  # Ann's confirmation: only now is the round entered
     pad.wait_text("entry-subtotal", r"^0 points so far")  # on to Bob's keypad
 
