@@ -249,3 +249,25 @@ def link_states(board: Board, kinds: Sequence[int | None]) -> tuple[str, ...]:
         else:
             states.append(BROKEN if kinds[i - 1] == b else OK)
     return tuple(states)
+
+
+def reachable(board: Board, kind: int) -> int:
+    """The countries (bitmask) a tile links to: a country's neighbours (land, ferry or bridge), the countries
+    on a ship's sea, the countries of an aeroplane's colour."""
+    return board.neighbours[kind] if board.is_country(kind) else board.touch[kind]
+
+
+def fitting_slots(board: Board, kinds: Sequence[int | None], tile: int) -> tuple[int, ...]:
+    """The slots (0-based) where `tile` would connect with what is on either side: neither of its two links
+    would be broken (a link to an empty slot is not broken yet). A transport never fits at either end."""
+    fits = []
+    for slot in range(len(kinds)):
+        if not board.is_country(tile) and slot in (0, len(kinds) - 1):
+            continue
+        trial = list(kinds)
+        trial[slot] = tile
+        states = link_states(board, trial)
+        around = [i for i in (slot - 1, slot) if 0 <= i < len(states)]
+        if all(states[i] != BROKEN for i in around):
+            fits.append(slot)
+    return tuple(fits)

@@ -13,6 +13,7 @@ clear on paper and on screen).
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from rules.race.board import Board
@@ -71,7 +72,7 @@ class MapLine:
     points: tuple[Point, ...]
 
     def segments(self) -> list[tuple[Point, Point]]:
-        return list(zip(self.points, self.points[1:], strict=False))
+        return list(itertools.pairwise(self.points))
 
 
 def box(name: str) -> tuple[float, float, float, float]:

@@ -63,6 +63,9 @@ class SoloView:
     log: tuple[str, ...]
     winner: str | None
     finished: bool
+    #: Your holder and the tile in hand as tile kinds (for the map), None where empty.
+    journey: tuple[int | None, ...] = ()
+    in_hand_kind: int | None = None
 
 
 class SoloRace:
@@ -221,7 +224,7 @@ class SoloRace:
             took_from=obs.took_from, discard_tops=tuple(None if k is None else name(k) for k in obs.discard_tops),
             draw_pile_size=obs.draw_pile_size, log=tuple(line() for line in self._log[-12:]),
             winner=None if obs.winner is None else self.player_name(obs.winner),
-            finished=obs.phase == RacePhase.GAME_OVER)
+            finished=obs.phase == RacePhase.GAME_OVER, journey=tuple(obs.holder), in_hand_kind=obs.in_hand)
 
     def hint(self) -> str | None:
         """What the normal bot would do in your place (for a hint button)."""

@@ -12,11 +12,13 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 import flet as ft
+import flet.canvas as cv
 
 from rules.race.board import Board
 from rules.race.journey import BROKEN, OK
-from scorer.locale import _
+from scorer.locale import _, ngettext
 from scorer.race.checker import CheckerInputError, JourneyChecker
+from scorer.race.map_view import MapPicture, map_picture
 from scorer.race.solo import SoloError, SoloRace, bot_label
 from scorer.ui.app import PadApp, Screen, screen, sem
 
@@ -40,6 +42,75 @@ def tile_look(board: Board, name: str | None) -> tuple[str, str]:
     if board.is_plane(kind):
         return TILE_COLOURS[key.split()[0]], "#000000"
     return SEA_COLOURS[key.split()[0]], "#FFFFFF"
+
+
+JOURNEY_INK, REACH_INK, HAND_INK = "#263238", "#00897B", "#1565C0"
+FERRY_INK, BORDER_INK = "#C62828", "#9E9E9E"
+
+
+def trip_list(trips) -> str:
+    return ", ".join(str(t) for t in trips)
+
+
+def map_control(picture: MapPicture) -> ft.Control:
+    """The schematic map on a canvas, wider than a phone: it scrolls sideways (names stay readable)."""
+    shapes: list = []
+    for stroke in sorted(picture.strokes, key=lambda s: s.on_journey):
+        if stroke.on_journey:
+            paint = ft.Paint(color=JOURNEY_INK, stroke_width=4, style=ft.PaintingStyle.STROKE)
+        elif stroke.kind == "border":
+            paint = ft.Paint(color=BORDER_INK, stroke_width=1.2, style=ft.PaintingStyle.STROKE)
+        else:
+            paint = ft.Paint(color=FERRY_INK, stroke_width=3 if stroke.kind == "bridge" else 1.6,
+                             style=ft.PaintingStyle.STROKE,
+                             stroke_dash_pattern=None if stroke.kind == "bridge" else [5, 3])
+        elements: list = [cv.Path.MoveTo(*stroke.points[0])]
+        elements += [cv.Path.LineTo(*p) for p in stroke.points[1:]]
+        shapes.append(cv.Path(elements, paint=paint))
+    someone_reached = any(b.reach for b in picture.boxes)
+    for b in picture.boxes:
+        fill = TILE_COLOURS[b.colour]
+        if someone_reached and not (b.reach or b.trips or b.in_hand):
+            fill = ft.Colors.with_opacity(0.35, fill)  # a tile in hand: what it cannot reach fades
+            shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4,
+                                  paint=ft.Paint(color="#FFFFFF")))  # the lines stop at the box
+        shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4, paint=ft.Paint(color=fill)))
+        ink, width = ("#546E7A", 0.8)
+        if b.in_hand:
+            ink, width = HAND_INK, 3
+        elif b.reach:
+            ink, width = REACH_INK, 3
+        elif b.trips:
+            ink, width = JOURNEY_INK, 2.5
+        shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4,
+                              paint=ft.Paint(color=ink, stroke_width=width, style=ft.PaintingStyle.STROKE)))
+        shapes.append(cv.Text(b.left + b.width / 2, b.top + b.height / 2, b.label,
+                              style=ft.TextStyle(size=7.5, color="#000000", weight=ft.FontWeight.BOLD, height=1.0),
+                              alignment=ft.Alignment.CENTER, text_align=ft.TextAlign.CENTER,
+                              max_width=b.width - 4, max_lines=2, ellipsis="…"))
+        if b.trips:
+            label = trip_list(b.trips)
+            w = 7 + 5.5 * len(label)
+            shapes.append(cv.Rect(b.left - 3, b.top - 6, w, 11, border_radius=5, paint=ft.Paint(color=JOURNEY_INK)))
+            shapes.append(cv.Text(b.left - 3 + w / 2, b.top - 0.5, label, alignment=ft.Alignment.CENTER,
+                                  style=ft.TextStyle(size=8, color="#FFFFFF", weight=ft.FontWeight.BOLD)))
+    canvas = cv.Canvas(shapes, width=picture.width, height=picture.height)
+    return sem("race-map", ft.Row([canvas], scroll=ft.ScrollMode.AUTO))
+
+
+def map_caption(board: Board, picture: MapPicture, in_hand: str | None) -> str:
+    """What the map's marks mean, and where the tile in hand would connect."""
+    if in_hand is None:
+        return _("Black outlines and numbers: the trips of your journey; thick lines: its borders. "
+                 "The map is wider than the screen: swipe it sideways.")
+    if picture.fits:
+        fits = ngettext("{tile} links to the countries outlined in teal; it would connect at trip {trips}.",
+                        "{tile} links to the countries outlined in teal; it would connect at trips {trips}.",
+                        len(picture.fits)).format(tile=in_hand, trips=trip_list(s + 1 for s in picture.fits))
+    else:
+        fits = _("{tile} links to the countries outlined in teal; it connects at no trip of your journey "
+                 "as it stands.").format(tile=in_hand)
+    return fits
 
 
 class RaceScreens:
@@ -130,6 +201,8 @@ class RaceScreens:
             ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
                     ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
             search, palette,
+            map_control(map_picture(self.board, self.checker.slots)),
+            ft.Text(map_caption(self.board, map_picture(self.board, self.checker.slots), None), size=12),
         ], spacing=8)
 
     def select(self, slot: int) -> None:
@@ -250,6 +323,7 @@ class RaceScreens:
             if slot < 9:
                 rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
                                          padding=ft.Padding.only(left=TRIP_LABEL_W)))
+        picture = map_picture(self.board, view.journey, view.in_hand_kind)
         piles: list[ft.Control] = []
         for j, top in enumerate(view.discard_tops):
             marked = view.phase == "place" and j == self.allowed_pile(view)
@@ -274,9 +348,13 @@ class RaceScreens:
             ]))
             controls.append(ft.Text(_("Tap a trip to replace it (the old tile goes onto the marked pile); "
                                       "tap a pile to discard there instead."), size=12))
+            controls.append(sem("map-caption", ft.Text(map_caption(self.board, picture, view.in_hand), size=12,
+                                                       color=REACH_INK)))
         if view.phase != "setup":
             controls.append(ft.Row(piles, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
         controls.append(ft.Column(rows, spacing=2))
+        controls.append(map_control(picture))
+        controls.append(ft.Text(map_caption(self.board, picture, None), size=12))
         hint = solo.hint()
         actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
         actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
