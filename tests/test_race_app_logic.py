@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,8 +111,9 @@ def test_solo_log_shows_only_public_information():
     bot_lines = [line for line in solo.log if line.startswith("Bot")]
     assert bot_lines
     for line in bot_lines:
-        assert line.split(": ", 1)[1].startswith(("drew from the draw pile", "took ", "replaced a tile, "
-                                                  "discarding", "discarded "))
+        said = line.split(": ", 1)[1]
+        assert said.startswith(("drew from the draw pile", "took ", "discarded ")) or re.fullmatch(
+            r"trip \d+, put a tile in, discarded .+ onto pile \d", said), line  # never the tile it put in
     with pytest.raises(SoloError, match="unknown bot"):
         SoloRace(BOARD, ("wizard",))
     assert solo.hint() is not None
@@ -132,3 +134,39 @@ def test_solo_bots_are_seeded_apart_from_the_tiles(tmp_path):
     del legacy["bot_seed"]
     path.write_text(json.dumps(legacy))
     assert SoloRace.load(path, BOARD).bot_seed == 4
+
+
+def test_solo_log_names_your_trip_and_both_tiles():
+    """Issue #44: "You: replaced a tile, discarding Denmark" said neither the trip nor the tile placed."""
+    solo = SoloRace(BOARD, ("normal",), seed=5)
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    solo.draw()
+    view = solo.view()
+    placed, old = view.in_hand, view.holder[3]
+    solo.replace(3, 1)
+    assert f"You: trip 4, placed {placed}, discarded {old} onto pile 2" in solo.log
+
+
+def play_until_over(solo: SoloRace) -> None:
+    """You only ever draw and discard: the bot finishes its journey (or the turn cap ends the game)."""
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    while not solo.view().finished:
+        solo.draw()
+        solo.discard(0)
+
+
+def test_at_the_end_the_bots_journey_is_shown_link_by_link():
+    solo = SoloRace(BOARD, ("normal",), seed=3, turn_cap=400)
+    assert solo.view().opponents == ()
+    play_until_over(solo)
+    view = solo.view()
+    assert view.winner == "Bot 1 (normal)" and not solo.running
+    [(player, tiles, links, reasons)] = view.opponents
+    assert player == "Bot 1 (normal)" and len(tiles) == 10
+    assert links == ("ok",) * 9 and reasons == (None,) * 9
+    kinds = [BOARD.kind_of(t) for t in tiles]
+    from rules.race.journey import check_journey
+
+    assert check_journey(BOARD, kinds).valid  # what is shown is the journey the checker accepts

@@ -106,3 +106,55 @@ def test_checker_follows_an_imported_board_pack(tmp_path, monkeypatch):
     assert screens.solo.board.id == "family"
     screens.solo = None
     assert screens.open_solo().board.id == "family"  # resumed on the board it was played on
+
+
+def placed_all(screens) -> None:
+    solo = screens.solo
+    for _ in range(10):
+        screens.solo_do(lambda: solo.place(solo.view().holder.index(None)))
+
+
+def test_a_new_game_during_a_running_game_asks_first(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    running = screens.solo
+    screens.new_solo("easy")
+    assert screens.solo is running and screens.confirm_new == "easy"
+    shown = texts(page.controls[0])
+    assert "Start a new game against the easy bot? This game is not over: it will be lost." in shown
+    screens.keep_playing()
+    assert screens.solo is running and screens.confirm_new is None
+    screens.new_solo("easy")
+    screens.new_solo("easy", confirmed=True)
+    assert screens.solo is not running and screens.solo.bots_names == ("easy",)
+    screens.new_solo("search")  # nothing placed yet: nothing to lose, no question
+    assert screens.solo.bots_names == ("search",) and screens.confirm_new is None
+
+
+def test_after_taking_a_piles_last_tile_the_refill_rule_is_said(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    solo = screens.solo
+    screens.solo_do(lambda: solo.take(0))  # each pile starts with one tile: pile 1 is now empty
+    view = solo.view()
+    assert view.discard_tops[0] is None
+    assert any(t.startswith("You took the last tile of pile 1: the rules say an emptied pile takes this "
+                            "turn's discard") for t in texts(page.controls[0]))
+    screens.choose_pile(2)
+    assert screens.message.startswith("You took the last tile of pile 1")
+    assert screens.allowed_pile(solo.view()) == 0
+
+
+def test_tapping_a_pile_chooses_where_tiles_go_as_the_help_says(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    solo = screens.solo
+    screens.solo_do(solo.draw)
+    shown = texts(page.controls[0])
+    assert any(t.startswith("Tap a pile to choose where tiles go") for t in shown)
+    screens.choose_pile(2)
+    shown = texts(page.controls[0])
+    assert "Pile 3 (discard here)" in shown and "Pile 1" in shown
+    in_hand = solo.view().in_hand
+    screens.solo_do(lambda: solo.discard(screens.allowed_pile(solo.view())))
+    assert solo.view().discard_tops[2] == in_hand or not solo.view().your_turn

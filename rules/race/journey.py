@@ -132,14 +132,16 @@ def link_reason(board: Board, kinds: Sequence[int | None], i: int) -> str | None
         return _("two transport tiles side by side do not connect ({first}, {second})").format(first=name(a),
                                                                                               second=name(b))
     touch = board.touch
+    # A transport at either end is broken whatever its neighbour: that is said first, as no country of
+    # another colour or sea would mend it.
     if board.is_country(a):  # b is a transport with a on its near side
-        if not touch[b] >> a & 1:
-            return _mismatch(board, a, b)
-        return _("the {transport} at trip {trip} has no country after it").format(transport=name(b), trip=i + 2)
-    if not touch[a] >> b & 1:
-        return _mismatch(board, b, a)
+        if i + 2 >= len(kinds):
+            return _("the {transport} at trip {trip} has no country after it").format(transport=name(b), trip=i + 2)
+        return _mismatch(board, a, b)
     if i == 0:
         return _("the {transport} at trip 1 has no country before it").format(transport=name(a))
+    if not touch[a] >> b & 1:
+        return _mismatch(board, b, a)
     return _("the {transport} goes from {country} back to {country}; it must take you to another country").format(
         transport=name(a), country=name(b))
 

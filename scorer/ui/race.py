@@ -127,6 +127,8 @@ class RaceScreens:
         #: The message is a hint (shown in blue), not a refusal (red).
         self.message_is_hint = False
         self._palette = ft.Row()
+        #: The bot level of a new game asked for while one is running, until the player confirms.
+        self.confirm_new: str | None = None
 
     def render(self) -> None:
         self.rerender()
@@ -147,11 +149,14 @@ class RaceScreens:
     # --- journey checker --------------------------------------------------------------------------------
 
     def tile_chip(self, name: str | None, label: str, on_click=None, selected: bool = False,
-                  identifier: str | None = None) -> ft.Control:
+                  identifier: str | None = None, compact: bool = False) -> ft.Control:
+        """A tile as a coloured chip; `compact` for a third of a phone's width (a discard pile), where the
+        longest word ("Mediterranean") must still fit on its line."""
         bg, fg = tile_look(self.board, name)
         chip = ft.Container(
-            ft.Text(name or label, color=fg, weight=ft.FontWeight.BOLD, size=14),
-            bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            ft.Text(name or label, color=fg, weight=ft.FontWeight.BOLD, size=11 if compact else 14),
+            bgcolor=bg, border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=6 if compact else 12, vertical=10),
             border=ft.Border.all(3, "#263238") if selected else None, on_click=on_click, expand=True)
         return sem(identifier, chip) if identifier else chip
 
@@ -285,10 +290,20 @@ class RaceScreens:
         solo.save()
         return solo
 
-    def new_solo(self, bot: str = "normal") -> None:
+    def new_solo(self, bot: str = "normal", confirmed: bool = False) -> None:
+        """A new game; a game begun and not over is only thrown away once the player says so."""
+        if not confirmed and self.solo is not None and self.solo.running:
+            self.confirm_new = bot
+            self.render()
+            return
+        self.confirm_new = None
         self.solo = self._new_game(seed=None, bot=bot)
         self.message = None
         self.message_is_hint = False
+        self.render()
+
+    def keep_playing(self) -> None:
+        self.confirm_new = None
         self.render()
 
     def solo_do(self, move) -> None:
@@ -331,7 +346,7 @@ class RaceScreens:
                 ft.Text((_("Pile {n} (discard here)") if marked else _("Pile {n}")).format(n=j + 1), size=12,
                         weight=ft.FontWeight.BOLD if marked else None),
                 self.tile_chip(top, _("empty"), on_click=self._pile_handler(solo, view, j),
-                               identifier=f"pile-{j + 1}")], expand=True,
+                               identifier=f"pile-{j + 1}", compact=True)], expand=True,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         opponent = solo.player_name(1)
         controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
@@ -346,8 +361,13 @@ class RaceScreens:
                                 icon=ft.Icons.DELETE_OUTLINE,
                                 on_click=lambda e: self.solo_do(lambda: solo.discard(self.allowed_pile(view)))),
             ]))
-            controls.append(ft.Text(_("Tap a trip to replace it (the old tile goes onto the marked pile); "
-                                      "tap a pile to discard there instead."), size=12))
+            if self.pile_forced(view):
+                help_text = self.forced_note(view)
+            else:
+                help_text = _("Tap a pile to choose where tiles go (marked \"discard here\"). Then tap a trip to "
+                              "replace it (its old tile goes onto that pile), or Discard to put {tile} there.").format(
+                    tile=view.in_hand)
+            controls.append(sem("pile-help", ft.Text(help_text, size=12)))
             controls.append(sem("map-caption", ft.Text(map_caption(self.board, picture, view.in_hand), size=12,
                                                        color=REACH_INK)))
         if view.phase != "setup":
@@ -356,17 +376,41 @@ class RaceScreens:
         controls.append(map_control(picture))
         controls.append(ft.Text(map_caption(self.board, picture, None), size=12))
         hint = solo.hint()
-        actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
-        actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
-                    for level in ("easy", "normal", "search")]
         if hint:
-            actions.append(ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
-                                         on_click=lambda e, h=hint: self.show_hint(h)))
-        controls.append(ft.Row(actions, wrap=True))
+            controls.append(ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
+                                          on_click=lambda e, h=hint: self.show_hint(h)))
+        for player, tiles, links, reasons in view.opponents:
+            controls.append(self.revealed_journey(player, tiles, links, reasons))
         controls.append(ft.Text(_("What happened"), weight=ft.FontWeight.BOLD))
         log = ft.Column([ft.Text(line, size=12) for line in view.log[-8:]], spacing=2)
         controls.append(sem("solo-log", log))
+        controls.append(ft.Divider())
+        if not self.confirm_new:
+            actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
+            actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
+                        for level in ("easy", "normal", "search")]
+            controls.append(ft.Row(actions, wrap=True))
+        else:  # the question at the top: a redraw shows the page from its start
+            level = self.confirm_new
+            controls.insert(0, sem("confirm-new", ft.Column([
+                sem("confirm-question", ft.Text(
+                    _("Start a new game against the {level} bot? This game is not over: it will be lost.").format(
+                        level=bot_label(level)), weight=ft.FontWeight.BOLD, color="#C62828")),
+                ft.Row([ft.FilledButton(_("Start a new game"), on_click=lambda e: self.new_solo(level, confirmed=True)),
+                        ft.OutlinedButton(_("Keep playing"), on_click=lambda e: self.keep_playing())], wrap=True),
+            ], spacing=6)))
         return ft.Column(controls, spacing=8)
+
+    def revealed_journey(self, player: str, tiles, links, reasons) -> ft.Control:
+        """A bot's holder once the game is over, link by link, as your own is shown."""
+        rows: list[ft.Control] = [ft.Text(_("{player}'s journey").format(player=player), weight=ft.FontWeight.BOLD)]
+        for slot, name in enumerate(tiles):
+            rows.append(ft.Row([ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W),
+                                self.tile_chip(name, "")]))
+            if slot < len(tiles) - 1:
+                rows.append(ft.Container(self.link_row(links[slot], reasons[slot]),
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
+        return sem("bot-journey", ft.Column(rows, spacing=2))
 
     def _slot_handler(self, solo: SoloRace, view, slot: int):
         if not view.your_turn:
@@ -386,12 +430,26 @@ class RaceScreens:
 
     def allowed_pile(self, view) -> int:
         """An emptied discard pile must take this turn's discard; otherwise the pile the player chose."""
-        if view.took_from >= 0 and view.discard_tops[view.took_from] is None:
+        if self.pile_forced(view):
             return view.took_from
         return self.pile
 
+    def pile_forced(self, view) -> bool:
+        return view.took_from >= 0 and view.discard_tops[view.took_from] is None
+
+    def forced_note(self, view) -> str:
+        return _("You took the last tile of pile {n}: the rules say an emptied pile takes this turn's discard, "
+                 "so tap a trip to replace it (its old tile goes onto pile {n}), or Discard to put {tile} "
+                 "there.").format(n=view.took_from + 1, tile=view.in_hand)
+
     def choose_pile(self, pile: int) -> None:
-        self.pile = pile
+        view = self.solo.view() if self.solo else None
+        if view is not None and self.pile_forced(view) and pile != view.took_from:
+            self.message = self.forced_note(view)  # a tap that cannot be obeyed says why
+            self.message_is_hint = False
+        else:
+            self.pile = pile
+            self.message = None
         self.render()
 
     def show_hint(self, hint: str) -> None:
