@@ -170,3 +170,31 @@ def test_at_the_end_the_bots_journey_is_shown_link_by_link():
     from rules.race.journey import check_journey
 
     assert check_journey(BOARD, kinds).valid  # what is shown is the journey the checker accepts
+
+
+@pytest.mark.parametrize(("typed", "tile"), [
+    ("Czechia", "Czech Republic"), ("North Macedonia", "Macedonia"), ("Türkiye", "Turkey"), ("turkiye", "Turkey"),
+    ("Holland", "Netherlands"), ("Bosnia", "Bosnia and Herzegovina"), ("blue airplane", "blue aeroplane"),
+    ("Blue Aeroplane", "blue aeroplane"), ("Med ship", "Mediterranean ship"), ("Baltic boat", "Baltic ship")])
+def test_checker_takes_the_names_people_use(typed, tile):
+    checker = JourneyChecker(BOARD)
+    checker.set_tile(0, typed)
+    assert checker.report().tiles[0] == tile
+    assert checker.matches(typed)[0] == tile
+
+
+def test_checker_says_did_you_mean_and_what_it_cannot_guess():
+    checker = JourneyChecker(BOARD)
+    with pytest.raises(CheckerInputError, match=r"trip 1: 'Swedn' is not a tile: did you mean 'Sweden'\?"):
+        checker.set_tile(0, "Swedn")
+    with pytest.raises(CheckerInputError, match="'UK' is several countries on this board: England, Northern "
+                                                "Ireland, Scotland, Wales; give one"):
+        checker.set_tile(0, "UK")
+    with pytest.raises(CheckerInputError, match="'Narnia' is not a tile: give a country"):
+        checker.set_tile(0, "Narnia")
+    assert checker.slots == [None] * 10  # nothing changed
+    assert checker.matches("Swedn") == ["Sweden"]
+    assert checker.search_note("Swedn") == "No tile is called 'Swedn'. Did you mean Sweden?"
+    assert checker.matches("qqqq") == []
+    assert checker.search_note("qqqq").startswith("No tile is called 'qqqq': type part of a country's name")
+    assert checker.search_note("cze") is None and checker.search_note("czechi") is None

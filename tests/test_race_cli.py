@@ -20,7 +20,7 @@ EXAMPLE = "Spain, France, Atlantic, Norway, Greece, Macedonia, Greece, Mediterra
 
 def test_journey_command_explains_the_rulebook_example():
     result = runner.invoke(app, ["journey", EXAMPLE, "--json"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # the journey does not connect
     doc = json.loads(result.output)
     assert not doc["valid"] and doc["connected_links"] == 8
     assert doc["breaks"] == [{"trips": [4, 5],
@@ -36,6 +36,7 @@ def test_journey_command_accepts_a_complete_journey_and_names_a_fix():
     fix = runner.invoke(app, ["journey", "Portugal, Italy, France, England, Ireland, Atlantic, Norway, "
                                          "Sweden, Denmark, Germany"])
     assert "trip 2 → Spain" in fix.output and "completes the journey" in fix.output
+    assert fix.exit_code == 1
 
 
 def test_journey_command_names_the_bad_tile():
@@ -75,3 +76,56 @@ def test_search_bot_plays_legal_games_and_finishes():
     game = RaceGame(2, seed=11, turn_cap=400)
     state = play_race(game, [make_race_bot("search", 1), make_race_bot("easy", 2)])
     assert state.winner == 0 and is_complete(game.board, state.kinds(0))
+
+
+ALIASED = "Holland, Germany, Czechia, Slovakia, Ukraine, Türkiye, Med ship, Greece, North Macedonia, Serbia"
+
+
+def test_journey_command_takes_the_names_people_use():
+    result = runner.invoke(app, ["journey", ALIASED, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["valid"] and doc["tiles"] == ["Netherlands", "Germany", "Czech Republic", "Slovakia", "Ukraine",
+                                             "Turkey", "Mediterranean ship", "Greece", "Macedonia", "Serbia"]
+    plane = runner.invoke(app, ["journey", "Spain, France, Italy, Slovenia, Austria, Germany, Denmark, Sweden, "
+                                           "blue airplane, Croatia"])
+    assert "blue aeroplane → Croatia" in " ".join(plane.output.split()) and plane.exit_code == 0
+
+
+def test_journey_command_says_did_you_mean_and_what_it_cannot_guess():
+    typo = runner.invoke(app, ["journey", ALIASED.replace("Greece", "Greeec")])
+    assert typo.exit_code == 2
+    assert "trip 8: 'Greeec' is not a tile: did you mean 'Greece'?" in " ".join(typo.output.split())
+    uk = runner.invoke(app, ["journey", ALIASED.replace("Holland", "UK")])
+    assert uk.exit_code == 2 and "England, Northern Ireland, Scotland, Wales; give one" in " ".join(uk.output.split())
+    unknown = runner.invoke(app, ["journey", ALIASED.replace("Serbia", "Narnia")])
+    assert "trip 10: 'Narnia' is not a tile: give a country" in " ".join(unknown.output.split())
+
+
+def test_journey_json_holds_errors_too_and_the_exit_code_tells_the_outcome():
+    typo = runner.invoke(app, ["journey", ALIASED.replace("Greece", "Greeec"), "--json"])
+    assert typo.exit_code == 2
+    doc = json.loads(typo.output)
+    assert doc == {"board": "tourpad", "valid": False,
+                   "error": "trip 8: 'Greeec' is not a tile: did you mean 'Greece'?"}
+    short = runner.invoke(app, ["journey", "Spain, France", "--json"])
+    assert short.exit_code == 2 and json.loads(short.output)["error"].startswith("a journey has 10 tiles")
+    board = runner.invoke(app, ["journey", ALIASED, "--json", "--board", "nope"])
+    assert board.exit_code == 2 and "unknown board 'nope'" in json.loads(board.output)["error"]
+
+
+def test_sim_refuses_a_boomerang_bot_name_for_race_and_help_lists_each_games_bots():
+    hard = runner.invoke(app, ["sim", "--game", "race-around-europe", "--players", "2", "--bots", "hard,normal",
+                               "--games", "1"])
+    assert hard.exit_code == 2 and "unknown Race Around Europe bot 'hard'; choose from easy, normal, search" in (
+        " ".join(hard.output.split()))
+    import typer.main
+
+    from rules.bots import bot_names
+    from rules.race.bots import RACE_BOTS
+
+    sim = typer.main.get_command(app).commands["sim"]
+    [bots] = [p for p in sim.params if p.name == "bots"]
+    boomerang, race = bots.help.split("Race Around Europe:")
+    assert all(name in boomerang for name in bot_names())
+    assert [n.strip() for n in race.split(",")] == list(RACE_BOTS)

@@ -158,3 +158,19 @@ def test_tapping_a_pile_chooses_where_tiles_go_as_the_help_says(tmp_path):
     in_hand = solo.view().in_hand
     screens.solo_do(lambda: solo.discard(screens.allowed_pile(solo.view())))
     assert solo.view().discard_tops[2] == in_hand or not solo.view().your_turn
+
+
+def test_enter_in_the_search_picks_a_single_match_and_an_unknown_name_says_so(tmp_path):
+    _page, screens = open_screens(tmp_path)
+    screens.pick_single("czechia")
+    assert screens.checker.report().tiles[0] == "Czech Republic" and screens.selected == 1
+    screens.pick_single("an")  # France, Germany, … : Enter picks none of several
+    assert screens.checker.report().tiles[1] is None and screens.filter == "an"
+    screens.set_filter("zzz")
+    assert texts(screens._palette) == []
+    assert screens._search_note.content.value.startswith("No tile is called 'zzz'")
+    screens.set_filter("Frnace")
+    assert texts(screens._palette) == ["France"]
+    assert screens._search_note.content.value == "No tile is called 'Frnace'. Did you mean France?"
+    screens.pick_single("Frnace")
+    assert screens.checker.report().tiles[1] == "France"

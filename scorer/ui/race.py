@@ -127,6 +127,7 @@ class RaceScreens:
         #: The message is a hint (shown in blue), not a refusal (red).
         self.message_is_hint = False
         self._palette = ft.Row()
+        self._search_note = sem("search-note", ft.Text(""))
         #: The bot level of a new game asked for while one is running, until the player confirms.
         self.confirm_new: str | None = None
 
@@ -198,14 +199,17 @@ class RaceScreens:
         elif report.faults:
             details.append(ft.Text(_("No single replacement improves this journey."), size=13))
         search = ft.TextField(label=_("Find a tile"), value=self.filter, dense=True,
-                              on_change=lambda e: self.set_filter(e.control.value))
+                              on_change=lambda e: self.set_filter(e.control.value),
+                              on_submit=lambda e: self.pick_single(e.control.value))
+        self._search_note = sem("search-note", ft.Text(self.checker.search_note(self.filter) or "", size=12,
+                                                        color="#C62828"))
         self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
         palette = sem("palette", self._palette)
         return ft.Column([
             *chooser, headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
                     ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
-            search, palette,
+            search, self._search_note, palette,
             map_control(map_picture(self.board, self.checker.slots)),
             ft.Text(map_caption(self.board, map_picture(self.board, self.checker.slots), None), size=12),
         ], spacing=8)
@@ -247,8 +251,19 @@ class RaceScreens:
         """Typing narrows the palette in place: a full redraw would take the focus from the search field."""
         self.filter = text
         self._palette.controls = self.palette_items()
+        self._search_note.content.value = self.checker.search_note(text) or ""
         with contextlib.suppress(RuntimeError):  # not on a page: tests build the screens without one
             self._palette.update()
+            self._search_note.update()
+
+    def pick_single(self, text: str) -> None:
+        """Enter in the search field: the one tile it matches goes in; several or none, the list stays."""
+        self.filter = text
+        names = self.checker.matches(text, limit=2) if text.strip() else []
+        if len(names) == 1:
+            self.pick(names[0])
+        else:
+            self.set_filter(text)
 
     def pick(self, name: str) -> None:
         try:
