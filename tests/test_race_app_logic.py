@@ -198,3 +198,30 @@ def test_checker_says_did_you_mean_and_what_it_cannot_guess():
     assert checker.matches("qqqq") == []
     assert checker.search_note("qqqq").startswith("No tile is called 'qqqq': type part of a country's name")
     assert checker.search_note("cze") is None and checker.search_note("czechi") is None
+
+
+TWO_ITALYS = ["Spain", "France", "Italy", "Slovenia", "Austria", "Italy", "France", "Germany", "Poland", "Ukraine"]
+
+
+def test_a_duplicate_tile_is_named_in_the_headline_not_hidden_by_the_links():
+    """Issue #44: every link connected, so it read "Not complete: 9 of 9 links connect"."""
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(TWO_ITALYS):
+        checker.set_tile(slot, name)
+    report = checker.report()
+    assert report.headline == ("Not complete: every link connects, but trips 3, 6: Italy appears 2 times, but "
+                               "the set has 1 Italy tile")
+
+
+def test_a_best_replacement_applies_and_one_slot_clears():
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(EXAMPLE):
+        checker.set_tile(slot, name)
+    report = checker.report()
+    assert len(report.fix_moves) == len(report.fixes)
+    slot, tile = report.fix_moves[0]
+    assert report.fixes[0].startswith(f"replace trip {slot + 1} with {tile}")
+    checker.apply_fix(slot, tile)
+    assert checker.report().tiles[slot] == tile
+    checker.clear(3)
+    assert checker.report().tiles[3] is None and checker.report().tiles[2] == "Atlantic ship"

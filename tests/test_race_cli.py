@@ -129,3 +129,11 @@ def test_sim_refuses_a_boomerang_bot_name_for_race_and_help_lists_each_games_bot
     boomerang, race = bots.help.split("Race Around Europe:")
     assert all(name in boomerang for name in bot_names())
     assert [n.strip() for n in race.split(",")] == list(RACE_BOTS)
+
+
+def test_journey_command_names_a_duplicate_first():
+    result = runner.invoke(app, ["journey", "Spain, France, Italy, Slovenia, Austria, Italy, France, Germany, "
+                                            "Poland, Ukraine"])
+    assert result.exit_code == 1
+    assert ("not complete: every link connects, but trips 3, 6: Italy appears 2 times, but the set has 1 Italy "
+            "tile") in " ".join(result.output.split())

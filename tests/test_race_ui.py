@@ -174,3 +174,32 @@ def test_enter_in_the_search_picks_a_single_match_and_an_unknown_name_says_so(tm
     assert screens._search_note.content.value == "No tile is called 'Frnace'. Did you mean France?"
     screens.pick_single("Frnace")
     assert screens.checker.report().tiles[1] == "France"
+
+
+def test_tapping_a_best_replacement_applies_it_and_a_trip_can_be_cleared(tmp_path):
+    page, screens = open_screens(tmp_path)
+    for name in ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece",
+                 "Mediterranean ship", "Turkey", "Ukraine"]:
+        screens.pick(name)
+    slot, tile = screens.checker.report().fix_moves[0]
+    screens.apply_fix(slot, tile)
+    assert screens.checker.report().tiles[slot] == tile and screens.selected == slot
+    assert f"Clear trip {slot + 1}" in [b.content for b in buttons(page.controls[0])]
+    screens.clear_slot(slot)
+    assert screens.checker.report().tiles[slot] is None
+    assert sum(t is None for t in screens.checker.report().tiles) == 1
+
+
+def buttons(control) -> list:
+    found, stack = [], [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.TextButton):
+            found.append(c)
+        for attr in ("content", "controls"):
+            child = getattr(c, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, str):
+                stack.append(child)
+    return found

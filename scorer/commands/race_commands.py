@@ -158,8 +158,12 @@ def journey(
         console.print(_("[green]complete journey[/]: {tiles}").format(
             tiles=" → ".join(board.kind_name(k) for k in kinds)))
         return
-    console.print(_("[red]not complete[/]: {connected} of {links} links connect").format(
-        connected=check.connected, links=JOURNEY_LENGTH - 1))
+    if not check.breaks and check.problems:  # "9 of 9 links connect" would hide what is wrong
+        console.print(_("[red]not complete[/]: every link connects, but {problem}").format(
+            problem=check.problems[0]), highlight=False)
+    else:
+        console.print(_("[red]not complete[/]: {connected} of {links} links connect").format(
+            connected=check.connected, links=JOURNEY_LENGTH - 1))
     for item in (*check.breaks, *check.problems):
         console.print(f"  {item}", highlight=False)
     if fixes:

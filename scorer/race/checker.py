@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.race.board import COLOURS, Board, said
-from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_reason, link_states
+from rules.race.journey import (
+    JOURNEY_LENGTH,
+    OPEN,
+    JourneyCheck,
+    best_fixes,
+    check_journey,
+    link_reason,
+    link_states,
+)
 from scorer.locale import _, ngettext
 
 
@@ -31,6 +39,17 @@ class CheckerReport:
     #: The faults that are not one link (the journey's ends, too many tiles of a kind): the screen shows
     #: these apart, as each broken link is already shown under its trip.
     problems: tuple[str, ...] = ()
+    #: Per line of `fixes`: the trip (0-based slot) and the tile to put there, for a tap to apply it.
+    fix_moves: tuple[tuple[int, str], ...] = ()
+
+
+def not_complete_headline(check: JourneyCheck) -> str:
+    """What keeps a journey from being complete, the true reason first: when every link connects it is a
+    tile count (a duplicate) or an end, and "9 of 9 links connect" would hide it."""
+    if not check.breaks and check.problems:
+        return _("Not complete: every link connects, but {problem}").format(problem=check.problems[0])
+    return _("Not complete: {connected} of {links} links connect").format(
+        connected=check.connected, links=JOURNEY_LENGTH - 1)
 
 
 class JourneyChecker:
@@ -124,10 +143,14 @@ class JourneyChecker:
              else _("replace trip {n} with {tile}: leaves {left} to fix")).format(
                 n=f.slot + 1, tile=board.kind_name(f.kind), left=f.remaining)
             for f in fixes)
-        headline = _("Not complete: {connected} of {links} links connect").format(
-            connected=check.connected, links=JOURNEY_LENGTH - 1)
+        headline = not_complete_headline(check)
+        moves = tuple((f.slot, board.kind_label(f.kind)) for f in fixes)
         return CheckerReport(names, links, reasons, False, faults, lines, headline,
-                             tuple(str(x) for x in check.problems))
+                             tuple(str(x) for x in check.problems), moves)
+
+    def apply_fix(self, slot: int, name: str) -> None:
+        """A tapped replacement: the tile goes into its trip (as if picked there)."""
+        self.set_tile(slot, name)
 
     @property
     def open_links(self) -> int:

@@ -193,7 +193,12 @@ class RaceScreens:
         details: list[ft.Control] = [ft.Text(f, size=13) for f in report.problems]
         if report.fixes:
             details.append(ft.Text(_("Best single replacement:"), weight=ft.FontWeight.BOLD))
-            details += [sem(f"fix-{i}", ft.Text(line, size=13)) for i, line in enumerate(report.fixes[:6])]
+            details.append(ft.Text(_("Tap one to make that replacement."), size=12))
+            details += [sem(f"fix-{i}", ft.Container(
+                ft.Row([ft.Icon(ft.Icons.SWAP_HORIZ, size=16, color="#1565C0"),
+                        ft.Text(line, size=13, color="#1565C0", expand=True)], spacing=4),
+                on_click=lambda e, move=move: self.apply_fix(*move), padding=ft.Padding.symmetric(vertical=4)))
+                for i, (line, move) in enumerate(zip(report.fixes[:6], report.fix_moves, strict=False))]
             if len(report.fixes) > 6:
                 details.append(ft.Text(_("… and {n} more").format(n=len(report.fixes) - 6), size=12))
         elif report.faults:
@@ -208,7 +213,10 @@ class RaceScreens:
         return ft.Column([
             *chooser, headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
-                    ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
+                    ft.TextButton(_("Clear trip {n}").format(n=self.selected + 1), icon=ft.Icons.BACKSPACE_OUTLINED,
+                                  on_click=lambda e: self.clear_slot(self.selected)),
+                    ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())],
+                   wrap=True),
             search, self._search_note, palette,
             map_control(map_picture(self.board, self.checker.slots)),
             ft.Text(map_caption(self.board, map_picture(self.board, self.checker.slots), None), size=12),
@@ -275,6 +283,21 @@ class RaceScreens:
             self.message_is_hint = False
             self.selected = min(self.selected + 1, 9)
             self.filter = ""
+        self.render()
+
+    def apply_fix(self, slot: int, name: str) -> None:
+        try:
+            self.checker.apply_fix(slot, name)
+        except CheckerInputError as err:
+            self.message = str(err)
+        else:
+            self.message = None
+            self.selected = slot
+        self.render()
+
+    def clear_slot(self, slot: int) -> None:
+        self.checker.clear(slot)
+        self.selected = slot
         self.render()
 
     def clear(self) -> None:
