@@ -62,9 +62,23 @@ def test_sim_command_reports_win_rates_and_length():
     assert other.exit_code == 2 and "race-around-europe" in other.output
 
 
-def test_normal_beats_easy():
-    result = run_race_simulation(2, ["normal", "easy"], 30, seed=7)
-    assert result["seats"][0]["wins"] >= 27  # acceptance is ≥ 80 %; measured at 100 % (see report)
+def test_normal_beats_easy_and_easy_wins_its_share():
+    """Issue #44: easy (then a random player) never won one of 200 games against normal. The beginner wins
+    about one game in five against normal over 1,000 games (docs/bots.md); these seeded 60 show the same."""
+    result = run_race_simulation(2, ["normal", "easy"], 60, seed=7)
+    normal, easy = (seat["wins"] for seat in result["seats"])
+    assert normal > 2 * easy and easy >= 5
+
+
+def test_the_easy_bot_is_not_random():
+    from rules.race.bots import RandomRaceBot
+
+    wins = 0
+    for g in range(20):
+        game = RaceGame(2, 500 + g, first_player=g % 2, turn_cap=400)
+        state = play_race(game, [make_race_bot("easy", 2 * g), RandomRaceBot(2 * g + 1)])
+        wins += state.winner == 0
+    assert wins == 20  # a random player practically never completes a journey; the beginner does
 
 
 def test_wrong_bot_count_is_refused():

@@ -1,7 +1,9 @@
 """Race Around Europe bots: `act(view) -> action`, given only their `RaceView` (a frozen snapshot of what
 the player sees, with samples of the unseen tiles), so no bot can cheat.
 
-- `easy`: a uniformly random legal action.
+- `easy`: a beginner (`BeginnerRaceBot`): draws blind, places the tile where it makes the most links, and
+  now and then lets a useful tile go. (`RandomRaceBot`, a uniformly random legal action, is no level: it
+  practically never completes a journey.)
 - `normal`: greedy on the number of connected links — takes a discard top only when it improves the
   journey, replaces the slot that improves it most, otherwise discards where it hurts least.
 - `search`: determinized lookahead — the draw pile's top is unknown, so it samples re-deals of the
@@ -79,6 +81,38 @@ class RandomRaceBot:
 
     def act(self, view: RaceView) -> int:
         return self.rng.choice(view.legal_actions())
+
+
+class BeginnerRaceBot:
+    """Plays like someone in their first games: places each tile where it makes the most links, but only
+    looks at the draw pile, misses a useful tile now and then, and never plans past the tile in hand.
+
+    Not random: every move it makes is one a person might make. `lapse` is how often it lets a useful
+    drawn tile go (a beginner does not see every link on the map).
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0, lapse: float = 0.1) -> None:
+        self.rng = random.Random(seed)
+        self.lapse = lapse
+        self._greedy = GreedyRaceBot(seed)
+        self._greedy.rng = self.rng
+
+    def act(self, view: RaceView) -> int:
+        obs = view.observation()
+        board = view.board
+        if obs.phase == RacePhase.SETUP:
+            return self._greedy._setup(board, obs)
+        if obs.phase == RacePhase.DRAW:
+            return DRAW_PILE if DRAW_PILE in obs.legal_actions else self.rng.choice(obs.legal_actions)
+        holder: list[int] = list(obs.holder)  # type: ignore[arg-type]
+        legal = [a for a in obs.legal_actions if decode(a)[0] == "discard"]
+        pile = decode(self.rng.choice(legal))[2]
+        _value, slot = self._greedy.best_placement(board, holder, obs.in_hand)  # type: ignore[arg-type]
+        if slot < 0 or self.rng.random() < self.lapse:
+            return discard(pile)
+        return replace(slot, pile)
 
 
 class GreedyRaceBot:
@@ -229,7 +263,7 @@ class SearchRaceBot(GreedyRaceBot):
 
 
 RACE_BOTS: dict[str, Callable[[int], RaceBot]] = {
-    "easy": RandomRaceBot, "normal": GreedyRaceBot, "search": SearchRaceBot}
+    "easy": BeginnerRaceBot, "normal": GreedyRaceBot, "search": SearchRaceBot}
 
 
 def make_race_bot(name: str, seed: int = 0) -> RaceBot:
@@ -248,5 +282,5 @@ def play_race(game: RaceGame, bots: Sequence[RaceBot], state: RaceState | None =
     return state
 
 
-__all__ = ["RACE_BOTS", "GreedyRaceBot", "RandomRaceBot", "SearchRaceBot", "make_race_bot", "place",
+__all__ = ["RACE_BOTS", "BeginnerRaceBot", "GreedyRaceBot", "RandomRaceBot", "SearchRaceBot", "make_race_bot", "place",
            "play_race"]
