@@ -225,3 +225,32 @@ def test_a_best_replacement_applies_and_one_slot_clears():
     assert checker.report().tiles[slot] == tile
     checker.clear(3)
     assert checker.report().tiles[3] is None and checker.report().tiles[2] == "Atlantic ship"
+
+
+def test_a_hint_gives_its_reason_and_never_a_swap_that_gains_nothing():
+    """Issue #44: Hint gave a move without a reason, once a swap that gained nothing."""
+    from rules.race.journey import connected_links
+
+    solo = SoloRace(BOARD, ("normal",), seed=3, turn_cap=400)
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    swaps = 0
+    for _turn in range(25):
+        if solo.view().finished:
+            break
+        hint = solo.hint()
+        assert " — " in hint and hint.split(" — ")[1]
+        solo.draw()
+        move, reason = solo.hint().split(" — ")
+        if move.startswith("replace trip"):
+            swaps += 1
+            trip = int(move.split()[2].rstrip(","))
+            holder = list(solo.state.kinds(0))
+            now = connected_links(BOARD, holder)
+            holder[trip - 1] = BOARD.tiles[solo.state.in_hand]
+            assert connected_links(BOARD, holder) > now, move
+            assert reason.endswith(f"links instead of {now}")
+        else:
+            assert move.startswith("discard onto pile") and reason.endswith("adds no link anywhere in your holder")
+        solo.discard(0)  # you keep your holder; the bot plays on
+    assert swaps

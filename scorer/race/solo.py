@@ -28,7 +28,7 @@ from rules.race.engine import (
     replace,
     take_discard,
 )
-from rules.race.journey import link_reason, link_states
+from rules.race.journey import LINKS, connected_links, link_reason, link_states
 from scorer.locale import N_, _
 
 HUMAN = 0
@@ -257,4 +257,30 @@ class SoloRace:
         if self.state.is_terminal() or self.state.current != HUMAN:
             return None
         action = make_race_bot("normal", len(self.actions)).act(self.state.view(HUMAN))
-        return self.state.action_to_string(action)
+        kind, slot, pile = decode(action)
+        if kind == "replace":
+            holder = [k for k in self.state.kinds(HUMAN) if k is not None]
+            swapped = [*holder[:slot], self.board.tiles[self.state.in_hand], *holder[slot + 1:]]
+            if connected_links(self.board, swapped) <= connected_links(self.board, holder):
+                action = discard(pile)  # a swap that gains nothing is no advice
+        return f"{self.state.action_to_string(action)} — {self._hint_reason(action)}"
+
+    def _hint_reason(self, action: int) -> str:
+        """Why the hint's move: the links it makes, counted on your holder as it would stand."""
+        s, board = self.state, self.board
+        holder = [k for k in s.kinds(HUMAN) if k is not None]
+        now = connected_links(board, holder)
+        kind, slot, pile = decode(action)
+        if kind == "take":
+            tile = board.tiles[s.discards[pile][-1]]
+            best = max(connected_links(board, [*holder[:i], tile, *holder[i + 1:]]) for i in range(len(holder)))
+            return _("it would connect {after} of {links} links instead of {now}").format(
+                after=best, now=now, links=LINKS)
+        if kind == "draw":
+            return _("no discard pile's top would connect more than the {now} links you have").format(now=now)
+        in_hand = board.tiles[s.in_hand]
+        if kind == "replace":
+            after = connected_links(board, [*holder[:slot], in_hand, *holder[slot + 1:]])
+            return _("{tile} there connects {after} of {links} links instead of {now}").format(
+                tile=board.kind_label(in_hand), after=after, now=now, links=LINKS)
+        return _("{tile} adds no link anywhere in your holder").format(tile=board.kind_label(in_hand))
