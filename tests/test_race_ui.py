@@ -141,7 +141,8 @@ def test_after_taking_a_piles_last_tile_the_refill_rule_is_said(tmp_path):
     assert any(t.startswith("You took the last tile of pile 1: the rules say an emptied pile takes this "
                             "turn's discard") for t in texts(page.controls[0]))
     screens.choose_pile(2)
-    assert screens.message.startswith("You took the last tile of pile 1")
+    assert screens.message == ("Pile 3 cannot take this turn's discard: pile 1, which you emptied, must be "
+                               "refilled first.")
     assert screens.allowed_pile(solo.view()) == 0
 
 

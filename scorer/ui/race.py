@@ -483,7 +483,9 @@ class RaceScreens:
     def choose_pile(self, pile: int) -> None:
         view = self.solo.view() if self.solo else None
         if view is not None and self.pile_forced(view) and pile != view.took_from:
-            self.message = self.forced_note(view)  # a tap that cannot be obeyed says why
+            # a tap that cannot be obeyed says why
+            self.message = _("Pile {pile} cannot take this turn's discard: pile {n}, which you emptied, must be "
+                             "refilled first.").format(pile=pile + 1, n=view.took_from + 1)
             self.message_is_hint = False
         else:
             self.pile = pile

@@ -159,6 +159,7 @@ def test_discard_piles_do_what_their_help_says(server, phone, open_app):
     pad.wait_text("solo-status", "^You drew ")
     pad.wait_text("pile-help", "^You took the last tile of pile 1: the rules say an emptied pile takes")
     pad.tap_ident("pile-2")
-    pad.wait_text("race-message", "^You took the last tile of pile 1")
+    pad.wait_text("race-message", "^Pile 2 cannot take this turn's discard: pile 1, which you emptied, must be "
+                                  "refilled first")
     assert pad.button(re.compile("^Discard onto pile 1")).count() == 1
     pad.shot("race-pile-refill")
