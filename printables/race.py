@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import draw_fitted
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
-from printables.locale import _
+from printables.locale import _, pgettext
 from printables.output import write_pdf
 from rules.race import map_layout as layout
 from rules.race.board import COLOURS, SEAS, Board, colour_label, sea_label
@@ -38,6 +38,15 @@ COLS, ROWS = 6, 6
 def alphabetical(name: str) -> str:
     """A sort key putting translated names in dictionary order ("Écosse" with the E's, not after "Z")."""
     return "".join(ch for ch in unicodedata.normalize("NFD", name) if not unicodedata.combining(ch)).casefold()
+
+
+def sea_initial(sea: str) -> str:
+    """The letter on a sea badge: the sea's own initial (the label's first letter is its article in French,
+    "l'Atlantique", which made every badge an "l")."""
+    initials = {"Atlantic": pgettext("sea badge: Atlantic", "A"),
+                "Mediterranean": pgettext("sea badge: Mediterranean", "M"),
+                "Baltic": pgettext("sea badge: Baltic", "B")}
+    return initials.get(sea, sea[:1])
 
 
 def _colours_note(board: Board) -> str:
@@ -100,7 +109,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.circle(bx, y + 5 * mm, 2.6 * mm, stroke=0, fill=1)
             c.setFillColor(white)
             c.setFont(BOLD, 7)
-            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_label(sea)[0])
+            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_initial(sea))
         # the neighbours, so a printed tile doubles as a reference card
         near = sorted((board.country_label(j) for j in range(board.n_countries) if board.borders(kind, j)),
                       key=alphabetical)
@@ -269,7 +278,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
         c.circle(bx, by, 1.6 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5)
-        c.drawCentredString(bx, by - 1.7, sea_label(sea)[0])
+        c.drawCentredString(bx, by - 1.7, sea_initial(sea))
 
 
 def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
@@ -294,7 +303,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.circle(cx + 2 * mm, y + 5.3 * mm, 1.8 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5.5)
-        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_label(sea)[0])
+        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_initial(sea))
         c.setFillColor(black)
         c.setFont(SANS, 7)
         c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_label(sea))

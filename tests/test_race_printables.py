@@ -58,3 +58,13 @@ def test_print_commands(tmp_path):
     assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
     missing = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--board", "nope"])
     assert missing.exit_code == 2 and "unknown board 'nope'" in missing.output
+
+
+def test_sea_badges_carry_the_seas_initial_in_french_too():
+    """The badge letter was the label's first letter: "l'Atlantique" made every French badge an "l"."""
+    from printables.race import sea_initial
+    from rules.i18n import use_language
+
+    assert [sea_initial(s) for s in ("Atlantic", "Mediterranean", "Baltic")] == ["A", "M", "B"]
+    with use_language("fr"):
+        assert [sea_initial(s) for s in ("Atlantic", "Mediterranean", "Baltic")] == ["A", "M", "B"]
