@@ -40,6 +40,26 @@ from rules.race.journey import LINKS, broken_links
 SIGNIFICANT = 0.01
 
 
+def _broken_between(board: Board, kinds: Sequence[int], first: int, last: int) -> int:
+    """How many of links first..last-1 are broken: `broken_links` restricted to them (same rules)."""
+    c = board.n_countries
+    neighbours, touch = board.neighbours, board.touch
+    n = len(kinds)
+    count = 0
+    for i in range(first, last):
+        a = kinds[i]
+        b = kinds[i + 1]
+        if a < c:
+            if b < c:
+                if not neighbours[a] >> b & 1:
+                    count += 1
+            elif not touch[b] >> a & 1 or i + 2 >= n:
+                count += 1
+        elif b >= c or not touch[a] >> b & 1 or i == 0 or kinds[i - 1] == b:
+            count += 1
+    return count
+
+
 class RaceBot(Protocol):
     name: str
 
@@ -223,11 +243,15 @@ class SearchRaceBot(GreedyRaceBot):
         helps = [False] * board.n_kinds
         for slot in range(SLOTS):
             old = trial[slot]
+            # a tile at `slot` can change links slot-1, slot and slot+1 only (a transport's far side looks
+            # one tile back), so only those are counted again: the same answer as `connected`, faster
+            first, last = max(0, slot - 1), min(LINKS, slot + 2)
+            broken_near = (broken_links(board, trial) >> first & ((1 << (last - first)) - 1)).bit_count()
             for kind in self._unseen_kinds:
                 if kind == old or helps[kind]:
                     continue
                 trial[slot] = kind
-                if connected(board, trial) > base:
+                if _broken_between(board, trial, first, last) < broken_near:
                     helps[kind] = True
             trial[slot] = old
         # the chance that a tile drawn blind would add a link (weighted by how many such tiles are unseen)
