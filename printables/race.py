@@ -20,9 +20,11 @@ from reportlab.pdfgen.canvas import Canvas
 from printables.badges import draw_fitted
 from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
-from printables.locale import _
+from printables.locale import _, pgettext
 from printables.output import write_pdf
+from rules.race import map_layout as layout
 from rules.race.board import COLOURS, SEAS, Board, colour_label, sea_label
+from rules.race.map_layout import missing_positions
 
 #: Print colours for the five tile colours (light enough for black text).
 COLOUR_FILL = {"blue": HexColor("#6FA8DC"), "green": HexColor("#7CC47F"), "orange": HexColor("#F6A85B"),
@@ -36,6 +38,15 @@ COLS, ROWS = 6, 6
 def alphabetical(name: str) -> str:
     """A sort key putting translated names in dictionary order ("Écosse" with the E's, not after "Z")."""
     return "".join(ch for ch in unicodedata.normalize("NFD", name) if not unicodedata.combining(ch)).casefold()
+
+
+def sea_initial(sea: str) -> str:
+    """The letter on a sea badge: the sea's own initial (the label's first letter is its article in French,
+    "l'Atlantique", which made every badge an "l")."""
+    initials = {"Atlantic": pgettext("sea badge: Atlantic", "A"),
+                "Mediterranean": pgettext("sea badge: Mediterranean", "M"),
+                "Baltic": pgettext("sea badge: Baltic", "B")}
+    return initials.get(sea, sea[:1])
 
 
 def _colours_note(board: Board) -> str:
@@ -98,7 +109,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
             c.circle(bx, y + 5 * mm, 2.6 * mm, stroke=0, fill=1)
             c.setFillColor(white)
             c.setFont(BOLD, 7)
-            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_label(sea)[0])
+            c.drawCentredString(bx, y + 5 * mm - 2.5, sea_initial(sea))
         # the neighbours, so a printed tile doubles as a reference card
         near = sorted((board.country_label(j) for j in range(board.n_countries) if board.borders(kind, j)),
                       key=alphabetical)
@@ -194,28 +205,13 @@ def _cut_lines(c: Canvas, cells: list[tuple[float, float]]) -> None:
 
 # --- the reference map --------------------------------------------------------------------------------------
 
-#: Schematic positions (column, row; row 0 at the bottom) — roughly where each country lies, spread out so
-#: every name is readable. Countries a board pack adds would need a position here.
-MAP_POSITIONS: dict[str, tuple[float, float]] = {
-    "Iceland": (0.6, 9.0), "Norway": (5.0, 9.0), "Sweden": (6.3, 8.2), "Finland": (7.7, 9.0),
-    "Scotland": (2.5, 8.0), "Northern Ireland": (1.2, 7.3), "Ireland": (0.6, 6.3), "England": (2.9, 6.7),
-    "Wales": (1.8, 5.9), "Denmark": (5.0, 7.4), "Estonia": (8.9, 8.0), "Latvia": (8.9, 7.2),
-    "Lithuania": (8.5, 6.4), "Russia": (10.9, 7.2), "Netherlands": (4.2, 6.5), "Belgium": (3.7, 5.6),
-    "Luxembourg": (4.4, 4.9), "Germany": (5.6, 6.0), "Poland": (7.4, 5.9), "Belarus": (9.7, 6.1),
-    "France": (2.9, 4.4), "Switzerland": (4.6, 4.1), "Czech Republic": (6.4, 5.1), "Slovakia": (7.6, 4.8),
-    "Ukraine": (9.8, 5.0), "Austria": (5.9, 4.2), "Hungary": (7.4, 3.9), "Moldova": (10.6, 4.0),
-    "Romania": (9.2, 3.4), "Monaco": (4.0, 3.3), "Slovenia": (6.0, 3.4), "Croatia": (6.6, 2.7),
-    "Italy": (5.1, 2.4), "Bosnia and Herzegovina": (7.3, 2.0), "Serbia": (8.3, 2.7), "Spain": (1.9, 2.8),
-    "Portugal": (0.6, 2.4), "Montenegro": (7.1, 1.2), "Kosovo": (8.2, 1.6), "Bulgaria": (9.7, 2.3),
-    "Macedonia": (8.9, 0.9), "Albania": (7.8, 0.5), "Greece": (9.0, 0.0), "Turkey": (11.0, 1.2),
-    "Malta": (5.5, 0.7), "Cyprus": (11.0, 0.0),
-}
+#: The printed map's box for a country (the layout's box, at the page's scale; see `_draw_map`).
 BOX_W, BOX_H = 19 * mm, 8.5 * mm
 
 
 def render_map(board: Board, target: Path | io.BufferedIOBase, paper: str = "a4") -> None:
     """One landscape page: the schematic graph of countries, colours, seas, ferries and the bridge."""
-    missing = [n for n in board.countries if n not in MAP_POSITIONS]
+    missing = missing_positions(board)
     if missing:
         raise ValueError(_("no map position for {countries}").format(countries=", ".join(missing)))
     page_w, page_h = landscape(paper_size(paper))
@@ -226,34 +222,39 @@ def render_map(board: Board, target: Path | io.BufferedIOBase, paper: str = "a4"
 
 def _draw_map(c: Canvas, board: Board, page_w: float, page_h: float) -> None:
     left, bottom = 14 * mm, 40 * mm
-    col_w = (page_w - 2 * left - BOX_W) / 11
-    row_h = (page_h - bottom - 22 * mm - BOX_H) / 9
+    # one cell of the layout, in points: its box (BOX_W × BOX_H cells) prints as BOX_W × BOX_H here
+    col_w = BOX_W / layout.BOX_W
+    row_h = BOX_H / layout.BOX_H
+
+    def at(point: tuple[float, float]) -> tuple[float, float]:
+        return left + BOX_W / 2 + point[0] * col_w, bottom + BOX_H / 2 + point[1] * row_h
 
     def centre(i: int) -> tuple[float, float]:
-        col, row = MAP_POSITIONS[board.countries[i]]
-        return left + BOX_W / 2 + col * col_w, bottom + BOX_H / 2 + row * row_h
+        return at(layout.POSITIONS[board.countries[i]])
 
     c.setFont(BOLD, 13)
     c.drawString(left, page_h - 13 * mm, _("Race Around Europe — reference map"))
     c.setFont(SANS, 8)
     c.drawString(left, page_h - 18 * mm, _("With {colours}. Schematic, not to scale: a line joins countries that "
-                                           "connect on foot.").format(colours=_colours_note(board)))
-    crossing_pairs = {frozenset((a, b)) for _kind, a, b in board.crossings}
-    c.setStrokeColor(Color(0.6, 0.6, 0.6))
-    c.setLineWidth(0.8)
-    for a in range(board.n_countries):
-        for b in range(a + 1, board.n_countries):
-            if board.borders(a, b) and frozenset((a, b)) not in crossing_pairs:
-                c.line(*centre(a), *centre(b))
-    for kind, a, b in board.crossings:
-        c.setStrokeColor(FERRY_RED)
-        if kind == "bridge":
-            c.setLineWidth(2.4)
+                                           "connect on foot, and ends only at those two.").format(
+        colours=_colours_note(board)))
+    for line in layout.map_lines(board):
+        if line.kind == "border":
+            c.setStrokeColor(Color(0.6, 0.6, 0.6))
+            c.setLineWidth(0.8)
             c.setDash()
         else:
-            c.setLineWidth(1.4)
-            c.setDash(3, 2)
-        c.line(*centre(a), *centre(b))
+            c.setStrokeColor(FERRY_RED)
+            c.setLineWidth(2.4 if line.kind == "bridge" else 1.4)
+            if line.kind == "bridge":
+                c.setDash()
+            else:
+                c.setDash(3, 2)
+        path = c.beginPath()
+        path.moveTo(*at(line.points[0]))
+        for point in line.points[1:]:
+            path.lineTo(*at(point))
+        c.drawPath(path, stroke=1, fill=0)
     c.setDash()
     for i, name in enumerate(board.countries):
         _map_box(c, board, i, name, *centre(i))
@@ -277,7 +278,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
         c.circle(bx, by, 1.6 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5)
-        c.drawCentredString(bx, by - 1.7, sea_label(sea)[0])
+        c.drawCentredString(bx, by - 1.7, sea_initial(sea))
 
 
 def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
@@ -302,7 +303,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.circle(cx + 2 * mm, y + 5.3 * mm, 1.8 * mm, stroke=0, fill=1)
         c.setFillColor(white)
         c.setFont(BOLD, 5.5)
-        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_label(sea)[0])
+        c.drawCentredString(cx + 2 * mm, y + 5.3 * mm - 1.9, sea_initial(sea))
         c.setFillColor(black)
         c.setFont(SANS, 7)
         c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_label(sea))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -110,8 +111,9 @@ def test_solo_log_shows_only_public_information():
     bot_lines = [line for line in solo.log if line.startswith("Bot")]
     assert bot_lines
     for line in bot_lines:
-        assert line.split(": ", 1)[1].startswith(("drew from the draw pile", "took ", "replaced a tile, "
-                                                  "discarding", "discarded "))
+        said = line.split(": ", 1)[1]
+        assert said.startswith(("drew from the draw pile", "took ", "discarded ")) or re.fullmatch(
+            r"trip \d+, put a tile in, discarded .+ onto pile \d", said), line  # never the tile it put in
     with pytest.raises(SoloError, match="unknown bot"):
         SoloRace(BOARD, ("wizard",))
     assert solo.hint() is not None
@@ -132,3 +134,123 @@ def test_solo_bots_are_seeded_apart_from_the_tiles(tmp_path):
     del legacy["bot_seed"]
     path.write_text(json.dumps(legacy))
     assert SoloRace.load(path, BOARD).bot_seed == 4
+
+
+def test_solo_log_names_your_trip_and_both_tiles():
+    """Issue #44: "You: replaced a tile, discarding Denmark" said neither the trip nor the tile placed."""
+    solo = SoloRace(BOARD, ("normal",), seed=5)
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    solo.draw()
+    view = solo.view()
+    placed, old = view.in_hand, view.holder[3]
+    solo.replace(3, 1)
+    assert f"You: trip 4, placed {placed}, discarded {old} onto pile 2" in solo.log
+
+
+def play_until_over(solo: SoloRace) -> None:
+    """You only ever draw and discard: the bot finishes its journey (or the turn cap ends the game)."""
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    while not solo.view().finished:
+        solo.draw()
+        solo.discard(0)
+
+
+def test_at_the_end_the_bots_journey_is_shown_link_by_link():
+    solo = SoloRace(BOARD, ("normal",), seed=3, turn_cap=400)
+    assert solo.view().opponents == ()
+    play_until_over(solo)
+    view = solo.view()
+    assert view.winner == "Bot 1 (normal)" and not solo.running
+    [(player, tiles, links, reasons)] = view.opponents
+    assert player == "Bot 1 (normal)" and len(tiles) == 10
+    assert links == ("ok",) * 9 and reasons == (None,) * 9
+    kinds = [BOARD.kind_of(t) for t in tiles]
+    from rules.race.journey import check_journey
+
+    assert check_journey(BOARD, kinds).valid  # what is shown is the journey the checker accepts
+
+
+@pytest.mark.parametrize(("typed", "tile"), [
+    ("Czechia", "Czech Republic"), ("North Macedonia", "Macedonia"), ("Türkiye", "Turkey"), ("turkiye", "Turkey"),
+    ("Holland", "Netherlands"), ("Bosnia", "Bosnia and Herzegovina"), ("blue airplane", "blue aeroplane"),
+    ("Blue Aeroplane", "blue aeroplane"), ("Med ship", "Mediterranean ship"), ("Baltic boat", "Baltic ship")])
+def test_checker_takes_the_names_people_use(typed, tile):
+    checker = JourneyChecker(BOARD)
+    checker.set_tile(0, typed)
+    assert checker.report().tiles[0] == tile
+    assert checker.matches(typed)[0] == tile
+
+
+def test_checker_says_did_you_mean_and_what_it_cannot_guess():
+    checker = JourneyChecker(BOARD)
+    with pytest.raises(CheckerInputError, match=r"trip 1: 'Swedn' is not a tile: did you mean 'Sweden'\?"):
+        checker.set_tile(0, "Swedn")
+    with pytest.raises(CheckerInputError, match="'UK' is several countries on this board: England, Northern "
+                                                "Ireland, Scotland, Wales; give one"):
+        checker.set_tile(0, "UK")
+    with pytest.raises(CheckerInputError, match="'Narnia' is not a tile: give a country"):
+        checker.set_tile(0, "Narnia")
+    assert checker.slots == [None] * 10  # nothing changed
+    assert checker.matches("Swedn") == ["Sweden"]
+    assert checker.search_note("Swedn") == "No tile is called 'Swedn'. Did you mean Sweden?"
+    assert checker.matches("qqqq") == []
+    assert checker.search_note("qqqq").startswith("No tile is called 'qqqq': type part of a country's name")
+    assert checker.search_note("cze") is None and checker.search_note("czechi") is None
+
+
+TWO_ITALYS = ["Spain", "France", "Italy", "Slovenia", "Austria", "Italy", "France", "Germany", "Poland", "Ukraine"]
+
+
+def test_a_duplicate_tile_is_named_in_the_headline_not_hidden_by_the_links():
+    """Issue #44: every link connected, so it read "Not complete: 9 of 9 links connect"."""
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(TWO_ITALYS):
+        checker.set_tile(slot, name)
+    report = checker.report()
+    assert report.headline == ("Not complete: every link connects, but trips 3, 6: Italy appears 2 times, but "
+                               "the set has 1 Italy tile")
+
+
+def test_a_best_replacement_applies_and_one_slot_clears():
+    checker = JourneyChecker(BOARD)
+    for slot, name in enumerate(EXAMPLE):
+        checker.set_tile(slot, name)
+    report = checker.report()
+    assert len(report.fix_moves) == len(report.fixes)
+    slot, tile = report.fix_moves[0]
+    assert report.fixes[0].startswith(f"replace trip {slot + 1} with {tile}")
+    checker.apply_fix(slot, tile)
+    assert checker.report().tiles[slot] == tile
+    checker.clear(3)
+    assert checker.report().tiles[3] is None and checker.report().tiles[2] == "Atlantic ship"
+
+
+def test_a_hint_gives_its_reason_and_never_a_swap_that_gains_nothing():
+    """Issue #44: Hint gave a move without a reason, once a swap that gained nothing."""
+    from rules.race.journey import connected_links
+
+    solo = SoloRace(BOARD, ("normal",), seed=3, turn_cap=400)
+    for _ in range(10):
+        solo.place(solo.view().holder.index(None))
+    swaps = 0
+    for _turn in range(25):
+        if solo.view().finished:
+            break
+        hint = solo.hint()
+        assert " — " in hint and hint.split(" — ")[1]
+        solo.draw()
+        move, reason = solo.hint().split(" — ")
+        if move.startswith("replace trip"):
+            swaps += 1
+            trip = int(move.split()[2].rstrip(","))
+            holder = list(solo.state.kinds(0))
+            now = connected_links(BOARD, holder)
+            holder[trip - 1] = BOARD.tiles[solo.state.in_hand]
+            assert connected_links(BOARD, holder) > now, move
+            assert reason.endswith(f"links instead of {now}")
+        else:
+            assert move.startswith("discard onto pile") and reason.endswith("adds no link anywhere in your holder")
+        solo.discard(0)  # you keep your holder; the bot plays on
+    assert swaps

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.race.board import load_board
-from rules.race.bots import make_race_bot, play_race
+from rules.race.bots import RandomRaceBot, make_race_bot, play_race
 from rules.race.engine import (
     DRAW_PILE,
     PILES,
@@ -133,7 +133,7 @@ def test_completing_the_journey_wins():
 
 
 def test_turn_cap_ends_in_a_draw():
-    state = play_race(RaceGame(2, seed=9, turn_cap=30), [make_race_bot("easy", 1), make_race_bot("easy", 2)])
+    state = play_race(RaceGame(2, seed=9, turn_cap=30), [RandomRaceBot(1), RandomRaceBot(2)])
     # random players practically never complete a journey: the cap ends it, nobody wins
     assert state.is_terminal() and state.winner is None
     assert state.turn == 30 and state.returns() == [0.0, 0.0] and state.legal_actions(state.current) == []

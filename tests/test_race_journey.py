@@ -13,6 +13,7 @@ from rules.race.journey import (
     connected_links,
     fault_count,
     is_complete,
+    link_reason,
 )
 
 BOARD = load_board()
@@ -239,3 +240,15 @@ def test_link_states_agree_with_the_validator(kinds):
     for i, state in enumerate(states):
         if state == BROKEN:
             assert full[i] == BROKEN
+
+
+def test_a_transport_at_an_end_is_explained_by_the_end_first():
+    """Issue #44: a yellow aeroplane at trip 1 next to blue Croatia read "Croatia is blue, not yellow", as if
+    a yellow country would mend it; nothing can, as no country comes before trip 1."""
+    assert BOARD.colour[BOARD.kind_of("Croatia")] != BOARD.colour[BOARD.kind_of("Malta")]
+    holder = [BOARD.kind_of("yellow aeroplane"), BOARD.kind_of("Croatia"), *[None] * 8]
+    assert link_reason(BOARD, holder, 0) == "the yellow aeroplane at trip 1 has no country before it"
+    holder = [*[None] * 8, BOARD.kind_of("Croatia"), BOARD.kind_of("yellow aeroplane")]
+    assert link_reason(BOARD, holder, 8) == "the yellow aeroplane at trip 10 has no country after it"
+    holder = [*[None] * 4, BOARD.kind_of("Croatia"), BOARD.kind_of("yellow aeroplane"), *[None] * 4]
+    assert link_reason(BOARD, holder, 4).startswith("Croatia is blue, not yellow")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
-from printables.race import MAP_POSITIONS, render_map, render_tiles
+from printables.race import render_map, render_tiles
 from rules.race.board import load_board
 from scorer.cli import app
 
@@ -45,7 +45,6 @@ def test_map_is_one_page_with_every_country(tmp_path):
     for name in BOARD.countries:
         assert all(word in flat for word in name.split()), name
     assert "ferry" in flat and "bridge" in flat and "Black Sea is not used" in flat
-    assert set(MAP_POSITIONS) == set(BOARD.countries)
 
 
 def test_print_commands(tmp_path):
@@ -59,3 +58,13 @@ def test_print_commands(tmp_path):
     assert nowhere.exit_code == 2 and "does not exist" in nowhere.output
     missing = runner.invoke(app, ["print", "race-tiles", "-o", str(tmp_path / "t.pdf"), "--board", "nope"])
     assert missing.exit_code == 2 and "unknown board 'nope'" in missing.output
+
+
+def test_sea_badges_carry_the_seas_initial_in_french_too():
+    """The badge letter was the label's first letter: "l'Atlantique" made every French badge an "l"."""
+    from printables.race import sea_initial
+    from rules.i18n import use_language
+
+    assert [sea_initial(s) for s in ("Atlantic", "Mediterranean", "Baltic")] == ["A", "M", "B"]
+    with use_language("fr"):
+        assert [sea_initial(s) for s in ("Atlantic", "Mediterranean", "Baltic")] == ["A", "M", "B"]

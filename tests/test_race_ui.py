@@ -106,3 +106,101 @@ def test_checker_follows_an_imported_board_pack(tmp_path, monkeypatch):
     assert screens.solo.board.id == "family"
     screens.solo = None
     assert screens.open_solo().board.id == "family"  # resumed on the board it was played on
+
+
+def placed_all(screens) -> None:
+    solo = screens.solo
+    for _ in range(10):
+        screens.solo_do(lambda: solo.place(solo.view().holder.index(None)))
+
+
+def test_a_new_game_during_a_running_game_asks_first(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    running = screens.solo
+    screens.new_solo("easy")
+    assert screens.solo is running and screens.confirm_new == "easy"
+    shown = texts(page.controls[0])
+    assert "Start a new game against the easy bot? This game is not over: it will be lost." in shown
+    screens.keep_playing()
+    assert screens.solo is running and screens.confirm_new is None
+    screens.new_solo("easy")
+    screens.new_solo("easy", confirmed=True)
+    assert screens.solo is not running and screens.solo.bots_names == ("easy",)
+    screens.new_solo("search")  # nothing placed yet: nothing to lose, no question
+    assert screens.solo.bots_names == ("search",) and screens.confirm_new is None
+
+
+def test_after_taking_a_piles_last_tile_the_refill_rule_is_said(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    solo = screens.solo
+    screens.solo_do(lambda: solo.take(0))  # each pile starts with one tile: pile 1 is now empty
+    view = solo.view()
+    assert view.discard_tops[0] is None
+    assert any(t.startswith("You took the last tile of pile 1: the rules say an emptied pile takes this "
+                            "turn's discard") for t in texts(page.controls[0]))
+    screens.choose_pile(2)
+    assert screens.message == ("Pile 3 cannot take this turn's discard: pile 1, which you emptied, must be "
+                               "refilled first.")
+    assert screens.allowed_pile(solo.view()) == 0
+
+
+def test_tapping_a_pile_chooses_where_tiles_go_as_the_help_says(tmp_path):
+    page, screens = open_screens(tmp_path, "solo")
+    placed_all(screens)
+    solo = screens.solo
+    screens.solo_do(solo.draw)
+    shown = texts(page.controls[0])
+    assert any(t.startswith("Tap a pile to choose where tiles go") for t in shown)
+    screens.choose_pile(2)
+    shown = texts(page.controls[0])
+    assert "Pile 3 (discard here)" in shown and "Pile 1" in shown
+    in_hand = solo.view().in_hand
+    screens.solo_do(lambda: solo.discard(screens.allowed_pile(solo.view())))
+    assert solo.view().discard_tops[2] == in_hand or not solo.view().your_turn
+
+
+def test_enter_in_the_search_picks_a_single_match_and_an_unknown_name_says_so(tmp_path):
+    _page, screens = open_screens(tmp_path)
+    screens.pick_single("czechia")
+    assert screens.checker.report().tiles[0] == "Czech Republic" and screens.selected == 1
+    screens.pick_single("an")  # France, Germany, … : Enter picks none of several
+    assert screens.checker.report().tiles[1] is None and screens.filter == "an"
+    screens.set_filter("zzz")
+    assert texts(screens._palette) == []
+    assert screens._search_note.content.value.startswith("No tile is called 'zzz'")
+    screens.set_filter("Frnace")
+    assert texts(screens._palette) == ["France"]
+    assert screens._search_note.content.value == "No tile is called 'Frnace'. Did you mean France?"
+    screens.pick_single("Frnace")
+    assert screens.checker.report().tiles[1] == "France"
+
+
+def test_tapping_a_best_replacement_applies_it_and_a_trip_can_be_cleared(tmp_path):
+    page, screens = open_screens(tmp_path)
+    for name in ["Spain", "France", "Atlantic ship", "Norway", "Greece", "Macedonia", "Greece",
+                 "Mediterranean ship", "Turkey", "Ukraine"]:
+        screens.pick(name)
+    slot, tile = screens.checker.report().fix_moves[0]
+    screens.apply_fix(slot, tile)
+    assert screens.checker.report().tiles[slot] == tile and screens.selected == slot
+    assert f"Clear trip {slot + 1}" in [b.content for b in buttons(page.controls[0])]
+    screens.clear_slot(slot)
+    assert screens.checker.report().tiles[slot] is None
+    assert sum(t is None for t in screens.checker.report().tiles) == 1
+
+
+def buttons(control) -> list:
+    found, stack = [], [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, ft.TextButton):
+            found.append(c)
+        for attr in ("content", "controls"):
+            child = getattr(c, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and not isinstance(child, str):
+                stack.append(child)
+    return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
@@ -101,6 +102,9 @@ class BoardSpec(_Strict):
     tiles: TilesSpec
     crossings: list[CrossingSpec] = Field(default_factory=list)
     countries: list[CountrySpec]
+    #: Other names people type for a tile ("Czechia" = ["Czech Republic"]); a name standing for several
+    #: countries of the board ("UK") lists them all and is answered with the choice, not a guess.
+    aliases: dict[str, list[str]] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _check(self) -> BoardSpec:
@@ -190,6 +194,14 @@ def check_board(spec: BoardSpec) -> None:
         if pair in seen_crossings or b in by_name[a].borders:
             _fail(where, _("is listed twice (as a border or another crossing)"))
         seen_crossings.add(pair)
+    tile_keys = known | {f"{c} aeroplane" for c in COLOURS} | {f"{sea} ship" for sea in SEAS}
+    for alias, targets in spec.aliases.items():
+        where = _("alias {alias}").format(alias=repr(alias))
+        if not targets:
+            _fail(where, _("names no tile"))
+        for target in targets:
+            if target not in tile_keys:
+                _fail(where, _("{name} is not a tile of this board").format(name=repr(target)))
     check_colour_counts(spec.provenance, {c.name: c.colour for c in spec.countries})
 
 
@@ -214,6 +226,38 @@ def check_colour_counts(provenance: str, colours: dict[str, str]) -> None:
                 problem = _("no country has it; a {plane} needs at least two countries of its colour").format(
                     plane=plane)
             _fail(_colour(colour), problem)
+
+
+# --- names as people type them -------------------------------------------------------------------------------
+
+#: Words that mean the same in a tile's name: "blue airplane" is the blue aeroplane.
+SAME_WORDS = {"aeroplane": "plane", "airplane": "plane", "aircraft": "plane", "boat": "ship"}
+
+
+def said(text: str) -> str:
+    """A name as typed, for comparing: case, accents, spacing and the word for an aeroplane do not matter."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+    words = plain.casefold().replace("-", " ").replace(".", " ").split()
+    return " ".join(SAME_WORDS.get(w, w) for w in words)
+
+
+def edit_distance(a: str, b: str, cap: int) -> int:
+    """Levenshtein distance with adjacent swaps (Damerau's "optimal string alignment"), or cap + 1 once it
+    must exceed `cap` (names are compared by the hundred per keystroke)."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    before: list[int] | None = None
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        current = [i] + [0] * len(b)
+        for j, cb in enumerate(b, start=1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (ca != cb))
+            if before is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > cap:
+            return cap + 1
+        before, row = row, current
+    return row[-1]
 
 
 # --- the compiled board -------------------------------------------------------------------------------------
@@ -297,24 +341,52 @@ class Board:
         """The board's name as a person reads it."""
         return localized(self.names, self.name)
 
+    def spoken_names(self) -> dict[str, tuple[int, ...]]:
+        """Every way a tile may be typed, normalised (`said`), with the kinds it stands for."""
+        spoken: dict[str, tuple[int, ...]] = {}
+        for kind in range(self.n_kinds):
+            for text in (self.kind_name(kind), self.kind_label(kind)):
+                spoken.setdefault(said(text), (kind,))
+            if self.is_ship(kind):
+                sea = SEAS[kind - self.n_countries - len(COLOURS)]
+                spoken.setdefault(said(sea), (kind,))
+                spoken.setdefault(said(_(SEA_LABELS[sea])), (kind,))
+        keys = self.kind_names()
+        for alias, targets in self.spec.aliases.items():
+            spoken.setdefault(said(alias), tuple(keys.index(t) for t in targets))
+        return spoken
+
+    def suggestions(self, name: str, limit: int = 3) -> list[int]:
+        """The tile kinds whose name (or alias) is within a small edit distance of what was typed, nearest
+        first: one edit for short names, two from six letters on."""
+        wanted = said(name)
+        if not wanted:
+            return []
+        allowed = 1 if len(wanted) < 6 else 2
+        scored: dict[int, int] = {}
+        for text, kinds in self.spoken_names().items():
+            distance = edit_distance(wanted, text, allowed)
+            if distance <= allowed:
+                for kind in kinds:
+                    scored[kind] = min(distance, scored.get(kind, distance))
+        return sorted(scored, key=lambda k: (scored[k], k))[:limit]
+
     def kind_of(self, name: str) -> int:
         """The tile kind a person typed: a country, "pink plane"/"pink aeroplane", "Atlantic ship"/"Atlantic",
         in English or in the language of the moment ("Espagne", "avion rose", "bateau de l'Atlantique").
 
         Case-insensitive; a KeyError names what was not understood.
         """
-        def said(text: str) -> str:
-            return " ".join(text.strip().lower().replace("aeroplane", "plane").split())
-
-        wanted = said(name)
-        for kind in range(self.n_kinds):
-            key, label = said(self.kind_name(kind)), said(self.kind_label(kind))
-            if wanted in (key, label):
-                return kind
-            if self.is_ship(kind):
-                sea = SEAS[kind - self.n_countries - len(COLOURS)]
-                if wanted in (key.removesuffix(" ship"), said(_(SEA_LABELS[sea]))):
-                    return kind
+        kinds = self.spoken_names().get(said(name))
+        if kinds is not None and len(kinds) == 1:
+            return kinds[0]
+        if kinds:
+            raise KeyError(_("{name} is several countries on this board: {countries}; give one").format(
+                name=repr(name), countries=", ".join(self.kind_label(k) for k in kinds)))
+        close = self.suggestions(name)
+        if close:
+            raise KeyError(_("{name} is not a tile: did you mean {close}?").format(
+                name=repr(name), close=_(" or ").join(repr(self.kind_label(k)) for k in close)))
         example = self.countries.index("Spain") if "Spain" in self.countries else 0
         raise KeyError(_("{name} is not a tile: give a country (e.g. {country}), an aeroplane ({plane}) or a ship "
                          "({ship})").format(name=repr(name), country=repr(self.kind_label(example)),

@@ -1,7 +1,9 @@
 """Race Around Europe bots: `act(view) -> action`, given only their `RaceView` (a frozen snapshot of what
 the player sees, with samples of the unseen tiles), so no bot can cheat.
 
-- `easy`: a uniformly random legal action.
+- `easy`: a beginner (`BeginnerRaceBot`): draws blind, places the tile where it makes the most links, and
+  now and then lets a useful tile go. (`RandomRaceBot`, a uniformly random legal action, is no level: it
+  practically never completes a journey.)
 - `normal`: greedy on the number of connected links — takes a discard top only when it improves the
   journey, replaces the slot that improves it most, otherwise discards where it hurts least.
 - `search`: determinized lookahead — the draw pile's top is unknown, so it samples re-deals of the
@@ -36,6 +38,26 @@ from rules.race.journey import LINKS, broken_links
 
 #: Smaller differences are tie-breaking noise, not a gain.
 SIGNIFICANT = 0.01
+
+
+def _broken_between(board: Board, kinds: Sequence[int], first: int, last: int) -> int:
+    """How many of links first..last-1 are broken: `broken_links` restricted to them (same rules)."""
+    c = board.n_countries
+    neighbours, touch = board.neighbours, board.touch
+    n = len(kinds)
+    count = 0
+    for i in range(first, last):
+        a = kinds[i]
+        b = kinds[i + 1]
+        if a < c:
+            if b < c:
+                if not neighbours[a] >> b & 1:
+                    count += 1
+            elif not touch[b] >> a & 1 or i + 2 >= n:
+                count += 1
+        elif b >= c or not touch[a] >> b & 1 or i == 0 or kinds[i - 1] == b:
+            count += 1
+    return count
 
 
 class RaceBot(Protocol):
@@ -79,6 +101,38 @@ class RandomRaceBot:
 
     def act(self, view: RaceView) -> int:
         return self.rng.choice(view.legal_actions())
+
+
+class BeginnerRaceBot:
+    """Plays like someone in their first games: places each tile where it makes the most links, but only
+    looks at the draw pile, misses a useful tile now and then, and never plans past the tile in hand.
+
+    Not random: every move it makes is one a person might make. `lapse` is how often it lets a useful
+    drawn tile go (a beginner does not see every link on the map).
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0, lapse: float = 0.1) -> None:
+        self.rng = random.Random(seed)
+        self.lapse = lapse
+        self._greedy = GreedyRaceBot(seed)
+        self._greedy.rng = self.rng
+
+    def act(self, view: RaceView) -> int:
+        obs = view.observation()
+        board = view.board
+        if obs.phase == RacePhase.SETUP:
+            return self._greedy._setup(board, obs)
+        if obs.phase == RacePhase.DRAW:
+            return DRAW_PILE if DRAW_PILE in obs.legal_actions else self.rng.choice(obs.legal_actions)
+        holder: list[int] = list(obs.holder)  # type: ignore[arg-type]
+        legal = [a for a in obs.legal_actions if decode(a)[0] == "discard"]
+        pile = decode(self.rng.choice(legal))[2]
+        _value, slot = self._greedy.best_placement(board, holder, obs.in_hand)  # type: ignore[arg-type]
+        if slot < 0 or self.rng.random() < self.lapse:
+            return discard(pile)
+        return replace(slot, pile)
 
 
 class GreedyRaceBot:
@@ -189,11 +243,15 @@ class SearchRaceBot(GreedyRaceBot):
         helps = [False] * board.n_kinds
         for slot in range(SLOTS):
             old = trial[slot]
+            # a tile at `slot` can change links slot-1, slot and slot+1 only (a transport's far side looks
+            # one tile back), so only those are counted again: the same answer as `connected`, faster
+            first, last = max(0, slot - 1), min(LINKS, slot + 2)
+            broken_near = (broken_links(board, trial) >> first & ((1 << (last - first)) - 1)).bit_count()
             for kind in self._unseen_kinds:
                 if kind == old or helps[kind]:
                     continue
                 trial[slot] = kind
-                if connected(board, trial) > base:
+                if _broken_between(board, trial, first, last) < broken_near:
                     helps[kind] = True
             trial[slot] = old
         # the chance that a tile drawn blind would add a link (weighted by how many such tiles are unseen)
@@ -229,7 +287,7 @@ class SearchRaceBot(GreedyRaceBot):
 
 
 RACE_BOTS: dict[str, Callable[[int], RaceBot]] = {
-    "easy": RandomRaceBot, "normal": GreedyRaceBot, "search": SearchRaceBot}
+    "easy": BeginnerRaceBot, "normal": GreedyRaceBot, "search": SearchRaceBot}
 
 
 def make_race_bot(name: str, seed: int = 0) -> RaceBot:
@@ -248,5 +306,5 @@ def play_race(game: RaceGame, bots: Sequence[RaceBot], state: RaceState | None =
     return state
 
 
-__all__ = ["RACE_BOTS", "GreedyRaceBot", "RandomRaceBot", "SearchRaceBot", "make_race_bot", "place",
+__all__ = ["RACE_BOTS", "BeginnerRaceBot", "GreedyRaceBot", "RandomRaceBot", "SearchRaceBot", "make_race_bot", "place",
            "play_race"]

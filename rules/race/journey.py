@@ -132,14 +132,16 @@ def link_reason(board: Board, kinds: Sequence[int | None], i: int) -> str | None
         return _("two transport tiles side by side do not connect ({first}, {second})").format(first=name(a),
                                                                                               second=name(b))
     touch = board.touch
+    # A transport at either end is broken whatever its neighbour: that is said first, as no country of
+    # another colour or sea would mend it.
     if board.is_country(a):  # b is a transport with a on its near side
-        if not touch[b] >> a & 1:
-            return _mismatch(board, a, b)
-        return _("the {transport} at trip {trip} has no country after it").format(transport=name(b), trip=i + 2)
-    if not touch[a] >> b & 1:
-        return _mismatch(board, b, a)
+        if i + 2 >= len(kinds):
+            return _("the {transport} at trip {trip} has no country after it").format(transport=name(b), trip=i + 2)
+        return _mismatch(board, a, b)
     if i == 0:
         return _("the {transport} at trip 1 has no country before it").format(transport=name(a))
+    if not touch[a] >> b & 1:
+        return _mismatch(board, b, a)
     return _("the {transport} goes from {country} back to {country}; it must take you to another country").format(
         transport=name(a), country=name(b))
 
@@ -249,3 +251,25 @@ def link_states(board: Board, kinds: Sequence[int | None]) -> tuple[str, ...]:
         else:
             states.append(BROKEN if kinds[i - 1] == b else OK)
     return tuple(states)
+
+
+def reachable(board: Board, kind: int) -> int:
+    """The countries (bitmask) a tile links to: a country's neighbours (land, ferry or bridge), the countries
+    on a ship's sea, the countries of an aeroplane's colour."""
+    return board.neighbours[kind] if board.is_country(kind) else board.touch[kind]
+
+
+def fitting_slots(board: Board, kinds: Sequence[int | None], tile: int) -> tuple[int, ...]:
+    """The slots (0-based) where `tile` would connect with what is on either side: neither of its two links
+    would be broken (a link to an empty slot is not broken yet). A transport never fits at either end."""
+    fits = []
+    for slot in range(len(kinds)):
+        if not board.is_country(tile) and slot in (0, len(kinds) - 1):
+            continue
+        trial = list(kinds)
+        trial[slot] = tile
+        states = link_states(board, trial)
+        around = [i for i in (slot - 1, slot) if 0 <= i < len(states)]
+        if all(states[i] != BROKEN for i in around):
+            fits.append(slot)
+    return tuple(fits)

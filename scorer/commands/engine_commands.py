@@ -185,8 +185,9 @@ def score(
 def sim(
     edition: Annotated[str, typer.Option(help=N_("edition id"))] = "australia",
     players: Annotated[int, typer.Option(min=2, max=4, help=N_("players at the table"))] = 4,
-    bots: Annotated[str, typer.Option(help=N_("comma-separated bot per seat, e.g. hard,normal,normal,normal "
-                                              "(easy = random, normal = greedy)"))] = "normal,easy,easy,easy",
+    bots: Annotated[str, typer.Option(help=N_("comma-separated bot per seat, e.g. hard,normal,normal,normal. "
+                                              "Boomerang: random (= easy), greedy (= normal), hard, expert. "
+                                              "Race Around Europe: easy, normal, search"))] = "normal,easy,easy,easy",
     games: Annotated[int, typer.Option(min=1, help=N_("games to play"))] = 1000,
     seed: Annotated[int, typer.Option(help=N_("seed of the deals (the same seed plays the same games)"))] = 1,
     direction_variant: Annotated[bool, typer.Option("--direction-variant", help=N_(

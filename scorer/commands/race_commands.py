@@ -102,19 +102,24 @@ def export(
         output.write_text(text, encoding="utf-8")
 
 
+class JourneyInputError(ValueError):
+    """Tiles `tourpad journey` cannot read; the message says which and why."""
+
+
 def parse_tiles(board: Board, words: list[str]) -> list[int]:
     """Tile names from the command line: one per argument, or one argument separated by commas."""
     names = [n.strip() for w in words for n in w.split(",") if n.strip()]
     if len(names) != JOURNEY_LENGTH:
-        fail(ngettext("a journey has {length} tiles (trips 1–10); got {n}: {tiles}",
-                      "a journey has {length} tiles (trips 1–10); got {n}: {tiles}", len(names)).format(
-            length=JOURNEY_LENGTH, n=len(names), tiles=", ".join(names)))
+        raise JourneyInputError(ngettext("a journey has {length} tiles (trips 1–10); got {n}: {tiles}",
+                                         "a journey has {length} tiles (trips 1–10); got {n}: {tiles}",
+                                         len(names)).format(length=JOURNEY_LENGTH, n=len(names),
+                                                            tiles=", ".join(names)))
     kinds = []
     for trip, name in enumerate(names, start=1):
         try:
             kinds.append(board.kind_of(name))
         except KeyError as err:
-            fail(_("trip {trip}: {problem}").format(trip=trip, problem=err.args[0]))
+            raise JourneyInputError(_("trip {trip}: {problem}").format(trip=trip, problem=err.args[0])) from None
     return kinds
 
 
@@ -124,8 +129,19 @@ def journey(
     board_id: Annotated[str, typer.Option("--board", help=N_("tourpad or a board pack's id"))] = "tourpad",
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
-    board = board_or_fail(board_id)
-    kinds = parse_tiles(board, tiles)
+    """Exit 0 for a complete journey, 1 for one that does not connect, 2 for tiles or a board it cannot read;
+    with --json every outcome, errors included, is one JSON document on stdout."""
+    try:
+        board = resolve_board(board_id)
+        kinds = parse_tiles(board, tiles)
+    except (KeyError, BoardDataError, JourneyInputError) as err:
+        message = str(err.args[0]) if isinstance(err, KeyError) else str(err)
+        if isinstance(err, BoardDataError):
+            message = _("board {ident!r} is damaged: {error}").format(ident=board_id, error=err)
+        if as_json:
+            print(json.dumps({"board": board_id, "valid": False, "error": message}, indent=2, ensure_ascii=False))
+            raise typer.Exit(2) from None
+        fail(message)
     check = check_journey(board, kinds)
     fixes = best_fixes(board, kinds)
     if as_json:
@@ -137,13 +153,17 @@ def journey(
             "best_fixes": [{"trip": f.slot + 1, "tile": board.kind_name(f.kind), "faults_left": f.remaining}
                            for f in fixes],
         }, indent=2, ensure_ascii=False))
-        return
+        raise typer.Exit(0 if check.valid else 1)
     if check.valid:
         console.print(_("[green]complete journey[/]: {tiles}").format(
             tiles=" → ".join(board.kind_name(k) for k in kinds)))
         return
-    console.print(_("[red]not complete[/]: {connected} of {links} links connect").format(
-        connected=check.connected, links=JOURNEY_LENGTH - 1))
+    if not check.breaks and check.problems:  # "9 of 9 links connect" would hide what is wrong
+        console.print(_("[red]not complete[/]: every link connects, but {problem}").format(
+            problem=check.problems[0]), highlight=False)
+    else:
+        console.print(_("[red]not complete[/]: {connected} of {links} links connect").format(
+            connected=check.connected, links=JOURNEY_LENGTH - 1))
     for item in (*check.breaks, *check.problems):
         console.print(f"  {item}", highlight=False)
     if fixes:
@@ -161,4 +181,4 @@ def journey(
         console.print(line.format(outcome=outcome, options=options, more=more), highlight=False)
     else:
         console.print(_("No single replacement improves this journey."))
-
+    raise typer.Exit(1)

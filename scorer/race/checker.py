@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.race.board import COLOURS, Board
-from rules.race.journey import JOURNEY_LENGTH, OPEN, best_fixes, check_journey, link_reason, link_states
+from rules.race.board import COLOURS, Board, said
+from rules.race.journey import (
+    JOURNEY_LENGTH,
+    OPEN,
+    JourneyCheck,
+    best_fixes,
+    check_journey,
+    link_reason,
+    link_states,
+)
 from scorer.locale import _, ngettext
 
 
@@ -31,6 +39,17 @@ class CheckerReport:
     #: The faults that are not one link (the journey's ends, too many tiles of a kind): the screen shows
     #: these apart, as each broken link is already shown under its trip.
     problems: tuple[str, ...] = ()
+    #: Per line of `fixes`: the trip (0-based slot) and the tile to put there, for a tap to apply it.
+    fix_moves: tuple[tuple[int, str], ...] = ()
+
+
+def not_complete_headline(check: JourneyCheck) -> str:
+    """What keeps a journey from being complete, the true reason first: when every link connects it is a
+    tile count (a duplicate) or an end, and "9 of 9 links connect" would hide it."""
+    if not check.breaks and check.problems:
+        return _("Not complete: every link connects, but {problem}").format(problem=check.problems[0])
+    return _("Not complete: {connected} of {links} links connect").format(
+        connected=check.connected, links=JOURNEY_LENGTH - 1)
 
 
 class JourneyChecker:
@@ -44,11 +63,32 @@ class JourneyChecker:
         return list(self.board.kind_labels())
 
     def matches(self, prefix: str, limit: int = 8) -> list[str]:
-        """Tile names starting with (then containing) what was typed, for autocompletion."""
-        typed = prefix.strip().lower()
+        """Tile names starting with (then containing) what was typed, then those an alias of it names
+        ("Czechia", "Med ship"), for autocompletion; when nothing matches, the names it is a slip for."""
+        typed = said(prefix)
         names = self.tile_names()
-        first = [n for n in names if n.lower().startswith(typed)]
-        return (first + [n for n in names if typed in n.lower() and n not in first])[:limit]
+        first = [n for n in names if said(n).startswith(typed)]
+        found = first + [n for n in names if typed in said(n) and n not in first]
+        labels = self.board.kind_labels()
+        for text, kinds in self.board.spoken_names().items():
+            if typed and text.startswith(typed):
+                found += [labels[k] for k in kinds if labels[k] not in found]
+        if not found:
+            found = [labels[k] for k in self.board.suggestions(prefix)]
+        return found[:limit]
+
+    def search_note(self, prefix: str) -> str | None:
+        """What to say under the search field when no tile's name holds what was typed (None otherwise)."""
+        typed = said(prefix)
+        if not typed or any(typed in said(n) for n in self.tile_names()) or any(
+                text.startswith(typed) for text in self.board.spoken_names()):
+            return None
+        close = [self.board.kind_label(k) for k in self.board.suggestions(prefix)]
+        if close:
+            return _("No tile is called {name!r}. Did you mean {close}?").format(
+                name=prefix.strip(), close=_(" or ").join(close))
+        return _("No tile is called {name!r}: type part of a country's name, a colour and \"plane\", or a sea "
+                 "and \"ship\".").format(name=prefix.strip())
 
     def set_tile(self, slot: int, name: str) -> None:
         if not 0 <= slot < JOURNEY_LENGTH:
@@ -103,10 +143,14 @@ class JourneyChecker:
              else _("replace trip {n} with {tile}: leaves {left} to fix")).format(
                 n=f.slot + 1, tile=board.kind_name(f.kind), left=f.remaining)
             for f in fixes)
-        headline = _("Not complete: {connected} of {links} links connect").format(
-            connected=check.connected, links=JOURNEY_LENGTH - 1)
+        headline = not_complete_headline(check)
+        moves = tuple((f.slot, board.kind_label(f.kind)) for f in fixes)
         return CheckerReport(names, links, reasons, False, faults, lines, headline,
-                             tuple(str(x) for x in check.problems))
+                             tuple(str(x) for x in check.problems), moves)
+
+    def apply_fix(self, slot: int, name: str) -> None:
+        """A tapped replacement: the tile goes into its trip (as if picked there)."""
+        self.set_tile(slot, name)
 
     @property
     def open_links(self) -> int:

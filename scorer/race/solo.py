@@ -28,7 +28,7 @@ from rules.race.engine import (
     replace,
     take_discard,
 )
-from rules.race.journey import link_reason, link_states
+from rules.race.journey import LINKS, connected_links, link_reason, link_states
 from scorer.locale import N_, _
 
 HUMAN = 0
@@ -63,6 +63,11 @@ class SoloView:
     log: tuple[str, ...]
     winner: str | None
     finished: bool
+    #: Once the game is over, every bot's journey as it stands: (player, tiles, link states, reasons).
+    opponents: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str | None, ...]], ...] = ()
+    #: Your holder and the tile in hand as tile kinds (for the map), None where empty.
+    journey: tuple[int | None, ...] = ()
+    in_hand_kind: int | None = None
 
 
 class SoloRace:
@@ -195,8 +200,13 @@ class SoloRace:
                 player=self.player_name(p), tile=name(tile), pile=pile + 1)
         if kind == "replace":
             tile = s.board.tiles[s.holders[p][_slot]]
-            return lambda: _("{player}: replaced a tile, discarding {tile} onto pile {pile}").format(
-                player=self.player_name(p), tile=name(tile), pile=pile + 1)
+            if p == HUMAN:
+                placed = s.board.tiles[s.in_hand]
+                return lambda: _("{player}: trip {trip}, placed {placed}, discarded {tile} onto pile {pile}").format(
+                    player=self.player_name(p), trip=_slot + 1, placed=name(placed), tile=name(tile), pile=pile + 1)
+            # a bot's holder faces away from you: you see where it swapped and what it threw away
+            return lambda: _("{player}: trip {trip}, put a tile in, discarded {tile} onto pile {pile}").format(
+                player=self.player_name(p), trip=_slot + 1, tile=name(tile), pile=pile + 1)
         tile = s.board.tiles[s.in_hand]
         return lambda: _("{player}: discarded {tile} onto pile {pile}").format(
             player=self.player_name(p), tile=name(tile), pile=pile + 1)
@@ -221,11 +231,56 @@ class SoloRace:
             took_from=obs.took_from, discard_tops=tuple(None if k is None else name(k) for k in obs.discard_tops),
             draw_pile_size=obs.draw_pile_size, log=tuple(line() for line in self._log[-12:]),
             winner=None if obs.winner is None else self.player_name(obs.winner),
-            finished=obs.phase == RacePhase.GAME_OVER)
+            finished=obs.phase == RacePhase.GAME_OVER, opponents=self._revealed(),
+            journey=tuple(obs.holder), in_hand_kind=obs.in_hand)
+
+    def _revealed(self) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str | None, ...]], ...]:
+        """The bots' holders, turned round once the game is over (the winner's first)."""
+        if not self.state.is_terminal():
+            return ()
+        seats = sorted(range(1, len(self.bots) + 1), key=lambda p: p != self.state.winner)
+        shown = []
+        for p in seats:
+            kinds = self.state.kinds(p)
+            shown.append((self.player_name(p), tuple(self.board.kind_label(k) for k in kinds if k is not None),
+                          link_states(self.board, kinds),
+                          tuple(link_reason(self.board, kinds, i) for i in range(len(kinds) - 1))))
+        return tuple(shown)
+
+    @property
+    def running(self) -> bool:
+        """A game a new one would throw away: begun and not over."""
+        return bool(self.actions) and not self.state.is_terminal()
 
     def hint(self) -> str | None:
         """What the normal bot would do in your place (for a hint button)."""
         if self.state.is_terminal() or self.state.current != HUMAN:
             return None
         action = make_race_bot("normal", len(self.actions)).act(self.state.view(HUMAN))
-        return self.state.action_to_string(action)
+        kind, slot, pile = decode(action)
+        if kind == "replace":
+            holder = [k for k in self.state.kinds(HUMAN) if k is not None]
+            swapped = [*holder[:slot], self.board.tiles[self.state.in_hand], *holder[slot + 1:]]
+            if connected_links(self.board, swapped) <= connected_links(self.board, holder):
+                action = discard(pile)  # a swap that gains nothing is no advice
+        return f"{self.state.action_to_string(action)} — {self._hint_reason(action)}"
+
+    def _hint_reason(self, action: int) -> str:
+        """Why the hint's move: the links it makes, counted on your holder as it would stand."""
+        s, board = self.state, self.board
+        holder = [k for k in s.kinds(HUMAN) if k is not None]
+        now = connected_links(board, holder)
+        kind, slot, pile = decode(action)
+        if kind == "take":
+            tile = board.tiles[s.discards[pile][-1]]
+            best = max(connected_links(board, [*holder[:i], tile, *holder[i + 1:]]) for i in range(len(holder)))
+            return _("it would connect {after} of {links} links instead of {now}").format(
+                after=best, now=now, links=LINKS)
+        if kind == "draw":
+            return _("no discard pile's top would connect more than the {now} links you have").format(now=now)
+        in_hand = board.tiles[s.in_hand]
+        if kind == "replace":
+            after = connected_links(board, [*holder[:slot], in_hand, *holder[slot + 1:]])
+            return _("{tile} there connects {after} of {links} links instead of {now}").format(
+                tile=board.kind_label(in_hand), after=after, now=now, links=LINKS)
+        return _("{tile} adds no link anywhere in your holder").format(tile=board.kind_label(in_hand))

@@ -12,11 +12,13 @@ from pathlib import Path
 from weakref import WeakKeyDictionary
 
 import flet as ft
+import flet.canvas as cv
 
 from rules.race.board import Board
 from rules.race.journey import BROKEN, OK
-from scorer.locale import _
+from scorer.locale import _, ngettext
 from scorer.race.checker import CheckerInputError, JourneyChecker
+from scorer.race.map_view import MapPicture, map_picture
 from scorer.race.solo import SoloError, SoloRace, bot_label
 from scorer.ui.app import PadApp, Screen, screen, sem
 
@@ -42,6 +44,75 @@ def tile_look(board: Board, name: str | None) -> tuple[str, str]:
     return SEA_COLOURS[key.split()[0]], "#FFFFFF"
 
 
+JOURNEY_INK, REACH_INK, HAND_INK = "#263238", "#00897B", "#1565C0"
+FERRY_INK, BORDER_INK = "#C62828", "#9E9E9E"
+
+
+def trip_list(trips) -> str:
+    return ", ".join(str(t) for t in trips)
+
+
+def map_control(picture: MapPicture) -> ft.Control:
+    """The schematic map on a canvas, wider than a phone: it scrolls sideways (names stay readable)."""
+    shapes: list = []
+    for stroke in sorted(picture.strokes, key=lambda s: s.on_journey):
+        if stroke.on_journey:
+            paint = ft.Paint(color=JOURNEY_INK, stroke_width=4, style=ft.PaintingStyle.STROKE)
+        elif stroke.kind == "border":
+            paint = ft.Paint(color=BORDER_INK, stroke_width=1.2, style=ft.PaintingStyle.STROKE)
+        else:
+            paint = ft.Paint(color=FERRY_INK, stroke_width=3 if stroke.kind == "bridge" else 1.6,
+                             style=ft.PaintingStyle.STROKE,
+                             stroke_dash_pattern=None if stroke.kind == "bridge" else [5, 3])
+        elements: list = [cv.Path.MoveTo(*stroke.points[0])]
+        elements += [cv.Path.LineTo(*p) for p in stroke.points[1:]]
+        shapes.append(cv.Path(elements, paint=paint))
+    someone_reached = any(b.reach for b in picture.boxes)
+    for b in picture.boxes:
+        fill = TILE_COLOURS[b.colour]
+        if someone_reached and not (b.reach or b.trips or b.in_hand):
+            fill = ft.Colors.with_opacity(0.35, fill)  # a tile in hand: what it cannot reach fades
+            shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4,
+                                  paint=ft.Paint(color="#FFFFFF")))  # the lines stop at the box
+        shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4, paint=ft.Paint(color=fill)))
+        ink, width = ("#546E7A", 0.8)
+        if b.in_hand:
+            ink, width = HAND_INK, 3
+        elif b.reach:
+            ink, width = REACH_INK, 3
+        elif b.trips:
+            ink, width = JOURNEY_INK, 2.5
+        shapes.append(cv.Rect(b.left, b.top, b.width, b.height, border_radius=4,
+                              paint=ft.Paint(color=ink, stroke_width=width, style=ft.PaintingStyle.STROKE)))
+        shapes.append(cv.Text(b.left + b.width / 2, b.top + b.height / 2, b.label,
+                              style=ft.TextStyle(size=7.5, color="#000000", weight=ft.FontWeight.BOLD, height=1.0),
+                              alignment=ft.Alignment.CENTER, text_align=ft.TextAlign.CENTER,
+                              max_width=b.width - 4, max_lines=2, ellipsis="…"))
+        if b.trips:
+            label = trip_list(b.trips)
+            w = 7 + 5.5 * len(label)
+            shapes.append(cv.Rect(b.left - 3, b.top - 6, w, 11, border_radius=5, paint=ft.Paint(color=JOURNEY_INK)))
+            shapes.append(cv.Text(b.left - 3 + w / 2, b.top - 0.5, label, alignment=ft.Alignment.CENTER,
+                                  style=ft.TextStyle(size=8, color="#FFFFFF", weight=ft.FontWeight.BOLD)))
+    canvas = cv.Canvas(shapes, width=picture.width, height=picture.height)
+    return sem("race-map", ft.Row([canvas], scroll=ft.ScrollMode.AUTO))
+
+
+def map_caption(board: Board, picture: MapPicture, in_hand: str | None) -> str:
+    """What the map's marks mean, and where the tile in hand would connect."""
+    if in_hand is None:
+        return _("Black outlines and numbers: the trips of your journey; thick lines: its borders. "
+                 "The map is wider than the screen: swipe it sideways.")
+    if picture.fits:
+        fits = ngettext("{tile} links to the countries outlined in teal; it would connect at trip {trips}.",
+                        "{tile} links to the countries outlined in teal; it would connect at trips {trips}.",
+                        len(picture.fits)).format(tile=in_hand, trips=trip_list(s + 1 for s in picture.fits))
+    else:
+        fits = _("{tile} links to the countries outlined in teal; it connects at no trip of your journey "
+                 "as it stands.").format(tile=in_hand)
+    return fits
+
+
 class RaceScreens:
     def __init__(self, rerender: Callable[[], None], board: Board, data_dir: Path) -> None:
         self.rerender = rerender
@@ -56,6 +127,9 @@ class RaceScreens:
         #: The message is a hint (shown in blue), not a refusal (red).
         self.message_is_hint = False
         self._palette = ft.Row()
+        self._search_note = sem("search-note", ft.Text(""))
+        #: The bot level of a new game asked for while one is running, until the player confirms.
+        self.confirm_new: str | None = None
 
     def render(self) -> None:
         self.rerender()
@@ -76,11 +150,14 @@ class RaceScreens:
     # --- journey checker --------------------------------------------------------------------------------
 
     def tile_chip(self, name: str | None, label: str, on_click=None, selected: bool = False,
-                  identifier: str | None = None) -> ft.Control:
+                  identifier: str | None = None, compact: bool = False) -> ft.Control:
+        """A tile as a coloured chip; `compact` for a third of a phone's width (a discard pile), where the
+        longest word ("Mediterranean") must still fit on its line."""
         bg, fg = tile_look(self.board, name)
         chip = ft.Container(
-            ft.Text(name or label, color=fg, weight=ft.FontWeight.BOLD, size=14),
-            bgcolor=bg, border_radius=8, padding=ft.Padding.symmetric(horizontal=12, vertical=10),
+            ft.Text(name or label, color=fg, weight=ft.FontWeight.BOLD, size=11 if compact else 14),
+            bgcolor=bg, border_radius=8,
+            padding=ft.Padding.symmetric(horizontal=6 if compact else 12, vertical=10),
             border=ft.Border.all(3, "#263238") if selected else None, on_click=on_click, expand=True)
         return sem(identifier, chip) if identifier else chip
 
@@ -116,20 +193,33 @@ class RaceScreens:
         details: list[ft.Control] = [ft.Text(f, size=13) for f in report.problems]
         if report.fixes:
             details.append(ft.Text(_("Best single replacement:"), weight=ft.FontWeight.BOLD))
-            details += [sem(f"fix-{i}", ft.Text(line, size=13)) for i, line in enumerate(report.fixes[:6])]
+            details.append(ft.Text(_("Tap one to make that replacement."), size=12))
+            details += [sem(f"fix-{i}", ft.Container(
+                ft.Row([ft.Icon(ft.Icons.SWAP_HORIZ, size=16, color="#1565C0"),
+                        ft.Text(line, size=13, color="#1565C0", expand=True)], spacing=4),
+                on_click=lambda e, move=move: self.apply_fix(*move), padding=ft.Padding.symmetric(vertical=4)))
+                for i, (line, move) in enumerate(zip(report.fixes[:6], report.fix_moves, strict=False))]
             if len(report.fixes) > 6:
                 details.append(ft.Text(_("… and {n} more").format(n=len(report.fixes) - 6), size=12))
         elif report.faults:
             details.append(ft.Text(_("No single replacement improves this journey."), size=13))
         search = ft.TextField(label=_("Find a tile"), value=self.filter, dense=True,
-                              on_change=lambda e: self.set_filter(e.control.value))
+                              on_change=lambda e: self.set_filter(e.control.value),
+                              on_submit=lambda e: self.pick_single(e.control.value))
+        self._search_note = sem("search-note", ft.Text(self.checker.search_note(self.filter) or "", size=12,
+                                                        color="#C62828"))
         self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
         palette = sem("palette", self._palette)
         return ft.Column([
             *chooser, headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
-                    ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())]),
-            search, palette,
+                    ft.TextButton(_("Clear trip {n}").format(n=self.selected + 1), icon=ft.Icons.BACKSPACE_OUTLINED,
+                                  on_click=lambda e: self.clear_slot(self.selected)),
+                    ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())],
+                   wrap=True),
+            search, self._search_note, palette,
+            map_control(map_picture(self.board, self.checker.slots)),
+            ft.Text(map_caption(self.board, map_picture(self.board, self.checker.slots), None), size=12),
         ], spacing=8)
 
     def select(self, slot: int) -> None:
@@ -169,8 +259,19 @@ class RaceScreens:
         """Typing narrows the palette in place: a full redraw would take the focus from the search field."""
         self.filter = text
         self._palette.controls = self.palette_items()
+        self._search_note.content.value = self.checker.search_note(text) or ""
         with contextlib.suppress(RuntimeError):  # not on a page: tests build the screens without one
             self._palette.update()
+            self._search_note.update()
+
+    def pick_single(self, text: str) -> None:
+        """Enter in the search field: the one tile it matches goes in; several or none, the list stays."""
+        self.filter = text
+        names = self.checker.matches(text, limit=2) if text.strip() else []
+        if len(names) == 1:
+            self.pick(names[0])
+        else:
+            self.set_filter(text)
 
     def pick(self, name: str) -> None:
         try:
@@ -182,6 +283,21 @@ class RaceScreens:
             self.message_is_hint = False
             self.selected = min(self.selected + 1, 9)
             self.filter = ""
+        self.render()
+
+    def apply_fix(self, slot: int, name: str) -> None:
+        try:
+            self.checker.apply_fix(slot, name)
+        except CheckerInputError as err:
+            self.message = str(err)
+        else:
+            self.message = None
+            self.selected = slot
+        self.render()
+
+    def clear_slot(self, slot: int) -> None:
+        self.checker.clear(slot)
+        self.selected = slot
         self.render()
 
     def clear(self) -> None:
@@ -212,10 +328,20 @@ class RaceScreens:
         solo.save()
         return solo
 
-    def new_solo(self, bot: str = "normal") -> None:
+    def new_solo(self, bot: str = "normal", confirmed: bool = False) -> None:
+        """A new game; a game begun and not over is only thrown away once the player says so."""
+        if not confirmed and self.solo is not None and self.solo.running:
+            self.confirm_new = bot
+            self.render()
+            return
+        self.confirm_new = None
         self.solo = self._new_game(seed=None, bot=bot)
         self.message = None
         self.message_is_hint = False
+        self.render()
+
+    def keep_playing(self) -> None:
+        self.confirm_new = None
         self.render()
 
     def solo_do(self, move) -> None:
@@ -250,6 +376,7 @@ class RaceScreens:
             if slot < 9:
                 rows.append(ft.Container(self.link_row(view.links[slot], view.reasons[slot]),
                                          padding=ft.Padding.only(left=TRIP_LABEL_W)))
+        picture = map_picture(self.board, view.journey, view.in_hand_kind)
         piles: list[ft.Control] = []
         for j, top in enumerate(view.discard_tops):
             marked = view.phase == "place" and j == self.allowed_pile(view)
@@ -257,7 +384,7 @@ class RaceScreens:
                 ft.Text((_("Pile {n} (discard here)") if marked else _("Pile {n}")).format(n=j + 1), size=12,
                         weight=ft.FontWeight.BOLD if marked else None),
                 self.tile_chip(top, _("empty"), on_click=self._pile_handler(solo, view, j),
-                               identifier=f"pile-{j + 1}")], expand=True,
+                               identifier=f"pile-{j + 1}", compact=True)], expand=True,
                 horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
         opponent = solo.player_name(1)
         controls: list[ft.Control] = [sem("solo-status", ft.Text(status, weight=ft.FontWeight.BOLD, size=16)),
@@ -272,23 +399,56 @@ class RaceScreens:
                                 icon=ft.Icons.DELETE_OUTLINE,
                                 on_click=lambda e: self.solo_do(lambda: solo.discard(self.allowed_pile(view)))),
             ]))
-            controls.append(ft.Text(_("Tap a trip to replace it (the old tile goes onto the marked pile); "
-                                      "tap a pile to discard there instead."), size=12))
+            if self.pile_forced(view):
+                help_text = self.forced_note(view)
+            else:
+                help_text = _("Tap a pile to choose where tiles go (marked \"discard here\"). Then tap a trip to "
+                              "replace it (its old tile goes onto that pile), or Discard to put {tile} there.").format(
+                    tile=view.in_hand)
+            controls.append(sem("pile-help", ft.Text(help_text, size=12)))
+            controls.append(sem("map-caption", ft.Text(map_caption(self.board, picture, view.in_hand), size=12,
+                                                       color=REACH_INK)))
         if view.phase != "setup":
             controls.append(ft.Row(piles, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
         controls.append(ft.Column(rows, spacing=2))
+        controls.append(map_control(picture))
+        controls.append(ft.Text(map_caption(self.board, picture, None), size=12))
         hint = solo.hint()
-        actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
-        actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
-                    for level in ("easy", "normal", "search")]
         if hint:
-            actions.append(ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
-                                         on_click=lambda e, h=hint: self.show_hint(h)))
-        controls.append(ft.Row(actions, wrap=True))
+            controls.append(ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
+                                          on_click=lambda e, h=hint: self.show_hint(h)))
+        for player, tiles, links, reasons in view.opponents:
+            controls.append(self.revealed_journey(player, tiles, links, reasons))
         controls.append(ft.Text(_("What happened"), weight=ft.FontWeight.BOLD))
         log = ft.Column([ft.Text(line, size=12) for line in view.log[-8:]], spacing=2)
         controls.append(sem("solo-log", log))
+        controls.append(ft.Divider())
+        if not self.confirm_new:
+            actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
+            actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
+                        for level in ("easy", "normal", "search")]
+            controls.append(ft.Row(actions, wrap=True))
+        else:  # the question at the top: a redraw shows the page from its start
+            level = self.confirm_new
+            controls.insert(0, sem("confirm-new", ft.Column([
+                sem("confirm-question", ft.Text(
+                    _("Start a new game against the {level} bot? This game is not over: it will be lost.").format(
+                        level=bot_label(level)), weight=ft.FontWeight.BOLD, color="#C62828")),
+                ft.Row([ft.FilledButton(_("Start a new game"), on_click=lambda e: self.new_solo(level, confirmed=True)),
+                        ft.OutlinedButton(_("Keep playing"), on_click=lambda e: self.keep_playing())], wrap=True),
+            ], spacing=6)))
         return ft.Column(controls, spacing=8)
+
+    def revealed_journey(self, player: str, tiles, links, reasons) -> ft.Control:
+        """A bot's holder once the game is over, link by link, as your own is shown."""
+        rows: list[ft.Control] = [ft.Text(_("{player}'s journey").format(player=player), weight=ft.FontWeight.BOLD)]
+        for slot, name in enumerate(tiles):
+            rows.append(ft.Row([ft.Text(_("Trip {n}").format(n=slot + 1), width=TRIP_LABEL_W),
+                                self.tile_chip(name, "")]))
+            if slot < len(tiles) - 1:
+                rows.append(ft.Container(self.link_row(links[slot], reasons[slot]),
+                                         padding=ft.Padding.only(left=TRIP_LABEL_W)))
+        return sem("bot-journey", ft.Column(rows, spacing=2))
 
     def _slot_handler(self, solo: SoloRace, view, slot: int):
         if not view.your_turn:
@@ -308,12 +468,28 @@ class RaceScreens:
 
     def allowed_pile(self, view) -> int:
         """An emptied discard pile must take this turn's discard; otherwise the pile the player chose."""
-        if view.took_from >= 0 and view.discard_tops[view.took_from] is None:
+        if self.pile_forced(view):
             return view.took_from
         return self.pile
 
+    def pile_forced(self, view) -> bool:
+        return view.took_from >= 0 and view.discard_tops[view.took_from] is None
+
+    def forced_note(self, view) -> str:
+        return _("You took the last tile of pile {n}: the rules say an emptied pile takes this turn's discard, "
+                 "so tap a trip to replace it (its old tile goes onto pile {n}), or Discard to put {tile} "
+                 "there.").format(n=view.took_from + 1, tile=view.in_hand)
+
     def choose_pile(self, pile: int) -> None:
-        self.pile = pile
+        view = self.solo.view() if self.solo else None
+        if view is not None and self.pile_forced(view) and pile != view.took_from:
+            # a tap that cannot be obeyed says why
+            self.message = _("Pile {pile} cannot take this turn's discard: pile {n}, which you emptied, must be "
+                             "refilled first.").format(pile=pile + 1, n=view.took_from + 1)
+            self.message_is_hint = False
+        else:
+            self.pile = pile
+            self.message = None
         self.render()
 
     def show_hint(self, hint: str) -> None:
