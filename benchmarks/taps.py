@@ -34,7 +34,7 @@ from pathlib import Path
 import httpx
 
 from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
-from benchmarks.table import Timings
+from benchmarks.table import Timings, stop_host
 from benchmarks.tapping import SOCKET_JS, TapRun, tap_quickly
 
 CASES = ("served", "table-1x4", "table-8x4", "web")
@@ -201,15 +201,6 @@ def wait_for_url(proc: subprocess.Popen, url: str, log: Path, timeout: float = 6
     raise RuntimeError(f"the server did not answer {url} within {timeout} s")
 
 
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 @contextlib.contextmanager
 def served_app() -> Iterator[Served]:
     """`tourpad app --web` on loopback with a new game; yields the URL of Ann's round 1 keypad."""
@@ -233,14 +224,14 @@ def served_app() -> Iterator[Served]:
             wait_for_url(proc, url, log)
             yield Served(f"{url}game/{game_id}/round/1/player/1")
         finally:
-            stop(proc)
+            stop_host(proc)
 
 
 @contextlib.contextmanager
 def busy_table(tables: int) -> Iterator[Served]:
     """`tourpad host` on loopback: `tables` tables of 4 seats playing (every seat saving, game after game),
     and a table of its own whose seat 1 (Ann) is this phone's; yields that seat's link."""
-    from benchmarks.table import start_host, stop_host
+    from benchmarks.table import start_host
     from rules.editions import load_edition
     from scorer.ports import free_port
     from scorer.routes import seat_link
