@@ -1,4 +1,4 @@
-"""`tourpad app`: which view it picks and how it serves, without starting a server."""
+"""`tourpad app`: which view it picks and how it serves, without starting a server (Flet and the server are\ncaptured)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,23 @@ from scorer.commands import app_commands
 
 @pytest.fixture
 def captured_run(monkeypatch):
+    """What `tourpad app` asked of Flet (the app, exported as ASGI) and of the host's guarded server, which
+    serves it: one dict of keywords, the server's address folded in."""
+    from scorer.table import host
+
     calls = []
-    monkeypatch.setattr(ft, "run", lambda main, **kw: calls.append(kw))
+    asgi_app = object()
+
+    def run(main, **kw):
+        calls.append(kw)
+        return asgi_app
+
+    def serve(served, host_address, port, *args, **kw):
+        assert served is asgi_app  # the server serves the app Flet exported, nothing else
+        calls[-1].update(host=host_address, port=port)
+
+    monkeypatch.setattr(ft, "run", run)
+    monkeypatch.setattr(host, "serve", serve)
     monkeypatch.setattr(app_commands, "open_when_ready", lambda url: calls.append({"opened": url}))
     for key in ("FLET_FORCE_WEB_SERVER", "FLET_SERVER_IP", "FLET_SERVER_PORT", "FLET_WEB_NO_CDN"):
         monkeypatch.delenv(key, raising=False)
@@ -32,7 +47,7 @@ def test_headless_machine_serves_the_offline_web_view_on_localhost(monkeypatch, 
     assert result.exit_code == 0, result.output
     assert f"http://127.0.0.1:{port}/" in result.output
     (run,) = captured_run
-    assert run["view"] == ft.AppView.WEB_BROWSER and run["host"] == "127.0.0.1" and run["port"] == port
+    assert run["export_asgi_app"] is True and run["host"] == "127.0.0.1" and run["port"] == port
     assert run["no_cdn"] is True
     import os
 

@@ -288,7 +288,7 @@ class FakeApp:
 
 
 def press(button, app: FakeApp, picked: tuple[str, bytes], monkeypatch) -> None:
-    import asyncio
+    from test_pad_screens import run_session
 
     from scorer.ui import backup
 
@@ -296,7 +296,7 @@ def press(button, app: FakeApp, picked: tuple[str, bytes], monkeypatch) -> None:
         return picked
 
     monkeypatch.setattr(backup, "pick_one", pick_one)
-    asyncio.run(button.content.on_click(None))
+    run_session(lambda: button.content.on_click(None))  # off the browser tests' running loop
 
 
 @pytest.mark.parametrize(("name", "data", "problem"), [

@@ -44,12 +44,12 @@ def test_back_reload_and_a_pasted_link(game_id, server, phone, new_context, open
     wait_url(pad, f"/game/{game_id}")
     pad.shot("routes-02-back-to-sheet")
 
-    pad.page.go_forward()
-    pad.wait_text("entry-subtotal", r"^0 points so far")
+    pad.page.go_forward()  # Back kept the draft, as a reload does: H is still tapped
+    pad.wait_text("entry-cards", r"^Cards: H ")
     pad.tap("I")
-    pad.wait_text("entry-cards", r"^Cards: I ")
-    pad.reload()  # the same screen, its game intact (Ann's round is taken: C is hers), the tapped card too
-    pad.wait_text("entry-cards", r"^Cards: I ", timeout=30000)
+    pad.wait_text("entry-cards", r"^Cards: HI ")
+    pad.reload()  # the same screen, its game intact (Ann's round is taken: C is hers), the tapped cards too
+    pad.wait_text("entry-cards", r"^Cards: HI ", timeout=30000)
     wait_url(pad, f"/game/{game_id}/round/1/player/2")
     pad.tap("C")
     pad.wait_text("entry-message", "C is already in Ann's cards this round")
