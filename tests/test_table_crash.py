@@ -104,7 +104,7 @@ class Harness:
                     return
                 continue
             if response.status_code == 409 and "is not open yet" in response.text and round_no > 1:
-                # A read may show a change before it is committed (README, table mode): the close of the
+                # A read may show a change before it is committed (docs/table-api.md): the close of the
                 # previous round that this seat read was the last seat's unacknowledged entry, lost with a
                 # host killed since. The round reopened; only a kill since the read excuses that.
                 with self.lock:

@@ -35,7 +35,7 @@ game** from there (`win_reward`): every player's score moving on normally in the
 spread of a lead measured from seeded games (`LaterRounds.spread`), the chance that none of the others
 ends ahead; plus a small share of the lead so that a lost or won game still prefers the wider margin.
 Behind, it takes the card that could catch the leader; ahead, the card that keeps the lead, where a
-margin-maximizer takes the card worth more on average (`docs/bots.md`). The round-end choice is `hard`'s
+margin-maximizer takes the card worth more on average (`docs/bots-expert.md`). The round-end choice is `hard`'s
 exact one.
 
 The budget is a deterministic count of rollouts from a seeded generator, so a game replays identically on
@@ -109,7 +109,7 @@ FITTED_PICK_MIN_PLAYERS = 3
 #: Worlds of `hard`'s search run on an opponent's view to predict the pick that opponent is making now
 #: (`ExpertBot.predicted_picks`). `hard` itself samples 24; the same number names its real pick about 3
 #: times out of 4 once its hand is known (96 worlds named it as often at most hand sizes: `hard`'s own pick,
-#: from 24 worlds, is that noisy; `docs/bots.md`).
+#: from 24 worlds, is that noisy; `docs/bots-expert.md`).
 PREDICT_SAMPLES = 24
 
 
@@ -447,7 +447,7 @@ class ExpertBot:
         not a greedy weighing, decides there), `hard`'s own search three times out of four. Predicting the
         other players' picks too (whose hands reach this bot only after others have picked from them) made
         no difference a probe could see, and took nearly twice the bot's time before any prediction (USA: a
-        CPU median of 177 ms a decision against 94 ms; 130 ms with the passer's alone; `docs/bots.md`)."""
+        CPU median of 177 ms a decision against 94 ms; 130 ms with the passer's alone; `docs/bots-expert.md`)."""
         if view.phase == Phase.CHOICE or not self.predict_samples:
             return {}
         passer = view.passer
