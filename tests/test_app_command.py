@@ -1,4 +1,5 @@
-"""`tourpad app`: which view it picks and how it serves, without starting a server (Flet and the server are\ncaptured)."""
+"""`tourpad app`: which view it picks and how it serves, without starting a server (Flet and the server are
+captured)."""
 
 from __future__ import annotations
 
