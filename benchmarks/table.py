@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -76,6 +77,18 @@ def spawn_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only"
 def log_tail(proc: subprocess.Popen, chars: int = 3000) -> str:
     """The end of what the host printed (for failure messages)."""
     return proc.log_path.read_text(errors="replace")[-chars:]
+
+
+def printed(proc: subprocess.Popen, label: str, timeout: float = 30) -> str:
+    """The value `tourpad host` printed after `label` (e.g. "Join code:") in this run's output, the last one
+    if it printed several; waits for it up to `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = re.findall(rf"^{re.escape(label)}\s+(\S+)", log_tail(proc, 100_000), re.MULTILINE)
+        if found:
+            return found[-1]
+        time.sleep(0.05)
+    raise RuntimeError(f"tourpad host never printed {label!r}: {log_tail(proc)}")
 
 
 def wait_until_up(proc: subprocess.Popen, port: int, timeout: float = 60) -> subprocess.Popen:

@@ -34,14 +34,12 @@ def open_screens(tmp_path, showing: str = "checker") -> tuple[Window, RaceScreen
     return window, window.screens
 
 
-def texts(control) -> list[str]:
-    """Every Text value in a control tree."""
-    found = []
-    stack = [control]
+def controls(control) -> list:
+    """Every control in a control tree (through `content` and `controls`)."""
+    found, stack = [], [control]
     while stack:
         c = stack.pop()
-        if isinstance(c, ft.Text) and isinstance(c.value, str):
-            found.append(c.value)
+        found.append(c)
         for attr in ("content", "controls"):
             child = getattr(c, attr, None)
             if isinstance(child, list):
@@ -49,6 +47,11 @@ def texts(control) -> list[str]:
             elif child is not None and not isinstance(child, str):
                 stack.append(child)
     return found
+
+
+def texts(control) -> list[str]:
+    """Every Text value in a control tree."""
+    return [c.value for c in controls(control) if isinstance(c, ft.Text) and isinstance(c.value, str)]
 
 
 def test_checker_screen_shows_reasons_and_fixes(tmp_path):
@@ -192,15 +195,4 @@ def test_tapping_a_best_replacement_applies_it_and_a_trip_can_be_cleared(tmp_pat
 
 
 def buttons(control) -> list:
-    found, stack = [], [control]
-    while stack:
-        c = stack.pop()
-        if isinstance(c, ft.TextButton):
-            found.append(c)
-        for attr in ("content", "controls"):
-            child = getattr(c, attr, None)
-            if isinstance(child, list):
-                stack.extend(child)
-            elif child is not None and not isinstance(child, str):
-                stack.append(child)
-    return found
+    return [c for c in controls(control) if isinstance(c, ft.TextButton)]

@@ -23,7 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from benchmarks.table import host_auth, log_tail, scripted_rounds, start_host
+from benchmarks.table import host_auth, log_tail, printed, scripted_rounds, start_host
 from rules.text import NAME_LENGTH
 from scorer.ports import free_port
 from scorer.table.connections import Limits
@@ -53,13 +53,7 @@ class Host:
 
     def printed(self, label: str) -> str:
         """The value `tourpad host` printed after `label` (e.g. "Join code:") in this run's output."""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            found = re.findall(rf"^{label}\s+(\S+)", log_tail(self.proc, 100_000), re.MULTILINE)
-            if found:
-                return found[-1]
-            time.sleep(0.05)
-        raise AssertionError(f"tourpad host never printed {label!r}: {log_tail(self.proc)}")
+        return printed(self.proc, label)
 
 
 @pytest.fixture

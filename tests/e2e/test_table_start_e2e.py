@@ -4,28 +4,14 @@ opens the same host screen on a second host device."""
 
 from __future__ import annotations
 
-import re
-import time
-
 import pytest
 
-from benchmarks.table import log_tail, start_host, stop_host
+from benchmarks.table import printed, start_host, stop_host
 from scorer.ports import free_port
 
 pytestmark = pytest.mark.e2e
 
 PHONE = {"viewport": {"width": 390, "height": 844}}
-
-
-def printed(proc, label: str) -> str:
-    """The value `tourpad host` printed after `label` (e.g. "Host screen:")."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        found = re.findall(rf"^{label}\s+(\S+)", log_tail(proc, 100_000), re.MULTILINE)
-        if found:
-            return found[-1]
-        time.sleep(0.05)
-    raise AssertionError(f"tourpad host never printed {label!r}: {log_tail(proc)}")
 
 
 @pytest.fixture
