@@ -54,9 +54,9 @@ def test_the_code_keeps_every_contract():
 @pytest.mark.parametrize(("importer", "imported", "contract"), [
     ("rules.scoring", "printables.scorepad", "layers"),  # the rules engine may not know its printables
     ("printables.scorepad", "scorer.pad.game", "layers"),
-    ("scorer.solo", "benchmarks.engine", "layers"),  # the app never needs a benchmark
+    ("scorer.solo.game", "benchmarks.engine", "layers"),  # the app never needs a benchmark
     ("benchmarks.table", "scorer.commands.common", "layers"),  # benchmarks use the library, not the CLI
-    ("scorer.simulate", "scorer.commands.common", "scorer-placed"),  # library code printing through the CLI
+    ("scorer.sim.boomerang", "scorer.commands.common", "scorer-placed"),  # library code printing through the CLI
     ("scorer.pad.errors", "scorer.pad.game", "acyclic"),  # pad.game imports pad.errors: a circle
     ("rules.edition", "rules.scoring", "acyclic"),  # rules.scoring imports rules.edition
     ("rules.engine", "rules.bots.hard", "acyclic"),  # a package-level circle: rules.bots imports rules.engine
