@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import grimp
 import pytest
 from importlinter.application import use_cases
 from importlinter.application.app_config import settings
@@ -65,3 +66,26 @@ def test_the_code_keeps_every_contract():
 def test_an_upward_import_or_a_new_cycle_breaks_a_contract(importer, imported, contract):
     assert keeps(contract)  # the contract holds for the code as it is
     assert not keeps(contract, (importer, imported))
+
+
+def import_graph():
+    """Every import in the contracts' packages, as import-linter reads them: those inside functions too."""
+    configure()
+    options = use_cases.read_user_options(PYPROJECT)
+    return grimp.build_graph(*options.session_options["root_packages"], cache_dir=None)
+
+
+def modules_in_a_cycle(graph) -> set[str]:
+    """The modules that import themselves through others: an import of a module whose own imports lead back."""
+    return {importer for importer in graph.modules for imported in graph.find_modules_directly_imported_by(importer)
+            if imported != importer and graph.chain_exists(importer=imported, imported=importer)}
+
+
+def test_no_module_imports_itself_through_others():
+    # the acyclic contract compares siblings only: a package and the modules in it (a registry that imports
+    # its entries, each importing the registry) could still go round, and that is checked here
+    graph = import_graph()
+    assert modules_in_a_cycle(graph) == set()
+    # rules.edition imports rules.model inside a function only, and that import counts
+    graph.add_import(importer="rules.model", imported="rules.edition")
+    assert modules_in_a_cycle(graph) == {"rules.model", "rules.edition"}
