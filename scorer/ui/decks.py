@@ -1,0 +1,165 @@
+"""Which cards a game is scored with, and an owner's decks.
+
+`deck_choice` is the line New game, the solo set-up and the table's host form show for an edition whose
+cards are not the publisher's (Europe, USA: tourpad's print-and-play design): it names the deck, offers the
+owner's installed decks, and sets up one's own in one tap. The "Your decks" screen renames, duplicates,
+exports and deletes them; a deck that saved games were played with says so before it goes (the games keep
+their deck: `scorer.packs.saved_game_lookup`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import flet as ft
+
+from rules.edition import Edition
+from rules.model import EditionDataError
+from scorer.locale import _, ngettext
+from scorer.packs import deck_line as deck_line_text
+from scorer.packs import (
+    delete_deck,
+    duplicate_deck,
+    export_text,
+    own_decks,
+    rename_deck,
+    resolve_edition,
+)
+from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.userfile import UserFileError
+
+PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+
+
+def deck_base(edition_id: str) -> str:
+    """The edition whose box a deck is a copy of (an owner's USA deck → "usa"); the id itself otherwise."""
+    try:
+        edition = resolve_edition(edition_id)
+    except (KeyError, EditionDataError):
+        return edition_id
+    return edition.base if edition.base and edition.base != edition.id else edition.id
+
+
+def deck_choice(app: PadApp, base: str, chosen: str, on_pick: Callable[[str], None]) -> ft.Control:
+    """The deck a game of edition `base` will be scored with: its line ("Cards: tourpad's print-and-play
+    cards" / "Your deck: …"), the owner's decks to choose from, and "Set up your own deck" (a deck pack's
+    import, in one tap) beside "Your decks"."""
+    from scorer.ui.backup import import_pack_file
+
+    async def set_up(e) -> None:
+        await import_pack_file(app)
+
+    try:
+        tourpads = resolve_edition(base)
+    except (KeyError, EditionDataError):
+        return ft.Container()
+    decks: tuple[Edition, ...] = (tourpads, *own_decks(base))
+    selected = next((d for d in decks if d.id == chosen), tourpads)
+    line = deck_line_text(selected)
+    if line is None and len(decks) == 1:  # the publisher's own card list, and no deck of one's own
+        return ft.Container()
+    controls: list[ft.Control] = []
+    if line is not None:
+        controls.append(sem("deck-line", ft.Row([
+            ft.Icon(ft.Icons.STYLE, size=18, color=ft.Colors.PRIMARY),
+            ft.Text(line, size=14, weight=ft.FontWeight.W_500, expand=True)], spacing=6)))
+    if len(decks) > 1:
+        controls.append(ft.Row([
+            sem(f"deck-{d.id}", (ft.FilledButton if d.id == selected.id else ft.OutlinedButton)(
+                deck_button_label(d), height=44, on_click=lambda e, ident=d.id: on_pick(ident)))
+            for d in decks], wrap=True, spacing=8, run_spacing=8))
+    if deck_line_text(tourpads) is not None:  # where the box's cards differ from tourpad's design
+        controls.append(ft.Row([
+            sem("set-up-deck", ft.TextButton(_("Set up your own deck"), icon=ft.Icons.EDIT_NOTE,
+                                             on_click=set_up)),
+            sem("your-decks", ft.TextButton(_("Your decks"), icon=ft.Icons.STYLE_OUTLINED,
+                                            on_click=lambda e: app.go("decks")))], wrap=True, spacing=0))
+    return ft.Column(controls, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def deck_button_label(edition: Edition) -> str:
+    return _("tourpad's cards") if edition.provenance == "tourpad" else edition.label
+
+
+def games_with(app: PadApp, ident: str) -> int:
+    """How many saved games on this device were played with the deck `ident`."""
+    return sum(1 for game in app.store.games() if game.edition == ident)
+
+
+@screen("decks")
+def decks_screen(app: PadApp) -> Screen:
+    from scorer.ui.backup import pack_import_button
+    from scorer.ui.confirm import ask
+
+    rows: list[ft.Control] = []
+    mine = [d for base in ("europe", "usa", "australia") for d in own_decks(base)]
+
+    def act(action: Callable[[], object], done: str) -> None:
+        try:
+            action()
+        except (EditionDataError, UserFileError, KeyError) as err:
+            app.toast(str(err.args[0] if isinstance(err, KeyError) else err), error=True)
+            return
+        app.toast(done, update=False)
+        app.render()
+
+    def rename(deck: Edition) -> None:
+        field = ft.TextField(label=_("Deck name"), value=deck.label, autofocus=True, max_length=64)
+
+        def save(e) -> None:
+            app.page.pop_dialog()
+            act(lambda: rename_deck(deck.id, field.value or ""), _("Deck renamed"))
+
+        field.on_submit = save
+        app.page.show_dialog(ft.AlertDialog(
+            title=ft.Text(_("Rename the deck")), content=sem("rename-field", field),
+            actions=[ft.TextButton(_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
+                     sem("rename-save", ft.FilledButton(_("Save"), on_click=save))]))
+
+    def delete(deck: Edition) -> None:
+        used = games_with(app, deck.id)
+        question = (ngettext("{n} saved game was played with {name}; it keeps its cards and scores. "
+                             "Delete the deck?",
+                             "{n} saved games were played with {name}; they keep their cards and scores. "
+                             "Delete the deck?", used).format(n=used, name=deck.label) if used
+                    else _("Delete the deck {name}?").format(name=deck.label))
+        ask(app, question, _("Delete"), _("Keep it"),
+            lambda: act(lambda: delete_deck(deck.id), _("Deck deleted")), identifier="delete-deck")
+
+    async def export(deck: Edition) -> None:
+        data = export_text(deck, "toml").encode("utf-8")
+        try:
+            await ft.FilePicker().save_file(file_name=f"{deck.id}.toml", src_bytes=data)
+        except Exception as err:  # no save dialog here: say so rather than pretend
+            app.toast(_("Cannot save {name} here: {error}").format(name=f"{deck.id}.toml", error=err), error=True)
+
+    for deck in mine:
+        used = games_with(app, deck.id)
+        subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck.base).label, id=deck.id)
+        if used:
+            subtitle += " · " + ngettext("{n} saved game", "{n} saved games", used).format(n=used)
+        rows.append(sem(f"own-deck-{deck.id}", ft.Card(ft.Column([
+            ft.ListTile(leading=ft.Icon(ft.Icons.STYLE), title=ft.Text(deck.label), subtitle=ft.Text(subtitle)),
+            ft.Row([
+                sem(f"rename-{deck.id}", ft.TextButton(_("Rename"), on_click=lambda e, d=deck: rename(d))),
+                sem(f"duplicate-{deck.id}", ft.TextButton(_("Duplicate"), on_click=lambda e, d=deck: act(
+                    lambda: duplicate_deck(d.id), _("Deck duplicated")))),
+                sem(f"export-{deck.id}", ft.TextButton(_("Export"), on_click=lambda e, d=deck: export(d))),
+                sem(f"delete-{deck.id}", ft.TextButton(_("Delete"), on_click=lambda e, d=deck: delete(d))),
+            ], wrap=True, spacing=0)], spacing=0))))
+    if not mine:
+        rows.append(ft.Text(_("No deck of your own yet. Europe and USA are scored with tourpad's print-and-play "
+                              "cards until you set up the cards of your box."), color=ft.Colors.ON_SURFACE_VARIANT))
+    start = [sem(f"copy-{base}", ft.OutlinedButton(
+        _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
+        on_click=lambda e, base=base: act(lambda: duplicate_deck(base), _("Deck duplicated"))))
+        for base in ("europe", "usa")]
+    body = ft.Column([
+        *rows,
+        ft.Text(_("Set up your own deck"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        ft.Text(_("Type in your box's cards in a deck pack file (docs/deck-pack-template-usa.toml) and "
+                          "import it, or start from a copy of tourpad's deck."), size=13,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        pack_import_button(app), *start,
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return Screen(_("Your decks"), ft.Container(body, padding=PAD))

@@ -1,0 +1,73 @@
+"""End to end at phone size: New game names the cards a Europe or USA game is scored with, offers the
+owner's own deck, and a game started with it keeps that deck (its record names it, version and all)."""
+
+from __future__ import annotations
+
+import sqlite3
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from rules.editions import deck_version
+
+pytestmark = pytest.mark.e2e
+
+SLOW = 30000
+USA_TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "deck-pack-template-usa.toml"
+
+
+def install_usa_deck(data_dir: Path, monkeypatch):
+    """The owner's USA deck (the template, id usa-mine), installed in the app server's data folder."""
+    from scorer.packs import pack_from_data, save_deck
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(data_dir))
+    doc = tomllib.loads(USA_TEMPLATE.read_text(encoding="utf-8"))
+    return save_deck(pack_from_data(tomli_w.dumps(doc).encode("utf-8"), "usa-mine.toml"))
+
+
+def test_new_game_names_the_deck_and_a_game_keeps_the_owners_deck(server, phone, open_app, monkeypatch):
+    mine = install_usa_deck(server.data_dir, monkeypatch)
+    pad = open_app(phone, server.url)
+    pad.tap("New game")
+    pad.button("Start game").wait_for(timeout=SLOW)
+    assert pad.ident("deck-line").count() == 0  # Australia: the publisher's own card list, nothing to say
+    pad.tap("USA")
+    pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
+    pad.ident("set-up-deck").wait_for(timeout=SLOW)
+    pad.shot("new-game-usa")
+    pad.tap_until(lambda: pad.tap_ident("deck-usa-mine"),
+                  lambda ms: pad.wait_text("deck-line", r"^Your deck: My Boomerang: USA$", timeout=ms))
+    pad.shot("new-game-usa-own-deck")
+    pad.tap("Europe")  # another edition: its own line, tourpad's cards again
+    pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
+    pad.tap("USA")
+    pad.tap_until(lambda: pad.tap_ident("deck-usa-mine"),
+                  lambda ms: pad.wait_text("deck-line", r"^Your deck: My Boomerang: USA$", timeout=ms))
+    pad.type_into("Player 1", "Ann")
+    pad.type_into("Player 2", "Bob")
+    pad.tap_until(lambda: pad.tap_ident("start"),
+                  lambda ms: pad.wait_text("round-status", r"^Round 1 of 4", timeout=ms))
+    with sqlite3.connect(server.data_dir / "games.sqlite3") as db:
+        edition, payload = db.execute("SELECT g.edition, e.payload FROM games g JOIN events e ON e.game_id = g.id "
+                                      "WHERE e.seq = 1").fetchone()
+    import json
+
+    started = json.loads(payload)
+    assert edition == "usa-mine" and started["deck"]["name"] == "My Boomerang: USA"
+    from rules.editions import edition_as_saved
+
+    assert deck_version(edition_as_saved(started["deck"])) == deck_version(mine)
+
+
+def test_french_new_game_names_the_deck(server, new_context, open_app):
+    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                        has_touch=True, locale="fr-FR")
+    pad = open_app(phone, server.url)
+    pad.button("Nouvelle partie").wait_for(timeout=SLOW)
+    pad.tap("Nouvelle partie")
+    pad.button("Commencer la partie").wait_for(timeout=SLOW)
+    pad.tap("USA")
+    pad.wait_text("deck-line", r"^Cartes : celles à imprimer de tourpad")
+    pad.shot("fr-new-game-usa")
