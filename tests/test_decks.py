@@ -185,3 +185,18 @@ def test_reimporting_a_pack_keeps_the_version_it_replaces(tmp_path):
     import_pack(path)
     kept, exact = resolve_deck("usa-mine", deck_version(first))
     assert exact and kept.spec == first.spec
+
+
+# --- solo -------------------------------------------------------------------------------------------------
+
+def test_a_solo_game_is_played_with_an_installed_deck_and_keeps_it(store):
+    from scorer.solo_view import load, new_game
+
+    played = install(usa_pack())
+    game_id, game = new_game(store, "usa-mine", ["normal"], False, seed=11)
+    assert game.edition.spec == played.spec
+    install(usa_pack(2))  # edited afterwards
+    resumed = load(store, game_id)
+    assert resumed.edition.spec == played.spec and resumed.setup.deck is not None
+    tourpads_id, tourpads = new_game(store, "usa", ["normal"], False, seed=11)
+    assert "deck" not in store.events(tourpads_id)[0].payload and tourpads.edition.provenance == "tourpad"

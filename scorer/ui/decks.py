@@ -81,6 +81,22 @@ def deck_button_label(edition: Edition) -> str:
     return _("tourpad's cards") if edition.provenance == "tourpad" else edition.label
 
 
+def played_with(app: PadApp, edition_id: str, game_id: int) -> str:
+    """What History says a saved game was played with: an owner's deck by the name it had then (the game
+    keeps it, `scorer.packs.deck_to_keep`), even if renamed or deleted since; else the edition's name."""
+    from rules.editions import bundled_ids
+
+    if edition_id not in bundled_ids():
+        events = app.store.events(game_id)
+        kept = events[0].payload.get("deck") if events else None
+        if isinstance(kept, dict) and isinstance(kept.get("name"), str):
+            return _("Your deck: {name}").format(name=kept["name"])
+    try:
+        return resolve_edition(edition_id).label
+    except (KeyError, EditionDataError):
+        return edition_id
+
+
 def games_with(app: PadApp, ident: str) -> int:
     """How many saved games on this device were played with the deck `ident`."""
     return sum(1 for game in app.store.games() if game.edition == ident)

@@ -102,13 +102,15 @@ def resume(app: PadApp, game_id: int) -> None:
 
 @screen("history")
 def history(app: PadApp) -> Screen:
+    from scorer.ui.decks import played_with
+
     finished = app.store.games("finished")
     rows: list[ft.Control] = []
     for i, game in enumerate(finished, start=1):
         when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
         rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(summary_line(game.summary)),
-            subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
+            subtitle=ft.Text(f"{played_with(app, game.edition, game.id)} · {when}"),
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))

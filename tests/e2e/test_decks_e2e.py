@@ -71,3 +71,35 @@ def test_french_new_game_names_the_deck(server, new_context, open_app):
     pad.tap("USA")
     pad.wait_text("deck-line", r"^Cartes : celles à imprimer de tourpad")
     pad.shot("fr-new-game-usa")
+
+
+def test_solo_names_the_deck_and_plays_with_the_owners(server, phone, open_app, monkeypatch):
+    install_usa_deck(server.data_dir, monkeypatch)
+    pad = open_app(phone, server.url)
+    pad.button("Play solo").wait_for(timeout=SLOW)
+    pad.tap("Play solo")
+    pad.ident("solo-start").wait_for(timeout=SLOW)
+    pad.tap("USA")
+    pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
+    pad.tap_until(lambda: pad.tap_ident("deck-usa-mine"),
+                  lambda ms: pad.wait_text("deck-line", r"^Your deck: My Boomerang: USA$", timeout=ms))
+    pad.shot("solo-setup-own-deck")
+    pad.tap_ident("solo-start")
+    pad.page.wait_for_url("**/solo/1", timeout=SLOW)
+    with sqlite3.connect(server.data_dir / "games.sqlite3") as db:
+        (edition,) = db.execute("SELECT edition FROM games").fetchone()
+    assert edition == "usa-mine"
+
+
+def test_the_table_host_form_names_the_deck(host, tmp_path, phone, open_app, monkeypatch):
+    install_usa_deck(tmp_path, monkeypatch)  # the host's data folder
+    pad = open_app(phone, host + "/table")
+    pad.button("Host a table").first.wait_for(timeout=SLOW)
+    pad.settle()
+    # the edition menu is drawn without a semantics node of its own: it sits just above the form's button
+    box = pad.button("Host a table").last.bounding_box()
+    pad.page.mouse.click(box["x"] + 110, box["y"] - 50)
+    pad.button("Usa").wait_for(timeout=SLOW)
+    pad.tap("Usa")
+    pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
+    pad.shot("table-host-usa")

@@ -1,0 +1,80 @@
+"""The deck screens with a real Flet session and no client: History says which deck a game was played
+with (as it was then), "Your decks" lists the owner's decks with the games played with each, and both read
+in French."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+import tomli_w
+from test_french_screens import data_names, english_words, shown_strings
+from test_pad_screens import run_session, start, texts
+
+from rules.editions import load_edition
+from scorer.packs import pack_from_data, rename_deck, save_deck
+from scorer.pad.game import GameSession
+from scorer.pad.store import EventStore
+from scorer.ui.main import make_main
+
+USA_TEMPLATE = Path(__file__).resolve().parent.parent / "docs" / "deck-pack-template-usa.toml"
+ROUNDS = (("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"), ("UVWXYZ@", "OPQRST#"))
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = EventStore(tmp_path / "games.sqlite3")
+    yield s
+    s.close()
+
+
+def finished_game_with_own_deck(store: EventStore) -> GameSession:
+    doc = tomllib.loads(USA_TEMPLATE.read_text(encoding="utf-8"))
+    save_deck(pack_from_data(tomli_w.dumps(doc).encode("utf-8"), "usa-mine.toml"))
+    game = GameSession.new(store, "usa-mine", ["Ann", "Bob"])
+    for ann, bob in ROUNDS:
+        game.enter_letters(0, ann, None)
+        game.enter_letters(1, bob, None)
+    return game
+
+
+def test_history_and_your_decks_name_the_deck_a_game_was_played_with(store):
+    finished_game_with_own_deck(store)
+    rename_deck("usa-mine", "Grandma's box")  # renamed after the game
+
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("history")
+        shown = shown_strings(page)
+        assert any(line.startswith("Your deck: My Boomerang: USA · ") for line in shown), shown
+        app.go("decks")
+        shown = shown_strings(page)
+        assert "Grandma's box" in shown
+        assert any("1 saved game" in line and "usa-mine" in line for line in shown), shown
+        app.go("new_game")
+        assert "Something went wrong" not in texts(page)
+
+    run_session(run)
+
+
+def test_the_deck_screens_read_in_french(store):
+    finished_game_with_own_deck(store)
+    names = [*data_names(load_edition("usa")), "My Boomerang: USA", "usa-mine", "Ann", "Bob"]
+    leaks: dict[str, list[str]] = {}
+
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.set_language("fr")
+        for name in ("decks", "history", "new_game", "solo_setup"):
+            app.go(name)
+            found = english_words(shown_strings(page), names)
+            if found:
+                leaks[name] = found
+            if name == "decks":
+                assert any("1 partie enregistrée" in line for line in shown_strings(page))
+
+    run_session(run)
+    assert not leaks, leaks
