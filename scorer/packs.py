@@ -103,7 +103,13 @@ def pack_from_data(data: bytes, name: object) -> Edition:
     """A deck pack from a file's bytes (`name` is the file as shown in messages; its extension picks JSON or
     TOML), validated whole: the bundled reader (rules.editions), its name, and an id of its own."""
     fmt = document_format(str(name))
-    edition = edition_from_document(parse_user_document(data, name, _("a deck pack"), fmt), fmt)
+    return pack_from_document(parse_user_document(data, name, _("a deck pack"), fmt), name, fmt)
+
+
+def pack_from_document(doc: object, name: object, fmt: str = "json") -> Edition:
+    """A deck pack from a decoded document (a file's, or the deck editor's draft), checked by every rule
+    `tourpad deck check` applies: the edition's (rules.editions, rules.model), its name, an id of its own."""
+    edition = edition_from_document(doc, fmt)
     check_pack_name(edition.name, name, EditionDataError)
     if edition.id in bundled_ids():
         raise EditionDataError(_("id {id!r} is a bundled edition; give the pack its own id (e.g. "
@@ -319,8 +325,12 @@ def duplicate_deck(ident: str) -> Edition:
     source = resolve_edition(ident)
     base = source.base if source.base else source.id
     name = _("{name} (copy)").format(name=source.label)[:PACK_NAME_LENGTH]
+    doc = deck_document(source)
+    families = {role: {**doc[role], "icons": [{k: v for k, v in icon.items() if k != "count"}
+                                              for icon in doc[role]["icons"]]}
+                for role in ("collection", "pairs", "choice")}  # counts describe tourpad's deck, not the owner's
     copy = _edited(source, id=free_pack_id(f"{base}-mine" if source.id in bundled_ids() else source.id),
-                   name=name, names={}, provenance="owner", base=base)
+                   name=name, names={}, provenance="owner", base=base, **families)
     return save_deck(copy)
 
 
@@ -367,3 +377,53 @@ def deck_to_keep(edition: Edition) -> dict | None:
     with contextlib.suppress(UserFileError):  # the game keeps its deck in any case
         keep_version(edition)
     return deck_document(edition)
+
+
+# --- the deck editor's drafts: what was typed, kept on every change until the deck is saved -------------
+
+
+def deck_drafts_dir(create: bool = False) -> Path:
+    return data_subfolder("deck-drafts", create)
+
+
+def deck_draft(ident: str) -> dict | None:
+    """The editor's unsaved draft of deck `ident`, if there is one (an unreadable one is none)."""
+    path = _installed_like(deck_drafts_dir(), ident, ".json")
+    if path is None:
+        return None
+    try:
+        doc = read_user_document(path, _("a deck pack"), "json")
+    except UserFileError:
+        return None
+    return doc if isinstance(doc, dict) else None
+
+
+def keep_deck_draft(ident: str, doc: dict) -> None:
+    """Keep the editor's draft before the screen shows the change: a reload or Back finds it as left."""
+    import json
+
+    if _installed_like(deck_drafts_dir(), ident, ".json", must_exist=False) is None:
+        raise KeyError(ident)
+    _write_atomically(deck_drafts_dir(create=True) / f"{ident}.json", json.dumps(doc, ensure_ascii=False))
+    from scorer.runtime import IN_BROWSER
+
+    if IN_BROWSER:  # saved to the browser's storage now, as the keypad's drafts are
+        from scorer.browser_storage import persist
+
+        persist()
+
+
+def drop_deck_draft(ident: str) -> None:
+    path = _installed_like(deck_drafts_dir(), ident, ".json")
+    if path is not None:
+        with contextlib.suppress(OSError):
+            path.unlink()
+
+
+def _installed_like(folder: Path, ident: str, suffix: str, must_exist: bool = True) -> Path | None:
+    """`folder/<ident><suffix>` for an id a pack may have (never a path); None otherwise, or when it does not
+    exist and `must_exist`."""
+    if len(ident) > PACK_ID_LENGTH or not PACK_ID.fullmatch(ident):
+        return None
+    path = folder / f"{ident}{suffix}"
+    return path if path.is_file() or not must_exist else None

@@ -80,6 +80,7 @@ ROUTES: tuple[Route, ...] = (
     Route("history", "/history", "home"),
     Route("new_game", "/new", "home"),
     Route("decks", "/decks", "home"),  # an owner's decks: rename, duplicate, export, delete, import
+    Route("deck_editor", "/decks/{edition}", "decks"),  # one of them in the editor
     Route("sheet", "/game/{game_id}", "home"),
     Route("round_summary", "/game/{game_id}/round/{round}", "sheet"),
     Route("entry", "/game/{game_id}/round/{round}/player/{player}", "sheet"),

@@ -13,7 +13,7 @@ from test_french_screens import data_names, english_words, shown_strings
 from test_pad_screens import run_session, start, texts
 
 from rules.editions import load_edition
-from scorer.packs import pack_from_data, rename_deck, save_deck
+from scorer.packs import pack_from_data, rename_deck, resolve_edition, save_deck
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.main import make_main
@@ -61,15 +61,17 @@ def test_history_and_your_decks_name_the_deck_a_game_was_played_with(store):
 
 def test_the_deck_screens_read_in_french(store):
     finished_game_with_own_deck(store)
-    names = [*data_names(load_edition("usa")), "My Boomerang: USA", "usa-mine", "Ann", "Bob"]
+    names = [*data_names(load_edition("usa")), *data_names(resolve_edition("usa-mine")), "My Boomerang: USA",
+             "usa-mine", "Ann", "Bob"]
     leaks: dict[str, list[str]] = {}
 
     async def run():
         _session, page, _ = await start(make_main(lambda: store))
         app = page.data
         app.set_language("fr")
-        for name in ("decks", "history", "new_game", "solo_setup"):
-            app.go(name)
+        for name, params in (("decks", {}), ("history", {}), ("new_game", {}), ("solo_setup", {}),
+                             ("deck_editor", {"edition": "usa-mine"})):
+            app.go(name, **params)
             found = english_words(shown_strings(page), names)
             if found:
                 leaks[name] = found

@@ -44,10 +44,8 @@ def deck_choice(app: PadApp, base: str, chosen: str, on_pick: Callable[[str], No
     """The deck a game of edition `base` will be scored with: its line ("Cards: tourpad's print-and-play
     cards" / "Your deck: …"), the owner's decks to choose from, and "Set up your own deck" (a deck pack's
     import, in one tap) beside "Your decks"."""
-    from scorer.ui.backup import import_pack_file
-
-    async def set_up(e) -> None:
-        await import_pack_file(app)
+    def set_up(e) -> None:
+        start_own_deck(app, base)
 
     try:
         tourpads = resolve_edition(base)
@@ -75,6 +73,16 @@ def deck_choice(app: PadApp, base: str, chosen: str, on_pick: Callable[[str], No
             sem("your-decks", ft.TextButton(_("Your decks"), icon=ft.Icons.STYLE_OUTLINED,
                                             on_click=lambda e: app.go("decks")))], wrap=True, spacing=0))
     return ft.Column(controls, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def start_own_deck(app: PadApp, base: str) -> None:
+    """A copy of tourpad's deck of `base`, opened in the editor: the family changes only what differs."""
+    try:
+        copy = duplicate_deck(base)
+    except (EditionDataError, UserFileError, KeyError) as err:
+        app.toast(str(err.args[0] if isinstance(err, KeyError) else err), error=True)
+        return
+    app.go("deck_editor", edition=copy.id)
 
 
 def deck_button_label(edition: Edition) -> str:
@@ -157,6 +165,8 @@ def decks_screen(app: PadApp) -> Screen:
         rows.append(sem(f"own-deck-{deck.id}", ft.Card(ft.Column([
             ft.ListTile(leading=ft.Icon(ft.Icons.STYLE), title=ft.Text(deck.label), subtitle=ft.Text(subtitle)),
             ft.Row([
+                sem(f"edit-{deck.id}", ft.TextButton(_("Edit"), on_click=lambda e, d=deck: app.go(
+                    "deck_editor", edition=d.id))),
                 sem(f"rename-{deck.id}", ft.TextButton(_("Rename"), on_click=lambda e, d=deck: rename(d))),
                 sem(f"duplicate-{deck.id}", ft.TextButton(_("Duplicate"), on_click=lambda e, d=deck: act(
                     lambda: duplicate_deck(d.id), _("Deck duplicated")))),
@@ -168,14 +178,14 @@ def decks_screen(app: PadApp) -> Screen:
                               "cards until you set up the cards of your box."), color=ft.Colors.ON_SURFACE_VARIANT))
     start = [sem(f"copy-{base}", ft.OutlinedButton(
         _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
-        on_click=lambda e, base=base: act(lambda: duplicate_deck(base), _("Deck duplicated"))))
+        on_click=lambda e, base=base: start_own_deck(app, base)))
         for base in ("europe", "usa")]
     body = ft.Column([
         *rows,
         ft.Text(_("Set up your own deck"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-        ft.Text(_("Type in your box's cards in a deck pack file (docs/deck-pack-template-usa.toml) and "
-                          "import it, or start from a copy of tourpad's deck."), size=13,
+        ft.Text(_("Start from a copy of tourpad's deck and change what differs on your cards, or import a "
+                  "deck pack file (docs/deck-pack-template-usa.toml)."), size=13,
                 color=ft.Colors.ON_SURFACE_VARIANT),
-        pack_import_button(app), *start,
+        *start, pack_import_button(app),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return Screen(_("Your decks"), ft.Container(body, padding=PAD))

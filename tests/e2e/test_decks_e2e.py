@@ -103,3 +103,50 @@ def test_the_table_host_form_names_the_deck(host, tmp_path, phone, open_app, mon
     pad.tap("Usa")
     pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
     pad.shot("table-host-usa")
+
+
+def test_the_editor_names_a_broken_rule_and_a_reload_keeps_the_draft(server, phone, open_app, monkeypatch):
+    from scorer.packs import duplicate_deck
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(server.data_dir))
+    mine = duplicate_deck("usa")
+    number = next(c.number for c in mine.spec.cards if c.letter == "A")
+    pad = open_app(phone, server.url + f"decks/{mine.id}")
+    pad.ident("deck-ok").wait_for(timeout=SLOW)
+    pad.button("Next card").wait_for(timeout=SLOW)
+    pad.page.wait_for_timeout(3000)  # a deep link's first frame: the loading screen is still fading out
+    pad.shot("editor-cards")
+    pad.tap_until(lambda: pad.tap_ident(f"number-{number % 7 + 1}"),
+                  lambda ms: pad.wait_text("deck-problem", rf"^number {number}: must be on exactly 4 cards; found on",
+                                           timeout=ms))
+    problem = pad.text("deck-problem")
+    pad.shot("editor-broken-rule")
+    pad.tap_ident("deck-save")
+    pad.ident("toast").wait_for(timeout=SLOW)
+    assert pad.text("toast").startswith("Not saved: number")
+    pad.reload()
+    pad.wait_text("deck-problem", "^" + problem.replace("(", r"\(").replace(")", r"\)") + "$")
+    pad.tap_ident("back")
+    pad.ident(f"own-deck-{mine.id}").wait_for(timeout=SLOW)
+    pad.tap_ident(f"edit-{mine.id}")
+    pad.wait_text("deck-problem", rf"^number {number}: ")
+    pad.tap_until(lambda: pad.tap_ident("tab-map"), lambda ms: pad.ident("town-A").wait_for(timeout=ms))
+    pad.tap_ident("town-A")
+    pad.wait_text("map-hint", "^Town A chosen")
+    pad.shot("editor-map")
+
+
+def test_the_editor_in_french(server, new_context, open_app, monkeypatch):
+    from scorer.packs import duplicate_deck
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(server.data_dir))
+    mine = duplicate_deck("usa")
+    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                        has_touch=True, locale="fr-FR")
+    pad = open_app(phone, server.url + f"decks/{mine.id}")
+    pad.wait_text("deck-ok", "^Toutes les règles")
+    pad.button("Carte suivante").wait_for(timeout=SLOW)
+    pad.shot("fr-editor-cards")
+    pad.tap_until(lambda: pad.tap_ident("tab-map"), lambda ms: pad.ident("town-A").wait_for(timeout=ms))
+    pad.wait_text("map-hint", "^Touchez deux villes")
+    pad.shot("fr-editor-map")
