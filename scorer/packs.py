@@ -427,3 +427,99 @@ def _installed_like(folder: Path, ident: str, suffix: str, must_exist: bool = Tr
         return None
     path = folder / f"{ident}{suffix}"
     return path if path.is_file() or not must_exist else None
+
+
+# --- sharing a deck: a short code for a link or a QR code ------------------------------------------------
+
+#: What a share code leaves out: the rules, which the deck's base gives back (rules.editions.with_base_rules).
+RULE_FIELDS_SHARED = ("throw_catch", "tie_breakers", "collection", "pairs", "choice", "route")
+#: The share code's format version (the first field of its document).
+SHARE_VERSION = 1
+#: The longest share code read: a whole deck compresses to well under this.
+SHARE_CODE_LENGTH = 3000
+
+
+def deck_share_code(edition: Edition) -> str:
+    """An owner's deck as a short URL-safe code (a link's last segment, a QR code's text): what the deck
+    holds beyond its base's rules, compressed. `deck_from_share_code` reads it back on another device."""
+    import base64
+    import json
+    import zlib
+
+    doc = deck_document(edition)
+    shared = {k: v for k, v in doc.items() if k not in RULE_FIELDS_SHARED}
+    shared["v"] = SHARE_VERSION
+    base = _base_cards(doc)
+    # a site left as tourpad's (the usual case: letters are enough) is not sent: its base gives it back
+    regions = [region["name"] for region in doc["regions"]]
+    shared["cards"] = [{k: (regions.index(v) if k == "region" else v) for k, v in card.items()
+                        if k not in ("site", "site_names") or not _same_site(card, base.get(card["letter"]))}
+                       for card in doc["cards"]]  # a card's region by its number: names are long
+    text = json.dumps(shared, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+
+
+def deck_from_share_code(code: str) -> Edition:
+    """The deck a share code carries, checked by every rule `tourpad deck check` applies. A code that is not
+    one (cut short, mistyped) raises EditionDataError saying so, on one line."""
+    import base64
+    import binascii
+    import json
+    import zlib
+
+    code = code.strip()
+    if "/" in code:  # a whole link pasted: its last segment is the code
+        code = code.rstrip("/").rpartition("/")[2]
+    bad = EditionDataError(_("this is not a tourpad deck link or code (cut short or mistyped?)"))
+    if not code or len(code) > SHARE_CODE_LENGTH or not re.fullmatch(r"[A-Za-z0-9_-]+", code):
+        raise bad
+    try:
+        unpack = zlib.decompressobj()
+        raw = unpack.decompress(base64.urlsafe_b64decode(code + "=" * (-len(code) % 4)), TEXT_LIMIT)
+        if not unpack.eof:  # cut short (or longer than any deck)
+            raise bad
+        doc = json.loads(raw.decode("utf-8"))
+    except (binascii.Error, zlib.error, ValueError):
+        raise bad from None
+    if not isinstance(doc, dict) or doc.pop("v", None) != SHARE_VERSION or not isinstance(doc.get("cards"), list):
+        raise bad
+    base = _base_cards(doc)
+    regions = [r.get("name") if isinstance(r, dict) else None for r in doc.get("regions") or []]
+    for card in doc["cards"]:
+        if not isinstance(card, dict):
+            continue
+        if isinstance(card.get("region"), int) and 0 <= card["region"] < len(regions):
+            card["region"] = regions[card["region"]]
+        if "site" not in card and card.get("letter") in base:
+            card.update({k: v for k, v in base[card["letter"]].items() if k in ("site", "site_names")})
+    return pack_from_document(doc, "deck link")
+
+
+def _base_cards(doc: dict) -> dict[str, dict]:
+    """The cards of a deck's base edition by letter (none for a deck without a known base)."""
+    if doc.get("base") not in bundled_ids():
+        return {}
+    return {card["letter"]: card for card in deck_document(load_edition(doc["base"]))["cards"]}
+
+
+def _same_site(card: dict, base: dict | None) -> bool:
+    return base is not None and card.get("site") == base.get("site") and \
+        (card.get("site_names") or {}) == (base.get("site_names") or {})
+
+
+def install_shared_deck(edition: Edition) -> tuple[Edition, bool]:
+    """Install a deck received by link: under its own id, or a free one when a different deck has that id
+    here (never replacing it); returns the deck installed and whether it was already here as it is."""
+    from rules.editions import deck_version
+
+    try:
+        here = resolve_edition(edition.id)
+    except (KeyError, EditionDataError):
+        here = None
+    if here is not None and deck_version(here) == deck_version(edition):
+        return here, True
+    if here is not None:
+        from rules.editions import edition_as_saved
+
+        edition = edition_as_saved({**deck_document(edition), "id": free_pack_id(edition.id)})
+    return save_deck(edition), False

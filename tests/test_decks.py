@@ -200,3 +200,50 @@ def test_a_solo_game_is_played_with_an_installed_deck_and_keeps_it(store):
     assert resumed.edition.spec == played.spec and resumed.setup.deck is not None
     tourpads_id, tourpads = new_game(store, "usa", ["normal"], False, seed=11)
     assert "deck" not in store.events(tourpads_id)[0].payload and tourpads.edition.provenance == "tourpad"
+
+
+# --- sharing by link / QR code ----------------------------------------------------------------------------
+
+def test_a_shared_deck_code_gives_the_same_deck_and_the_same_scores_on_another_device(tmp_path, monkeypatch):
+    from scorer.packs import deck_from_share_code, deck_share_code, install_shared_deck
+
+    mine = install(usa_pack(3))
+    record = bot_game(mine)
+    code = deck_share_code(mine)
+    assert len(code) < 3000 and code.isascii()
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "other-phone"))  # another device: nothing installed
+    received = deck_from_share_code(f"https://example.org/deck/{code}")  # a whole link pasted works too
+    assert deck_version(received) == deck_version(mine)
+    installed, already = install_shared_deck(received)
+    assert (installed.id, already) == ("usa-mine", False)
+    assert score_record(record, resolve_edition("usa-mine")).totals == score_record(record, mine).totals
+    assert install_shared_deck(received)[1]  # the same deck again: already here, nothing installed twice
+
+
+def test_a_shared_deck_never_replaces_a_different_deck_of_the_same_id():
+    from scorer.packs import deck_from_share_code, deck_share_code, install_shared_deck
+
+    theirs = pack_from_data(tomli_w.dumps(usa_pack(5)).encode("utf-8"), "usa-mine.toml")
+    ours = install(usa_pack())
+    installed, already = install_shared_deck(deck_from_share_code(deck_share_code(theirs)))
+    assert not already and installed.id == "usa-mine-2"
+    assert deck_version(resolve_edition("usa-mine")) == deck_version(ours)
+
+
+@pytest.mark.parametrize("code", ["", "not a code", "eJzLSM3JyQcABiwCFQ", "A" * 3001, "../../etc/passwd"])
+def test_a_broken_deck_code_is_refused_in_one_line(code):
+    from rules.model import EditionDataError
+    from scorer.packs import deck_from_share_code
+
+    with pytest.raises(EditionDataError, match="not a tourpad deck link or code"):
+        deck_from_share_code(code)
+
+
+def test_a_deck_code_cut_short_is_refused():
+    from rules.model import EditionDataError
+    from scorer.packs import deck_from_share_code, deck_share_code
+
+    code = deck_share_code(install(usa_pack()))
+    for cut in (1, 5, 40):
+        with pytest.raises(EditionDataError):
+            deck_from_share_code(code[:-cut])

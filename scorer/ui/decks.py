@@ -25,6 +25,7 @@ from scorer.packs import (
     rename_deck,
     resolve_edition,
 )
+from scorer.routes import RouteError
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.userfile import UserFileError
 
@@ -157,6 +158,9 @@ def decks_screen(app: PadApp) -> Screen:
         except Exception as err:  # no save dialog here: say so rather than pretend
             app.toast(_("Cannot save {name} here: {error}").format(name=f"{deck.id}.toml", error=err), error=True)
 
+    def share(deck: Edition) -> None:
+        show_share(app, deck)
+
     for deck in mine:
         used = games_with(app, deck.id)
         subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck.base).label, id=deck.id)
@@ -171,6 +175,7 @@ def decks_screen(app: PadApp) -> Screen:
                 sem(f"duplicate-{deck.id}", ft.TextButton(_("Duplicate"), on_click=lambda e, d=deck: act(
                     lambda: duplicate_deck(d.id), _("Deck duplicated")))),
                 sem(f"export-{deck.id}", ft.TextButton(_("Export"), on_click=lambda e, d=deck: export(d))),
+                sem(f"share-{deck.id}", ft.TextButton(_("Share"), on_click=lambda e, d=deck: share(d))),
                 sem(f"delete-{deck.id}", ft.TextButton(_("Delete"), on_click=lambda e, d=deck: delete(d))),
             ], wrap=True, spacing=0)], spacing=0))))
     if not mine:
@@ -180,8 +185,20 @@ def decks_screen(app: PadApp) -> Screen:
         _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
         on_click=lambda e, base=base: start_own_deck(app, base)))
         for base in ("europe", "usa")]
+    pasted = ft.TextField(label=_("A deck link or code"), dense=True, expand=True)
+
+    def open_pasted(e) -> None:
+        code = (pasted.value or "").strip().rstrip("/").rpartition("/")[2]
+        try:
+            app.go("deck_link", deck_code=code)
+        except RouteError:
+            app.toast(_("this is not a tourpad deck link or code (cut short or mistyped?)"), error=True)
+
+    pasted.on_submit = open_pasted
     body = ft.Column([
         *rows,
+        ft.Row([sem("deck-link-field", pasted),
+                sem("deck-link-open", ft.FilledTonalButton(_("Open"), on_click=open_pasted))], spacing=8),
         ft.Text(_("Set up your own deck"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Text(_("Start from a copy of tourpad's deck and change what differs on your cards, or import a "
                   "deck pack file (docs/deck-pack-template-usa.toml)."), size=13,
@@ -189,3 +206,80 @@ def decks_screen(app: PadApp) -> Screen:
         *start, pack_import_button(app),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     return Screen(_("Your decks"), ft.Container(body, padding=PAD))
+
+
+def page_origin(app: PadApp) -> str:
+    """The address this app is served from, as a browser opens it (the session reports its socket's)."""
+    url = app.page.url or ""
+    for socket, web in (("wss://", "https://"), ("ws://", "http://")):
+        if url.startswith(socket):
+            url = web + url.removeprefix(socket)
+    return url.split("/ws")[0].rstrip("/") if url else "https://tourpad.invalid"
+
+
+def show_share(app: PadApp, deck: Edition) -> None:
+    """The deck as a link and its QR code: another phone, or the web app, opens it and installs the deck."""
+    import io
+
+    import segno
+
+    from scorer.packs import deck_share_code
+    from scorer.routes import deck_link
+
+    link = deck_link(page_origin(app), deck_share_code(deck))
+    out = io.BytesIO()
+    segno.make(link, error="l").save(out, kind="svg", scale=1, border=2, dark="#000000", light="#FFFFFF")
+
+    async def copy(e) -> None:
+        await ft.Clipboard().set(link)
+        app.toast(_("Link copied"))
+
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text(_("Share {name}").format(name=deck.label)),
+        content=ft.Column([
+            sem("deck-qr", ft.Image(src=out.getvalue(), width=300, height=300,
+                                    semantics_label=link)),
+            ft.Text(_("Scan it with another phone's camera, or send the link: it opens the deck, ready to "
+                      "install."), size=13),
+            sem("deck-share-link", ft.Text(link, size=10, selectable=True, max_lines=3,
+                                           overflow=ft.TextOverflow.ELLIPSIS)),
+        ], tight=True, spacing=8, width=320),
+        actions=[sem("copy-deck-link", ft.TextButton(_("Copy link"), icon=ft.Icons.COPY, on_click=copy)),
+                 ft.TextButton(_("Close"), on_click=lambda e: app.page.pop_dialog())]))
+
+
+@screen("deck_link")
+def deck_link_screen(app: PadApp, deck_code: str) -> Screen:
+    """A deck received by link or QR code: what it is, and one tap to install it."""
+    from scorer.packs import deck_from_share_code, install_shared_deck
+
+    try:
+        deck = deck_from_share_code(deck_code)
+    except EditionDataError as err:
+        body = ft.Column([sem("deck-link-problem", ft.Text(str(err), color=ft.Colors.ERROR)),
+                          ft.FilledButton(_("Your decks"), on_click=lambda e: app.go("decks"))], spacing=12)
+        return Screen(_("A shared deck"), ft.Container(body, padding=PAD))
+
+    def install(e) -> None:
+        try:
+            installed, already = install_shared_deck(deck)
+        except (EditionDataError, UserFileError) as err:
+            app.toast(str(err), error=True)
+            return
+        app.toast((_("{name} is already on this device") if already else _("{name} installed")).format(
+            name=installed.label), update=False)
+        app.go("new_game", edition=installed.id)
+
+    spec = deck.spec
+    facts = [_("Rules of {edition}").format(edition=resolve_edition(deck.base).label),
+             ngettext("{n} region", "{n} regions", len(spec.regions)).format(n=len(spec.regions)),
+             ngettext("{n} card", "{n} cards", len(spec.cards)).format(n=len(spec.cards))]
+    if spec.map is not None:
+        facts.append(ngettext("{n} pathway", "{n} pathways", len(spec.map.edges)).format(n=len(spec.map.edges)))
+    body = ft.Column([
+        sem("shared-deck-name", ft.Text(deck.label, size=20, weight=ft.FontWeight.BOLD)),
+        ft.Text(" · ".join(facts)),
+        sem("install-shared-deck", ft.FilledButton(_("Install this deck"), icon=ft.Icons.DOWNLOAD,
+                                                   on_click=install)),
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return Screen(_("A shared deck"), ft.Container(body, padding=PAD))

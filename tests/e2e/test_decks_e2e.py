@@ -150,3 +150,47 @@ def test_the_editor_in_french(server, new_context, open_app, monkeypatch):
     pad.tap_until(lambda: pad.tap_ident("tab-map"), lambda ms: pad.ident("town-A").wait_for(timeout=ms))
     pad.wait_text("map-hint", "^Touchez deux villes")
     pad.shot("fr-editor-map")
+
+
+def test_a_deck_shared_by_link_installs_on_another_phone_with_the_same_scores(server, phone, new_context, open_app,
+                                                                             monkeypatch):
+    """The owner shares a deck (its QR code carries the link); another phone (its own browser, its own data
+    folder: a second app server) opens the link and installs it; both score a game alike."""
+    from deck_helpers import parsed_rounds
+
+    from rules.bots import make_bot, play
+    from rules.engine import Game
+    from rules.record import record_from_rounds, score_record
+    from scorer.packs import duplicate_deck, resolve_edition
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(server.data_dir))
+    mine = duplicate_deck("usa")
+    pad = open_app(phone, server.url + "decks")
+    pad.ident(f"share-{mine.id}").wait_for(timeout=SLOW)
+    pad.tap_ident(f"share-{mine.id}")
+    pad.ident("deck-qr").wait_for(timeout=SLOW)
+    link = pad.page.evaluate("""() => { const e = document.querySelector('[flt-semantics-identifier="deck-qr"]');
+        return [e, ...e.querySelectorAll('*')].map(n => n.getAttribute('aria-label') || '').join(' '); }""").strip()
+    pad.shot("share-deck")
+    assert link.startswith(server.url + "deck/"), link
+    other_dir = server.data_dir / "other-phone"
+    other_dir.mkdir()
+    from conftest import AppServer
+
+    other = AppServer(other_dir)
+    other.start()
+    try:
+        second = open_app(new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+                          other.url + "deck/" + link.rpartition("/deck/")[2])
+        second.wait_text("shared-deck-name", r"^Boomerang: USA \(copy\)$")
+        second.shot("shared-deck-link")
+        second.tap_until(lambda: second.tap_ident("install-shared-deck"),
+                         lambda ms: second.wait_text("deck-line", "^Your deck: Boomerang: USA \\(copy\\)$", timeout=ms))
+    finally:
+        other.stop()
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(other_dir))
+    received = resolve_edition(mine.id)
+    state = play(Game(mine, 2, seed=4), [make_bot("greedy", 1), make_bot("random", 2)])
+    record = record_from_rounds(mine, ["Ann", "Bob"], parsed_rounds(state))
+    assert score_record(record, received).totals == score_record(record, mine).totals
+    assert received.spec == mine.spec
