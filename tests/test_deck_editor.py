@@ -141,3 +141,36 @@ def test_the_editor_names_the_broken_rule_refuses_to_save_and_keeps_the_draft(st
 
     run_session(run)
     assert DeckDraft.open(mine.id).card("A")["number"] != next(c.number for c in before.cards if c.letter == "A")
+
+
+def test_regions_take_a_name_bonus_and_colour_and_their_cards_follow_the_name():
+    mine = duplicate_deck("europe")
+    draft = DeckDraft.open(mine.id)
+    first = draft.regions[0]["name"]
+    cards = [c["letter"] for c in draft.doc["cards"] if c["region"] == first]
+    draft.rename_region(0, "Our islands")
+    draft.set_bonus(0, 6)
+    draft.set_color(0, "#AD1457")
+    assert draft.problem() is None
+    saved = DeckDraft.open(mine.id).save()  # what was kept is what is saved
+    region = saved.regions[0]
+    assert (region.name, region.bonus, region.color) == ("Our islands", 6, "#AD1457")
+    assert saved.letters_of(region.mask) == "".join(sorted(cards, key=LETTERS.index))
+    assert DeckDraft.open(mine.id).doc == deck_document(saved)  # no draft left: the saved deck
+
+
+def test_a_europe_deck_opens_in_the_editor_without_a_map(store):
+    mine = duplicate_deck("europe")
+
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("deck_editor", edition=mine.id)
+        assert node(page, "tab-cards") and node(page, "card-heading")
+        with pytest.raises(LookupError):
+            node(page, "tab-map")
+        app.go("deck_editor", edition="europe")  # tourpad's own deck is not edited: said, with a way back
+        with pytest.raises(LookupError):
+            node(page, "deck-save")
+
+    run_session(run)
