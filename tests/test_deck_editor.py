@@ -169,8 +169,25 @@ def test_a_europe_deck_opens_in_the_editor_without_a_map(store):
         assert node(page, "tab-cards") and node(page, "card-heading")
         with pytest.raises(LookupError):
             node(page, "tab-map")
+        await _session.dispatch_event(node(page, "tab-regions")._i, "click", None)
+        await _session.dispatch_event(node(page, "region-0-bonus-more")._i, "click", None)
+        await _session.dispatch_event(node(page, "region-0-color-7")._i, "click", None)
+        region = DeckDraft.open(mine.id).regions[0]
+        assert (region["bonus"], region["color"]) == (mine.regions[0].bonus + 1, "#6D4C41")
+        assert node(page, "region-0-bonus").value == str(mine.regions[0].bonus + 1)
         app.go("deck_editor", edition="europe")  # tourpad's own deck is not edited: said, with a way back
         with pytest.raises(LookupError):
             node(page, "deck-save")
 
     run_session(run)
+
+
+def test_a_region_cannot_take_an_empty_or_taken_name_so_its_cards_never_merge():
+    mine = duplicate_deck("usa")
+    draft = DeckDraft.open(mine.id)
+    second = draft.regions[1]["name"]
+    before = copy.deepcopy(draft.doc)
+    for name in ("", "   ", second):
+        with pytest.raises(ValueError):
+            draft.rename_region(0, name)
+    assert draft.doc == before and DeckDraft.open(mine.id).doc == before

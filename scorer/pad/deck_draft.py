@@ -12,6 +12,7 @@ import copy
 
 from rules.edition import Edition
 from rules.model import LETTERS, EditionDataError
+from scorer.locale import _
 from scorer.packs import (
     deck_document,
     deck_draft,
@@ -105,7 +106,14 @@ class DeckDraft:
         self._keep()
 
     def rename_region(self, index: int, name: str) -> None:
-        """A region's new name; its cards follow it (they name their region)."""
+        """A region's new name; its cards follow it (they name their region). An empty name, or another
+        region's, is refused (ValueError) and changes nothing: two regions of one name could not be told
+        apart again, and their cards would merge."""
+        name = name.strip()
+        others = [r["name"] for i, r in enumerate(self.regions) if i != index]
+        if not name or name in others:
+            raise ValueError(_("a region needs a name of its own") if not name
+                             else _("{name} is already another region's name").format(name=name))
         old = self.regions[index]["name"]
         self.regions[index]["name"] = name
         self.regions[index].pop("names", None)

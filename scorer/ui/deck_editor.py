@@ -93,6 +93,12 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
             return
         app.render()
 
+    def keep(action) -> None:
+        try:
+            action()
+        except UserFileError as err:
+            app.toast(str(err), error=True)
+
     def save(e) -> None:
         try:
             saved = draft.save()
@@ -108,9 +114,10 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
         ask(app, _("Forget the changes since the deck was last saved?"), _("Forget them"), _("Keep editing"),
             lambda: (draft.discard(), app.render()), identifier="discard-draft")
 
+    # each keystroke is kept (a reload mid-word loses nothing); the check is redrawn when the field is left
     name = ft.TextField(label=_("Deck name"), value=draft.doc.get("name", ""), dense=True, max_length=64,
-                        on_blur=lambda e: changed(lambda: draft.set_name(e.control.value or "")),
-                        on_submit=lambda e: changed(lambda: draft.set_name(e.control.value or "")))
+                        on_change=lambda e: keep(lambda: draft.set_name(e.control.value or "")),
+                        on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
     problem = draft.problem()
     status = sem("deck-problem", ft.Text(problem, color=ft.Colors.ERROR, size=13)) if problem else \
         sem("deck-ok", ft.Text(_("Every rule of `tourpad deck check` holds: ready to save."),
@@ -119,7 +126,7 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
                                                                           app.render()), f"tab-{key}")
                    for key, label in TABS if key != "map" or draft.has_map], spacing=6)
     if place.tab == "regions":
-        content = regions_tab(draft, changed)
+        content = regions_tab(app, draft, changed, keep)
     elif place.tab == "map":
         content = map_tab(app, draft, place, changed)
     else:
@@ -190,13 +197,23 @@ def region_label(region: dict) -> str:
     return localized(tuple(sorted((region.get("names") or {}).items())), region["name"])
 
 
-def regions_tab(draft: DeckDraft, changed) -> ft.Control:
+def regions_tab(app: PadApp, draft: DeckDraft, changed, keep) -> ft.Control:
+    def rename(field: ft.TextField, index: int) -> None:
+        """Keep each keystroke; a name the draft refuses (empty, another region's) is said on the field and
+        stays typed there, the draft keeping the last good one."""
+        try:
+            keep(lambda: draft.rename_region(index, field.value or ""))
+            field.error_text = None
+        except ValueError as err:
+            field.error_text = str(err)
+        field.update()
+
     blocks: list[ft.Control] = []
     for i, region in enumerate(draft.regions):
         field = ft.TextField(label=_("Region {n}").format(n=i + 1), value=region_label(region), dense=True,
                              max_length=40,
-                             on_blur=lambda e, i=i: changed(lambda: draft.rename_region(i, e.control.value or "")),
-                             on_submit=lambda e, i=i: changed(lambda: draft.rename_region(i, e.control.value or "")))
+                             on_change=lambda e, i=i: rename(e.control, i),
+                             on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
         bonus = int(region.get("bonus", 0))
         blocks.append(ft.Column([
             sem(f"region-name-{i}", field),
