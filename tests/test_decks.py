@@ -247,3 +247,31 @@ def test_a_deck_code_cut_short_is_refused():
     for cut in (1, 5, 40):
         with pytest.raises(EditionDataError):
             deck_from_share_code(code[:-cut])
+
+
+# --- Export all games carries the owner's decks -----------------------------------------------------------
+
+def test_export_all_games_carries_the_decks_and_a_new_device_gets_them(store, tmp_path, monkeypatch):
+    from scorer.pad.archive import export_games, import_games
+
+    mine = install(usa_pack(2))
+    session = play_in_app(store, bot_game(mine))
+    text = export_games(store)
+    assert json.loads(text)["version"] == 2
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "new-phone"))
+    other = EventStore(tmp_path / "new-phone.sqlite3")
+    try:
+        assert import_games(other, text) == (1, 0)
+        assert deck_version(resolve_edition("usa-mine")) == deck_version(mine)
+        (game,) = other.games()
+        assert GameSession(other, game.id).state.totals() == session.state.totals()
+    finally:
+        other.close()
+
+
+def test_a_games_file_without_decks_stays_readable_by_an_older_tourpad(store):
+    from scorer.pad.archive import export_games
+
+    play_in_app(store, bot_game(load_edition("usa")))
+    doc = json.loads(export_games(store))
+    assert doc["version"] == 1 and "decks" not in doc
