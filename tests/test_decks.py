@@ -275,3 +275,21 @@ def test_a_games_file_without_decks_stays_readable_by_an_older_tourpad(store):
     play_in_app(store, bot_game(load_edition("usa")))
     doc = json.loads(export_games(store))
     assert doc["version"] == 1 and "decks" not in doc
+
+
+def test_an_app_game_equals_tourpad_score_of_its_export_with_the_exported_pack_installed(store, tmp_path,
+                                                                                       monkeypatch):
+    from scorer.packs import export_text
+
+    mine = install(usa_pack(6))
+    session = play_in_app(store, bot_game(mine, seed=9))
+    record_path = tmp_path / "game.json"
+    record_path.write_text(session.state.record().model_dump_json(indent=2), encoding="utf-8")
+    pack_path = tmp_path / "usa-mine.toml"
+    pack_path.write_text(export_text(resolve_edition("usa-mine")), encoding="utf-8")
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "laptop"))  # another computer
+    assert run("deck", "import", str(pack_path)).exit_code == 0
+    result = run("score", str(record_path), "--json")
+    assert result.exit_code == 0, result.output
+    assert [p["total"] for p in json.loads(result.stdout)["players"]] == session.state.totals()
+    assert result.stderr == ""  # the very version the game was played with: nothing to warn of
