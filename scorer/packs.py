@@ -232,6 +232,15 @@ def own_decks(base: str) -> tuple[Edition, ...]:
     return tuple(sorted(decks, key=lambda e: e.label.casefold()))
 
 
+def installed_decks() -> tuple[Edition, ...]:
+    """Every deck pack installed here that can be read back, by name."""
+    decks = []
+    for ident in pack_ids():
+        with contextlib.suppress(KeyError, EditionDataError):
+            decks.append(resolve_edition(ident))
+    return tuple(sorted(decks, key=lambda e: e.label.casefold()))
+
+
 def deck_versions_dir(create: bool = False) -> Path:
     return data_subfolder("deck-versions", create)
 

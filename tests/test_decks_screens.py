@@ -80,3 +80,26 @@ def test_the_deck_screens_read_in_french(store):
 
     run_session(run)
     assert not leaks, leaks
+
+
+def test_a_deck_link_shows_the_deck_and_installs_it_and_a_broken_one_says_so(store, tmp_path, monkeypatch):
+    from scorer.packs import deck_share_code, duplicate_deck
+
+    code = deck_share_code(duplicate_deck("usa"))
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "other-phone"))
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("deck_link", deck_code=code[:-20])
+        assert any("not a tourpad deck link or code" in line for line in shown_strings(page))
+        app.go("deck_link", deck_code=code)
+        shown = shown_strings(page)
+        assert "Boomerang: USA (copy)" in shown and any("47 pathways" in line for line in shown), shown
+        from test_deck_editor import node
+
+        await session.dispatch_event(node(page, "install-shared-deck")._i, "click", None)
+        assert app.route[0] == "new_game"
+
+    run_session(run)
+    assert resolve_edition("usa-mine").provenance == "owner"

@@ -14,6 +14,7 @@ from collections.abc import Callable
 import flet as ft
 
 from rules.edition import Edition
+from rules.editions import bundled_ids
 from rules.model import EditionDataError
 from scorer.locale import _, ngettext
 from scorer.packs import deck_line as deck_line_text
@@ -21,6 +22,7 @@ from scorer.packs import (
     delete_deck,
     duplicate_deck,
     export_text,
+    installed_decks,
     own_decks,
     rename_deck,
     resolve_edition,
@@ -117,7 +119,7 @@ def decks_screen(app: PadApp) -> Screen:
     from scorer.ui.confirm import ask
 
     rows: list[ft.Control] = []
-    mine = [d for base in ("europe", "usa", "australia") for d in own_decks(base)]
+    mine = installed_decks()
 
     def act(action: Callable[[], object], done: str) -> None:
         try:
@@ -163,7 +165,7 @@ def decks_screen(app: PadApp) -> Screen:
 
     for deck in mine:
         used = games_with(app, deck.id)
-        subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck.base).label, id=deck.id)
+        subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck_base(deck.id)).label, id=deck.id)
         if used:
             subtitle += " · " + ngettext("{n} saved game", "{n} saved games", used).format(n=used)
         rows.append(sem(f"own-deck-{deck.id}", ft.Card(ft.Column([
@@ -184,7 +186,7 @@ def decks_screen(app: PadApp) -> Screen:
     start = [sem(f"copy-{base}", ft.OutlinedButton(
         _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
         on_click=lambda e, base=base: start_own_deck(app, base)))
-        for base in ("europe", "usa")]
+        for base in bundled_ids() if deck_line_text(resolve_edition(base)) is not None]  # tourpad's designs
     pasted = ft.TextField(label=_("A deck link or code"), dense=True, expand=True)
 
     def open_pasted(e) -> None:
@@ -271,7 +273,8 @@ def deck_link_screen(app: PadApp, deck_code: str) -> Screen:
         app.go("new_game", edition=installed.id)
 
     spec = deck.spec
-    facts = [_("Rules of {edition}").format(edition=resolve_edition(deck.base).label),
+    rules = resolve_edition(deck.base).label if deck.base in bundled_ids() else deck.label
+    facts = [_("Rules of {edition}").format(edition=rules),
              ngettext("{n} region", "{n} regions", len(spec.regions)).format(n=len(spec.regions)),
              ngettext("{n} card", "{n} cards", len(spec.cards)).format(n=len(spec.cards))]
     if spec.map is not None:
