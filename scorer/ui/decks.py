@@ -78,6 +78,15 @@ def deck_choice(app: PadApp, base: str, chosen: str, on_pick: Callable[[str], No
     return ft.Column(controls, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
+def deck_line_of(edition_id: str) -> list[ft.Control]:
+    """The deck line of a running table's edition (none for the publisher's cards, or an unknown id)."""
+    try:
+        line = deck_line_text(resolve_edition(edition_id))
+    except (KeyError, EditionDataError):
+        return []
+    return [] if line is None else [sem("table-deck", ft.Text(line, size=13))]
+
+
 def start_own_deck(app: PadApp, base: str) -> None:
     """A copy of tourpad's deck of `base`, opened in the editor: the family changes only what differs."""
     try:

@@ -431,8 +431,11 @@ class TableScreens:
         self.seat_pick = ft.Dropdown(label=_("Seat"), width=180)
         self.seat_name = ft.TextField(label=_("Player's name"), width=220)
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
+        from scorer.ui.decks import deck_line_of
+
         self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
                    sem("table-game", ft.Text(table_game(self.view), weight=ft.FontWeight.W_600)),
+                   *deck_line_of(self.view["edition"]["id"]),  # the host's deck is every seat's and the board's
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(

@@ -103,6 +103,11 @@ def test_the_table_host_form_names_the_deck(host, tmp_path, phone, open_app, mon
     pad.tap("Usa")
     pad.wait_text("deck-line", r"^Cards: tourpad's print-and-play cards")
     pad.shot("table-host-usa")
+    pad.tap_until(lambda: pad.tap_ident("deck-usa-mine"),
+                  lambda ms: pad.wait_text("deck-line", r"^Your deck: My Boomerang: USA$", timeout=ms))
+    pad.button("Host a table").last.click()  # the table is the host's deck's: its host screen says so
+    pad.wait_text("table-deck", r"^Your deck: My Boomerang: USA$")
+    pad.shot("table-host-screen-own-deck")
 
 
 def test_the_editor_names_a_broken_rule_and_a_reload_keeps_the_draft(server, phone, open_app, monkeypatch):
