@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from rules import wording
 from rules.bonuses import Award, StruckOut
 from rules.edition import Edition
+from rules.editions import deck_version
 from rules.engine import ROUNDS
 from rules.locale import _
 from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
@@ -41,10 +42,32 @@ class PlayerRound(BaseModel):
         return self.activity if self.activity is not None else self.treasure
 
 
+class DeckRef(BaseModel):
+    """The owner's deck a game was scored with: which one (`id`, as `tourpad deck import` installs it), its
+    name as shown, and its version (`rules.editions.deck_version`), so scoring the record again can tell
+    a later edit of the deck from the deck the game was played with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(max_length=64)
+    name: str = Field(max_length=80)
+    version: str = Field(pattern=r"^[0-9a-f]{12}$")
+
+
+def deck_ref(edition: Edition) -> DeckRef | None:
+    """The deck reference a record of this edition carries: an owner's deck names itself; tourpad's
+    editions are the deck their id says."""
+    if edition.provenance != "owner":
+        return None
+    return DeckRef(id=edition.id, name=edition.name, version=deck_version(edition))
+
+
 class GameRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     edition: str = Field(max_length=64)
+    #: The owner's deck the game was scored with (absent for tourpad's and the publisher's decks).
+    deck: DeckRef | None = None
     players: list[str] = Field(min_length=2, max_length=4)
     direction_variant: bool = False
     rounds: list[dict[str, PlayerRound]] = Field(default_factory=list, max_length=ROUNDS)
@@ -206,4 +229,5 @@ def record_from_rounds(edition: Edition, players: list[str], rounds: list[Parsed
                 "cards": "".join(edition.cards[c].letter for c in parsed.rows[p]),
                 key: edition.choice.icons[choice].name if choice != NO_CHOICE else None})
         out.append(entry)
-    return GameRecord(edition=edition.id, players=players, direction_variant=direction_variant, rounds=out)
+    return GameRecord(edition=edition.id, deck=deck_ref(edition), players=players,
+                      direction_variant=direction_variant, rounds=out)

@@ -46,6 +46,7 @@ PARAMS: MappingProxyType[str, Param] = MappingProxyType({
     "token": Param(r"[A-Za-z0-9_-]{16,64}", "token", str, str),
     "credential": Param(r"[A-Za-z0-9_-]{32}", "credential", str, str),  # the host credential (192 bits)
     "edition": Param(r"[a-z0-9][a-z0-9_-]{0,63}", "edition", str, str),  # an edition's or deck pack's id
+    "deck_code": Param(r"[A-Za-z0-9_-]{8,3000}", "deck_code", str, str),  # a shared deck (scorer.packs)
 })
 
 
@@ -79,6 +80,9 @@ ROUTES: tuple[Route, ...] = (
     Route("home", "/", None),
     Route("history", "/history", "home"),
     Route("new_game", "/new", "home"),
+    Route("decks", "/decks", "home"),  # an owner's decks: rename, duplicate, export, delete, import
+    Route("deck_editor", "/decks/{edition}", "decks"),  # one of them in the editor
+    Route("deck_link", "/deck/{deck_code}", "decks"),  # a deck shared by link or QR code, to install
     Route("sheet", "/game/{game_id}", "home"),
     Route("round_summary", "/game/{game_id}/round/{round}", "sheet"),
     Route("entry", "/game/{game_id}/round/{round}/player/{player}", "sheet"),
@@ -168,6 +172,11 @@ def chain(screen: str, params: dict) -> list[tuple[str, dict]]:
     while (up := parent(*out[-1])) is not None:
         out.append(up)
     return out[::-1]
+
+
+def deck_link(url: str, deck_code: str) -> str:
+    """The full URL of a shared deck (its QR code opens the deck, ready to install)."""
+    return url.rstrip("/") + format_route("deck_link", deck_code=deck_code)
 
 
 def join_link(url: str, code: str) -> str:

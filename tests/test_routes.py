@@ -39,6 +39,7 @@ SCREEN_VALUES = {  # what a screen receives for each URL param
     "token": st.builds(new_token),
     "credential": st.builds(new_credential),
     "edition": st.from_regex(r"[a-z0-9][a-z0-9_-]{0,63}", fullmatch=True),
+    "deck_code": st.from_regex(r"[A-Za-z0-9_-]{8,3000}", fullmatch=True),
 }
 
 

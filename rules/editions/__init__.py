@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
 from functools import cache
@@ -102,6 +103,26 @@ def edition_from_text(text: str, fmt: str = "toml") -> Edition:
 def edition_from_document(doc: object, fmt: str = "toml") -> Edition:
     """An edition from a document already decoded (by the caller's bounded reader of a person's file)."""
     return compile_edition(parse_edition(with_base_rules(_edition_table(doc, fmt))))
+
+
+def deck_version(edition: Edition) -> str:
+    """A deck's version: a short hash of everything it holds (cards, regions, map, rules), the same on every
+    device for the same deck, and different as soon as one fact of it changes. A game keeps the version it
+    was scored with, so a later edit of the deck is never mistaken for the deck the game was played with."""
+    text = json.dumps(edition.spec.model_dump(mode="json", exclude_none=True), sort_keys=True,
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def deck_document(edition: Edition) -> dict:
+    """Everything a deck holds, as plain JSON: what a saved game keeps of the deck it was played with."""
+    return edition.spec.model_dump(mode="json", exclude_none=True)
+
+
+def edition_as_saved(doc: object) -> Edition:
+    """A deck as a game saved it (`deck_document`), checked by the same rules as any edition, but not
+    merged with its base again: the game is scored with exactly the deck it was played with."""
+    return compile_edition(parse_edition(_edition_table(doc, "json")))
 
 
 def bundled_ids() -> tuple[str, ...]:

@@ -13,12 +13,13 @@ from pydantic import ValidationError
 from rich.table import Table
 
 from rules.edition import Edition
+from rules.editions import deck_version
 from rules.model import EditionDataError
 from rules.record import GameRecord, RecordError, score_record
 from rules.scoring import category_points
 from scorer.commands.common import console, fail, resolve_or_fail, show_document, warn
 from scorer.locale import N_, _, ngettext
-from scorer.packs import export_text, import_pack, read_pack, resolve_edition
+from scorer.packs import export_text, import_pack, read_pack, resolve_deck, resolve_edition
 from scorer.userfile import UserFileError, read_user_document, shown
 
 
@@ -139,17 +140,38 @@ def load_record(path: Path) -> GameRecord:
         fail(f"{shown(path)}: {where}: {first['msg']}")
 
 
+def record_edition(file: Path, record: GameRecord) -> Edition:
+    """The deck a record was scored with: the edition it names, or the owner's deck it names at the version
+    it was played with (kept on this device, else the installed one, with a warning that they differ)."""
+    deck = record.deck
+    try:
+        if deck is None:
+            return resolve_edition(record.edition)
+        if deck.id != record.edition:
+            fail(_("{file}: the record's edition {edition!r} and deck {deck!r} differ; a record names one "
+                   "deck").format(file=shown(file), edition=record.edition, deck=deck.id))
+        edition, exact = resolve_deck(deck.id, deck.version)
+    except KeyError as err:  # the record names a deck this device does not have: say which, and what to do
+        if deck is None:
+            fail(f"{shown(file)}: {err.args[0]}")
+        fail(_("{file}: this game was scored with the deck {name!r} (id {id!r}, version {version}), which is "
+               "not installed here; install its pack with `tourpad deck import FILE`").format(
+            file=shown(file), name=deck.name, id=deck.id, version=deck.version))
+    except EditionDataError as err:
+        fail(_("edition {ident!r} is damaged: {error}").format(ident=record.edition, error=err))
+    if not exact:
+        warn(_("{file}: this game was scored with version {version} of the deck {name!r}; the installed deck "
+               "is version {installed}, so these scores may differ from the game's").format(
+            file=shown(file), version=deck.version, name=deck.name, installed=deck_version(edition)))
+    return edition
+
+
 def score(
     file: Annotated[Path, typer.Argument(help=N_("a game record (JSON)"))],
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
     record = load_record(file)
-    try:
-        edition = resolve_edition(record.edition)
-    except KeyError as err:  # the record names an edition this device does not have: say which file does
-        fail(f"{shown(file)}: {err.args[0]}")
-    except EditionDataError as err:
-        fail(_("edition {ident!r} is damaged: {error}").format(ident=record.edition, error=err))
+    edition = record_edition(file, record)
     try:
         report = score_record(record, edition)
     except RecordError as err:

@@ -20,6 +20,9 @@ ARCHIVE_LIMIT = 50_000_000
 
 FORMAT = "tourpad-games"
 VERSION = 1
+#: The version of a file that also holds the owner's decks (`decks`); one without them stays version 1, so
+#: an older tourpad still reads it.
+VERSION_WITH_DECKS = 2
 
 
 class ArchiveError(ValueError):
@@ -49,6 +52,9 @@ class Archive(BaseModel):
     format: str
     version: int
     games: list[ArchivedGame]
+    #: The owner's decks on the device (pack documents), installed where they are not yet: a deck made in the
+    #: web app lives in the browser's storage, and moves with the games.
+    decks: list[dict] = Field(default_factory=list)
 
 
 def export_games(store: EventStore) -> str:
@@ -56,7 +62,25 @@ def export_games(store: EventStore) -> str:
               "players": list(g.players), "status": g.status, "summary": g.summary,
               "events": [{"kind": e.kind, "payload": e.payload, "at": e.at} for e in store.events(g.id)]}
              for g in reversed(store.games())]  # oldest first: imported in the order they were played
-    return json.dumps({"format": FORMAT, "version": VERSION, "games": games}, ensure_ascii=False, indent=1) + "\n"
+    decks = own_deck_documents()
+    doc = {"format": FORMAT, "version": VERSION_WITH_DECKS if decks else VERSION, "games": games}
+    if decks:
+        doc["decks"] = decks
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def own_deck_documents() -> list[dict]:
+    """Every owner's deck installed here, as pack documents (a deck that cannot be read back is left out)."""
+    from rules.model import EditionDataError
+    from scorer.packs import deck_document, pack_ids, resolve_edition
+
+    decks = []
+    for ident in pack_ids():
+        try:
+            decks.append(deck_document(resolve_edition(ident)))
+        except (KeyError, EditionDataError):
+            continue
+    return decks
 
 
 def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
@@ -74,7 +98,7 @@ def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
     if archive.format != FORMAT:
         raise ArchiveError(_("not a tourpad games file (format is {found!r}, expected {expected!r})").format(
             found=archive.format, expected=FORMAT))
-    if archive.version > VERSION:
+    if archive.version > VERSION_WITH_DECKS:
         raise ArchiveError(_("this games file is version {version}, newer than this app reads ({known}); "
                              "update tourpad first").format(version=archive.version, known=VERSION))
     return archive
@@ -82,7 +106,19 @@ def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
 
 def import_games(store: EventStore, text: str | bytes, name: str = "games.json") -> tuple[int, int]:
     """Add the file's games that are not on this device yet: (added, already here)."""
+    from rules.model import EditionDataError
+    from scorer.packs import install_shared_deck, pack_from_document
+
     archive = parse_archive(text, name)
+    decks = []
+    for number, doc in enumerate(archive.decks, start=1):  # all checked before anything is written
+        try:
+            decks.append(pack_from_document(doc, name))
+        except EditionDataError as err:
+            raise ArchiveError(_("deck {number} ({id}): {error}").format(
+                number=number, id=doc.get("id", "?"), error=err)) from None
+    for deck in decks:  # a different deck of the same id here is kept; this one then gets its own id
+        install_shared_deck(deck)
     present = {(g.created_at, g.edition, g.players) for g in store.games()}
     added = skipped = 0
     for game in archive.games:

@@ -6,7 +6,8 @@ state re-folded. The one-phone pad's screens draw it (`scorer.pad.session.SheetS
 the same `PadState` from the table (`scorer.table.sheet`).
 
 Events (payloads are plain JSON):
-- ``started``   {edition, players, direction_variant, mode}
+- ``started``   {edition, players, direction_variant, mode, deck?}  deck: an owner's deck as it was when
+                                                              the game began (`scorer.packs.deck_to_keep`)
 - ``entry``     {round, player, cards, choice}                letters mode (cards in draft order)
 - ``entry``     {round, player, categories: {...}}            categories mode (see `rules.categories`)
 - ``cleared``   {round, player}
@@ -407,24 +408,30 @@ class GameSession:
 
     def __init__(self, store: EventStore, game_id: int,
                  edition_lookup: Callable[[str], Edition] | None = None) -> None:
-        from scorer.packs import resolve_edition
+        from scorer.packs import resolve_edition, saved_game_lookup
 
         self.store = store
         self.game_id = game_id
-        self._lookup = edition_lookup or resolve_edition
+        events = store.events(game_id)
+        # an owner's deck is kept in the game: later edits of the deck never rescore it
+        self._lookup = saved_game_lookup(events[0].payload if events else {}, edition_lookup or resolve_edition)
         self._lock = threading.RLock()
         self.listeners: list[Callable[[PadState], None]] = []
-        self.state = fold(store.events(game_id), self._lookup)
+        self.state = fold(events, self._lookup)
 
     @classmethod
     def new(cls, store: EventStore, edition_id: str, players: list[str], direction_variant: bool = False,
             mode: str = LETTERS_MODE, edition_lookup: Callable[[str], Edition] | None = None) -> GameSession:
-        from scorer.packs import resolve_edition
+        from scorer.packs import deck_to_keep, resolve_edition
 
         lookup = edition_lookup or resolve_edition
-        setup = validate_setup(lookup(edition_id), players, direction_variant, mode)
+        edition = lookup(edition_id)
+        setup = validate_setup(edition, players, direction_variant, mode)
         payload = {"edition": setup.edition, "players": list(setup.players),
                    "direction_variant": setup.direction_variant, "mode": setup.mode}
+        deck = deck_to_keep(edition)
+        if deck is not None:
+            payload["deck"] = deck
         game_id = store.create_game(setup.edition, list(setup.players), ("started", payload),
                                     summary=summary_text(round=1, rounds=ROUNDS))
         return cls(store, game_id, lookup)

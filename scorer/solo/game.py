@@ -61,12 +61,16 @@ class SoloSetup:
     player_name: str
     #: Seeds the bots' decisions; independent of `seed` (games saved before it existed use `seed`).
     bot_seed: int
+    #: An owner's deck as it was when the game began (`scorer.packs.deck_to_keep`); None for tourpad's.
+    deck: dict | None = None
 
     def to_event(self) -> dict:
-        return {"kind": STARTED, "payload": {
-            "version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
-            "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name,
-            "bot_seed": self.bot_seed}}
+        payload = {"version": EVENT_VERSION, "edition": self.edition, "bots": list(self.bots),
+                   "direction_variant": self.direction_variant, "seed": self.seed, "player": self.player_name,
+                   "bot_seed": self.bot_seed}
+        if self.deck is not None:
+            payload["deck"] = self.deck
+        return {"kind": STARTED, "payload": payload}
 
     @property
     def players(self) -> list[str]:
@@ -81,11 +85,13 @@ def _kind_payload(event) -> tuple[str, dict]:
     return event.kind, event.payload
 
 
-def _resolve(edition_id: str) -> Edition:
-    from scorer.packs import resolve_edition
+def _resolve(edition_id: str, kept: dict | None = None) -> Edition:
+    """The edition a solo game is played with: the deck it kept (an owner's, as it was when it began), else
+    the edition or installed deck of that id."""
+    from scorer.packs import resolve_edition, saved_game_lookup
 
     try:
-        return resolve_edition(edition_id)
+        return saved_game_lookup({"deck": kept} if kept else {}, resolve_edition)(edition_id)
     except KeyError as err:
         raise SoloError(str(err.args[0])) from None
 
@@ -104,7 +110,7 @@ class SoloGame:
 
     @classmethod
     def new(cls, edition: str, bots: Sequence[str], direction_variant: bool = False, seed: int | None = None,
-            player_name: str = "You", bot_seed: int | None = None) -> SoloGame:
+            player_name: str = "You", bot_seed: int | None = None, kept_deck: dict | None = None) -> SoloGame:
         """A new game against 1–3 bots, each `easy`, `normal`, `hard` or `expert`; `seed` deals the cards, `bot_seed`
         seeds the bots (each drawn at random when not given)."""
         if not 1 <= len(bots) <= 3:
@@ -124,8 +130,12 @@ class SoloGame:
             seed = random.SystemRandom().randrange(2**31)
         if bot_seed is None:
             bot_seed = random.SystemRandom().randrange(2**31)
-        setup = SoloSetup(edition, tuple(bots), direction_variant, seed, name, bot_seed)
-        return cls(setup, _resolve(edition))
+        from scorer.packs import deck_to_keep
+
+        deck = _resolve(edition, kept_deck)
+        setup = SoloSetup(edition, tuple(bots), direction_variant, seed, name, bot_seed,
+                          kept_deck if kept_deck is not None else deck_to_keep(deck))
+        return cls(setup, deck)
 
     @classmethod
     def resume(cls, events: Sequence[dict]) -> SoloGame:
@@ -142,7 +152,8 @@ class SoloGame:
                               "{known}").format(version=first.get("version"), known=EVENT_VERSION))
         try:
             game = cls.new(first["edition"], first["bots"], bool(first["direction_variant"]), int(first["seed"]),
-                           first.get("player", "You"), int(first.get("bot_seed", first["seed"])))
+                           first.get("player", "You"), int(first.get("bot_seed", first["seed"])),
+                           first.get("deck") if isinstance(first.get("deck"), dict) else None)
         except (KeyError, TypeError, ValueError) as err:
             raise SoloError(_("event 1 ({kind}) is damaged: {error}").format(kind=STARTED, error=err)) from None
         for number, (kind, event) in enumerate(events[1:], start=2):

@@ -33,30 +33,36 @@ async def pick_one(app: PadApp, title: str, extensions: list[str]):
         return None
 
 
-def pack_import_button(app: PadApp) -> ft.Control:
-    """An owner's deck pack (TOML or JSON, `docs/deck-pack-template.toml`), validated as `tourpad deck import`
-    does; the new edition is then chosen on the form."""
-    async def import_pack_file(e) -> None:
-        from rules.model import EditionDataError
-        from scorer.packs import install_pack, pack_from_data
+async def import_pack_file(app: PadApp) -> None:
+    """Pick an owner's deck pack (TOML or JSON, `docs/deck-pack-template-usa.toml`), validate it as `tourpad
+    deck import` does, install it, and open New game with it chosen."""
+    from rules.model import EditionDataError
+    from scorer.packs import pack_from_data, save_deck
 
-        chosen = await pick_one(app, _("A deck pack (.toml or .json)"), ["toml", "json"])
-        if chosen is None:
-            return
-        name, data = chosen
-        try:  # read by the command line's loader (scorer.userfile), validated as `tourpad deck import` does
-            edition = install_pack(pack_from_data(data, name))
-        except UserFileError as err:  # its message names the file
-            app.toast(str(err), error=True)
-            return
-        except EditionDataError as err:
-            app.toast(_("{name}: {error}").format(name=shown(name), error=err), error=True)
-            return
-        app.toast(_("{name}: deck pack {pack} installed").format(name=shown(name), pack=edition.id))
-        app.go("new_game", edition=edition.id)
+    chosen = await pick_one(app, _("A deck pack (.toml or .json)"), ["toml", "json"])
+    if chosen is None:
+        return
+    name, data = chosen
+    try:  # read by the command line's loader (scorer.userfile), validated as `tourpad deck import` does
+        edition = save_deck(pack_from_data(data, name))
+    except UserFileError as err:  # its message names the file
+        app.toast(str(err), error=True)
+        return
+    except EditionDataError as err:
+        app.toast(_("{name}: {error}").format(name=shown(name), error=err), error=True)
+        return
+    app.toast(_("{name}: deck pack {pack} installed").format(name=shown(name), pack=edition.id))
+    app.go("new_game", edition=edition.id)
+
+
+def pack_import_button(app: PadApp) -> ft.Control:
+    """The button that imports an owner's deck pack (`import_pack_file`); the new deck is then chosen on
+    New game."""
+    async def on_click(e) -> None:
+        await import_pack_file(app)
 
     return sem("import-pack", ft.TextButton(_("Import a deck pack"), icon=ft.Icons.UPLOAD_FILE,
-                                            on_click=import_pack_file))
+                                            on_click=on_click))
 
 
 def backup_buttons(app: PadApp) -> ft.Control:

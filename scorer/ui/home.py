@@ -102,13 +102,15 @@ def resume(app: PadApp, game_id: int) -> None:
 
 @screen("history")
 def history(app: PadApp) -> Screen:
+    from scorer.ui.decks import played_with
+
     finished = app.store.games("finished")
     rows: list[ft.Control] = []
     for i, game in enumerate(finished, start=1):
         when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
         rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(summary_line(game.summary)),
-            subtitle=ft.Text(f"{edition_name(game.edition)} · {when}"),
+            subtitle=ft.Text(f"{played_with(app, game.edition, game.id)} · {when}"),
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
@@ -120,8 +122,12 @@ def history(app: PadApp) -> Screen:
 
 @screen("new_game")
 def new_game(app: PadApp, edition: str = "australia") -> Screen:
-    editions = available_editions()
-    chosen = {"edition": edition if edition in editions else editions[0], "mode": LETTERS_MODE}
+    from scorer.ui.decks import deck_base, deck_choice
+
+    # an owner's Europe or USA deck is chosen under its edition (the deck line), not as an edition of its own
+    editions = tuple(e for e in available_editions() if deck_base(e) == e)
+    wanted = edition if edition in available_editions() else editions[0]
+    chosen = {"edition": deck_base(wanted), "deck": wanted, "mode": LETTERS_MODE}
     names = [ft.TextField(label=(_("Player {n} (optional)") if i >= 2 else _("Player {n}")).format(n=i + 1),
                           dense=True)
              for i in range(4)]
@@ -130,14 +136,17 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
                                              "and 4"), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
     edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+    deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     mode_row = ft.Row(wrap=True, spacing=8)
 
     def pick_buttons() -> None:
         edition_row.controls = [
             (ft.FilledButton if e == chosen["edition"] else ft.OutlinedButton)(
                 short_edition_name(e), height=48,
-                on_click=lambda ev, e=e: (chosen.update(edition=e), pick_buttons()))
+                on_click=lambda ev, e=e: (chosen.update(edition=e, deck=e), pick_buttons()))
             for e in editions]
+        deck_column.controls = [deck_choice(app, chosen["edition"], chosen["deck"],
+                                            lambda deck: (chosen.update(deck=deck), pick_buttons()))]
         mode_row.controls = [
             (ft.FilledButton if m == chosen["mode"] else ft.OutlinedButton)(
                 label, height=48, on_click=lambda ev, m=m: (chosen.update(mode=m), pick_buttons()))
@@ -147,7 +156,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
 
     def start(e) -> None:
         try:
-            session = GameSession.new(app.store, chosen["edition"], [n.value or "" for n in names],
+            session = GameSession.new(app.store, chosen["deck"], [n.value or "" for n in names],
                                       bool(variant.value), chosen["mode"])
         except EntryError as err:
             message.value = str(err)
@@ -156,10 +165,8 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
         app.session = session
         app.go("sheet", game_id=session.game_id)
 
-    from scorer.ui.backup import pack_import_button
-
     body = ft.Container(ft.Column([
-        section(_("Edition"), edition_row, pack_import_button(app)),
+        section(_("Edition"), edition_row, deck_column),
         section(_("Players"), *names),
         variant_row,
         section(_("Round entry"), mode_row,

@@ -114,8 +114,13 @@ def hidden_card(label: str = "?") -> ft.Control:
 def solo_setup(app: PadApp) -> Screen:
     win = window(app)
     chosen = win.setup
+    from scorer.ui.decks import deck_choice
+
     editions = [e for e in SOLO_EDITIONS if e in available_editions()]
+    if chosen.get("deck") not in available_editions():  # none chosen yet, or deleted since
+        chosen["deck"] = chosen["edition"]
     edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+    deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     count_row = ft.Row(spacing=8)
     bots_column = ft.Column(spacing=8)
     variant = ft.Switch(value=chosen["variant"], on_change=lambda e: chosen.update(variant=bool(e.control.value)))
@@ -128,8 +133,10 @@ def solo_setup(app: PadApp) -> Screen:
     def redraw() -> None:
         edition_row.controls = [
             choice_button(short_edition_name(e), e == chosen["edition"],
-                          lambda ev, e=e: (chosen.update(edition=e), redraw()))
+                          lambda ev, e=e: (chosen.update(edition=e, deck=e), redraw()))
             for e in editions]
+        deck_column.controls = [deck_choice(app, chosen["edition"], chosen["deck"],
+                                            lambda deck: (chosen.update(deck=deck), redraw()))]
         count_row.controls = [
             choice_button(str(n), n == chosen["count"], lambda ev, n=n: (chosen.update(count=n), redraw()),
                           f"bots-{n}")
@@ -150,7 +157,7 @@ def solo_setup(app: PadApp) -> Screen:
     def start(e) -> None:
         win_bots = chosen["bots"][:chosen["count"]]
         try:
-            game_id, game = new_game(app.store, chosen["edition"], win_bots, chosen["variant"])
+            game_id, game = new_game(app.store, chosen["deck"], win_bots, chosen["variant"])
         except SoloError as err:
             message.value = str(err)
             return
@@ -158,7 +165,7 @@ def solo_setup(app: PadApp) -> Screen:
         app.go("solo_game", game_id=game_id)
 
     body = ft.Container(ft.Column([
-        section(_("Edition"), edition_row),
+        section(_("Edition"), edition_row, deck_column),
         section(_("Bots"), count_row, bots_column,
                 ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see · "
                           "expert: searches far more deals and plans its own next picks"),

@@ -209,6 +209,21 @@ class TableScreens:
         feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.RED)
         edition = ft.Dropdown(label=_("Edition"), value="australia", width=220,
                               options=[ft.DropdownOption(key=e, text=e.title()) for e in available_editions()])
+        from scorer.ui.decks import deck_base, deck_choice
+
+        deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+        def show_deck(ident: str | None = None) -> None:
+            """The deck line under the edition: the host's deck is the table's, for every seat and the board."""
+            if ident is not None:
+                edition.value = ident
+            chosen = edition.value or "australia"
+            deck_column.controls = [deck_choice(self.app, deck_base(chosen), chosen, show_deck)]
+            if ident is not None:
+                self._refresh()
+
+        edition.on_select = lambda e: show_deck(e.control.value)
+        show_deck()
         seats = ft.Dropdown(label=_("Players"), value="4", width=120,
                             options=[ft.DropdownOption(key=str(n), text=str(n)) for n in (2, 3, 4)])
 
@@ -257,6 +272,7 @@ class TableScreens:
             ft.Divider(),
             ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
             ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
+            deck_column,
             sem("message", feedback),
         )
 
@@ -415,8 +431,11 @@ class TableScreens:
         self.seat_pick = ft.Dropdown(label=_("Seat"), width=180)
         self.seat_name = ft.TextField(label=_("Player's name"), width=220)
         self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
+        from scorer.ui.decks import deck_line_of
+
         self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
                    sem("table-game", ft.Text(table_game(self.view), weight=ft.FontWeight.W_600)),
+                   *deck_line_of(self.view["edition"]["id"]),  # the host's deck is every seat's and the board's
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(

@@ -1,0 +1,292 @@
+"""The deck editor: an owner's Europe or USA box set up in the app, one card at a time, in few taps.
+
+It starts from a copy of the edition's layout (28 letters, its regions, its map), so a family only changes
+what differs on their cards. Per card: the region, the number and one icon per family are rows of choices;
+a tap in the last row (the round-end choice's family) goes on to the next card. Regions: name, bonus,
+colour. USA's map: tap two towns to draw (or rub out) the pathway between them; in a coast mode a tap marks
+or unmarks a coast town. Every change is kept at once (`scorer.pad.deck_draft`) and the whole deck checked
+with `tourpad deck check`'s rules, whose first complaint is shown, naming the card; Save refuses a deck
+that breaks one.
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+import flet as ft
+import flet.canvas as cv
+
+from rules.i18n import localized
+from rules.model import LETTERS, EditionDataError
+from scorer.locale import N_, _
+from scorer.pad.deck_draft import MAP_MODES, PALETTE, ROLES, DeckDraft
+from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.pictogram import card_icon, is_dark
+from scorer.userfile import UserFileError
+
+PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+#: The map's width on a phone (390 px less the screen's padding).
+MAP_WIDTH = 358
+TABS = (("cards", N_("Cards")), ("regions", N_("Regions")), ("map", N_("Map")))
+MODE_LABELS = {"pathways": N_("Pathways"), "west_coast": N_("West coast"), "east_coast": N_("East coast")}
+COAST_COLORS = {"west_coast": "#1565C0", "east_coast": "#EF6C00"}
+
+
+class EditorPlace:
+    """Where one window is in the editor: the tab, the card shown, the map's mode and first town."""
+
+    def __init__(self) -> None:
+        self.ident = ""
+        self.tab = "cards"
+        self.letter = LETTERS[0]
+        self.mode = "pathways"
+        self.town: str | None = None
+
+
+_PLACES: WeakKeyDictionary[PadApp, EditorPlace] = WeakKeyDictionary()
+
+
+def place_of(app: PadApp, ident: str) -> EditorPlace:
+    place = _PLACES.get(app)
+    if place is None or place.ident != ident:
+        place = _PLACES[app] = EditorPlace()
+        place.ident = ident
+    return place
+
+
+def choice(label: str | ft.Control, selected: bool, on_click, identifier: str, color: str | None = None,
+           width: float | None = None) -> ft.Control:
+    """One choice of a row: filled when it is the card's, outlined otherwise."""
+    content = label if isinstance(label, ft.Control) else ft.Text(label, size=13, no_wrap=False)
+    button = ft.Container(content, on_click=on_click, ink=True, width=width,
+                          padding=ft.Padding.symmetric(horizontal=10, vertical=9), border_radius=20,
+                          # centred only at a set width: an alignment makes a container fill its row
+                          alignment=ft.Alignment.CENTER if width is not None else None,
+                          bgcolor=ft.Colors.PRIMARY_CONTAINER if selected else None,
+                          border=ft.Border.all(3 if selected else 1, color or (
+                              ft.Colors.PRIMARY if selected else ft.Colors.OUTLINE)))
+    return sem(identifier, ft.Semantics(button=True, selected=selected, content=button))
+
+
+def row_of(title: str, *choices: ft.Control) -> ft.Control:
+    return ft.Column([ft.Text(title, size=13, weight=ft.FontWeight.W_600),
+                      ft.Row(list(choices), wrap=True, spacing=6, run_spacing=6)], spacing=4)
+
+
+@screen("deck_editor")
+def deck_editor(app: PadApp, edition: str) -> Screen:
+    try:
+        draft = DeckDraft.open(edition)
+    except (KeyError, EditionDataError, UserFileError):
+        raise NotFound(_("There is no deck {id} on this device.").format(id=edition)) from None
+    if draft.doc.get("provenance") != "owner":
+        raise NotFound(_("tourpad's own decks are not edited: start from a copy in Your decks."))
+    place = place_of(app, edition)
+    if place.tab == "map" and not draft.has_map:
+        place.tab = "cards"
+
+    def changed(action) -> None:
+        try:
+            action()
+        except UserFileError as err:  # the draft could not be kept: say so, the screen keeps what it shows
+            app.toast(str(err), error=True)
+            return
+        app.render()
+
+    def keep(action) -> None:
+        try:
+            action()
+        except UserFileError as err:
+            app.toast(str(err), error=True)
+
+    def save(e) -> None:
+        try:
+            saved = draft.save()
+        except (EditionDataError, UserFileError) as err:
+            app.toast(_("Not saved: {problem}").format(problem=err), error=True)
+            return
+        app.toast(_("{name} saved").format(name=saved.label), update=False)
+        app.go("decks")
+
+    def discard(e) -> None:
+        from scorer.ui.confirm import ask
+
+        ask(app, _("Forget the changes since the deck was last saved?"), _("Forget them"), _("Keep editing"),
+            lambda: (draft.discard(), app.render()), identifier="discard-draft")
+
+    # each keystroke is kept (a reload mid-word loses nothing); the check is redrawn when the field is left
+    name = ft.TextField(label=_("Deck name"), value=draft.doc.get("name", ""), dense=True, max_length=64,
+                        on_change=lambda e: keep(lambda: draft.set_name(e.control.value or "")),
+                        on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
+    problem = draft.problem()
+    status = sem("deck-problem", ft.Text(problem, color=ft.Colors.ERROR, size=13)) if problem else \
+        sem("deck-ok", ft.Text(_("Every rule of `tourpad deck check` holds: ready to save."),
+                               color=ft.Colors.PRIMARY, size=13))
+    tabs = ft.Row([choice(_(label), place.tab == key, lambda e, key=key: (setattr(place, "tab", key),
+                                                                          app.render()), f"tab-{key}")
+                   for key, label in TABS if key != "map" or draft.has_map], spacing=6)
+    if place.tab == "regions":
+        content = regions_tab(app, draft, changed, keep)
+    elif place.tab == "map":
+        content = map_tab(app, draft, place, changed)
+    else:
+        content = cards_tab(app, draft, place, changed)
+    body = ft.Column([
+        sem("deck-name", name), status, tabs, content,
+        ft.Row([sem("deck-save", ft.FilledButton(_("Save deck"), icon=ft.Icons.SAVE, on_click=save)),
+                sem("deck-discard", ft.TextButton(_("Forget changes"), on_click=discard))], wrap=True),
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    save_action = sem("save", ft.TextButton(_("Save"), icon=ft.Icons.SAVE, on_click=save))
+    return Screen(_("Edit deck"), ft.Container(body, padding=PAD), actions=[save_action])
+
+
+def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.Control:
+    rules = draft.rules
+    letter = place.letter
+    card = draft.card(letter)
+    colors = {r["name"]: r["color"] for r in draft.regions}
+
+    def pick(action, advance: bool = False):
+        def run() -> None:
+            action()
+            if advance:
+                place.letter = draft.next_letter(letter)
+        return lambda e: changed(run)
+
+    strip = ft.Row([choice(ft.Text(other, size=14, weight=ft.FontWeight.BOLD), other == letter,
+                           lambda e, other=other: (setattr(place, "letter", other), app.render()),
+                           f"card-{other}", color=colors.get(draft.card(other).get("region")), width=40)
+                    for other in LETTERS], wrap=True, spacing=4, run_spacing=4)
+    dark = is_dark(app.page)
+    rows = [
+        row_of(_("Region"), *(choice(ft.Row([ft.Container(width=12, height=12, bgcolor=region["color"],
+                                                          border_radius=6),
+                                             ft.Text(region_label(region), size=13)], spacing=6, tight=True),
+                                     card.get("region") == region["name"],
+                                     pick(lambda name=region["name"]: draft.set_region(letter, name)),
+                                     f"region-{i}")
+                              for i, region in enumerate(draft.regions))),
+        row_of(_("Number"), *(choice(str(n), card.get("number") == n,
+                                     pick(lambda n=n: draft.set_number(letter, n)), f"number-{n}", width=40)
+                              for n in range(1, 8))),
+    ]
+    for role in ROLES:
+        family = getattr(rules, role)
+        mine = draft.card_icon(letter, role)
+        last = role == ROLES[-1]  # a tap in the last row goes on to the next card
+        rows.append(row_of(family.label, choice(_("none"), mine is None,
+                                                pick(lambda role=role: draft.set_icon(letter, role, None), last),
+                                                f"{role}-none"),
+                           *(choice(ft.Row([card_icon(icon.name, role, size=22, dark=dark, label=icon.label),
+                                            ft.Text(icon.label, size=13)], spacing=4, tight=True),
+                                    mine == icon.name,
+                                    pick(lambda role=role, name=icon.name: draft.set_icon(letter, role, name), last),
+                                    f"{role}-{k}")
+                             for k, icon in enumerate(family.icons))))
+    site = localized(tuple(sorted((card.get("site_names") or {}).items())), card.get("site", ""))
+    heading = ft.Row([
+        ft.Text(_("Card {letter}").format(letter=letter), size=20, weight=ft.FontWeight.BOLD),
+        ft.Text(site, size=13, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
+        sem("next-card", ft.TextButton(_("Next card"), icon=ft.Icons.ARROW_FORWARD, on_click=lambda e: (
+            setattr(place, "letter", draft.next_letter(letter)), app.render())))])
+    return ft.Column([strip, sem("card-heading", heading), *rows], spacing=10,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def region_label(region: dict) -> str:
+    return localized(tuple(sorted((region.get("names") or {}).items())), region["name"])
+
+
+def regions_tab(app: PadApp, draft: DeckDraft, changed, keep) -> ft.Control:
+    def rename(field: ft.TextField, index: int) -> None:
+        """Keep each keystroke; a name the draft refuses (empty, another region's) is said on the field and
+        stays typed there, the draft keeping the last good one."""
+        try:
+            keep(lambda: draft.rename_region(index, field.value or ""))
+            field.error_text = None
+        except ValueError as err:
+            field.error_text = str(err)
+        field.update()
+
+    blocks: list[ft.Control] = []
+    for i, region in enumerate(draft.regions):
+        field = ft.TextField(label=_("Region {n}").format(n=i + 1), value=region_label(region), dense=True,
+                             max_length=40,
+                             on_change=lambda e, i=i: rename(e.control, i),
+                             on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
+        bonus = int(region.get("bonus", 0))
+        blocks.append(ft.Column([
+            sem(f"region-name-{i}", field),
+            ft.Row([ft.Text(_("Bonus"), size=13),
+                    sem(f"region-{i}-bonus-less", ft.IconButton(ft.Icons.REMOVE, tooltip=_("Less"), disabled=bonus <= 0,
+                                                                on_click=lambda e, i=i, b=bonus: changed(
+                                                                    lambda: draft.set_bonus(i, b - 1)))),
+                    sem(f"region-{i}-bonus", ft.Text(str(bonus), size=16, weight=ft.FontWeight.BOLD)),
+                    sem(f"region-{i}-bonus-more", ft.IconButton(ft.Icons.ADD, tooltip=_("More"), disabled=bonus >= 10,
+                                                                on_click=lambda e, i=i, b=bonus: changed(
+                                                                    lambda: draft.set_bonus(i, b + 1))))],
+                   spacing=4),
+            ft.Row([sem(f"region-{i}-color-{k}", ft.Container(
+                width=30, height=30, bgcolor=colour, border_radius=15, ink=True,
+                border=ft.Border.all(3, ft.Colors.ON_SURFACE) if colour.upper() == region["color"].upper() else None,
+                tooltip=colour, on_click=lambda e, i=i, colour=colour: changed(lambda: draft.set_color(i, colour))))
+                for k, colour in enumerate(PALETTE)], wrap=True, spacing=6, run_spacing=6),
+        ], spacing=6))
+        blocks.append(ft.Divider(height=1))
+    return ft.Column(blocks, spacing=8)
+
+
+def map_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.Control:
+    from scorer.pad.townmap import town_map_view
+
+    # the towns stay where tourpad's map puts them: drawing a pathway never moves a town
+    layout = town_map_view(draft.rules, 0, MAP_WIDTH)
+    where = {town.letter: (town.x, town.y) for town in layout.towns}
+    colors = {r["name"]: r["color"] for r in draft.regions}
+    radius = layout.radius + 3
+    shapes = [cv.Line(*where[a], *where[b], paint=ft.Paint(color=ft.Colors.ON_SURFACE, stroke_width=2))
+              for a, b in draft.pathways() if a in where and b in where]
+    west, east = set(draft.coast("west_coast")), set(draft.coast("east_coast"))
+
+    def tap(letter: str) -> None:
+        if place.mode != "pathways":
+            changed(lambda: draft.toggle_coast(place.mode, letter))
+            return
+        if place.town is None or place.town == letter:
+            place.town = None if place.town == letter else letter
+            app.render()
+            return
+        first, place.town = place.town, None
+        changed(lambda: draft.toggle_pathway(first, letter))
+
+    towns = []
+    for letter, (x, y) in where.items():
+        ring = COAST_COLORS["west_coast"] if letter in west else COAST_COLORS["east_coast"] if letter in east \
+            else "#263238"
+        chosen = letter == place.town
+        towns.append(ft.Container(
+            sem(f"town-{letter}", ft.Container(
+                ft.Text(letter, size=12, weight=ft.FontWeight.BOLD, color="#000000"),
+                width=2 * radius, height=2 * radius, border_radius=radius, alignment=ft.Alignment.CENTER,
+                bgcolor="#FFEB3B" if chosen else colors.get(draft.card(letter).get("region"), "#FFFFFF"),
+                border=ft.Border.all(4 if chosen or letter in west | east else 1, ring), ink=True,
+                on_click=lambda e, letter=letter: tap(letter))),
+            left=x - radius, top=y - radius))
+    modes = ft.Row([choice(_(MODE_LABELS[mode]), place.mode == mode,
+                           lambda e, mode=mode: (setattr(place, "mode", mode), setattr(place, "town", None),
+                                                 app.render()), f"mode-{mode}") for mode in MAP_MODES],
+                   wrap=True, spacing=6)
+    hint = (_("Tap two towns to draw the pathway between them; tap them again to rub it out.")
+            if place.mode == "pathways" else _("Tap a town to mark it on this coast, or to unmark it."))
+    if place.town is not None:
+        hint = _("Town {letter} chosen: tap the town at the other end of the pathway.").format(letter=place.town)
+    listing = " ".join(a + b for a, b in draft.pathways())
+    return ft.Column([
+        modes, sem("map-hint", ft.Text(hint, size=13)),
+        ft.Stack([cv.Canvas(shapes, width=layout.width, height=layout.height), *towns],
+                 width=layout.width, height=layout.height),
+        sem("pathway-list", ft.Text(_("Pathways: {list}").format(list=listing), size=12, selectable=True)),
+        ft.Text(_("West coast: {west} · East coast: {east}").format(west=" ".join(draft.coast("west_coast")),
+                                                                    east=" ".join(draft.coast("east_coast"))),
+                size=12),
+    ], spacing=8)
