@@ -190,7 +190,7 @@ def test_reimporting_a_pack_keeps_the_version_it_replaces(tmp_path):
 # --- solo -------------------------------------------------------------------------------------------------
 
 def test_a_solo_game_is_played_with_an_installed_deck_and_keeps_it(store):
-    from scorer.solo_view import load, new_game
+    from scorer.solo.view import load, new_game
 
     played = install(usa_pack())
     game_id, game = new_game(store, "usa-mine", ["normal"], False, seed=11)
