@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
 from scorer.locale import _
+from scorer.pad.people import People
 from scorer.pad.store import EventStore
 from scorer.userfile import parse_user_document
 
@@ -19,7 +21,8 @@ from scorer.userfile import parse_user_document
 ARCHIVE_LIMIT = 50_000_000
 
 FORMAT = "tourpad-games"
-VERSION = 1
+#: 2: the register of people (`scorer.pad.people`) travels with the games.
+VERSION = 2
 
 
 class ArchiveError(ValueError):
@@ -49,6 +52,18 @@ class Archive(BaseModel):
     format: str
     version: int
     games: list[ArchivedGame]
+    #: name as played (its key) → the person it is; files before version 2 have none
+    people: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("people")
+    @classmethod
+    def _people(cls, people: dict[str, str]) -> dict[str, str]:
+        for name in (*people, *people.values()):
+            try:
+                clean_name(name, _("player name {name}").format(name=repr(name)), longest=RECORDED_NAME_LENGTH)
+            except TextError as err:
+                raise ValueError(str(err)) from None
+        return people
 
 
 def export_games(store: EventStore) -> str:
@@ -56,7 +71,8 @@ def export_games(store: EventStore) -> str:
               "players": list(g.players), "status": g.status, "summary": g.summary,
               "events": [{"kind": e.kind, "payload": e.payload, "at": e.at} for e in store.events(g.id)]}
              for g in reversed(store.games())]  # oldest first: imported in the order they were played
-    return json.dumps({"format": FORMAT, "version": VERSION, "games": games}, ensure_ascii=False, indent=1) + "\n"
+    return json.dumps({"format": FORMAT, "version": VERSION, "games": games, "people": store.aliases()},
+                      ensure_ascii=False, indent=1) + "\n"
 
 
 def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
@@ -81,7 +97,8 @@ def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
 
 
 def import_games(store: EventStore, text: str | bytes, name: str = "games.json") -> tuple[int, int]:
-    """Add the file's games that are not on this device yet: (added, already here)."""
+    """Add the file's games that are not on this device yet, and its people this device does not know:
+    (games added, games already here)."""
     archive = parse_archive(text, name)
     present = {(g.created_at, g.edition, g.players) for g in store.games()}
     added = skipped = 0
@@ -92,4 +109,5 @@ def import_games(store: EventStore, text: str | bytes, name: str = "games.json")
         store.restore_game(game.created_at, game.updated_at, game.edition, game.players, game.status,
                            game.summary, [(e.kind, e.payload, e.at) for e in game.events])
         added += 1
+    People(store).restore(archive.people)
     return added, skipped
