@@ -78,6 +78,7 @@ class Route:
 ROUTES: tuple[Route, ...] = (
     Route("home", "/", None),
     Route("history", "/history", "home"),
+    Route("stats", "/stats", "history"),  # players' figures across History
     Route("new_game", "/new", "home"),
     Route("sheet", "/game/{game_id}", "home"),
     Route("round_summary", "/game/{game_id}/round/{round}", "sheet"),
