@@ -93,7 +93,8 @@ def player_card(fig: stats.PlayerFigures, index: int, ids: Sequence[str], labels
                 route: str | None) -> ft.Control:
     color = PLAYER_COLORS[index % len(PLAYER_COLORS)]
     return sem(f"stats-player-{index + 1}", ft.Card(ft.Container(ft.Column([
-        ft.Text(fig.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        sem(f"stats-name-{index + 1}", ft.Text(fig.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                                               weight=ft.FontWeight.BOLD)),
         sem(f"stats-wins-{index + 1}", ft.Text(win_line(fig))),
         sem(f"stats-average-{index + 1}", ft.Text(total_line(fig))),
         ft.Text(streak_line(fig), size=13),
