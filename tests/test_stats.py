@@ -312,3 +312,32 @@ def test_a_deleted_game_leaves_the_figures(tmp_path):
     store.delete_game(store.games()[0].id)
     assert stats.figures(stats.played_games(store, EDITIONS.__getitem__)).games == 1
     store.close()
+
+
+def test_a_route_bonus_taken_for_no_points_is_not_counted():
+    """Europe's fourth passport is achieved when no tier is left (0 points): the passport was not taken."""
+    europe = EDITIONS["europe"]
+    quiet = RoundScore(0, 0, 0, 0, 0, 0, 0)
+    passport = europe.route.name
+    game = stats.PlayedGame(
+        game_id=1, played_at=0.0, edition=europe, players=("Ann", "Bob"),
+        rounds=((quiet,) * 4, (quiet,) * 4),
+        awards=((Award(passport, 4, (0,)),), (Award(passport, 0, (1,), tier=4),), (), ()),
+        ranks=(1, 1), by_cards=True)
+    figures = {f.name: f for f in stats.figures([game]).players}
+    assert (figures["Ann"].routes_taken, figures["Bob"].routes_taken) == (1, 0)
+    assert figures["Ann"].wins == figures["Bob"].wins == 1
+
+
+def test_a_game_that_cannot_be_replayed_here_is_left_out(tmp_path):
+    """A game whose deck pack is gone is left out of the figures, as History cannot open it either."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    record = GameRecord.model_validate(json.loads((DATA / "table_usa_acceptance.json").read_text()))
+    letters_game(store, record)
+
+    def no_usa(edition_id: str):
+        raise KeyError(edition_id)
+
+    assert stats.played_games(store, no_usa) == []
+    assert len(stats.played_games(store, EDITIONS.__getitem__)) == 1
+    store.close()
