@@ -127,3 +127,12 @@ def test_a_bad_register_in_a_games_file_is_refused_whole(store, tmp_path):
         assert phone.games() == [] and phone.aliases() == {}
     finally:
         phone.close()
+
+
+def test_the_players_met_before_are_people_not_bots(store):
+    from scorer.solo import view as solo_view
+    from scorer.solo.game import SoloGame
+
+    play(store, "Ann", "Bob", "Cy")
+    solo_view.start(store, SoloGame.new("australia", ["easy"], seed=1, bot_seed=2, player_name="Dee"))
+    assert People(store).known() == ["Ann", "Bob", "Cy"]

@@ -28,6 +28,10 @@ def name_key(name: str) -> str:
     return tidy(name).casefold()
 
 
+#: The statuses of the score pad's games: a solo game's other seats are bots, not people met.
+PAD_STATUSES = ("playing", "finished")
+
+
 class People:
     """The register of people kept with the games of one store."""
 
@@ -43,6 +47,8 @@ class People:
         """The people met in the saved games, each once, the most recently met first (New game offers them)."""
         seen: dict[str, str] = {}
         for game in self.store.games():  # most recently played first
+            if game.status not in PAD_STATUSES:
+                continue
             for name in game.players:
                 who = self.person(name)
                 seen.setdefault(name_key(who), who)

@@ -168,7 +168,9 @@ def stats_screen(app: PadApp) -> Screen:
     def rename(e) -> None:
         if not renamed.value:
             return
-        target = next((n for n in names if name_key(n) == name_key(new_name.value or "")), None)
+        # another player's name merges the two; the player's own name in other capitals renames them
+        target = next((n for n in names if name_key(n) == name_key(new_name.value or "")
+                       and name_key(n) != name_key(renamed.value)), None)
         try:
             if target is not None:
                 people.merge(renamed.value, target)
