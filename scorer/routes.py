@@ -79,6 +79,7 @@ class Route:
 ROUTES: tuple[Route, ...] = (
     Route("home", "/", None),
     Route("history", "/history", "home"),
+    Route("stats", "/stats", "history"),  # players' figures across History
     Route("new_game", "/new", "home"),
     Route("decks", "/decks", "home"),  # an owner's decks: rename, duplicate, export, delete, import
     Route("deck_editor", "/decks/{edition}", "decks"),  # one of them in the editor

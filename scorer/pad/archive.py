@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
 from scorer.locale import _
+from scorer.pad.people import People
 from scorer.pad.store import EventStore
 from scorer.userfile import parse_user_document
 
@@ -19,10 +21,10 @@ from scorer.userfile import parse_user_document
 ARCHIVE_LIMIT = 50_000_000
 
 FORMAT = "tourpad-games"
-VERSION = 1
-#: The version of a file that also holds the owner's decks (`decks`); one without them stays version 1, so
-#: an older tourpad still reads it.
-VERSION_WITH_DECKS = 2
+#: 2: the register of people (`scorer.pad.people`) travels with the games, and the owner's decks when
+#: there are any. A file with games only is still written (and read) as version 1.
+VERSION = 2
+VERSION_GAMES_ONLY = 1
 
 
 class ArchiveError(ValueError):
@@ -55,6 +57,18 @@ class Archive(BaseModel):
     #: The owner's decks on the device (pack documents), installed where they are not yet: a deck made in the
     #: web app lives in the browser's storage, and moves with the games.
     decks: list[dict] = Field(default_factory=list)
+    #: name as played (its key) → the person it is; files before version 2 have none
+    people: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("people")
+    @classmethod
+    def _people(cls, people: dict[str, str]) -> dict[str, str]:
+        for name in (*people, *people.values()):
+            try:
+                clean_name(name, _("player name {name}").format(name=repr(name)), longest=RECORDED_NAME_LENGTH)
+            except TextError as err:
+                raise ValueError(str(err)) from None
+        return people
 
 
 def export_games(store: EventStore) -> str:
@@ -62,10 +76,14 @@ def export_games(store: EventStore) -> str:
               "players": list(g.players), "status": g.status, "summary": g.summary,
               "events": [{"kind": e.kind, "payload": e.payload, "at": e.at} for e in store.events(g.id)]}
              for g in reversed(store.games())]  # oldest first: imported in the order they were played
-    decks = own_deck_documents()
-    doc = {"format": FORMAT, "version": VERSION_WITH_DECKS if decks else VERSION, "games": games}
+    doc = {"format": FORMAT, "version": VERSION_GAMES_ONLY, "games": games}
+    people, decks = store.aliases(), own_deck_documents()
+    if people:
+        doc["people"] = people
     if decks:
         doc["decks"] = decks
+    if people or decks:  # a file with games only stays readable by an older tourpad
+        doc["version"] = VERSION
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -98,14 +116,15 @@ def parse_archive(text: str | bytes, name: str = "games.json") -> Archive:
     if archive.format != FORMAT:
         raise ArchiveError(_("not a tourpad games file (format is {found!r}, expected {expected!r})").format(
             found=archive.format, expected=FORMAT))
-    if archive.version > VERSION_WITH_DECKS:
+    if archive.version > VERSION:
         raise ArchiveError(_("this games file is version {version}, newer than this app reads ({known}); "
                              "update tourpad first").format(version=archive.version, known=VERSION))
     return archive
 
 
 def import_games(store: EventStore, text: str | bytes, name: str = "games.json") -> tuple[int, int]:
-    """Add the file's games that are not on this device yet: (added, already here)."""
+    """Add the file's games that are not on this device yet, its decks and the people this device does not
+    know: (games added, games already here)."""
     from rules.model import EditionDataError
     from scorer.packs import install_shared_deck, pack_from_document
 
@@ -128,4 +147,5 @@ def import_games(store: EventStore, text: str | bytes, name: str = "games.json")
         store.restore_game(game.created_at, game.updated_at, game.edition, game.players, game.status,
                            game.summary, [(e.kind, e.payload, e.at) for e in game.events])
         added += 1
+    People(store).restore(archive.people)
     return added, skipped

@@ -41,6 +41,11 @@ CREATE TABLE IF NOT EXISTS events (
     payload TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+-- the register of people (scorer.pad.people): a name as played, cleaned and casefolded, and who it is
+CREATE TABLE IF NOT EXISTS people (
+    name_key TEXT PRIMARY KEY,
+    person TEXT NOT NULL
+);
 """
 
 
@@ -167,6 +172,17 @@ class EventStore:
             if row.id == game_id:
                 return row
         raise KeyError(_("no game {game_id} on this device").format(game_id=game_id))
+
+    def aliases(self) -> dict[str, str]:
+        """The register of people: name key → the person that name is (`scorer.pad.people`)."""
+        with self._lock:
+            return dict(self._db.execute("SELECT name_key, person FROM people ORDER BY name_key").fetchall())
+
+    def set_aliases(self, pairs: list[tuple[str, str]], replace: bool = True) -> None:
+        """Write (name key, person) rows in one transaction; without `replace`, keys already here stay."""
+        verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
+        with self._transaction():
+            self._db.executemany(f"{verb} INTO people (name_key, person) VALUES (?, ?)", pairs)
 
     def delete_game(self, game_id: int) -> None:
         with self._transaction():

@@ -11,6 +11,7 @@ from scorer.locale import _
 from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
+from scorer.pad.people import People, name_key
 from scorer.pad.store import summary_line
 from scorer.ui.app import PadApp, Screen, screen, sem
 
@@ -117,7 +118,27 @@ def history(app: PadApp) -> Screen:
     from scorer.ui.backup import backup_buttons
 
     rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
-    return Screen(_("History"), ft.Container(ft.Column(rows, spacing=8), padding=PAD))
+    stats_action = sem("open-stats", ft.TextButton(_("Stats"), icon=ft.Icons.INSIGHTS,
+                                                   on_click=lambda e: app.go("stats")))
+    return Screen(_("History"), ft.Container(ft.Column(rows, spacing=8), padding=PAD), actions=[stats_action])
+
+
+def met_before(app: PadApp, fields: list[ft.TextField]) -> ft.Control:
+    """New game's row of the players met before (`scorer.pad.people`): a tap puts the name in the first
+    empty field, once."""
+    known = People(app.store).known()[:12]
+
+    def add(name: str) -> None:
+        if any(name_key(f.value or "") == name_key(name) for f in fields if (f.value or "").strip()):
+            return
+        for field in fields:
+            if not (field.value or "").strip():
+                field.value = name
+                app.page.update()
+                return
+
+    return sem("met-before", ft.Row([ft.OutlinedButton(name, height=40, on_click=lambda e, name=name: add(name))
+                                     for name in known], wrap=True, spacing=6, run_spacing=6))
 
 
 @screen("new_game")
@@ -167,7 +188,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
 
     body = ft.Container(ft.Column([
         section(_("Edition"), edition_row, deck_column),
-        section(_("Players"), *names),
+        section(_("Players"), *names, met_before(app, names)),
         variant_row,
         section(_("Round entry"), mode_row,
                 ft.Text(_("By letters: tap each player's 7 cards. By category: type each category's value "

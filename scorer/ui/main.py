@@ -14,7 +14,7 @@ from rules.i18n import set_language_source
 from scorer.locale import _
 from scorer.pad.store import EventStore
 from scorer.runtime import IN_BROWSER
-from scorer.ui import deck_editor, decks, end, entry, home, race, sheet, solo, teach  # noqa: F401  (registers the screens)
+from scorer.ui import deck_editor, decks, end, entry, home, race, sheet, solo, stats, teach  # noqa: F401  (registers the screens)
 from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme
 
 if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes

@@ -1,0 +1,196 @@
+"""The Stats screen (`/stats`): every player's figures across History, per edition or for all, solo games
+apart; head to head between two players; renaming and merging players. The figures are `scorer.stats`'s;
+this module only lays them out (a phone's width, a small bar chart per player whose bars a screen reader
+names with their figure).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import flet as ft
+
+from rules.i18n import format_percent
+from scorer import stats
+from scorer.locale import _, ngettext
+from scorer.packs import available_editions
+from scorer.pad.chart import PLAYER_COLORS
+from scorer.pad.errors import EntryError
+from scorer.pad.people import People, name_key
+from scorer.solo.view import one_decimal
+from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.home import PAD, section, short_edition_name
+
+#: The chart's widest bar (px): a 390 px phone keeps room for the category's name beside it.
+BAR_WIDTH = 150
+ALL = "all"
+SOLO = "solo"
+
+
+def win_line(fig: stats.PlayerFigures) -> str:
+    """Wins with their count, the rate after it: "won 2 of 3 games (67%)"."""
+    return ngettext("won {wins} of {games} game ({rate})", "won {wins} of {games} games ({rate})",
+                    fig.games).format(wins=fig.wins, games=fig.games, rate=format_percent(fig.win_rate))
+
+
+def total_line(fig: stats.PlayerFigures) -> str:
+    return _("average {average} points, best {best}").format(average=one_decimal(fig.average_total),
+                                                             best=fig.best_total)
+
+
+def bonus_line(fig: stats.PlayerFigures, route_label: str | None) -> str:
+    parts = [ngettext("{n} region bonus", "{n} region bonuses", fig.regions_taken).format(n=fig.regions_taken)]
+    if route_label is not None:
+        parts.append(_("{route} {n}×").format(route=route_label, n=fig.routes_taken))
+    parts.append(_("Throw & Catch scored in {n} of {rounds} rounds").format(n=fig.throw_catch_rounds,
+                                                                           rounds=fig.card_rounds))
+    return " · ".join(parts)
+
+
+def streak_line(fig: stats.PlayerFigures) -> str:
+    return _("longest winning streak {longest}, current {current}").format(longest=fig.longest_streak,
+                                                                         current=fig.current_streak)
+
+
+def category_labels(games: Sequence[stats.PlayedGame]) -> dict[str, str]:
+    """Each category id's name, from the first edition among `games` that has it."""
+    labels: dict[str, str] = {}
+    for game in games:
+        for cid, label in game.edition.category_names().items():
+            labels.setdefault(cid, label)
+    return labels
+
+
+def route_label(games: Sequence[stats.PlayedGame]) -> str | None:
+    """The route bonus's name ("Passport", "Coast to Coast", both joined), None if no edition has one."""
+    labels = list(dict.fromkeys(g.edition.route.label for g in games if g.edition.route is not None))
+    return " / ".join(labels) if labels else None
+
+
+def category_chart(fig: stats.PlayerFigures, ids: Sequence[str], labels: dict[str, str], color: str,
+                   index: int) -> ft.Control:
+    """Average points a game per category, one bar each; each bar a screen reader names with its figure."""
+    averages = [(cid, fig.average_category(cid)) for cid in ids]
+    averages = [(cid, value) for cid, value in averages if value is not None]
+    if not averages:
+        return ft.Text(_("No game entered by cards yet."), size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+    top = max(value for _cid, value in averages) or 1
+    rows = []
+    for cid, value in averages:
+        text = _("{category}: {points} points a game").format(category=labels.get(cid, cid),
+                                                               points=one_decimal(value))
+        rows.append(ft.Semantics(identifier=f"stats-bar-{index}-{cid}", label=text, container=True,
+                                 exclude_semantics=True, content=ft.Row([
+                ft.Text(labels.get(cid, cid), size=12, expand=True, max_lines=1,
+                        overflow=ft.TextOverflow.ELLIPSIS),
+                ft.Container(width=max(2, BAR_WIDTH * value / top), height=12, bgcolor=color, border_radius=2),
+                ft.Text(one_decimal(value), size=12, width=40, text_align=ft.TextAlign.RIGHT),
+            ], spacing=6)))
+    return ft.Column(rows, spacing=2)
+
+
+def player_card(fig: stats.PlayerFigures, index: int, ids: Sequence[str], labels: dict[str, str],
+                route: str | None) -> ft.Control:
+    color = PLAYER_COLORS[index % len(PLAYER_COLORS)]
+    return sem(f"stats-player-{index + 1}", ft.Card(ft.Container(ft.Column([
+        sem(f"stats-name-{index + 1}", ft.Text(fig.name, theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
+                                               weight=ft.FontWeight.BOLD)),
+        sem(f"stats-wins-{index + 1}", ft.Text(win_line(fig))),
+        sem(f"stats-average-{index + 1}", ft.Text(total_line(fig))),
+        ft.Text(streak_line(fig), size=13),
+        ft.Text(bonus_line(fig, route), size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Text(_("Average points a game, by category"), size=12, weight=ft.FontWeight.BOLD),
+        category_chart(fig, ids, labels, color, index + 1),
+    ], spacing=4), padding=12)))
+
+
+@screen("stats")
+def stats_screen(app: PadApp) -> Screen:
+    people = People(app.store)
+    games = stats.played_games(app.store)
+    chosen = {"view": ALL}
+    body = ft.Column(spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    view_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
+    figures_column = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    names = sorted({people.person(g.players[p]) for g in games for p in g.people if not g.solo}, key=str.casefold)
+    message = ft.Text("", color=ft.Colors.ERROR)
+
+    def draw() -> None:
+        views = [(ALL, _("All editions"))] + [(e, short_edition_name(e)) for e in available_editions()
+                                              if any(g.edition.id == e for g in games)]
+        views.append((SOLO, _("Solo")))
+        view_row.controls = [(ft.FilledButton if key == chosen["view"] else ft.OutlinedButton)(
+            label, height=44, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
+            for key, label in views]
+        solo = chosen["view"] == SOLO
+        selected = stats.select(games, None if chosen["view"] in (ALL, SOLO) else chosen["view"], solo)
+        figures = stats.figures(selected, people.person)
+        labels, route = category_labels(selected), route_label(selected)
+        rows: list[ft.Control] = [sem("stats-games", ft.Text(ngettext(
+            "{n} finished game", "{n} finished games", figures.games).format(n=figures.games)))]
+        if figures.best_round is not None:
+            best = figures.best_round
+            rows.append(sem("stats-best-round", ft.Text(_("Best round ever: {name}, {points} points "
+                                                          "(round {round}, {edition})").format(
+                name=people.person(best.name), points=best.points, round=best.round_number,
+                edition=short_edition_name(best.edition)))))
+        rows += [player_card(fig, i, figures.category_ids, labels, route) for i, fig in enumerate(figures.players)]
+        if not figures.players:
+            rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
+        figures_column.controls = rows
+
+    first = ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in names], dense=True,
+                        value=names[0] if names else None, expand=True)
+    second = ft.Dropdown(label=_("Other player"), options=[ft.DropdownOption(n) for n in names], dense=True,
+                         value=names[1] if len(names) > 1 else None, expand=True)
+    versus = ft.Text("")
+
+    def compare(e=None) -> None:
+        if not first.value or not second.value or name_key(first.value) == name_key(second.value):
+            versus.value = _("Choose two players.")
+        else:
+            head = stats.head_to_head(stats.select(games), first.value, second.value, people.person)
+            versus.value = ngettext(
+                "{n} game together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
+                "{n} games together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
+                head.games).format(n=head.games, first=first.value, second=second.value, ahead=head.first_ahead,
+                                   behind=head.second_ahead, level=head.level)
+        if e is not None:
+            app.page.update()
+
+    first.on_select = second.on_select = compare
+    compare()
+
+    renamed = ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in names], dense=True,
+                          value=names[0] if names else None)
+    new_name = ft.TextField(label=_("New name (another player's name merges the two)"), dense=True)
+
+    def rename(e) -> None:
+        if not renamed.value:
+            return
+        # another player's name merges the two; the player's own name in other capitals renames them
+        target = next((n for n in names if name_key(n) == name_key(new_name.value or "")
+                       and name_key(n) != name_key(renamed.value)), None)
+        try:
+            if target is not None:
+                people.merge(renamed.value, target)
+            else:
+                people.rename(renamed.value, new_name.value or "")
+        except EntryError as err:
+            message.value = str(err)
+            app.toast(str(err), error=True)
+            return
+        app.toast(_("Saved: their games follow the new name."))
+        app.render()
+
+    body.controls = [
+        view_row, figures_column,
+        section(_("Head to head"), ft.Row([first, second], spacing=8), sem("stats-versus", versus)),
+        section(_("Rename or merge a player"), renamed, sem("stats-new-name", new_name),
+                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, height=44, on_click=rename)),
+                message,
+                ft.Text(_("Saved games keep the names they were played under."), size=12,
+                        color=ft.Colors.ON_SURFACE_VARIANT)),
+    ]
+    draw()
+    return Screen(_("Stats"), ft.Container(body, padding=PAD))
