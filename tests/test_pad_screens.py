@@ -95,7 +95,7 @@ async def start_at(main, route: str, hub: PubSubHub | None = None):
 
 def walk(control):
     yield control
-    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon"):
+    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon", "_b"):  # _b: a component's
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
@@ -391,5 +391,35 @@ def test_two_quick_taps_stay_on_the_second_screen(store):
         assert conn.history == ["/", f"/game/{game.game_id}", entry]
         assert routes_of_views(page) == ["/", f"/game/{game.game_id}", entry] and "R1/4 · Bob" in texts(page)
         assert shown == [["/", f"/game/{game.game_id}"], ["/", f"/game/{game.game_id}", entry]]
+
+    run_session(run)
+
+
+def test_choosing_an_edition_keeps_the_buttons_a_tap_is_aimed_at(store):
+    """The new-game form's choices are a component over a small model: a tap re-renders its row, patching the
+    buttons whose look changed; no button (nor the row, nor a typed name) is replaced, so a second quick tap
+    still lands on the button it was aimed at."""
+    async def run():
+        session, page, _conn = await start(make_main(lambda: store))
+        app = page.data
+        app.go("new_game")
+        buttons = {label: find_button(page, label) for label in ("Australia", "Europe", "USA", "By category")}
+        ids = {label: button._i for label, button in buttons.items()}
+        name = next(c for c in walk(top(page)) if isinstance(c, ft.TextField))
+        name.value = "Ann"  # as the browser reports what was typed
+        await session.dispatch_event(ids["Europe"], "click", None)
+        await session.dispatch_event(ids["By category"], "click", None)
+        await settle()
+        assert {label: find_button(page, label)._i for label in ids} == ids
+        assert find_button(page, "Europe").style is not None and find_button(page, "Australia").style is None
+        assert next(c for c in walk(top(page)) if isinstance(c, ft.TextField)).value == "Ann"
+        await session.dispatch_event(find_button(page, "Start game")._i, "click", None)
+        assert app.route[0] == "new_game"  # one name is not a game: refused, the form as it was
+        assert find_button(page, "Europe")._i == ids["Europe"]
+        second = [c for c in walk(top(page)) if isinstance(c, ft.TextField)][1]
+        second.value = "Bob"
+        await session.dispatch_event(find_button(page, "Start game")._i, "click", None)
+        assert app.route[0] == "sheet"
+        assert app.session.state.edition.id == "europe" and app.session.state.setup.mode == CATEGORIES_MODE
 
     run_session(run)

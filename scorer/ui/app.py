@@ -122,6 +122,24 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
     return ft.Semantics(identifier=identifier, content=control)
 
 
+def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
+    """A component (`@ft.component`) placed in a screen drawn by hand: it renders itself again, alone, when an
+    observable model among its args changes, and keeps its controls' identity from one render to the next
+    (only what changed is sent). Why islands rather than `page.render_views` for the whole app: in Flet
+    1.0.5 `render_views` turns the session's "components mode" on, which switches off the update after every
+    event handler for the whole session, so every screen still drawn by hand would stop showing its own
+    changes. An island needs the session's update scheduler, which `page.render` would start: `start_islands`.
+    (`Renderer` is Flet's own, not exported: flet is pinned to 1.0.5.)"""
+    from flet.components.component import Renderer
+
+    return Renderer().render(ft.memo(component), *args, **kwargs)
+
+
+def start_islands(page: ft.Page) -> None:
+    """Run the session's scheduler that re-renders components whose state changed (once per session)."""
+    page.session.start_updates_scheduler()
+
+
 def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
     """A highlighted line (a bonus, a hint) with a star icon: the font has no ★ either."""
     return ft.Row([ft.Icon(ft.Icons.STAR, size=14, color=color),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -12,7 +13,7 @@ from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
 from scorer.pad.store import summary_line
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, island, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
@@ -118,10 +119,42 @@ def history(app: PadApp) -> Screen:
     return Screen(_("History"), ft.Container(ft.Column(rows, spacing=8), padding=PAD))
 
 
+@ft.observable
+@dataclass
+class GameChoices:
+    """The new-game form's two choices: a tap on one re-renders its row of buttons, and nothing else."""
+
+    edition: str
+    mode: str = LETTERS_MODE
+
+
+#: The chosen choice: an outlined button drawn as a filled one, so that choosing another only changes two
+#: buttons' style (a tap never replaces the button it is aimed at).
+CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY,
+                        side=ft.BorderSide(1, ft.Colors.PRIMARY))
+
+
+@ft.component
+def choice_row(choices: GameChoices, field: str, options: tuple[tuple[str, str], ...]) -> ft.Control:
+    """One choice of the form as a row of buttons, the chosen one filled (a component: a tap re-renders the
+    row over `choices`, and every button keeps its identity: only the two whose look changed are patched)."""
+    chosen = getattr(choices, field)
+    return ft.Row([ft.OutlinedButton(label, height=48, style=CHOSEN if key == chosen else None,
+                                     on_click=lambda e, key=key: choose(choices, field, key))
+                   for key, label in options], wrap=True, spacing=8, run_spacing=8)
+
+
+def choose(choices: GameChoices, field: str, key: str) -> None:
+    """A tap on a choice: the model changes and its row alone re-renders (the island's own update; the
+    update of the whole page after a handler would draw the row anew instead of patching it)."""
+    ft.context.disable_auto_update()
+    setattr(choices, field, key)
+
+
 @screen("new_game")
 def new_game(app: PadApp, edition: str = "australia") -> Screen:
     editions = available_editions()
-    chosen = {"edition": edition if edition in editions else editions[0], "mode": LETTERS_MODE}
+    chosen = GameChoices(edition if edition in editions else editions[0])
     names = [ft.TextField(label=(_("Player {n} (optional)") if i >= 2 else _("Player {n}")).format(n=i + 1),
                           dense=True)
              for i in range(4)]
@@ -129,26 +162,14 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     variant_row = ft.Row([variant, ft.Text(_("Direction variant: with 3–4 players, pass right in rounds 2 "
                                              "and 4"), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
-    edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
-    mode_row = ft.Row(wrap=True, spacing=8)
-
-    def pick_buttons() -> None:
-        edition_row.controls = [
-            (ft.FilledButton if e == chosen["edition"] else ft.OutlinedButton)(
-                short_edition_name(e), height=48,
-                on_click=lambda ev, e=e: (chosen.update(edition=e), pick_buttons()))
-            for e in editions]
-        mode_row.controls = [
-            (ft.FilledButton if m == chosen["mode"] else ft.OutlinedButton)(
-                label, height=48, on_click=lambda ev, m=m: (chosen.update(mode=m), pick_buttons()))
-            for m, label in ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category")))]
-
-    pick_buttons()
+    edition_row = island(choice_row, chosen, "edition", tuple((e, short_edition_name(e)) for e in editions))
+    mode_row = island(choice_row, chosen, "mode",
+                      ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category"))))
 
     def start(e) -> None:
         try:
-            session = GameSession.new(app.store, chosen["edition"], [n.value or "" for n in names],
-                                      bool(variant.value), chosen["mode"])
+            session = GameSession.new(app.store, chosen.edition, [n.value or "" for n in names],
+                                      bool(variant.value), chosen.mode)
         except EntryError as err:
             message.value = str(err)
             app.toast(str(err), error=True)  # the message line may be scrolled out of sight
