@@ -25,15 +25,19 @@ from pathlib import Path
 
 from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
 
-BOT_IN_PYODIDE_JS = """async (games) => {
+#: The hard bot's decision time in Pyodide, with the same benchmark as `tourpad bench bots`: the page gets
+#: benchmarks/bots.py's source from here (the published site carries no benchmark code).
+BOT_IN_PYODIDE_JS = """async ({games, source}) => {
   const {loadPyodide} = await import(new URL("pyodide/pyodide.mjs", document.baseURI).href);
   const pyodide = await loadPyodide();
   await pyodide.loadPackage("tourpad");
+  pyodide.globals.set("bench_source", source);
   return pyodide.runPython(`
-import json
-from benchmarks.bots import run
+import json, sys, types
 from rules.editions import load_edition
-json.dumps(run(load_edition("australia"), games=${games}))`);
+bots = sys.modules["bench_bots"] = types.ModuleType("bench_bots")
+exec(compile(bench_source, "benchmarks/bots.py", "exec"), bots.__dict__)
+json.dumps(bots.run(load_edition("australia"), games=${games}))`);
 }"""
 TIMEOUT_MS = 180_000
 MARKS_JS = """() => Object.fromEntries(performance.getEntriesByType("mark")
@@ -79,7 +83,8 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
                 cached = _time_to_home(page, url)
                 cached_marks = {**page.evaluate(MARKS_JS), "home": round(cached, 2)}
                 page.goto(url + "manifest.json")  # the site's origin, without the app running
-                bot = __import__("json").loads(page.evaluate(BOT_IN_PYODIDE_JS, bot_games))
+                bot = __import__("json").loads(page.evaluate(BOT_IN_PYODIDE_JS, {
+                    "games": bot_games, "source": (Path(__file__).parent / "bots.py").read_text()}))
                 browser.close()
         finally:
             server.shutdown()

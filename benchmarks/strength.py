@@ -27,7 +27,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 
 from rules.edition import Edition
 from scorer.packs import resolve_edition
-from scorer.simulate import SimError, Tally, add_game, play_game, resolve_bot_names, simulation_report
+from scorer.sim.boomerang import SimError, Tally, add_game, play_game, resolve_bot_names, simulation_report
 
 try:
     import fcntl

@@ -13,8 +13,8 @@ from scorer.pad.store import summary_line
 from scorer.race.checker import JourneyChecker
 from scorer.race.solo import SoloRace
 from scorer.routes import RouteError, parse
-from scorer.solo import SoloGame
-from scorer.solo_view import bonus_line, hint_lines, status_line, summary_of
+from scorer.solo.game import SoloGame
+from scorer.solo.view import bonus_line, hint_lines, status_line, summary_of
 from scorer.userfile import UserFileError, read_user_bytes
 
 NBSP, NNBSP = "\u00a0", "\u202f"

@@ -18,7 +18,7 @@ from benchmarks import strength
 from benchmarks.strength import CHUNK_GAMES, StrengthError, default_record
 from rules.editions import load_edition
 from scorer.cli import app
-from scorer.simulate import run_simulation
+from scorer.sim.boomerang import run_simulation
 
 SEED = 7
 TWO = ["normal", "easy"]

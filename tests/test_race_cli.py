@@ -11,8 +11,8 @@ from rules.race.bots import make_race_bot, play_race
 from rules.race.engine import RaceGame
 from rules.race.journey import is_complete
 from scorer.cli import app
-from scorer.race_simulate import run_race_simulation
-from scorer.simulate import SimError
+from scorer.sim.boomerang import SimError
+from scorer.sim.race import run_race_simulation
 
 runner = CliRunner()
 EXAMPLE = "Spain, France, Atlantic, Norway, Greece, Macedonia, Greece, Mediterranean, Turkey, Ukraine"

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from rules.editions import load_edition
 from scorer.cli import app
-from scorer.simulate import SimError, run_simulation, seating
+from scorer.sim.boomerang import SimError, run_simulation, seating
 
 AUSTRALIA = load_edition("australia")
 

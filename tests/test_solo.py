@@ -9,8 +9,8 @@ import pytest
 
 from rules.engine import CHOICE_NONE, Phase
 from rules.record import score_record
-from scorer.solo import SoloError, SoloGame
-from scorer.solo_view import hint_lines, one_decimal
+from scorer.solo.game import SoloError, SoloGame
+from scorer.solo.view import hint_lines, one_decimal
 
 
 def play_to_end(game: SoloGame, pick=lambda actions: actions[0]["action"]) -> None:

@@ -6,7 +6,7 @@ import flet as ft
 import pytest
 
 from scorer.pad.store import EventStore
-from scorer.solo_view import unfinished
+from scorer.solo.view import unfinished
 from scorer.ui import home, solo  # noqa: F401  (registers the screens)
 from scorer.ui.app import SCREENS
 

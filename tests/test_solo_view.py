@@ -7,8 +7,8 @@ import itertools
 import pytest
 
 from scorer.pad.store import EventStore, summary_line
-from scorer.solo import SoloGame
-from scorer.solo_view import (
+from scorer.solo.game import SoloGame
+from scorer.solo.view import (
     FINISHED,
     bonus_line,
     hint_lines,

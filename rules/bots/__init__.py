@@ -7,7 +7,8 @@ the bot's own random generator. The view holds no `Game`, seed or state, so no b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from importlib import import_module
 from typing import Protocol
 
 from rules.engine import Game, PlayerView, State
@@ -27,35 +28,30 @@ class Bot(Protocol):
     def act(self, view: PlayerView) -> int: ...
 
 
-_REGISTRY: dict[str, Callable[..., Bot]] = {}
-
-
-def register(name: str, factory: Callable[..., Bot]) -> None:
-    """`factory(seed, **options)` makes the bot; options are its own keyword arguments (a search budget)."""
-    _REGISTRY[name] = factory
+#: Every bot by name, as the module and class that make it (`factory(seed, **options)`; the options are its own
+#: keyword arguments, a search budget). A bot's module is imported when the bot is first made, and no bot module
+#: imports this registry, so the two never import each other.
+BOTS: dict[str, tuple[str, str]] = {
+    "greedy": ("rules.bots.greedy", "GreedyBot"),
+    "hard": ("rules.bots.hard", "HardBot"),
+    "expert": ("rules.bots.expert", "ExpertBot"),
+    "random": ("rules.bots.random_bot", "RandomBot"),
+    # the app's difficulty names
+    "easy": ("rules.bots.random_bot", "RandomBot"),
+    "normal": ("rules.bots.greedy", "GreedyBot"),
+}
 
 
 def bot_names() -> tuple[str, ...]:
-    _load_builtin()
-    return tuple(_REGISTRY)
+    return tuple(BOTS)
 
 
 def make_bot(name: str, seed: int = 0, **options) -> Bot:
-    """The bot registered as `name`, seeded; `options` go to its constructor (`simulations=` for expert)."""
-    _load_builtin()
-    if name not in _REGISTRY:
-        raise KeyError(_("unknown bot {name}; choose one of {bots}").format(name=repr(name), bots=", ".join(_REGISTRY)))
-    return _REGISTRY[name](seed, **options)
-
-
-def _load_builtin() -> None:
-    # keyed on the app's names, not on an empty registry: importing one bot module registers that bot alone
-    if "easy" not in _REGISTRY:
-        from rules.bots import expert, greedy, hard, random_bot  # noqa: F401  (they register themselves)
-
-        # the app's difficulty names
-        register("easy", random_bot.RandomBot)
-        register("normal", greedy.GreedyBot)
+    """The bot named `name`, seeded; `options` go to its constructor (`simulations=` for expert)."""
+    if name not in BOTS:
+        raise KeyError(_("unknown bot {name}; choose one of {bots}").format(name=repr(name), bots=", ".join(BOTS)))
+    module, factory = BOTS[name]
+    return getattr(import_module(module), factory)(seed, **options)
 
 
 def play(game: Game, bots: Sequence[Bot], state: State | None = None) -> State:

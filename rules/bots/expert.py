@@ -51,7 +51,6 @@ import statistics
 import time
 from typing import NamedTuple
 
-from rules.bots import register
 from rules.bots.greedy import GreedyBot
 from rules.bots.hard import (
     GREEDY_PICK,
@@ -513,6 +512,3 @@ class ExpertBot:
             if bound > best_bound:
                 best, best_bound = c, bound
         return best, False
-
-
-register("expert", ExpertBot)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from rules.bots import register
 from rules.bots.heuristics import choice_threshold, row_value, throw_value
 from rules.engine import CHOICE_NONE, Phase, PlayerView, action_choice
 from rules.scoring import choice_option_points
@@ -54,6 +53,3 @@ class GreedyBot:
             if action != CHOICE_NONE:
                 values[action] = points.get(action_choice(action), 0)
         return values
-
-
-register("greedy", GreedyBot)

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rules.bonuses import route_tier_points
-from rules.bots import register
 from rules.edition import Edition
 from rules.engine import HAND_SIZE, ROUNDS, Phase, PlayerView, State, action_choice
 from rules.scoring import (
@@ -497,6 +496,3 @@ class _Rollout:
         """What a deeper search adds to the standings for the rounds after this one, given the score sheets
         at this round's end (`score`); `hard` adds nothing beyond the choice icons kept."""
         return standing
-
-
-register("hard", HardBot)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from rules.bots import register
 from rules.engine import PlayerView
 
 
@@ -23,6 +22,3 @@ class RandomBot:
         """The decision from the legal actions alone (all this bot reads; see `rules.bots.Bot`)."""
         # random() is C-level; uniform over at most 8 options (float bias is far below 1e-15)
         return actions[int(self.uniform() * len(actions))]
-
-
-register("random", RandomBot)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -14,6 +15,23 @@ from scorer.locale import N_, _, ngettext
 app = typer.Typer(help=N_("Benchmarks: engine, print, table, taps, bots, scan."), no_args_is_help=True)
 
 AsJson = Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))]
+
+
+def checkout_root(package_folder: Path = Path(__file__).resolve().parents[2]) -> Path | None:
+    """The repository checkout this `scorer` runs from, when it has the benchmarks beside it: they are
+    dev-only code (with the photo generators and scripted games the tests share), so the wheel leaves them
+    out and an installed tourpad has none."""
+    return package_folder if (package_folder / "benchmarks" / "__init__.py").is_file() else None
+
+
+@app.callback()
+def _benchmarks_from_checkout() -> None:
+    root = checkout_root()
+    if root is None:
+        fail(_("tourpad bench runs from a checkout of tourpad's repository: the benchmarks (benchmarks/ beside "
+               "scorer/) are not part of the installed package"))
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
 
 
 def report(result: dict, as_json: bool) -> None:

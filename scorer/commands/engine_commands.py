@@ -201,10 +201,10 @@ def sim(
         "the expert bot's rollouts per decision (default: its own, about a tenth of a second per decision)"))] = None,
 ) -> None:
     from scorer.commands.sim_tables import games_progress, print_race_simulation, print_simulation
-    from scorer.simulate import SimError, run_simulation
+    from scorer.sim.boomerang import SimError, run_simulation
 
     if game in ("race-around-europe", "race"):
-        from scorer.race_simulate import run_race_simulation
+        from scorer.sim.race import run_race_simulation
 
         try:
             title = ngettext("Race Around Europe: {n} game", "Race Around Europe: {n} games", games).format(n=games)

@@ -107,7 +107,7 @@ SCREENS: dict[str, Callable[..., Screen]] = {}
 #: Screens that only show a game, so another tab's change can redraw them (entry screens hold a draft).
 LIVE_SCREENS = {"home", "history", "sheet", "round_summary", "end"}
 GAMES_TOPIC = "tourpad-games"
-PAD_GAME_STATUSES = ("playing", "finished")  # the store's other games are solo games (scorer/solo_view.py)
+PAD_GAME_STATUSES = ("playing", "finished")  # the store's other games are solo games (scorer/solo/view.py)
 
 
 def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]]:

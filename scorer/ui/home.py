@@ -82,7 +82,7 @@ def home(app: PadApp) -> Screen:
 
 def solo_entries(app: PadApp) -> ft.Control:
     """Play solo against bots, and resume the last unfinished solo game."""
-    from scorer.solo_view import unfinished
+    from scorer.solo.view import unfinished
 
     entries: list[ft.Control] = [ft.OutlinedButton(_("Play solo"), icon=ft.Icons.SMART_TOY, height=52,
                                                    on_click=lambda e: app.go("solo_setup"))]

@@ -1,6 +1,6 @@
 """Play solo against bots: the set-up form and the game screen (hand, table, round-end choice, round
-summary, final ranking). The rules and bots are `scorer.solo.SoloGame`; saving, resuming and the texts are
-`scorer.solo_view`. Every decision is saved in the event store before its effect is drawn.
+summary, final ranking). The rules and bots are `scorer.solo.game.SoloGame`; saving, resuming and the texts are
+`scorer.solo.view`. Every decision is saved in the event store before its effect is drawn.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import flet as ft
 from scorer.locale import _, ngettext
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
-from scorer.solo import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
-from scorer.solo_view import (
+from scorer.solo.game import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
+from scorer.solo.view import (
     FINISHED,
     PLAYING,
     bonus_line,

@@ -44,8 +44,6 @@ PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 OWN_PACKAGES = ("rules", "scorer", "printables", "assets")
 OWN_SKIPPED = ("assets/fonts/", "__pycache__/", "scorer/web/client/")
 OWN_SKIPPED_SUFFIXES = (".pyc", ".pyo", ".po", ".mo")
-#: `tourpad bench publish` times the hard bot in Pyodide with the same benchmark as `tourpad bench bots`.
-OWN_EXTRA_FILES = ("benchmarks/__init__.py", "benchmarks/bots.py")
 #: Parts of the Flet client and Pyodide folder a browser never loads (CLI runners, debug symbols, types,
 #: renderers only chosen by an explicit setting).
 CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python\.bat|python\.exe|"
@@ -187,7 +185,6 @@ def own_wheel(folder: Path) -> Path:
             elif path.is_file() and not any(skip in rel + "/" for skip in OWN_SKIPPED) \
                     and not rel.endswith(OWN_SKIPPED_SUFFIXES):
                 files.append((rel, path.read_bytes()))
-    files += [(rel, (root / rel).read_bytes()) for rel in OWN_EXTRA_FILES]
     info = f"tourpad-{version}.dist-info"
     files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: tourpad\nVersion: {version}\n".encode()))
     files.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: tourpad publish\nRoot-Is-Purelib: true\n"

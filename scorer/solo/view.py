@@ -13,7 +13,7 @@ from rules.engine import HAND_SIZE
 from rules.i18n import format_number
 from scorer.locale import N_, _
 from scorer.pad.store import EventStore, summary_text
-from scorer.solo import SoloGame
+from scorer.solo.game import SoloGame
 
 PLAYING = "solo"
 FINISHED = "solo-finished"

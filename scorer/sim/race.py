@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from rules.race.bots import RACE_BOTS, make_race_bot, play_race
 from rules.race.engine import DEFAULT_TURN_CAP, RaceGame
 from scorer.locale import _
-from scorer.simulate import SimError, check_line_up, wilson_interval
+from scorer.sim.boomerang import SimError, check_line_up, wilson_interval
 
 GAME_ID = "race-around-europe"
 
