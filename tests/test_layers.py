@@ -51,7 +51,7 @@ def contract_names() -> dict[str, str]:
 
 
 def test_the_code_keeps_every_contract():
-    assert set(contract_names()) == {"layers", "scorer-placed", "acyclic", "app-screens-light",
+    assert set(contract_names()) == {"layers", "scorer-placed", "acyclic", "flet-in-screens", "app-screens-light",
                                      "app-screens-no-photo-reader"}
     assert keeps()
 
@@ -70,6 +70,8 @@ def test_the_code_keeps_every_contract():
     ("scorer.scan", "scorer.pad.game", "layers"),  # reading photos knows no game
     ("scorer.table.sheet", "scorer.solo.view", "layers"),  # the table and solo stand side by side, apart
     ("scorer.packs", "scorer.scan", "layers"),  # the core knows no feature
+    ("scorer.routes", "flet", "flet-in-screens"),  # the routes, pad and table are plain Python, no Flet
+    ("scorer.table.service", "scorer.ui.app", "flet-in-screens"),  # ... not even through a screen
     ("scorer.pad.townmap", "reportlab.lib.units", "app-screens-light"),
     ("scorer.ui.sheet", "scorer.table.api", "app-screens-light"),  # a screen that loads the server, through it
     ("scorer.ui.teach", "cv2", "app-screens-no-photo-reader"),  # the scanner loads OpenCV, never a screen

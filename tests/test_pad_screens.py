@@ -27,7 +27,7 @@ from rules.record import GameRecord, score_record
 from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
-from scorer.routes import BY_SCREEN
+from scorer.routes import BY_SCREEN, chain, format_route
 from scorer.ui.app import SCREENS
 from scorer.ui.main import make_main
 
@@ -95,7 +95,7 @@ async def start_at(main, route: str, hub: PubSubHub | None = None):
 
 def walk(control):
     yield control
-    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon"):
+    for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon", "_b"):  # _b: a component's
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
@@ -335,5 +335,91 @@ def test_a_route_to_nothing_says_not_found_with_a_way_home(store, route, message
         assert message in texts(page) and "Something went wrong" not in texts(page)
         await session.dispatch_event(find_button(page, "Home")._i, "click", None)
         assert routes_of_views(page) == ["/"] and "New game" in texts(page)
+
+    run_session(run)
+
+
+def test_the_views_are_the_routes_chain_whatever_the_way_there(store):
+    """`page.views` is a function of the route: after any mix of links, Back (browser and app bar) and
+    redraws, the views are the route's chain of parents, home first, and each view shows its own screen."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        session, page, conn = await start(make_main(lambda: store))
+        app = page.data
+        sheet = f"/game/{game.game_id}"
+        summary = f"{sheet}/round/1"
+        game.enter_letters(0, "ABCDEFG", None)
+        game.enter_letters(1, "HIJKLMN", None)
+
+        def expect(*routes: str) -> None:
+            assert routes_of_views(page) == list(routes)
+            assert [format_route(name, **params) for name, params in chain(*app.route)] == list(routes)
+
+        app.go("round_summary", game_id=game.game_id, round_index=0)
+        expect("/", sheet, summary)
+        app.go("history")
+        expect("/", "/history")
+        await settle()
+        await conn.go_back()
+        expect("/", sheet, summary)
+        app.render()  # a redraw of the screen on show keeps the chain
+        expect("/", sheet, summary)
+        await session.dispatch_event(page._i, "view_pop", {"route": summary})
+        expect("/", sheet)
+        app.go("end", game_id=game.game_id)
+        expect("/", f"{sheet}/end")
+        app.open("/game/99")  # nothing there: "not found" over home
+        assert routes_of_views(page) == ["/", "/game/99"]
+
+    run_session(run)
+
+
+def test_two_quick_taps_stay_on_the_second_screen(store):
+    """The browser echoes each pushed route back: the echo of the first of two quick taps must not take the
+    tab back to the first screen, not even for a moment."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        _session, page, conn = await start(make_main(lambda: store))
+        app = page.data
+        shown: list[list[str]] = []
+        render = app.render
+        app.render = lambda *args, **kwargs: (render(*args, **kwargs), shown.append(routes_of_views(page)))
+        app.go("sheet", game_id=game.game_id)
+        app.go("entry", game_id=game.game_id, round_index=0, player=1)  # before the first echo came back
+        await settle()
+        entry = f"/game/{game.game_id}/round/1/player/2"
+        assert conn.history == ["/", f"/game/{game.game_id}", entry]
+        assert routes_of_views(page) == ["/", f"/game/{game.game_id}", entry] and "R1/4 · Bob" in texts(page)
+        assert shown == [["/", f"/game/{game.game_id}"], ["/", f"/game/{game.game_id}", entry]]
+
+    run_session(run)
+
+
+def test_choosing_an_edition_keeps_the_buttons_a_tap_is_aimed_at(store):
+    """The new-game form's choices are a component over a small model: a tap re-renders its row, patching the
+    buttons whose look changed; no button (nor the row, nor a typed name) is replaced, so a second quick tap
+    still lands on the button it was aimed at."""
+    async def run():
+        session, page, _conn = await start(make_main(lambda: store))
+        app = page.data
+        app.go("new_game")
+        buttons = {label: find_button(page, label) for label in ("Australia", "Europe", "USA", "By category")}
+        ids = {label: button._i for label, button in buttons.items()}
+        name = next(c for c in walk(top(page)) if isinstance(c, ft.TextField))
+        name.value = "Ann"  # as the browser reports what was typed
+        await session.dispatch_event(ids["Europe"], "click", None)
+        await session.dispatch_event(ids["By category"], "click", None)
+        await settle()
+        assert {label: find_button(page, label)._i for label in ids} == ids
+        assert find_button(page, "Europe").style is not None and find_button(page, "Australia").style is None
+        assert next(c for c in walk(top(page)) if isinstance(c, ft.TextField)).value == "Ann"
+        await session.dispatch_event(find_button(page, "Start game")._i, "click", None)
+        assert app.route[0] == "new_game"  # one name is not a game: refused, the form as it was
+        assert find_button(page, "Europe")._i == ids["Europe"]
+        second = [c for c in walk(top(page)) if isinstance(c, ft.TextField)][1]
+        second.value = "Bob"
+        await session.dispatch_event(find_button(page, "Start game")._i, "click", None)
+        assert app.route[0] == "sheet"
+        assert app.session.state.edition.id == "europe" and app.session.state.setup.mode == CATEGORIES_MODE
 
     run_session(run)

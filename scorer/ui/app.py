@@ -1,11 +1,12 @@
-"""The score pad's Flet shell: theme and the route-driven view stack (`main(page)` is in scorer.ui.main).
+"""The score pad's Flet shell: theme and the views drawn from the route (`main(page)` is in scorer.ui.main).
 
 Every screen has a URL (`scorer/routes.py`). Screens are plain functions registered by name (`@screen("sheet")`)
 that build a `Screen` from the app's state; the logic they show lives in `scorer.pad` (no Flet there).
 Navigation is Flet's: `app.go(name, **params)` draws that screen and pushes its route onto the browser's history;
 the browser's Back and Forward and a typed or pasted URL come back as route changes (`page.on_route_change`),
-and the app bar's back arrow and Android's Back pop the view stack (`page.on_view_pop`). The stack is the route's
-chain of parents (home, sheet, entry), so even a screen opened from a link has somewhere to go back to.
+and the app bar's back arrow and Android's Back pop a view (`page.on_view_pop`). `page.views` is computed from
+the route alone: its chain of parents (home, sheet, entry), so even a screen opened from a link has somewhere
+to go back to; the app keeps no stack of its own, only the screens drawn for the route on show (to reuse).
 A reload reattaches to the same server session (the same screen); a new session starts from the page's route.
 """
 
@@ -45,15 +46,56 @@ class Screen:
     title: str
     body: ft.Control
     actions: list[ft.Control] = field(default_factory=list)
-    #: Called when the screen leaves the view stack, or is drawn anew (e.g. to release the wake lock).
+    #: Called when the screen leaves the views on show, or is drawn anew (e.g. to release the wake lock).
     on_leave: Callable[[], None] | None = None
     #: Use the whole window even when it is wide (the table's big-screen board); else a phone-width column.
     full_width: bool = False
     #: Called when the game it shows changed on another device, instead of drawing the screen anew (an
     #: entry screen keeps what is typed and updates around it).
     on_change: Callable[[], None] | None = None
-    #: The params it was drawn with (set by the app when it draws it): a screen reused as it is must match.
-    drawn_with: dict = field(default_factory=dict)
+
+
+@dataclass
+class Drawn:
+    """A screen drawn for the route on show: which screen, with which params, and its view."""
+
+    name: str
+    params: dict
+    screen: Screen
+    view: ft.View
+
+
+class BrowserHistory:
+    """What this tab's browser shows in its address bar, and the routes pushed to it whose route change
+    has not come back yet. A screen is drawn at once when opened (a tap answers without a round trip) and
+    its route pushed after; the browser then echoes it back as a route change. An echo that comes after a
+    later screen was opened (two quick taps) must not take the tab back to it: the pushes are confirmed in
+    order, and any other route change is the browser moving (Back, Forward, a typed URL)."""
+
+    def __init__(self) -> None:
+        self.path = "/"
+        self._unconfirmed: list[str] = []
+
+    def shows(self, path: str) -> None:
+        """The page's own route when a session starts."""
+        self.path = path
+
+    def push(self, path: str) -> bool:
+        """The app opened `path`: whether the browser must be told (it shows something else)."""
+        if path == self.path:
+            return False
+        self.path = path
+        self._unconfirmed.append(path)
+        return True
+
+    def changed(self, path: str) -> str | None:
+        """A route change from the browser: the path to show, or None for the echo of this tab's push."""
+        if self._unconfirmed and path == self._unconfirmed[0]:
+            self._unconfirmed.pop(0)
+            return None
+        self._unconfirmed.clear()  # the browser moved elsewhere: confirmations still due are moot
+        self.path = path
+        return path
 
 
 class NotFound(Exception):
@@ -80,6 +122,24 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
     return ft.Semantics(identifier=identifier, content=control)
 
 
+def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
+    """A component (`@ft.component`) placed in a screen drawn by hand: it renders itself again, alone, when an
+    observable model among its args changes, and keeps its controls' identity from one render to the next
+    (only what changed is sent). Why islands rather than `page.render_views` for the whole app: in Flet
+    1.0.5 `render_views` turns the session's "components mode" on, which switches off the update after every
+    event handler for the whole session, so every screen still drawn by hand would stop showing its own
+    changes. An island needs the session's update scheduler, which `page.render` would start: `start_islands`.
+    (`Renderer` is Flet's own, not exported: flet is pinned to 1.0.5.)"""
+    from flet.components.component import Renderer
+
+    return Renderer().render(ft.memo(component), *args, **kwargs)
+
+
+def start_islands(page: ft.Page) -> None:
+    """Run the session's scheduler that re-renders components whose state changed (once per session)."""
+    page.session.start_updates_scheduler()
+
+
 def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
     """A highlighted line (a bonus, a hint) with a star icon: the font has no ★ either."""
     return ft.Row([ft.Icon(ft.Icons.STAR, size=14, color=color),
@@ -88,7 +148,7 @@ def note(text: str, color=ft.Colors.TERTIARY) -> ft.Control:
 
 
 class PadApp:
-    """One browser tab / window: the route it shows, its view stack, the open game, theme and messages."""
+    """One browser tab / window: the route it shows (its views drawn from it), the open game, theme, messages."""
 
     def __init__(self, page: ft.Page, store: EventStore) -> None:
         self.page = page
@@ -98,9 +158,10 @@ class PadApp:
         self.route: tuple[str, dict] = ("home", {})
         self.path = "/"
         self._extras: dict[str, dict] = {}  # per path: the params that are not part of its URL
-        self._stack: list[tuple[str, ft.View, Screen]] = []  # (path, view, screen), home first
-        self._browser_path = "/"  # the route the browser shows (its address bar)
-        self._pushed: list[str] = []  # routes pushed to the browser whose route change has not come back yet
+        #: The screens drawn for the route on show, by path: what `render` may reuse (a screen keeps its
+        #: controls while its path and params stay on show). Never a stack: the views are the route's chain.
+        self._drawn: dict[str, Drawn] = {}
+        self._browser = BrowserHistory()
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
         #: This session's language (`rules.i18n.LANGUAGES`); None until chosen. Read only through
@@ -131,14 +192,8 @@ class PadApp:
         except RouteError:
             name, params = "not_found", {"path": path}  # said when drawn: in the language of that moment
         self.route = (name, {**params, **self._extras.get(path, {})})
-        if not (moved and self._back_down_to(path)):
-            # The screens below the new one that are already drawn stay as they are (a keypad → the round's
-            # summary keeps the sheet under both): a screen is drawn anew, or brings itself up to date, when
-            # it comes back on top (`_back_down_to`), so only the Back gesture's glimpse of it may be stale.
-            self.render()
-        if push and path != self._browser_path:
-            self._browser_path = path
-            self._pushed.append(path)
+        self.render(moved=moved)
+        if push and self._browser.push(path):
             self.page.run_task(self._push_route, path)
 
     async def _push_route(self, path: str) -> None:
@@ -147,7 +202,7 @@ class PadApp:
 
     def start(self, route: str) -> None:
         """The first screen of a session: the page's own route (a pasted link, a QR code, a bookmark)."""
-        self._browser_path = normalise(route)
+        self._browser.shows(normalise(route))
         self.path = ""  # nothing shown yet
         self.open(route, push=False)
 
@@ -160,65 +215,70 @@ class PadApp:
 
     def on_route_change(self, e: ft.RouteChangeEvent) -> None:
         """The browser's Back / Forward, or a URL typed or pasted into this tab (and our own pushes, echoed)."""
-        path = normalise(e.route)
-        if self._pushed and path == self._pushed[0]:  # the browser confirming this tab's oldest push
-            self._pushed.pop(0)
-            return
-        self._pushed.clear()  # the browser moved elsewhere: confirmations still due are moot
-        self._browser_path = path
-        if path != self.path:
+        path = self._browser.changed(normalise(e.route))
+        if path is not None and path != self.path:
             self.open(path, push=False)
 
     def on_view_pop(self, e: ft.ViewPopEvent) -> None:
         self.back()
 
-    def render(self, rebuild_below: bool = False) -> None:
-        """Draw the current route: its screen on top of its parents' screens. The screens below are drawn
-        anew after a navigation (they may be stale) and reused when only the top one redraws (a tap)."""
+    def render(self, rebuild_below: bool = False, moved: bool = False) -> None:
+        """Draw the current route: `page.views` is its chain of screens (home first, this one on top), each
+        a function of its path and params. A screen already drawn with the same params for this route is
+        reused as it is (the sheet under a keypad: only the Back gesture's glimpse of it may be stale). After
+        a navigation (`moved`), a reused screen coming back on top brings itself up to date in place
+        (`on_change`: a patch of a few hundred bytes instead of a whole sheet) or is drawn anew; on a redraw
+        (a tap) the top is drawn anew; `rebuild_below` (a new language, theme or width) draws every screen
+        anew. Screens that leave release what they hold first (a table's host screen stops listening)."""
         name, params = self.route
         below = chain(name, params)[:-1] if name in BY_SCREEN else [("home", {})]
-        below_paths = [format_route(n, **p) for n, p in below]
-        kept = {path: (view, shown) for path, view, shown in self._stack  # the top too: going up from it
-                if not rebuild_below and path in below_paths}
-        for path, _view, shown in self._stack:  # left (or drawn anew): release what it holds first
-            if path not in kept and shown.on_leave is not None:
-                shown.on_leave()
-        top, found = self._build(name, params)
-        if not found:
-            below, below_paths = [("home", {})], ["/"]
-        stack: list[tuple[str, ft.View, Screen]] = []
-        for (below_name, below_params), path in zip(below, below_paths, strict=True):
+        wanted = [self._placed(n, p) for n, p in below]
+        kept = {path: old for path, screen_name, screen_params in wanted
+                if (old := self._reusable(path, screen_name, screen_params, rebuild_below)) is not None}
+        old_top = self._reusable(self.path, name, params, rebuild_below)
+        if moved and old_top is not None and old_top.screen.on_change is not None:
+            kept[self.path] = old_top  # back down to it (it was drawn below): it updates itself in place
+        for path, old in self._drawn.items():
+            if kept.get(path) is not old and old.screen.on_leave is not None:
+                old.screen.on_leave()
+        came_back = self.path in kept
+        if came_back:
+            top = kept[self.path]
+        else:
+            shown, found = self._build(name, params)
+            if not found:
+                wanted = [self._placed("home", {})]
+            top = Drawn(name, params, shown, self._view(self.path, shown))
+        drawn: dict[str, Drawn] = {}
+        for path, screen_name, screen_params in wanted:
             if path in kept:
-                stack.append((path, *kept[path]))
+                drawn[path] = kept[path]
                 continue
-            shown, ok = self._build(below_name, {**below_params, **self._extras.get(path, {})})
+            shown, ok = self._build(screen_name, screen_params)
             if ok:
-                stack.append((path, self._view(path, shown), shown))
-        stack.append((self.path, self._view(self.path, top), top))
-        self._stack = stack
+                drawn[path] = Drawn(screen_name, screen_params, shown, self._view(path, shown))
+        drawn[self.path] = top
+        for path, old in kept.items():  # kept for a chain a "not found" replaced
+            if drawn.get(path) is not old and old.screen.on_leave is not None:
+                old.screen.on_leave()
+        self._drawn = drawn
         self._rendered_wide = self.wide
-        self.page.views[:] = [view for _path, view, _shown in stack]
+        self.page.views[:] = [d.view for d in drawn.values()]
+        if came_back:  # once it is on top: bringing itself up to date may mean drawing itself anew
+            top.screen.on_change()
         self.page.update()
 
-    def _back_down_to(self, path: str) -> bool:
-        """Going back down the view stack to a screen that can bring itself up to date (`on_change`, e.g. the
-        sheet under a keypad just saved): the screens above it leave, and it updates in place instead of
-        every screen being drawn anew (on a phone at a table that is the difference between a patch of a few
-        hundred bytes and a whole sheet). False when there is no such screen drawn with these params."""
-        for depth, (below_path, _view, shown) in enumerate(self._stack[:-1]):
-            if below_path != path:
-                continue
-            if shown.on_change is None or shown.drawn_with != self.route[1]:
-                return False
-            for _path, _gone_view, gone in self._stack[depth + 1:]:
-                if gone.on_leave is not None:
-                    gone.on_leave()
-            self._stack = self._stack[:depth + 1]
-            self.page.views[:] = [view for _path, view, _shown in self._stack]
-            shown.on_change()
-            self.page.update()
-            return True
-        return False
+    def _placed(self, name: str, params: dict) -> tuple[str, str, dict]:
+        """(path, screen, params) of a screen under the one on show, with the params remembered for it."""
+        path = format_route(name, **params)
+        return path, name, {**params, **self._extras.get(path, {})}
+
+    def _reusable(self, path: str, name: str, params: dict, rebuild: bool) -> Drawn | None:
+        """The screen drawn last at `path`, if it shows the same screen with the same params."""
+        old = self._drawn.get(path)
+        if rebuild or old is None or old.name != name or old.params != params:
+            return None
+        return old
 
     def _build(self, name: str, params: dict) -> tuple[Screen, bool]:
         """The screen, and whether it is the one asked for (not "not found" or an error)."""
@@ -228,9 +288,7 @@ class PadApp:
                     parse(params["path"])
                 except RouteError as err:
                     return not_found(self, str(err)), False
-            shown = SCREENS[name](self, **params)
-            shown.drawn_with = params
-            return shown, True
+            return SCREENS[name](self, **params), True
         except NotFound as err:
             return not_found(self, str(err)), False
         except Exception as err:  # a bug must not take the page down: every entry is already saved
@@ -299,9 +357,9 @@ class PadApp:
         if state.rounds_done > rounds_done_before and name in (place.sheet, place.entry):
             self.go_to(place.route("summary", round_index=state.rounds_done - 1))  # it says the round closed
             return
-        top = self._stack[-1][2] if self._stack else None
-        if top is not None and top.on_change is not None:
-            top.on_change()
+        top = self._drawn.get(self.path)
+        if top is not None and top.screen.on_change is not None:
+            top.screen.on_change()
         else:
             self.render()
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -13,7 +15,7 @@ from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
 from scorer.pad.people import People, name_key
 from scorer.pad.store import summary_line
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, island, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 
@@ -141,6 +143,43 @@ def met_before(app: PadApp, fields: list[ft.TextField]) -> ft.Control:
                                      for name in known], wrap=True, spacing=6, run_spacing=6))
 
 
+@ft.observable
+@dataclass
+class GameChoices:
+    """The new-game form's two choices: a tap on one re-renders its row of buttons, and nothing else."""
+
+    edition: str
+    mode: str = LETTERS_MODE
+    #: the deck the game is scored with: the edition's own, or an owner's deck of it (`scorer.ui.decks`)
+    deck: str = ""
+
+
+#: The chosen choice: an outlined button drawn as a filled one, so that choosing another only changes two
+#: buttons' style (a tap never replaces the button it is aimed at).
+CHOSEN = ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY, color=ft.Colors.ON_PRIMARY,
+                        side=ft.BorderSide(1, ft.Colors.PRIMARY))
+
+
+@ft.component
+def choice_row(choices: GameChoices, field: str, options: tuple[tuple[str, str], ...],
+               then: Callable[[str], None] | None = None) -> ft.Control:
+    """One choice of the form as a row of buttons, the chosen one filled (a component: a tap re-renders the
+    row over `choices`, and every button keeps its identity: only the two whose look changed are patched)."""
+    chosen = getattr(choices, field)
+    return ft.Row([ft.OutlinedButton(label, height=48, style=CHOSEN if key == chosen else None,
+                                     on_click=lambda e, key=key: choose(choices, field, key, then))
+                   for key, label in options], wrap=True, spacing=8, run_spacing=8)
+
+
+def choose(choices: GameChoices, field: str, key: str, then: Callable[[str], None] | None = None) -> None:
+    """A tap on a choice: the model changes and its row alone re-renders (the island's own update; the
+    update of the whole page after a handler would draw the row anew instead of patching it)."""
+    ft.context.disable_auto_update()
+    setattr(choices, field, key)
+    if then is not None:  # what else follows the choice (the deck line follows the edition) updates itself
+        then(key)
+
+
 @screen("new_game")
 def new_game(app: PadApp, edition: str = "australia") -> Screen:
     from scorer.ui.decks import deck_base, deck_choice
@@ -148,7 +187,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     # an owner's Europe or USA deck is chosen under its edition (the deck line), not as an edition of its own
     editions = tuple(e for e in available_editions() if deck_base(e) == e)
     wanted = edition if edition in available_editions() else editions[0]
-    chosen = {"edition": deck_base(wanted), "deck": wanted, "mode": LETTERS_MODE}
+    chosen = GameChoices(deck_base(wanted), deck=wanted)
     names = [ft.TextField(label=(_("Player {n} (optional)") if i >= 2 else _("Player {n}")).format(n=i + 1),
                           dense=True)
              for i in range(4)]
@@ -156,29 +195,32 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     variant_row = ft.Row([variant, ft.Text(_("Direction variant: with 3–4 players, pass right in rounds 2 "
                                              "and 4"), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
-    edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
     deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    mode_row = ft.Row(wrap=True, spacing=8)
 
-    def pick_buttons() -> None:
-        edition_row.controls = [
-            (ft.FilledButton if e == chosen["edition"] else ft.OutlinedButton)(
-                short_edition_name(e), height=48,
-                on_click=lambda ev, e=e: (chosen.update(edition=e, deck=e), pick_buttons()))
-            for e in editions]
-        deck_column.controls = [deck_choice(app, chosen["edition"], chosen["deck"],
-                                            lambda deck: (chosen.update(deck=deck), pick_buttons()))]
-        mode_row.controls = [
-            (ft.FilledButton if m == chosen["mode"] else ft.OutlinedButton)(
-                label, height=48, on_click=lambda ev, m=m: (chosen.update(mode=m), pick_buttons()))
-            for m, label in ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category")))]
+    def show_deck() -> None:
+        deck_column.controls = [deck_choice(app, chosen.edition, chosen.deck, pick_deck)]
 
-    pick_buttons()
+    def pick_deck(deck: str) -> None:
+        ft.context.disable_auto_update()  # a page-wide update would draw the choice rows anew
+        chosen.deck = deck
+        show_deck()
+        deck_column.update()
+
+    def edition_chosen(edition: str) -> None:
+        chosen.deck = edition
+        show_deck()
+        deck_column.update()
+
+    show_deck()
+    edition_row = island(choice_row, chosen, "edition", tuple((e, short_edition_name(e)) for e in editions),
+                         edition_chosen)
+    mode_row = island(choice_row, chosen, "mode",
+                      ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category"))))
 
     def start(e) -> None:
         try:
-            session = GameSession.new(app.store, chosen["deck"], [n.value or "" for n in names],
-                                      bool(variant.value), chosen["mode"])
+            session = GameSession.new(app.store, chosen.deck, [n.value or "" for n in names],
+                                      bool(variant.value), chosen.mode)
         except EntryError as err:
             message.value = str(err)
             app.toast(str(err), error=True)  # the message line may be scrolled out of sight

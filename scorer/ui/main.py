@@ -15,7 +15,7 @@ from scorer.locale import _
 from scorer.pad.store import EventStore
 from scorer.runtime import IN_BROWSER
 from scorer.ui import deck_editor, decks, end, entry, home, race, sheet, solo, stats, teach  # noqa: F401  (registers the screens)
-from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme
+from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme, start_islands
 
 if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes
     from scorer.ui import hosted_only  # noqa: F401  (registers the table's screens)
@@ -38,6 +38,7 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         page.theme = build_theme(False)
         page.dark_theme = build_theme(True)
         page.theme_mode = ft.ThemeMode.LIGHT
+        start_islands(page)
         app = PadApp(page, store)
         page.data = app
         page.on_resize = app.on_resize
