@@ -22,11 +22,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from rules.bonuses import Award, bonus_marks
+from rules.bonuses import BonusMarks
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import GameReport, ParsedRound, choice_key, record_from_rounds, score_rounds
-from rules.scoring import NO_CHOICE, ScoreState, rank_players
+from rules.record import ParsedRound, choice_key, record_from_rounds, report_of
+from rules.scoring import NO_CHOICE
+from rules.sheet import GameSheet, fold_rounds
 from rules.text import TextError, clean_name
 from rules.validation import CardClash, Entered, RuleError, check_direction_variant, parse_row, validate_round
 from scorer.locale import _
@@ -105,8 +106,9 @@ class Table:
     edition: Edition
     #: Reads count as activity for expiry (kept in memory only: a restart falls back to the last write).
     last_seen: float
-    _scores: dict | None = field(default=None, repr=False)
-    _bonuses: dict = field(default_factory=dict, repr=False)  # computed with `_scores`
+    _sheet: GameSheet | None = field(default=None, repr=False)
+    _scores: dict | None = field(default=None, repr=False)  # computed with `_sheet`
+    _bonuses: dict = field(default_factory=dict, repr=False)  # computed with `_sheet`
 
     @property
     def code(self) -> str:
@@ -157,17 +159,18 @@ class Table:
                            ) from None
         return record.model_dump(mode="json", exclude_none=True)
 
+    def sheet(self) -> GameSheet:
+        """The closed rounds folded into the sheets (`rules.sheet`), once until an entry changes."""
+        if self._sheet is None:
+            self._sheet = fold_rounds(self.edition, self.closed_rounds(), self.n_seats)
+        return self._sheet
+
     def scores(self) -> dict:
-        """The closed rounds scored in order through the engine (cached until an entry changes)."""
+        """The closed rounds' scores as `tourpad score --json` reports them (cached with the sheet)."""
         if self._scores is None:
-            awards: list[list[Award]] = []
-            per_player, notes, state = score_rounds(self.edition, self.closed_rounds(), self.n_seats,
-                                                    awards=awards)
             labels = [self.label(s) for s in range(self.n_seats)]
-            ranks = rank_players(self.edition, per_player)
-            report = GameReport(self.edition, labels, per_player, notes, ranks)
-            self._bonuses = self._shared_bonuses(awards, state)
-            self._scores = report.to_dict()
+            self._scores = report_of(self.sheet(), labels).to_dict()
+            self._bonuses = self._shared_bonuses(self.sheet().bonus_marks())
         return self._scores
 
     def bonuses(self) -> dict:
@@ -176,8 +179,11 @@ class Table:
         self.scores()
         return self._bonuses
 
-    def _shared_bonuses(self, awards: list[list[Award]], state: ScoreState) -> dict:
-        marks = bonus_marks(self.edition, awards, state, self.n_seats)
+    def forget_scores(self) -> None:
+        """An entry of a closed round changed (or the seats did): fold the sheets again when next asked."""
+        self._sheet = self._scores = None
+
+    def _shared_bonuses(self, marks: BonusMarks) -> dict:
         regions = [{"name": m.name, "points": m.points, "color": m.color, "open": m.open, "round": m.round,
                     "seats": [p + 1 for p in m.players]} for m in marks.regions]
         route = None
@@ -443,7 +449,7 @@ class TableService:
             version = table.stored.version + 1
             now = self._clock()
             table.stored.claimed[seat] = stored
-            table._scores = None  # the score sheet carries the names
+            table.forget_scores()  # the score sheet carries the names
             publish = self._advance(table, version, now, {"kind": "seat", "seat": seat_no})
             pending = self.store.claim_seat(table.code, seat, stored, version, now, publish)
         self.saved(pending)
@@ -516,7 +522,7 @@ class TableService:
             stored.claimed = {s - (s > seat): c for s, c in stored.claimed.items() if s != seat}
             stored.entries = {(r, s - (s > seat)): e for (r, s), e in stored.entries.items()}
             stored.seats -= 1
-            table._scores = None
+            table.forget_scores()
             version = stored.version + 1
             now = self._clock()
             publish = self._advance(table, version, now, {"kind": "seat_removed", "seat": seat_no})
@@ -557,7 +563,7 @@ class TableService:
             stored.entries = {}
             stored.game = finished + 1
             stored.ended = None
-            table._scores = None
+            table.forget_scores()
             publish = self._advance(table, version, now, {"kind": "new_game", "game": stored.game})
             pending = self.store.new_game(table.code, finished, record, stored.game, version, now, publish)
         self.saved(pending)
@@ -644,7 +650,7 @@ class TableService:
             table.stored.entries[r, seat] = entry
             closed = was_open and table.open_round > r
             if closed or not was_open:  # the scores cover closed rounds only
-                table._scores = None
+                table.forget_scores()
             publish = self._advance(table, version, now, {"kind": "entry", "round": round_no, "seat": seat_no,
                                                           "revision": entry.revision, "round_closed": closed})
             if tracer is not None:
