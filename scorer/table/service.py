@@ -4,7 +4,8 @@ One engine, one state: the service holds every table, validates each submission 
 (`rules.validation.validate_round`, the same check as every other way a round comes in),
 commits it to SQLite before acknowledging it, and tells every listener (the API's event streams, the
 app's screens) what changed. A round closes when all seats have submitted; the shared first-come bonuses
-are then resolved by `rules.scoring.resolve_round` over the closed rounds, in order.
+are then settled by the one fold of the closed rounds (`rules.sheet`), whose result the view carries to every
+device (`sheet`): the seats and the board read it, they do not score again.
 
 Rounds and seats are numbered from 1 in this class's public methods, as players and the API say them.
 """
@@ -108,6 +109,7 @@ class Table:
     last_seen: float
     _sheet: GameSheet | None = field(default=None, repr=False)
     _scores: dict | None = field(default=None, repr=False)  # computed with `_sheet`
+    _sheet_data: dict | None = field(default=None, repr=False)  # computed with `_sheet`
     _bonuses: dict = field(default_factory=dict, repr=False)  # computed with `_sheet`
 
     @property
@@ -165,6 +167,13 @@ class Table:
             self._sheet = fold_rounds(self.edition, self.closed_rounds(), self.n_seats)
         return self._sheet
 
+    def sheet_data(self) -> dict:
+        """The fold as the seats and the board read it (`rules.sheet.SheetData`, explanations in every
+        language), cached with the sheet."""
+        if self._sheet_data is None:
+            self._sheet_data = self.sheet().to_data().model_dump(mode="json")
+        return self._sheet_data
+
     def scores(self) -> dict:
         """The closed rounds' scores as `tourpad score --json` reports them (cached with the sheet)."""
         if self._scores is None:
@@ -181,7 +190,7 @@ class Table:
 
     def forget_scores(self) -> None:
         """An entry of a closed round changed (or the seats did): fold the sheets again when next asked."""
-        self._sheet = self._scores = None
+        self._sheet = self._scores = self._sheet_data = None
 
     def _shared_bonuses(self, marks: BonusMarks) -> dict:
         regions = [{"name": m.name, "points": m.points, "color": m.color, "open": m.open, "round": m.round,
@@ -224,6 +233,7 @@ class Table:
             "rounds": rounds,
             "scores": self.scores(),
             "bonuses": self.bonuses(),
+            "sheet": self.sheet_data(),
             "version": self.stored.version,
             "game": self.stored.game,
             "past_games": sorted(self.stored.past_games),
