@@ -301,6 +301,11 @@ class SoloGame:
         return fold_rounds(self.edition, (ParsedRound(rows, choices) for rows, choices in self.state.round_log),
                            self.game.n_players)
 
+    def bonus_summary(self, round_number: int) -> list[str]:
+        """Who took which shared bonus in a finished round (from 1), and why: the score pad's round summary,
+        in the rules' words (`rules.wording.round_bonus_summary`)."""
+        return self.sheet().bonus_summary(round_number - 1, self.setup.players)
+
     def _award_label(self, award: Award) -> str:
         """A bonus's name as a person reads it: its region's, or the route's."""
         ed = self.edition

@@ -167,25 +167,7 @@ class PadState:
 
     def tie_breaks(self) -> list[str]:
         """Sentences explaining every tie on the total that a tie-breaker settled (or did not)."""
-        totals = self.totals()
-        names = self.players
-        lines = []
-        ranks = self.ranks()
-        for total in sorted(set(totals), reverse=True):
-            tied = [p for p in range(len(names)) if totals[p] == total]
-            if len(tied) < 2:
-                continue
-            who = _("{names} and {last}").format(names=", ".join(names[p] for p in tied[:-1]),
-                                                 last=names[tied[-1]])
-            breakers = wording.tie_breakers(self.edition)
-            order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
-            if len({ranks[p] for p in tied}) == 1:
-                lines.append(_("{who} tie on {total}; still tied after {breakers}: they share #{rank}").format(
-                    who=who, total=total, breakers=breakers, rank=ranks[tied[0]]))
-            else:
-                lines.append(_("{who} tie on {total}; broken by {breakers}: {order}").format(
-                    who=who, total=total, breakers=breakers, order=order))
-        return lines
+        return wording.tie_sentences(self.edition, self.players, self.totals(), self.ranks())
 
     def bonus_summary(self, round_index: int) -> list[str]:
         """Who took which shared bonus in a closed round, and why, in the rules' words."""
@@ -207,20 +189,16 @@ class PadState:
             return None
         for r, score in enumerate(self.scores[player]):
             if score.route:
-                return _("{route}: achieved in round {round}, +{points}").format(route=route.label, round=r + 1,
-                                                                                  points=score.route)
+                return wording.route_achieved_in(route.label, r + 1, score.route)
         if self.setup.mode != LETTERS_MODE:
-            return _("{route}: not yet").format(route=route.label)
+            return wording.route_not_yet(route.label)
         visited = self.visited(player)
         if route.kind == "passport":
             seen = sum(1 for region in self.edition.regions if visited & region.mask)
-            return ngettext("{route}: {seen} of {n} regions visited", "{route}: {seen} of {n} regions visited",
-                            seen).format(route=route.label, seen=seen, n=len(self.edition.regions))
+            return wording.route_regions_visited(route.label, seen, len(self.edition.regions))
         from rules.scoring import drawn_pathways
 
-        drawn = len(drawn_pathways(self.edition, visited))
-        return ngettext("{route}: not yet ({n} pathways drawn)", "{route}: not yet ({n} pathways drawn)",
-                        drawn).format(route=route.label, n=drawn)
+        return wording.route_pathways_drawn(route.label, len(drawn_pathways(self.edition, visited)))
 
     def visited(self, player: int) -> int:
         """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules import wording
 from rules.sheet import GameSheet
-from scorer.locale import _, ngettext
+from scorer.locale import _
 
 
 @dataclass(frozen=True)
@@ -152,12 +153,4 @@ def board_from_view(view: dict) -> Board:
 
 def tiers_text(route: RouteBoard) -> str:
     """"7, 3 or 1 points" / "1 point for anyone else" / "none left"."""
-    tiers = route.open_tiers
-    if not tiers:
-        return _("none left")
-    if route.repeats and len(tiers) == 1 and route.taken:
-        return ngettext("{n} point for anyone else", "{n} points for anyone else", tiers[0]).format(n=tiers[0])
-    listed = ", ".join(str(t) for t in tiers[:-1])
-    if listed:
-        return _("next {listed} then {n} points").format(listed=listed, n=tiers[-1])
-    return ngettext("next {n} point", "next {n} points", tiers[0]).format(n=tiers[0])
+    return wording.tiers_open(route.open_tiers, route.repeats, bool(route.taken))

@@ -6,6 +6,7 @@ import datetime as dt
 
 import flet as ft
 
+from rules import wording
 from rules.i18n import format_datetime
 from scorer.locale import _
 from scorer.packs import available_editions, resolve_edition
@@ -126,8 +127,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
                           dense=True)
              for i in range(4)]
     variant = ft.Switch(value=False)
-    variant_row = ft.Row([variant, ft.Text(_("Direction variant: with 3–4 players, pass right in rounds 2 "
-                                             "and 4"), expand=True, size=13)], spacing=8)
+    variant_row = ft.Row([variant, ft.Text(wording.direction_variant_switch(), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
     edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
     mode_row = ft.Row(wrap=True, spacing=8)
