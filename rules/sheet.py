@@ -242,14 +242,6 @@ def fold_rounds(edition: Edition, rounds: Iterable[ParsedRound], n_players: int,
     return sheet
 
 
-def fold_typed_rounds(edition: Edition, rounds: Iterable[Sequence[Mapping]], n_players: int) -> GameSheet:
-    """Category mode: the sheets after `rounds` (each player's normalised values per round), in order."""
-    sheet = GameSheet.start(edition, n_players, by_category=True)
-    for values in rounds:
-        sheet.add_typed_round(values)
-    return sheet
-
-
 # --- the fold's result as JSON ---------------------------------------------------------------------------------
 
 class _Data(BaseModel):
@@ -304,6 +296,8 @@ class SheetData(_Data):
         for r, rnd in enumerate(self.rounds, start=1):
             if len(rnd.scores) != n or any(len(score) != fields for score in rnd.scores):
                 raise ValueError(f"round {r}: {n} scores of {fields} fields each expected")
+            if any(not 0 <= p < n for bonus in [*rnd.awards, *rnd.struck_out] for p in bonus.players):
+                raise ValueError(f"round {r}: a bonus names a player who is not one of the {n}")
         for lang, rounds in self.notes.items():
             if len(rounds) != len(self.rounds) or any(len(lines) != n for lines in rounds):
                 raise ValueError(f"notes in {lang!r}: {n} players' lines for each of {len(self.rounds)} rounds "

@@ -236,3 +236,21 @@ def test_a_damaged_sheet_in_a_view_is_refused_with_what_is_wrong(service):
     view["sheet"]["rounds"][0]["scores"][1] = [1, 2]
     with pytest.raises(ValidationError, match="round 1: 2 scores of 7 fields each expected"):
         state_from_view(view)
+
+
+def test_a_sheet_whose_bonus_names_a_player_not_at_the_table_is_refused(service):
+    from pydantic import ValidationError
+
+    from scorer.table.board import board_from_view
+
+    record = GameRecord.model_validate_json((DATA / "table_usa_acceptance.json").read_text())
+    code, host_token = service.create_table(record.edition, len(record.players), credential=service.host_credential)
+    for r, row in enumerate(record.rounds, start=1):
+        for s, name in enumerate(record.players, start=1):
+            service.submit(code, r, s, row[name].cards, row[name].choice, 0, host_token)
+    view = service.view(code)
+    awards = view["sheet"]["rounds"][2]["awards"]
+    assert awards  # round 3 settles Great Plains and the coast to coast
+    awards[0]["players"] = [7]
+    with pytest.raises(ValidationError, match="a bonus names a player who is not one of the 3"):
+        board_from_view(view)
