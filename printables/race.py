@@ -22,6 +22,7 @@ from printables.fonts import BOLD, CONDENSED_BOLD, SANS
 from printables.layout import pages_needed, paper_size
 from printables.locale import _, pgettext
 from printables.output import write_pdf
+from rules import wording
 from rules.race import map_layout as layout
 from rules.race.board import COLOURS, SEAS, Board, colour_label, sea_label
 from rules.race.map_layout import missing_positions
@@ -114,7 +115,7 @@ def _tile_front(c: Canvas, board: Board, kind: int, x: float, y: float) -> None:
         near = sorted((board.country_label(j) for j in range(board.n_countries) if board.borders(kind, j)),
                       key=alphabetical)
         text = (_("Borders: {countries}").format(countries=", ".join(near)) if near
-                else _("No border: ship or aeroplane only"))
+                else wording.race_no_border())
         draw_fitted(c, text, x + 2 * mm, y + 9 * mm, inner, 15 * mm, font=SANS, max_size=5.5, min_size=4,
                     max_lines=6, colour=black)
         c.setFillColor(black)
@@ -235,9 +236,7 @@ def _draw_map(c: Canvas, board: Board, page_w: float, page_h: float) -> None:
     c.setFont(BOLD, 13)
     c.drawString(left, page_h - 13 * mm, _("Race Around Europe — reference map"))
     c.setFont(SANS, 8)
-    c.drawString(left, page_h - 18 * mm, _("With {colours}. Schematic, not to scale: a line joins countries that "
-                                           "connect on foot, and ends only at those two.").format(
-        colours=_colours_note(board)))
+    c.drawString(left, page_h - 18 * mm, wording.race_map_note(_colours_note(board)))
     for line in layout.map_lines(board):
         if line.kind == "border":
             c.setStrokeColor(Color(0.6, 0.6, 0.6))
@@ -284,7 +283,7 @@ def _map_box(c: Canvas, board: Board, i: int, name: str, cx: float, cy: float) -
 def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
     c.setFont(BOLD, 7.5)
     c.setFillColor(black)
-    c.drawString(x, y + 20 * mm, _("Colours (aeroplanes fly between two countries of their colour):"))
+    c.drawString(x, y + 20 * mm, wording.race_colours_legend())
     cx = x
     for colour in COLOURS:
         count = board.colour.count(COLOURS.index(colour))
@@ -296,7 +295,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
                                                                                         count=count))
         cx += 18 * mm
     c.setFont(BOLD, 7.5)
-    c.drawString(x, y + 9 * mm, _("Seas (a ship joins two countries on its sea):"))
+    c.drawString(x, y + 9 * mm, wording.race_seas_legend())
     cx = x
     for sea in SEAS:
         c.setFillColor(SEA_FILL[sea])
@@ -308,7 +307,7 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
         c.setFont(SANS, 7)
         c.drawString(cx + 5 * mm, y + 4.6 * mm, sea_label(sea))
         cx += 30 * mm
-    c.drawString(cx, y + 4.6 * mm, _("The Black Sea is not used."))
+    c.drawString(cx, y + 4.6 * mm, wording.race_black_sea())
     lx = x + 110 * mm
     c.setFont(SANS, 7)
     c.setStrokeColor(Color(0.6, 0.6, 0.6))
@@ -323,10 +322,9 @@ def _legend(c: Canvas, board: Board, x: float, y: float) -> None:
     c.drawString(lx + 47 * mm, y + 15.3 * mm, _("ferry"))
     c.setLineWidth(2.4)
     c.line(lx + 60 * mm, y + 16 * mm, lx + 70 * mm, y + 16 * mm)
-    c.drawString(lx + 72 * mm, y + 15.3 * mm, _("bridge (ferries and the bridge count as borders)"))
-    c.drawString(lx + 35 * mm, y + 9.6 * mm, _("* two tiles of this country (never side by side in a journey)"))
-    tiles = _("Tiles: {countries} countries, {planes} aeroplanes (2 per colour), {ships} ships (4 Atlantic, "
-              "3 Mediterranean, 2 Baltic).").format(
+    c.drawString(lx + 72 * mm, y + 15.3 * mm, wording.race_bridge_legend())
+    c.drawString(lx + 35 * mm, y + 9.6 * mm, wording.race_two_tiles_legend())
+    tiles = wording.race_tiles(
         countries=sum(board.copies[:board.n_countries]),
         planes=sum(board.copies[board.plane_kind(0):board.ship_kind(0)]), ships=sum(board.copies[board.ship_kind(0):]))
     c.drawString(lx + 35 * mm, y + 4.6 * mm, tiles)

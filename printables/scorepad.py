@@ -24,6 +24,7 @@ from printables.output import write_pdf
 from printables.townmap import DESIGN_W, TOWN_RADIUS, Pathway, town_map
 from rules import wording
 from rules.edition import Edition, Icon
+from rules.engine import ROUNDS
 
 DESIGN_H = 277 * mm
 COAST_BLUE = colors.HexColor("#1565C0")
@@ -123,7 +124,7 @@ class Sheet:
 def draw_header(s: Sheet) -> float:
     e = s.e
     s.text(e.label, 0, 0, 100 * mm, 9 * mm, font=BOLD, max_size=16, max_lines=1, align="left")
-    s.text(_("Score sheet · 4 rounds · highest total wins · {provenance}").format(provenance=e.provenance_label),
+    s.text(wording.sheet_heading(ROUNDS, e.provenance_label),
            0, 9 * mm, 100 * mm, 4.5 * mm, font=SANS, max_size=7.5, max_lines=1, align="left", colour=MUTED)
     s.text(_("Player"), 104 * mm, 1 * mm, 14 * mm, 8 * mm, font=SANS, max_size=8, max_lines=1, align="left")
     s.box(118 * mm, 0, 72 * mm, 9 * mm)
@@ -283,7 +284,7 @@ def draw_score_row(s: Sheet, top: float, label: str, note: str, icons: Sequence[
     s.text(label, 0, top + 1 * mm, LABEL_W, 6 * mm, font=BOLD, max_size=10, min_size=6, max_lines=1, align="left")
     s.text(note, 0, top + 7 * mm, LABEL_W, row_h - 8 * mm, font=SANS, max_size=7, min_size=4.2, max_lines=3,
            align="left", colour=MUTED)
-    for k in range(4):
+    for k in range(ROUNDS):
         s.box(ROUND_X + k * ROUND_W + 0.6 * mm, top + 2 * mm, ROUND_W - 1.2 * mm, BOX_H)
     s.text("=", TOTAL_X - 4 * mm, top + 2 * mm, 4 * mm, BOX_H, font=BOLD, max_size=11, max_lines=1)
     s.box(TOTAL_X, top + 2 * mm, TOTAL_W, BOX_H, width=1.3)
@@ -326,11 +327,11 @@ def draw_choice_row(s: Sheet, top: float) -> float:
         s.text(_("Points"), REF_X, top + 12 * mm, cell * 1.2, 5 * mm, font=SANS, max_size=6, max_lines=1, align="left")
         s.two_row_table(REF_X + cell, top + 5.5 * mm, cell, [str(n) for n in counts],
                         [str(family.table[n]) for n in counts])
-        s.text(_("of the chosen icon on your 7 cards"), REF_X, top + 18.5 * mm, REF_W, 4 * mm, font=SANS,
+        s.text(wording.activity_table_caption(), REF_X, top + 18.5 * mm, REF_W, 4 * mm, font=SANS,
                max_size=5.8, min_size=4, max_lines=1, align="left", colour=MUTED)
     else:
         per = dict(family.per_icon_by_players)
-        s.text(_("Per matching icon on the other players' cards (you need at least one yourself):"), REF_X,
+        s.text(wording.treasure_table_caption(), REF_X,
                top + 1 * mm, REF_W, 9 * mm, font=SANS, max_size=6, min_size=4, max_lines=3, align="left",
                colour=MUTED)
         cell = REF_W / len(per)
@@ -345,7 +346,7 @@ def draw_table(s: Sheet, top: float) -> float:
     e = s.e
     s.rule(top)
     top += 1.5 * mm
-    for k in range(4):
+    for k in range(ROUNDS):
         s.text(_("Round {n}").format(n=k + 1), ROUND_X + k * ROUND_W, top, ROUND_W, 4.5 * mm, font=SANS, max_size=7,
                max_lines=1, colour=MUTED)
     s.text(_("Total"), TOTAL_X, top, TOTAL_W, 4.5 * mm, font=BOLD, max_size=7.5, max_lines=1)

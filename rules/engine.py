@@ -88,8 +88,12 @@ class Game:
         return State(self)
 
     def pass_left(self, round_index: int) -> bool:
-        """Standard play passes left; the direction variant passes right in rounds 2 and 4 (3–4 players)."""
-        return not (self.direction_variant and self.n_players >= 3 and round_index % 2 == 1)
+        return passes_left(round_index, self.n_players, self.direction_variant)
+
+
+def passes_left(round_index: int, n_players: int, direction_variant: bool) -> bool:
+    """Standard play passes left; the direction variant passes right in rounds 2 and 4 (3–4 players)."""
+    return not (direction_variant and n_players >= 3 and round_index % 2 == 1)
 
 
 _set_edition, _set_n_players, _set_seed, _set_direction_variant = (

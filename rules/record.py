@@ -22,7 +22,8 @@ from rules.edition import Edition
 from rules.editions import deck_version
 from rules.engine import ROUNDS
 from rules.locale import _
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points
+from rules.sheet import GameSheet, ParsedRound, fold_rounds
 from rules.text import RECORDED_NAME_LENGTH, TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, validate_round
 
@@ -86,12 +87,6 @@ class GameRecord(BaseModel):
         if len({n.casefold() for n in players}) != len(players):
             raise ValueError(_("player names must be different"))
         return players
-
-
-@dataclass(frozen=True, slots=True)
-class ParsedRound:
-    rows: tuple[tuple[int, ...], ...]
-    choices: tuple[int, ...]
 
 
 def choice_key(edition: Edition) -> str:
@@ -178,42 +173,31 @@ class GameReport:
 def score_rounds(edition: Edition, rounds: list[ParsedRound], n_players: int, explain: bool = True,
                  awards: list[list[Award]] | None = None, struck_out: list[list[StruckOut]] | None = None,
                  ) -> tuple[list[list[RoundScore]], list[list[list[str]]], ScoreState]:
-    """Score `rounds` in order; with `awards`, one list per round of the shared bonuses settled in it; with
-    `struck_out`, one list per round of the regions completed after an earlier round took them."""
-    state = ScoreState(n_players)
-    per_player: list[list[RoundScore]] = [[] for _ in range(n_players)]
-    notes: list[list[list[str]]] = [[] for _ in range(n_players)]
-    for parsed in rounds:
-        settled: list[Award] | None = None
-        if awards is not None:
-            settled = []
-            awards.append(settled)
-        struck: list[StruckOut] | None = None
-        if struck_out is not None:
-            struck = []
-            struck_out.append(struck)
-        scores, lines = resolve_round(edition, state, parsed.rows, parsed.choices, explain, awards=settled,
-                                      struck_out=struck)
-        for p in range(n_players):
-            per_player[p].append(scores[p])
-            notes[p].append(lines[p])
-    return per_player, notes, state
+    """Score `rounds` in order (the fold, `rules.sheet`); with `awards`, one list per round of the shared
+    bonuses settled in it; with `struck_out`, one list per round of the regions completed after an earlier
+    round took them."""
+    sheet = fold_rounds(edition, rounds, n_players, explain)
+    if awards is not None:
+        awards.extend(sheet.awards)
+    if struck_out is not None:
+        struck_out.extend(sheet.struck_out)
+    return sheet.scores, sheet.notes, sheet.carried
 
 
 def round_summaries(edition: Edition, rounds: list[ParsedRound], names: list[str]) -> list[list[str]]:
     """Per round, the sentences saying who took which shared bonus and why, and which regions were
     completed too late (`rules.wording.round_bonus_summary`): what a table shows as each round closes."""
-    awards: list[list[Award]] = []
-    struck_out: list[list[StruckOut]] = []
-    score_rounds(edition, rounds, len(names), explain=False, awards=awards, struck_out=struck_out)
-    return wording.bonus_summaries(edition, awards, names, struck_out)
+    return fold_rounds(edition, rounds, len(names), explain=False).bonus_summaries(names)
+
+
+def report_of(sheet: GameSheet, players: list[str], warnings: list[str] | None = None) -> GameReport:
+    """The report (`tourpad score`) of a game's folded sheets."""
+    return GameReport(sheet.edition, list(players), sheet.scores, sheet.notes, sheet.ranks(), warnings or [])
 
 
 def score_record(record: GameRecord, edition: Edition) -> GameReport:
     parsed, warnings = parse_record(record, edition)
-    per_player, notes, _state = score_rounds(edition, parsed, len(record.players))
-    return GameReport(edition, list(record.players), per_player, notes, rank_players(edition, per_player),
-                      warnings)
+    return report_of(fold_rounds(edition, parsed, len(record.players)), record.players, warnings)
 
 
 def record_from_rounds(edition: Edition, players: list[str], rounds: list[ParsedRound],

@@ -55,6 +55,21 @@ def _at(where: str, message: str) -> str:
     return _("{where}: {message}").format(where=where, message=message)
 
 
+#: Words of rule sentences this module alone says: no string in another package may hold one (a test reads
+#: every string of `scorer/` and `printables/`, `tests/test_rule_wording.py`). Each is in a message below.
+RULE_WORDS = frozenset({
+    "tie on", "still tied", "broken by",  # ties and their tie-breakers
+    "regions visited", "achieved in round", "not yet (",  # the route on the way
+    "for anyone else", "none left", "· still open", "+{points} next", "+{points} open",  # route tiers
+    "complete first", "first to complete", "was first",  # first-come bonuses
+    "scored when all", "none chosen", "new: ",  # the letters preview
+    "pass right", "pass left", "rounds 2 and 4",  # the direction variant
+    "highest total wins", "once per game", "drafted once",
+    "aeroplane only", "aeroplanes fly", "a ship joins", "black sea is not used", "count as borders",
+    "never side by side", "per colour",  # Race Around Europe's board
+})
+
+
 # --- Throw & Catch --------------------------------------------------------------------------------------------
 
 THROW_CATCH = N_("Throw & Catch")
@@ -245,6 +260,31 @@ def choice_typed(family_name: str, icon: str, count: int, points: int) -> str:
                                                            points=points)
 
 
+def choice_once_heading() -> str:
+    """Above the round-end choice's options: each scores once per game."""
+    return _("Score one (each only once per game):")
+
+
+def choice_pick_prompt(family_name: str) -> str:
+    return _("{family}: pick one to score this round (each once per game)").format(family=family_name)
+
+
+def throw_catch_pending(category: str, cards: int, hand_size: int) -> str:
+    """The letters preview before the row is whole: Throw & Catch needs the first and the last card."""
+    return _("{category}: scored when all {n} cards are in ({count} so far)").format(
+        category=category, n=hand_size, count=cards)
+
+
+def choice_chosen(category: str, choice: str, points: int) -> str:
+    """The letters preview's line for the choice made: "Activities: Swimming = 4"."""
+    return _("{category}: {choice} = {points}").format(category=category, choice=choice, points=points)
+
+
+def sites_preview(letters: str) -> str:
+    """The letters preview's sites line: the new letters this row crosses out ("new: A, C"), or none."""
+    return _("new: {letters}").format(letters=letters) if letters else _("new: none")
+
+
 def choice_used(where: str, icon: str, family_name: str, round_number: int) -> str:
     return _at(where, _("{icon} was already scored in round {round}; each of the {family} scores once per game")
                .format(icon=icon, round=round_number, family=family_name))
@@ -320,6 +360,64 @@ def route_tier_labels(route: Route) -> list[tuple[int, str]]:
     return labels
 
 
+def route_achieved_in(route: str, round_number: int, points: int) -> str:
+    """The sheet's line on a route achieved: "Coast to coast: achieved in round 3, +7"."""
+    return _("{route}: achieved in round {round}, +{points}").format(route=route, round=round_number,
+                                                                      points=points)
+
+
+def route_not_yet(route: str) -> str:
+    return _("{route}: not yet").format(route=route)
+
+
+def route_regions_visited(route: str, seen: int, regions: int) -> str:
+    """Europe's passport on the way: "Passport: 4 of 6 regions visited"."""
+    return ngettext("{route}: {seen} of {n} regions visited", "{route}: {seen} of {n} regions visited",
+                    seen).format(route=route, seen=seen, n=regions)
+
+
+def route_pathways_drawn(route: str, drawn: int) -> str:
+    """USA's coast to coast on the way: "Coast to coast: not yet (5 pathways drawn)"."""
+    return ngettext("{route}: not yet ({n} pathways drawn)", "{route}: not yet ({n} pathways drawn)",
+                    drawn).format(route=route, n=drawn)
+
+
+def tier_takers(names: Sequence[str], round_number: int) -> str:
+    """Who circled a route tier and when, on its chip: "Ann, Bob R2"."""
+    return _("{names} R{round}").format(names=", ".join(names), round=round_number)
+
+
+def tier_chip(points: int, takers: str, still_open: bool, next_up: bool) -> str:
+    """A route tier as the pad's chip reads: taken ("+7 Ann R2"), taken and still open (a repeating last
+    tier), on offer next, or open."""
+    if takers and still_open:
+        return _("+{points} {takers} · still open").format(points=points, takers=takers)
+    if takers:
+        return f"+{points} {takers}"
+    if next_up:
+        return _("+{points} next").format(points=points)
+    return _("+{points} open").format(points=points)
+
+
+def tiers_open(open_tiers: Sequence[int], repeats: bool, taken: bool) -> str:
+    """The route tiers still on offer, next first: "next 7, 3 then 1 points" / "1 point for anyone else" /
+    "none left"."""
+    if not open_tiers:
+        return _("none left")
+    if repeats and len(open_tiers) == 1 and taken:
+        return ngettext("{n} point for anyone else", "{n} points for anyone else", open_tiers[0]).format(
+            n=open_tiers[0])
+    listed = ", ".join(str(t) for t in open_tiers[:-1])
+    if listed:
+        return _("next {listed} then {n} points").format(listed=listed, n=open_tiers[-1])
+    return ngettext("next {n} point", "next {n} points", open_tiers[0]).format(n=open_tiers[0])
+
+
+def regions_none_left() -> str:
+    """No region's bonus is left to take."""
+    return _("none left")
+
+
 def sites_sheet(edition: Edition) -> str:
     if edition.route is not None and edition.route.edges:  # the pad draws the town map
         return _("Cross out each {site} you visit; draw each pathway once both its {sites} are visited.").format(
@@ -334,6 +432,23 @@ def route_sheet(edition: Edition) -> str:
             site=edition.site_noun_label())
     return _("First to visit at least one {site} in every region: circle your bonus.").format(
         site=edition.site_noun_label())
+
+
+def sheet_heading(rounds: int, provenance: str) -> str:
+    """The printed sheet's line under the edition's name: how many rounds, who wins, whose design it is."""
+    return ngettext("Score sheet · {rounds} round · highest total wins · {provenance}",
+                    "Score sheet · {rounds} rounds · highest total wins · {provenance}", rounds).format(
+        rounds=rounds, provenance=provenance)
+
+
+def activity_table_caption() -> str:
+    """Under the printed activity table: what the icons counted are."""
+    return _("of the chosen icon on your 7 cards")
+
+
+def treasure_table_caption() -> str:
+    """Above the printed treasure table: what is counted, and the one icon a player needs."""
+    return _("Per matching icon on the other players' cards (you need at least one yourself):")
 
 
 def sites_end_sheet(edition: Edition) -> tuple[str, str]:
@@ -499,6 +614,26 @@ def tie_breakers(edition: Edition) -> str:
     return _list_then(said)
 
 
+def tie_sentences(edition: Edition, names: Sequence[str], totals: Sequence[int], ranks: Sequence[int]) -> list[str]:
+    """One sentence per tie on the total, saying how the tie-breakers settled it (or did not): "Ann and Bob
+    tie on 61; broken by route points: Bob #1, Ann #2"."""
+    lines = []
+    for total in sorted(set(totals), reverse=True):
+        tied = [p for p in range(len(names)) if totals[p] == total]
+        if len(tied) < 2:
+            continue
+        who = name_list([names[p] for p in tied])
+        breakers = tie_breakers(edition)
+        if len({ranks[p] for p in tied}) == 1:
+            lines.append(_("{who} tie on {total}; still tied after {breakers}: they share #{rank}").format(
+                who=who, total=total, breakers=breakers, rank=ranks[tied[0]]))
+        else:
+            order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
+            lines.append(_("{who} tie on {total}; broken by {breakers}: {order}").format(
+                who=who, total=total, breakers=breakers, order=order))
+    return lines
+
+
 def _list_then(items: Sequence[str]) -> str:
     """"a, then b, then c": tie-breakers in the order they are applied."""
     text = items[0] if items else ""
@@ -521,6 +656,25 @@ DIRECTION_VARIANT_PLAYERS = N_("the direction variant is for 3 or 4 players")
 
 def direction_variant_players() -> str:
     return _(DIRECTION_VARIANT_PLAYERS)
+
+
+def direction_variant_switch() -> str:
+    """The set-up's switch for the direction variant, with what it changes."""
+    return _("Direction variant: with 3–4 players, pass right in rounds 2 and 4")
+
+
+def direction_variant_solo_switch() -> str:
+    """The solo set-up's switch for the direction variant (the bots count as players)."""
+    return _("Direction variant (3–4 players): pass right in rounds 2 and 4")
+
+
+def round_heading(round_number: int, rounds: int, pass_left: bool | None = None) -> str:
+    """"Round 2 of 4", with the way the hands pass when the direction variant is on (`pass_left`, from
+    `rules.engine.passes_left`; None without the variant)."""
+    if pass_left is None:
+        return _("Round {round} of {rounds}").format(round=round_number, rounds=rounds)
+    message = _("Round {round} of {rounds} · pass left") if pass_left else _("Round {round} of {rounds} · pass right")
+    return message.format(round=round_number, rounds=rounds)
 
 
 def card_clash(where: str, letters: str, many: bool, other: str, round_number: int) -> str:
@@ -566,3 +720,45 @@ def category_labels(edition: Edition) -> dict[str, str]:
             "choice": edition.choice.label, "choice_count": choice_count,
             "sites": _("New {sites}").format(sites=edition.site_noun_label(plural=True)),
             "regions": _("Regions completed"), "route": _("Route")}
+
+
+# --- Race Around Europe: the printed board's rules ---------------------------------------------------------------
+
+def race_no_border() -> str:
+    """A country tile's note when no land border leaves it."""
+    return _("No border: ship or aeroplane only")
+
+
+def race_no_border_cell() -> str:
+    """A table's cell for a country no land border leaves."""
+    return _("- (ship or aeroplane only)")
+
+
+def race_map_note(colours: str) -> str:
+    return _("With {colours}. Schematic, not to scale: a line joins countries that connect on foot, and ends "
+             "only at those two.").format(colours=colours)
+
+
+def race_colours_legend() -> str:
+    return _("Colours (aeroplanes fly between two countries of their colour):")
+
+
+def race_seas_legend() -> str:
+    return _("Seas (a ship joins two countries on its sea):")
+
+
+def race_black_sea() -> str:
+    return _("The Black Sea is not used.")
+
+
+def race_bridge_legend() -> str:
+    return _("bridge (ferries and the bridge count as borders)")
+
+
+def race_two_tiles_legend() -> str:
+    return _("* two tiles of this country (never side by side in a journey)")
+
+
+def race_tiles(countries: int, planes: int, ships: int) -> str:
+    return _("Tiles: {countries} countries, {planes} aeroplanes (2 per colour), {ships} ships (4 Atlantic, "
+             "3 Mediterranean, 2 Baltic).").format(countries=countries, planes=planes, ships=ships)

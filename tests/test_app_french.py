@@ -14,7 +14,7 @@ from scorer.race.checker import JourneyChecker
 from scorer.race.solo import SoloRace
 from scorer.routes import RouteError, parse
 from scorer.solo.game import SoloGame
-from scorer.solo.view import bonus_line, hint_lines, status_line, summary_of
+from scorer.solo.view import hint_lines, status_line, summary_of
 from scorer.userfile import UserFileError, read_user_bytes
 
 NBSP, NNBSP = "\u00a0", "\u202f"
@@ -32,8 +32,11 @@ def test_the_solo_status_line_and_bots_speak_french() -> None:
 
 def test_bonus_and_hint_lines_in_french() -> None:
     with use_language("fr"):
-        line = bonus_line({"bonus": "Iberia", "label": "Ibérie", "points": 3, "players": ["Vous"]}, {"Iberia"})
-        assert line == "Ibérie complétée en premier : +3 pour Vous".replace(" :", NBSP + ":")
+        game = SoloGame.new("europe", ["normal", "easy", "easy"], seed=11, bot_seed=12)
+        while not game.state.is_terminal():
+            game.play(game.screen()["actions"][0]["action"])
+        assert "Région «\u00a0Péninsule Ibérique\u00a0» complétée en premier par Bot 1 (normal)\u00a0: +3" in (
+            game.bonus_summary(2))
         hint = SoloGame.new("australia", ["easy"], seed=4).hint(samples=4)
         best, other = (line.value for line in hint_lines(hint)[:2])
     assert best.startswith("le meilleur · rapporte ") and best.endswith(" pts maintenant")  # "… +1,0 pts …"

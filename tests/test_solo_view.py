@@ -6,11 +6,11 @@ import itertools
 
 import pytest
 
+from rules.sheet import ParsedRound
 from scorer.pad.store import EventStore, summary_line
 from scorer.solo.game import SoloGame
 from scorer.solo.view import (
     FINISHED,
-    bonus_line,
     hint_lines,
     load,
     new_game,
@@ -138,9 +138,16 @@ def test_a_hint_ranks_options_by_how_far_behind_the_best_they_are_never_by_a_neg
     assert not any("-" in line.value for game_hint in (hint, choice) for line in hint_lines(game_hint))
 
 
-def test_bonus_lines_say_a_region_was_completed_first() -> None:
-    regions = {"Iberia", "Benelux"}
-    assert bonus_line({"bonus": "Iberia", "points": 3, "players": ["Bot 1 (easy)"]}, regions) == (
-        "Iberia completed first: +3 to Bot 1 (easy)")
-    assert bonus_line({"bonus": "Passport", "points": 3, "players": ["You", "Bot 2 (easy)"]}, regions) == (
-        "Passport: +3 to You, Bot 2 (easy)")
+def test_solo_says_who_took_each_shared_bonus_as_the_score_pad_does() -> None:
+    """A solo round's bonus lines are the pad's round summary of the same rounds (`rules.wording`)."""
+    from rules.record import round_summaries
+
+    game = SoloGame.new("europe", ["normal", "easy", "easy"], seed=11, bot_seed=12)
+    while not game.state.is_terminal():
+        game.play(game.screen()["actions"][0]["action"])
+    rounds = [ParsedRound(rows, choices) for rows, choices in game.state.round_log]
+    expected = round_summaries(game.edition, rounds, game.setup.players)
+    assert [game.bonus_summary(r) for r in range(1, 5)] == expected
+    assert "Bot 1 (normal) was first to complete Iberia: +3" in game.bonus_summary(2)
+    assert "Bot 1 (normal) and Bot 3 (easy) both completed the passport this round: second place, +3 each" in (
+        game.bonus_summary(3))

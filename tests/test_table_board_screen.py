@@ -26,7 +26,7 @@ def hosting(tmp_path, monkeypatch):
 
 
 def listeners(service: TableService, code: str) -> int:
-    return len(service._listeners.get(code.replace("-", ""), []))
+    return service.feed.listening(code)
 
 
 

@@ -591,8 +591,7 @@ def served(tmp_path, monkeypatch):
 
 
 def listeners(service, code: str) -> int:
-    with service._listeners_lock:
-        return len(service._listeners.get(code.replace("-", ""), []))
+    return service.feed.listening(code)
 
 
 def test_event_streams_send_a_heartbeat_and_a_vanished_reader_is_dropped(served):

@@ -192,3 +192,65 @@ def test_europe_passport_first_second_and_a_tie_on_every_seat_s_round_summary(se
         assert [[(t.round, t.players) for t in tier.takings] for tier in tiers] == [
             [(2, (0,))], [(3, (1,))], [(4, (2, 3))]]
 
+
+
+def test_the_seats_and_the_board_read_the_hosts_scores_as_sent_without_scoring_again(service, monkeypatch):
+    """The host folds the closed rounds once (`rules.sheet`) and sends the result in its view; a seat's sheet
+    and the board read it as it came: with the scoring taken away, they still show the host's scores."""
+    import rules.scoring
+    from scorer.table.board import board_from_view
+    from scorer.table.sheet import state_from_view
+
+    record = GameRecord.model_validate_json((DATA / "table_usa_acceptance.json").read_text())
+    code, host_token = service.create_table(record.edition, len(record.players), credential=service.host_credential)
+    for s, name in enumerate(record.players, start=1):
+        service.claim_seat(code, s, name)
+    for r, row in enumerate(record.rounds[:3], start=1):
+        for s, name in enumerate(record.players, start=1):
+            service.submit(code, r, s, row[name].cards, row[name].choice, 0, host_token)
+    view = service.view(code)
+
+    def scoring(*args, **kwargs):
+        raise AssertionError("a seat or the board scored a round again")
+
+    monkeypatch.setattr(rules.scoring, "score_throw_catch", scoring)
+    monkeypatch.setattr(rules.scoring, "score_round", scoring)
+    state = state_from_view(view)
+    board = board_from_view(view)
+    totals = [p["total"] for p in view["scores"]["players"]]
+    assert state.rounds_done == 3 and state.totals() == totals
+    assert [column.total for column in board.sheets] == totals
+    assert state.notes == [p["explanations"] for p in view["scores"]["players"]]
+    assert "Ann and Bob both completed Great Plains this round: +3 each" in state.bonus_summary(2)
+
+
+def test_a_damaged_sheet_in_a_view_is_refused_with_what_is_wrong(service):
+    from pydantic import ValidationError
+
+    from scorer.table.sheet import state_from_view
+
+    code, host_token = service.create_table("australia", 2, credential=service.host_credential)
+    service.submit(code, 1, 1, "ABCDEFG", None, 0, host_token)
+    service.submit(code, 1, 2, "HIJKLMN", None, 0, host_token)
+    view = service.view(code)
+    view["sheet"]["rounds"][0]["scores"][1] = [1, 2]
+    with pytest.raises(ValidationError, match="round 1: 2 scores of 7 fields each expected"):
+        state_from_view(view)
+
+
+def test_a_sheet_whose_bonus_names_a_player_not_at_the_table_is_refused(service):
+    from pydantic import ValidationError
+
+    from scorer.table.board import board_from_view
+
+    record = GameRecord.model_validate_json((DATA / "table_usa_acceptance.json").read_text())
+    code, host_token = service.create_table(record.edition, len(record.players), credential=service.host_credential)
+    for r, row in enumerate(record.rounds, start=1):
+        for s, name in enumerate(record.players, start=1):
+            service.submit(code, r, s, row[name].cards, row[name].choice, 0, host_token)
+    view = service.view(code)
+    awards = view["sheet"]["rounds"][2]["awards"]
+    assert awards  # round 3 settles Great Plains and the coast to coast
+    awards[0]["players"] = [7]
+    with pytest.raises(ValidationError, match="a bonus names a player who is not one of the 3"):
+        board_from_view(view)

@@ -125,9 +125,9 @@ def test_two_streams_of_a_table_get_the_same_events_after_their_own_snapshots(li
         code = table.code.replace("-", "")
         # both streams closed: the table's one subscription ends with them
         deadline = time.monotonic() + 10
-        while service._listeners.get(code) and time.monotonic() < deadline:
+        while service.feed.listening(code) and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert not service._listeners.get(code)
+        assert not service.feed.listening(code)
     assert [e["kind"] for e in early] == ["snapshot", "entry", "entry"]
     assert late[0]["kind"] == "snapshot" and late[0]["table"]["waiting_for"] == [2]  # seat 1 already in it
     assert late[1] == early[2] and late[1]["round_closed"]

@@ -9,6 +9,7 @@ from typing import Annotated
 import tomli_w
 import typer
 
+from rules import wording
 from rules.race.board import COLOURS, SEAS, Board, BoardDataError, colour_label, crossing_label, sea_label
 from rules.race.journey import JOURNEY_LENGTH, best_fixes, check_journey
 from scorer.commands.common import console, fail, resolve_or_fail, show_document
@@ -55,7 +56,7 @@ def show(
                                                                            provenance=board.provenance),
                   (_("Country"), _("Colour"), _("Tiles"), _("Seas"), _("Borders (incl. ferries, bridge)")),
                   ((c["name"], colour_label(c["colour"]), str(c["tiles"]), ", ".join(map(sea_label, c["seas"])) or "-",
-                    ", ".join(c["borders"]) or _("- (ship or aeroplane only)")) for c in doc["countries"]))
+                    ", ".join(c["borders"]) or wording.race_no_border_cell()) for c in doc["countries"]))
     if as_json:
         return
     crossings = "; ".join(f"{crossing_label(c['kind'])} {' – '.join(c['between'])}" for c in doc["crossings"])

@@ -146,8 +146,7 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
         lines.append(CategoryLine(names["throw_catch"], points, how))
     else:
         lines.append(CategoryLine(names["throw_catch"], None,
-                                  _("{category}: scored when all {n} cards are in ({count} so far)").format(
-                                      category=names["throw_catch"], n=HAND_SIZE, count=len(cards))))
+                                  wording.throw_catch_pending(names["throw_catch"], len(cards), HAND_SIZE)))
     points, how = score_collection(edition, mask, carried.previous_collection[player], explain=True)
     lines.append(CategoryLine(names[edition.collection.id], points, how))
     points, how = score_pairs(edition, mask, explain=True)
@@ -157,14 +156,14 @@ def preview(state: PadState, round_index: int, player: int, draft: LetterDraft) 
     chosen = next((o for o in options if o.name == draft.choice), None)
     choice_name = names[edition.choice.id]
     if chosen is not None:
-        lines.append(CategoryLine(choice_name, chosen.points, _("{category}: {choice} = {points}").format(
-            category=choice_name, choice=chosen.label, points=chosen.points)))
+        lines.append(CategoryLine(choice_name, chosen.points,
+                                  wording.choice_chosen(choice_name, chosen.label, chosen.points)))
     else:
-        lines.append(CategoryLine(choice_name, 0, _("{category}: none chosen").format(category=choice_name)))
+        lines.append(CategoryLine(choice_name, 0, wording.choice_none(choice_name)))
     new_sites = mask & ~carried.visited[player]
     new_letters = ", ".join(edition.letters_of(new_sites))
     lines.append(CategoryLine(names["sites"], new_sites.bit_count(),
-                              _("new: {letters}").format(letters=new_letters) if new_letters else _("new: none")))
+                              wording.sites_preview(new_letters)))
     hints = []
     visited = carried.visited[player] | mask
     for region in edition.regions:

@@ -27,11 +27,12 @@ from pydantic import ValidationError
 
 from rules import categories as cat
 from rules import wording
-from rules.bonuses import Award, BonusMarks, StruckOut, bonus_marks
+from rules.bonuses import Award, BonusMarks, StruckOut
 from rules.edition import Edition
 from rules.engine import ROUNDS
 from rules.record import GameRecord, ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, RoundScore, ScoreState, category_points, rank_players, resolve_round
+from rules.scoring import NO_CHOICE, RoundScore, category_points
+from rules.sheet import GameSheet
 from rules.text import TextError, clean_name
 from rules.validation import Entered, RuleError, check_direction_variant, parse_row, validate_rounds
 from scorer.locale import _, ngettext
@@ -88,15 +89,8 @@ class PadState:
     edition: Edition
     #: entries[r][p]: the payload of player p's entry for round r (letters or categories), if any.
     entries: list[dict[int, dict]]
-    #: Per complete round: scores[p][r], the engine's explanation lines notes[p][r].
-    scores: list[list[RoundScore]] = field(default_factory=list)
-    notes: list[list[list[str]]] = field(default_factory=list)
-    #: The sheets' carried state before each round (index r) and after the last complete one (index -1).
-    before_round: list = field(default_factory=list)
-    #: Per complete round: the shared bonuses it settled (`rules.bonuses.Award`), and the regions completed
-    #: in it after an earlier round took them (`rules.bonuses.StruckOut`).
-    awards: list[list[Award]] = field(default_factory=list)
-    struck_out: list[list[StruckOut]] = field(default_factory=list)
+    #: The complete rounds folded into the sheets (`rules.sheet`): scores, explanations, shared bonuses.
+    sheet: GameSheet | None = None
     #: Descriptions of the events still in effect, oldest first (what undo would cancel is the last).
     log: list[str] = field(default_factory=list)
     #: The latest event still in effect (what undo cancels) and the latest undone one that redo brings
@@ -109,8 +103,33 @@ class PadState:
         return self.setup.players
 
     @property
+    def scores(self) -> list[list[RoundScore]]:
+        """scores[p][r]: player p's score in complete round r."""
+        return self.sheet.scores
+
+    @property
+    def notes(self) -> list[list[list[str]]]:
+        """notes[p][r]: the lines explaining player p's score in complete round r."""
+        return self.sheet.notes
+
+    @property
+    def before_round(self) -> list:
+        """The sheets' carried state before each round (index r) and after the last complete one (index -1)."""
+        return self.sheet.before_round
+
+    @property
+    def awards(self) -> list[list[Award]]:
+        """Per complete round: the shared bonuses it settled (`rules.bonuses.Award`)."""
+        return self.sheet.awards
+
+    @property
+    def struck_out(self) -> list[list[StruckOut]]:
+        """Per complete round: the regions completed in it after an earlier round took them."""
+        return self.sheet.struck_out
+
+    @property
     def rounds_done(self) -> int:
-        return len(self.scores[0]) if self.scores else 0
+        return self.sheet.rounds_done
 
     @property
     def current_round(self) -> int:
@@ -126,27 +145,16 @@ class PadState:
         return [p in row for p in range(self.setup.n)]
 
     def totals(self) -> list[int]:
-        return [sum(s.total for s in rounds) for rounds in self.scores]
+        return self.sheet.totals()
 
     def ranks(self) -> list[int]:
-        return rank_players(self.edition, self.scores)
+        return self.sheet.ranks()
 
     def running_totals(self) -> list[list[int]]:
-        out = []
-        for rounds in self.scores:
-            acc, line = 0, []
-            for s in rounds:
-                acc += s.total
-                line.append(acc)
-            out.append(line)
-        return out
+        return self.sheet.running_totals()
 
     def category_totals(self, player: int) -> dict[str, int]:
-        sums = dict.fromkeys(self.edition.category_ids(), 0)
-        for score in self.scores[player]:
-            for cid, points in category_points(self.edition, score).items():
-                sums[cid] += points
-        return sums
+        return self.sheet.category_totals(player)
 
     def consistency_problems(self) -> list[str]:
         """The pad's promise: category points always add up to the totals shown. Empty when they do."""
@@ -160,39 +168,19 @@ class PadState:
 
     def tie_breaks(self) -> list[str]:
         """Sentences explaining every tie on the total that a tie-breaker settled (or did not)."""
-        totals = self.totals()
-        names = self.players
-        lines = []
-        ranks = self.ranks()
-        for total in sorted(set(totals), reverse=True):
-            tied = [p for p in range(len(names)) if totals[p] == total]
-            if len(tied) < 2:
-                continue
-            who = _("{names} and {last}").format(names=", ".join(names[p] for p in tied[:-1]),
-                                                 last=names[tied[-1]])
-            breakers = wording.tie_breakers(self.edition)
-            order = ", ".join(f"{names[p]} #{ranks[p]}" for p in sorted(tied, key=lambda p: ranks[p]))
-            if len({ranks[p] for p in tied}) == 1:
-                lines.append(_("{who} tie on {total}; still tied after {breakers}: they share #{rank}").format(
-                    who=who, total=total, breakers=breakers, rank=ranks[tied[0]]))
-            else:
-                lines.append(_("{who} tie on {total}; broken by {breakers}: {order}").format(
-                    who=who, total=total, breakers=breakers, order=order))
-        return lines
+        return wording.tie_sentences(self.edition, self.players, self.totals(), self.ranks())
 
     def bonus_summary(self, round_index: int) -> list[str]:
         """Who took which shared bonus in a closed round, and why, in the rules' words."""
-        return wording.round_bonus_summary(self.edition, self.awards[round_index], self.players,
-                                           self.struck_out[round_index], self.awards[:round_index])
+        return self.sheet.bonus_summary(round_index, self.players)
 
     def bonus_marks(self) -> BonusMarks:
         """The shared bonuses after the closed rounds: each region's and route tier's, open or taken."""
-        return bonus_marks(self.edition, self.awards, self.before_round[-1], self.setup.n)
+        return self.sheet.bonus_marks()
 
     def region_claims(self) -> dict[str, tuple[int, list[int]]]:
         """Region name → (1-based round it was claimed in, the players who scored it) for claimed regions."""
-        return {award.name: (r + 1, list(award.players))
-                for r, awards in enumerate(self.awards) for award in awards if award.region >= 0}
+        return self.sheet.region_claims()
 
     def route_status(self, player: int) -> str | None:
         """One line for the sheet about the edition's route bonus (Europe's passport, USA's coast to
@@ -202,25 +190,20 @@ class PadState:
             return None
         for r, score in enumerate(self.scores[player]):
             if score.route:
-                return _("{route}: achieved in round {round}, +{points}").format(route=route.label, round=r + 1,
-                                                                                  points=score.route)
+                return wording.route_achieved_in(route.label, r + 1, score.route)
         if self.setup.mode != LETTERS_MODE:
-            return _("{route}: not yet").format(route=route.label)
+            return wording.route_not_yet(route.label)
         visited = self.visited(player)
         if route.kind == "passport":
             seen = sum(1 for region in self.edition.regions if visited & region.mask)
-            return ngettext("{route}: {seen} of {n} regions visited", "{route}: {seen} of {n} regions visited",
-                            seen).format(route=route.label, seen=seen, n=len(self.edition.regions))
+            return wording.route_regions_visited(route.label, seen, len(self.edition.regions))
         from rules.scoring import drawn_pathways
 
-        drawn = len(drawn_pathways(self.edition, visited))
-        return ngettext("{route}: not yet ({n} pathways drawn)", "{route}: not yet ({n} pathways drawn)",
-                        drawn).format(route=route.label, n=drawn)
+        return wording.route_pathways_drawn(route.label, len(drawn_pathways(self.edition, visited)))
 
     def visited(self, player: int) -> int:
         """Letters mode: the card mask of the sites this player has crossed out (complete rounds)."""
-        carried = self.before_round[-1] if self.before_round else None
-        return carried.visited[player] if isinstance(carried, ScoreState) else 0
+        return self.sheet.visited(player)
 
     def parsed_rounds(self) -> list[ParsedRound]:
         """Letters mode: the complete rounds as the record module knows them."""
@@ -367,36 +350,20 @@ def undo_question(state: PadState, kind: str, payload: dict, redo: bool = False)
 
 
 def score(state: PadState) -> None:
-    """Score the complete rounds in order, settling the shared bonuses of each round together."""
+    """Fold the complete rounds, in order, into the sheets (`rules.sheet`)."""
     setup, edition = state.setup, state.edition
     n = setup.n
-    state.scores = [[] for _ in range(n)]
-    state.notes = [[] for _ in range(n)]
-    carried = ScoreState(n) if setup.mode == LETTERS_MODE else cat.CategoryState.new(n)
-    state.before_round = []
-    state.awards = []
-    state.struck_out = []
+    sheet = GameSheet.start(edition, n, by_category=setup.mode != LETTERS_MODE)
     for r in range(ROUNDS):
-        state.before_round.append(carried.copy())
         if len(state.entries[r]) < n:
             break
-        awards: list[Award] = []
-        struck: list[StruckOut] = []
         if setup.mode == LETTERS_MODE:
             rows, choices = zip(*(letters_entry(edition, state.entries[r][p], r, setup.players[p])
                                   for p in range(n)), strict=True)
-            scores, notes = resolve_round(edition, carried, rows, choices, explain=True, awards=awards,
-                                          struck_out=struck)
+            sheet.add_round(ParsedRound(tuple(rows), tuple(choices)))
         else:
-            scores, notes = cat.resolve_round(edition, carried,
-                                              [state.entries[r][p]["categories"] for p in range(n)], r + 1,
-                                              awards=awards, struck_out=struck)
-        state.awards.append(awards)
-        state.struck_out.append(struck)
-        for p in range(n):
-            state.scores[p].append(scores[p])
-            state.notes[p].append(notes[p])
-    state.before_round.append(carried)
+            sheet.add_typed_round([state.entries[r][p]["categories"] for p in range(n)])
+    state.sheet = sheet
 
 
 class GameSession:

@@ -27,7 +27,8 @@ from rules.bots.hard import HardBot
 from rules.edition import Edition
 from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, ScoreState, category_points, choice_option_points, resolve_round
+from rules.scoring import NO_CHOICE, category_points, choice_option_points
+from rules.sheet import GameSheet, fold_rounds
 from rules.validation import RuleError, check_direction_variant
 from scorer.locale import N_, _
 
@@ -289,12 +290,10 @@ class SoloGame:
         """Every finished round: each player's row, choice, points per category, total and the engine's
         explanations, and the shared bonuses it settled (regions completed first, the route)."""
         ed = self.edition
-        n = self.game.n_players
-        sheets = ScoreState(n)
+        sheet = self.sheet()
         out = []
-        for r, (rows, choices) in enumerate(self.state.round_log):
-            awards: list[Award] = []
-            scores, notes = resolve_round(ed, sheets, rows, choices, explain=True, awards=awards)
+        for r, ((rows, choices), scored) in enumerate(zip(self.state.round_log, sheet.rounds, strict=True)):
+            scores, notes, awards = scored.scores, scored.notes, scored.awards
             players = []
             for p, name in enumerate(self.setup.players):
                 players.append({
@@ -307,6 +306,16 @@ class SoloGame:
                         "players": [self.setup.players[p] for p in a.players]} for a in awards]
             out.append({"round": r + 1, "players": players, "bonuses": bonuses})
         return out
+
+    def sheet(self) -> GameSheet:
+        """The finished rounds folded into the sheets (`rules.sheet`), as every score pad folds them."""
+        return fold_rounds(self.edition, (ParsedRound(rows, choices) for rows, choices in self.state.round_log),
+                           self.game.n_players)
+
+    def bonus_summary(self, round_number: int) -> list[str]:
+        """Who took which shared bonus in a finished round (from 1), and why: the score pad's round summary,
+        in the rules' words (`rules.wording.round_bonus_summary`)."""
+        return self.sheet().bonus_summary(round_number - 1, self.setup.players)
 
     def _award_label(self, award: Award) -> str:
         """A bonus's name as a person reads it: its region's, or the route's."""

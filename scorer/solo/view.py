@@ -100,16 +100,6 @@ def running_totals(summaries: list[dict]) -> list[list[int]]:
     return lines
 
 
-def bonus_line(bonus: dict, region_names: set[str]) -> str:
-    """'Iberia completed first: +3 to Bot 1 (easy)', 'Passport: +7 to You, Bot 2 (easy)'."""
-    name = bonus.get("label", bonus["bonus"])
-    players = ", ".join(bonus["players"])
-    if bonus["bonus"] in region_names:
-        return _("{region} completed first: +{points} to {players}").format(
-            region=name, points=bonus["points"], players=players)
-    return _("{bonus}: +{points} to {players}").format(bonus=name, points=bonus["points"], players=players)
-
-
 def text_on(background: str) -> str:
     """Black or white, whichever reads better on a region colour like '#C9A227'."""
     r, g, b = (int(background.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))

@@ -31,6 +31,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.engine import ROUNDS
+from rules.sheet import SheetData
 from rules.text import clean_name
 from scorer.table import trace
 from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany, normalize_code
@@ -118,6 +119,9 @@ class TableView(BaseModel):
     scores: dict[str, Any] = Field(description="closed rounds scored by the engine (as `tourpad score`)")
     bonuses: dict[str, Any] = Field(description="the shared first-come bonuses: each region and route tier, "
                                                 "who took it in which round, and what is still open")
+    sheet: SheetData = Field(description="the host's fold of the closed rounds (`rules.sheet`): each round's "
+                                         "scores, shared bonuses and explanations (in every language), and what "
+                                         "the sheets carried into each round; seats and the board read it as sent")
     version: int = Field(description="increases with every change; the event stream's ids")
     game: int = Field(description="the game being played at this table: 1, then one more per 'play again'")
     past_games: list[int] = Field(description="earlier games at this table, their records at /record?game=")

@@ -1,7 +1,7 @@
 """The big-screen board of a table, as plain data: what the read-only page beside the table shows. No Flet here.
 
 Everything comes from the table's view (`Table.view()`, the same dict every device and the event stream get):
-the sheets, the engine's scores of the closed rounds and its settlement of the shared bonuses. This module
+the sheets, and the host's fold of the closed rounds (`rules.sheet`: scores and the shared bonuses). This module
 only arranges them for reading across a room (names instead of seat numbers, standings in rank order,
 the edition's names in the reader's language where the view holds their English keys); it decides no rule.
 """
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.locale import _, ngettext
+from rules import wording
+from rules.sheet import GameSheet
+from scorer.locale import _
 
 
 @dataclass(frozen=True)
@@ -100,51 +102,50 @@ def seat_name(seat: dict) -> str:
 
 def board_from_view(view: dict) -> Board:
     """The board of a table view (`Table.view()` / the API's `TableView`), its words in the language of the
-    moment (the view, shared by every device, names categories, regions and the route by their keys)."""
+    moment. The scores and the shared bonuses are the host's (the view's `sheet`, `rules.sheet.SheetData`),
+    read as sent: nothing is scored here."""
     from scorer.packs import resolve_edition
 
     edition = resolve_edition(view["edition"]["id"])
-    region_labels = {region.name: region.label for region in edition.regions}
-    route_label = edition.route.label if edition.route is not None else ""
+    sheet = GameSheet.from_data(edition, view["sheet"])
     choice_labels = {icon.name: icon.label for icon in edition.choice.icons}
     names = {seat["seat"]: seat_name(seat) for seat in view["seats"]}
-    scores = view["scores"]
-    category_names = {**scores["categories"], **edition.category_names()}
+    category_names = edition.category_names()
     waiting = set(view["waiting_for"])
+    totals, ranks, scores = sheet.totals(), sheet.ranks(), sheet.scores
     sheets = []
-    for seat_no, player in enumerate(scores["players"], start=1):
+    for p in range(sheet.n_players):
+        seat_no = p + 1
         lines = []
         for rnd in view["rounds"]:
-            entry = rnd["entries"][seat_no - 1]
+            entry = rnd["entries"][p]
             if entry is None:
                 continue
             points: tuple[tuple[str, int], ...] = ()
             total = None
             if rnd["closed"]:
-                by_category = player["rounds"][rnd["round"] - 1]
-                points = tuple((category_names.get(c, c), v) for c, v in by_category.items() if v)
-                total = sum(by_category.values())
+                score = scores[p][rnd["round"] - 1]
+                points = tuple((category_names.get(c, c), v) for c, v in sheet.category_points(score).items() if v)
+                total = score.total
             choice = entry["choice"] and choice_labels.get(entry["choice"], entry["choice"])
             lines.append(RoundLine(rnd["round"], entry["cards"], choice, rnd["closed"], points, total))
-        sheets.append(SheetColumn(seat_no, names[seat_no], player["total"], player["rank"], tuple(lines),
+        sheets.append(SheetColumn(seat_no, names[seat_no], totals[p], ranks[p], tuple(lines),
                                   entering=seat_no in waiting))
     standings = tuple(Standing(s.rank, s.name, s.total) for s in sorted(sheets, key=lambda s: (s.rank, s.seat)))
 
-    def who(seats: list[int]) -> tuple[str, ...]:
-        return tuple(names[s] for s in seats)
+    def who(players: tuple[int, ...]) -> tuple[str, ...]:
+        return tuple(names[p + 1] for p in players)
 
-    bonuses = view["bonuses"]
-    open_regions = tuple(OpenRegion(region_labels.get(r["name"], r["name"]), r["points"], r["color"])
-                         for r in bonuses["regions"] if r["open"])
-    taken_regions = tuple(sorted((TakenBonus(region_labels.get(r["name"], r["name"]), r["points"], r["round"],
-                                             who(r["seats"]))
-                                  for r in bonuses["regions"] if not r["open"]), key=lambda t: t.round))
+    marks = sheet.bonus_marks()
+    open_regions = tuple(OpenRegion(edition.regions[m.index].label, m.points, m.color)
+                         for m in marks.regions if m.open)
+    taken_regions = tuple(sorted((TakenBonus(edition.regions[m.index].label, m.points, m.round, who(m.players))
+                                  for m in marks.regions if not m.open), key=lambda t: t.round))
     route = None
-    if bonuses["route"] is not None:
-        info = bonuses["route"]
-        route = RouteBoard(route_label or info["name"], tuple(info["open_tiers"]), info["repeats"],
-                           tuple(TakenBonus(route_label or info["name"], t["points"], t["round"], who(t["seats"]))
-                                 for t in info["taken"]))
+    if marks.route is not None and edition.route is not None:
+        label = edition.route.label
+        route = RouteBoard(label, marks.route.open_points, marks.route.last_repeats,
+                           tuple(TakenBonus(label, t.points, t.round, who(t.players)) for t in marks.route.takings))
     return Board(view["code"], edition.label, view["round"], view["finished"],
                  tuple(names[s] for s in view["waiting_for"]), tuple(sheets), standings, open_regions,
                  taken_regions, route, view["version"])
@@ -152,12 +153,4 @@ def board_from_view(view: dict) -> Board:
 
 def tiers_text(route: RouteBoard) -> str:
     """"7, 3 or 1 points" / "1 point for anyone else" / "none left"."""
-    tiers = route.open_tiers
-    if not tiers:
-        return _("none left")
-    if route.repeats and len(tiers) == 1 and route.taken:
-        return ngettext("{n} point for anyone else", "{n} points for anyone else", tiers[0]).format(n=tiers[0])
-    listed = ", ".join(str(t) for t in tiers[:-1])
-    if listed:
-        return _("next {listed} then {n} points").format(listed=listed, n=tiers[-1])
-    return ngettext("next {n} point", "next {n} points", tiers[0]).format(n=tiers[0])
+    return wording.tiers_open(route.open_tiers, route.repeats, bool(route.taken))

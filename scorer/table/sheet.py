@@ -1,7 +1,7 @@
 """A seat's (or the host's) score sheet at a table: the pad's `SheetSession` over the table's service.
 
-The sheet screens draw a `PadState` and send commands; here that state is folded from the table's view
-(every seat's entries, the same `rules/` scoring as every other sheet) and a command is a submission to
+The sheet screens draw a `PadState` and send commands; here that state is the table's view (every seat's
+entries, and the host's fold of the closed rounds, `rules.sheet`, read as sent) and a command is a submission to
 `TableService` with this device's token, so a seat changes only its own sheet, exactly as through the
 JSON API. Live: `watch` subscribes to the table, and every committed change anywhere re-folds the state
 and calls the listeners. No Flet here.
@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine import ROUNDS
+from rules.sheet import GameSheet
 from scorer.locale import _
 from scorer.pad.errors import EntryError
-from scorer.pad.game import LETTERS_MODE, PadState, Setup, score
+from scorer.pad.game import LETTERS_MODE, PadState, Setup
 from scorer.pad.places import SheetPlace
 from scorer.table.board import seat_name
 from scorer.table.service import TableError, TableService
@@ -24,7 +25,8 @@ HOST_PLACE = ("table_host_sheet", "table_host_summary", "table_host_entry", "tab
 
 
 def state_from_view(view: dict) -> PadState:
-    """The pad's state of a table's game: its seats as players, their entries round by round, scored."""
+    """The pad's state of a table's game: its seats as players, their entries round by round, and the host's
+    scores of the closed rounds as it sent them (the view's `sheet`): a seat scores nothing again."""
     from scorer.packs import resolve_edition
 
     edition = resolve_edition(view["edition"]["id"])
@@ -32,9 +34,7 @@ def state_from_view(view: dict) -> PadState:
                   LETTERS_MODE)
     entries = [{s: {"cards": e["cards"], "choice": e["choice"]} for s, e in enumerate(rnd["entries"]) if e}
                for rnd in view["rounds"]]
-    state = PadState(setup, edition, entries)
-    score(state)
-    return state
+    return PadState(setup, edition, entries, sheet=GameSheet.from_data(edition, view["sheet"]))
 
 
 class TableSheetSession:

@@ -155,8 +155,8 @@ class LetterEntry:
         options = [self.choice_buttons[icon.name] for icon in self.edition.choice.icons]
         # None beside the question, the options two by two: the whole row fits under the keypad on a phone
         self.choices = ft.Column([
-            ft.Row([ft.Text(_("{family}: pick one to score this round (each once per game)").format(
-                family=self.edition.choice.label), weight=ft.FontWeight.BOLD, size=13, expand=True),
+            ft.Row([ft.Text(wording.choice_pick_prompt(self.edition.choice.label), weight=ft.FontWeight.BOLD,
+                            size=13, expand=True),
                 sem("choice-none", self.choice_buttons[None])], spacing=6),
             self.choice_prompt,
             *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2)),

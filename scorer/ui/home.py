@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
+from rules import wording
 from rules.i18n import format_datetime
 from scorer.locale import _
 from scorer.packs import available_editions, resolve_edition
@@ -192,8 +193,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
                           dense=True)
              for i in range(4)]
     variant = ft.Switch(value=False)
-    variant_row = ft.Row([variant, ft.Text(_("Direction variant: with 3–4 players, pass right in rounds 2 "
-                                             "and 4"), expand=True, size=13)], spacing=8)
+    variant_row = ft.Row([variant, ft.Text(wording.direction_variant_switch(), expand=True, size=13)], spacing=8)
     message = ft.Text("", color=ft.Colors.ERROR)
     deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 

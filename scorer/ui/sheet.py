@@ -5,7 +5,8 @@ from __future__ import annotations
 import flet as ft
 import flet.canvas as cv
 
-from rules.engine import ROUNDS
+from rules import wording
+from rules.engine import ROUNDS, passes_left
 from rules.scoring import category_points
 from scorer.locale import _, ngettext
 from scorer.pad.entry import draft_for
@@ -152,16 +153,9 @@ def route_tiers(state: PadState) -> ft.Control | None:
         return None
     chips = []
     for tier in marks.tiers:
-        takers = "; ".join(_("{names} R{round}").format(names=", ".join(state.players[p] for p in t.players),
-                                                         round=t.round) for t in tier.takings)
-        if takers and tier.open:
-            label = _("+{points} {takers} · still open").format(points=tier.points, takers=takers)
-        elif takers:
-            label = f"+{tier.points} {takers}"
-        elif tier.on_offer_next:
-            label = _("+{points} next").format(points=tier.points)
-        else:
-            label = _("+{points} open").format(points=tier.points)
+        takers = "; ".join(wording.tier_takers([state.players[p] for p in t.players], t.round)
+                           for t in tier.takings)
+        label = wording.tier_chip(tier.points, takers, tier.open, tier.on_offer_next)
         chips.append(ft.Container(
             ft.Text(label, size=12, weight=ft.FontWeight.W_500,
                     color=ft.Colors.ON_PRIMARY_CONTAINER if takers else None),
@@ -282,10 +276,8 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
                     weight=ft.FontWeight.W_500))], spacing=6, tight=True),
                 height=48, padding=ft.Padding.symmetric(horizontal=14), border_radius=24,
                 border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
-    heading = _("Round {round} of {rounds}").format(round=r + 1, rounds=ROUNDS)
-    if state.setup.direction_variant:
-        heading = (_("Round {round} of {rounds} · pass right") if r % 2 == 1
-                   else _("Round {round} of {rounds} · pass left")).format(round=r + 1, rounds=ROUNDS)
+    heading = wording.round_heading(r + 1, ROUNDS, passes_left(r, state.setup.n, True)
+                                    if state.setup.direction_variant else None)
     waiting = [n for p, n in enumerate(state.players) if not entered[p]]
     return ft.Card(ft.Container(ft.Column([
         sem("round-status", ft.Text(heading,

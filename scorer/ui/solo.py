@@ -9,6 +9,7 @@ from weakref import WeakKeyDictionary
 
 import flet as ft
 
+from rules import wording
 from scorer.locale import _, ngettext
 from scorer.packs import available_editions
 from scorer.pad.pictograms import pictogram_svg
@@ -16,7 +17,6 @@ from scorer.solo.game import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame
 from scorer.solo.view import (
     FINISHED,
     PLAYING,
-    bonus_line,
     hint_lines,
     load,
     new_game,
@@ -170,7 +170,7 @@ def solo_setup(app: PadApp) -> Screen:
                 ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see · "
                           "expert: searches far more deals and plans its own next picks"),
                         size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
-        ft.Row([variant, ft.Text(_("Direction variant (3–4 players): pass right in rounds 2 and 4"),
+        ft.Row([variant, ft.Text(wording.direction_variant_solo_switch(),
                                  expand=True, size=13)], spacing=8),
         sem("solo-setup-message", message),
         sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
@@ -302,7 +302,7 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
             options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), height=40, disabled=True,
                                              icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
         used = ", ".join(view["choices_used_labels"]) or _("none yet")
-        items += [ft.Text(_("Score one (each only once per game):"), weight=ft.FontWeight.BOLD),
+        items += [ft.Text(wording.choice_once_heading(), weight=ft.FontWeight.BOLD),
                   ft.Column(options, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                   sem("choices-used", ft.Text(_("Already used: {choices}").format(choices=used), size=12))]
     else:
@@ -335,8 +335,7 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
                      row=player["row"], choice=player["choice"]), size=12)]
         lines += [ft.Text(line, size=12) for line in player["explanations"]]
         cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
-    regions = {r.name for r in game.edition.regions}
-    bonuses = [note(bonus_line(b, regions)) for b in summary["bonuses"]]
+    bonuses = [note(line) for line in game.bonus_summary(round_number)]
     if not bonuses:
         bonuses = [ft.Text(_("No shared bonus settled this round."), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
     over = game.state.is_terminal()

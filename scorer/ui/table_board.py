@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from rules import wording
 from scorer.locale import _, ngettext
 from scorer.table.board import Board, OpenRegion, RouteBoard, SheetColumn, TakenBonus, board_from_view, tiers_text
 from scorer.table.service import TableError, TableService
@@ -107,7 +108,7 @@ class BoardScreen:
         board = self.board
         parts: list[ft.Control] = [ft.Text(_("Regions still open"), size=MEDIUM, weight=ft.FontWeight.W_600)]
         parts.append(sem("board-regions-open", ft.Row(
-            [self._region_chip(r) for r in board.open_regions] or [ft.Text(_("none left"), size=MEDIUM)],
+            [self._region_chip(r) for r in board.open_regions] or [ft.Text(wording.regions_none_left(), size=MEDIUM)],
             wrap=True, spacing=8, run_spacing=8)))
         if board.taken_regions:
             parts.append(ft.Text(_("Regions taken"), size=MEDIUM, weight=ft.FontWeight.W_600))
