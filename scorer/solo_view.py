@@ -110,13 +110,6 @@ def bonus_line(bonus: dict, region_names: set[str]) -> str:
     return _("{bonus}: +{points} to {players}").format(bonus=name, points=bonus["points"], players=players)
 
 
-def text_on(background: str) -> str:
-    """Black or white, whichever reads better on a region colour like '#C9A227'."""
-    r, g, b = (int(background.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))
-    luminance = 0.299 * r + 0.587 * g + 0.114 * b
-    return "#000000" if luminance > 150 else "#FFFFFF"
-
-
 @dataclass(frozen=True, slots=True)
 class HintLine:
     label: str

@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from scorer.pad.contrast import text_on
 from scorer.pad.store import EventStore, summary_line
 from scorer.solo import SoloGame
 from scorer.solo_view import (
@@ -18,7 +19,6 @@ from scorer.solo_view import (
     save,
     status_line,
     step_line,
-    text_on,
     unfinished,
 )
 

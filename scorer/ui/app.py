@@ -24,10 +24,10 @@ from scorer.locale import N_, _
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
+from scorer.ui.theme import SEED_COLOR, build_theme  # noqa: F401  (the shell's theme: main and publish read it here)
 
 log = logging.getLogger(__name__)
 
-SEED_COLOR = "#1F7A6D"
 #: Where this device keeps the language chosen with the switch (the browser's storage, the phone's prefs).
 LANGUAGE_KEY = "tourpad.language"
 #: How long the first screen waits for the device to say its language before giving up (a headless
@@ -393,7 +393,3 @@ def not_found(app: PadApp, message: str) -> Screen:
         ft.Text(_("It may have been deleted, or the link was mistyped."), color=ft.Colors.ON_SURFACE_VARIANT),
         ft.FilledButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home")),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16))
-
-
-def build_theme(dark: bool) -> ft.Theme:
-    return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True)

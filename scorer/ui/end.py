@@ -17,7 +17,8 @@ from scorer.pad.session import SheetSession
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.ui.sheet import PAD, sheet_screen, undo_button
 
-MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
+#: Gold, silver, bronze: dark enough for 3:1 on the light theme's surface, light enough for the dark one's.
+MEDALS = {1: "#A67C00", 2: "#7D8A96", 3: "#B0703A"}
 
 
 def chart(running: list[list[int]], players: list[str] | tuple[str, ...]) -> ft.Control:
@@ -161,7 +162,7 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
         ft.Text(_("By category"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(breakdown(state), padding=10)),
         ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
-                        color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                        color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                 ft.Text("; ".join(problems) or _("Categories add up to the totals"), size=12, expand=True)]),
         ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),

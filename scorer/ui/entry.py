@@ -13,6 +13,7 @@ from rules.engine import HAND_SIZE, ROUNDS
 from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
+from scorer.pad.contrast import text_on
 from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
@@ -124,7 +125,7 @@ class LetterEntry:
         self.choice_note.visible = False
         self.key = key_size(self.edition)
         self.region_of = {c.letter: self.edition.regions[c.region] for c in self.edition.cards}
-        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
+        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD),
                                         width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
                            for _i in range(HAND_SIZE)]
         self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
@@ -138,7 +139,7 @@ class LetterEntry:
             on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
         self.keypad = ft.Column([ft.Row([
             # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
-            ft.Container(ft.Text(region.label, size=11, color=ft.Colors.WHITE, max_lines=3,
+            ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
                                  weight=ft.FontWeight.W_500),
                          width=REGION_LABEL, height=KEY_HEIGHT, bgcolor=region.color, border_radius=10,
                          padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
@@ -281,6 +282,7 @@ class LetterEntry:
             letter = draft.letters[i] if i < len(draft.letters) else ""
             box.content.value = letter
             box.bgcolor = self.region_of[letter].color if letter in self.region_of else GREYED
+            box.content.color = text_on(box.bgcolor) if letter in self.region_of else ft.Colors.ON_SURFACE
         self.cards_line.value = (_("Cards: {cards} ({n} of {size})") if draft.cards else
                                  _("Cards: none ({n} of {size})")).format(cards=draft.cards, n=len(draft.letters),
                                                                           size=HAND_SIZE)
@@ -308,7 +310,7 @@ class LetterEntry:
             key.style = ft.ButtonStyle(
                 padding=0, shape=ft.RoundedRectangleBorder(radius=10),
                 bgcolor=region.color if picked else (GREYED if taken else None),
-                color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
+                color=text_on(region.color) if picked else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE),
                 side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
             key.content.style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None
 

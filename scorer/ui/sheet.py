@@ -8,6 +8,7 @@ import flet.canvas as cv
 from rules.engine import ROUNDS
 from rules.scoring import category_points
 from scorer.locale import _, ngettext
+from scorer.pad.contrast import text_on
 from scorer.pad.entry import draft_for
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, undo_question
@@ -115,7 +116,7 @@ def region_map(state: PadState, player: int) -> ft.Control:
             crossed = bool(visited >> card.index & 1)
             letters.append(ft.Container(
                 ft.Text(card.letter, size=16, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.WHITE if crossed else region.color,
+                        color=text_on(region.color) if crossed else ft.Colors.ON_SURFACE,
                         style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if crossed else None),
                 width=circle, height=circle, alignment=ft.Alignment.CENTER, border_radius=circle // 2,
                 bgcolor=region.color if crossed else None, border=ft.Border.all(2, region.color),
@@ -197,7 +198,7 @@ def town_map(state: PadState, player: int) -> ft.Control:
         ring = ft.Border.all(2.5, COAST_BLUE) if town.coast else ft.Border.all(1.5, town.color)
         towns.append(ft.Container(
             ft.Text(town.letter, size=12, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.WHITE if town.visited else town.color),
+                    color=text_on(town.color) if town.visited else ft.Colors.ON_SURFACE),
             left=town.x - r, top=town.y - r, width=2 * r, height=2 * r, border_radius=r, border=ring,
             bgcolor=town.color if town.visited else ft.Colors.SURFACE, alignment=ft.Alignment.CENTER,
             tooltip=town.site))  # the town's name in the reader's language (scorer.pad.townmap)
@@ -207,8 +208,8 @@ def town_map(state: PadState, player: int) -> ft.Control:
                      ft.Text(_("pathway drawn"), size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=5)
     drawn = sum(1 for line in view.pathways if line.drawn)
     return ft.Column([
-        ft.Row([ft.Text(_("WEST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE, expand=True),
-                ft.Text(_("EAST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE)]),
+        ft.Row([ft.Text(_("WEST"), size=10, weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY, expand=True),
+                ft.Text(_("EAST"), size=10, weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY)]),
         ft.Semantics(identifier=f"town-map-{player + 1}",
                      label=ngettext("Town map: {n} pathways drawn", "Town map: {n} pathways drawn",
                                     drawn).format(n=drawn),
@@ -249,7 +250,7 @@ def category_table(state: PadState, player: int) -> ft.Control:
                                                           color=ft.Colors.PRIMARY))], spacing=0))
     problems = state.consistency_problems()
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
-                            color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                            color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                     ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
                             size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
     return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)

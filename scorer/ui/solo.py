@@ -11,6 +11,7 @@ import flet as ft
 
 from scorer.locale import _, ngettext
 from scorer.packs import available_editions
+from scorer.pad.contrast import text_on
 from scorer.pad.pictograms import pictogram_svg
 from scorer.solo import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
 from scorer.solo_view import (
@@ -24,7 +25,6 @@ from scorer.solo_view import (
     save,
     status_line,
     step_line,
-    text_on,
 )
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.end import chart, podium_card
