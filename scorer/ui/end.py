@@ -137,17 +137,17 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
     ties = state.tie_breaks()
     problems = state.consistency_problems()
     exports = ft.Row([
-        *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT, height=48,
+        *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT,
                                 on_click=lambda e: export(app, session, "json", False)),
-           ft.OutlinedButton(_("Copy JSON"), icon=ft.Icons.COPY, height=48,
+           ft.OutlinedButton(_("Copy JSON"), icon=ft.Icons.COPY,
                              on_click=lambda e: export(app, session, "json", True))]
           if state.setup.mode == LETTERS_MODE else []),
-        ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART, height=48,
+        ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART,
                              on_click=lambda e: export(app, session, "csv", False)),
     ], wrap=True, spacing=8, run_spacing=8)
     # the one-phone game: the same players, edition and variant again in one tap (a table's next game is
     # the host's Play again)
-    rematch = ([sem("rematch", ft.FilledButton(_("Rematch"), icon=ft.Icons.REPLAY, height=52,
+    rematch = ([sem("rematch", ft.FilledButton(_("Rematch"), icon=ft.Icons.REPLAY,
                                                tooltip=_("A new game: the same players, edition and variant"),
                                                on_click=lambda e: start_rematch(app, session)))]
                if isinstance(session, GameSession) else [])
@@ -168,9 +168,9 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
         ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),
         ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
-        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON, height=48,
+        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON,
                                   on_click=lambda e: app.go_to(session.place.route("sheet"))),
-                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(_("Final ranking"), body, actions=undo_button(app, session))

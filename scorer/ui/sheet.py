@@ -16,6 +16,7 @@ from scorer.pad.session import DRAFTS, SheetSession
 from scorer.pad.townmap import has_town_map, town_map_view
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.confirm import ask
+from scorer.ui.named import icon_button
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -32,8 +33,8 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
         return []
     state = session.state
     if state.finished:
-        return [sem("edit-round", ft.IconButton(ft.Icons.EDIT_NOTE, tooltip=_("Edit round"),
-                                                on_click=lambda e: app.go_to(session.place.route("sheet"))))]
+        return [sem("edit-round", icon_button(ft.Icons.EDIT_NOTE, _("Edit round"),
+                                              lambda e: app.go_to(session.place.route("sheet"))))]
 
     def after(what: str, done: str) -> None:
         app.toast(done.format(what=what))
@@ -73,10 +74,10 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
             DRAFTS.drop((*session.draft_key, undone[1]["round"], undone[1]["player"]))
         after(what, _("Redone: {what}"))
 
-    buttons = [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
-                                         disabled=not session.can_undo))]
+    buttons = [sem("undo", icon_button(ft.Icons.UNDO, _("Undo the last entry"), undo,
+                                       disabled=not session.can_undo))]
     if session.can_redo:
-        buttons.append(sem("redo", ft.IconButton(ft.Icons.REDO, tooltip=_("Redo"), on_click=redo)))
+        buttons.append(sem("redo", icon_button(ft.Icons.REDO, _("Redo"), redo)))
     return buttons
 
 
@@ -130,12 +131,13 @@ def region_map(state: PadState, player: int) -> ft.Control:
                     color=ft.Colors.ON_SURFACE_VARIANT if claim is not None and not scored else None),
             width=40, height=30, alignment=ft.Alignment.CENTER, border_radius=15,
             border=ft.Border.all(2, ft.Colors.PRIMARY) if scored else None)
+        # wraps: on a 320 px phone (or in large text) the letters and the bonus go under the region's name
         rows.append(ft.Row([
-            ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-            ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS),
-            ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap),
-            bonus], spacing=6))
+            ft.Row([ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
+                    ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6, tight=True),
+            ft.Row([ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap), bonus],
+                   spacing=6, tight=True)], spacing=6, wrap=True, run_spacing=4))
     status = state.route_status(player)
     if status is not None:
         rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
@@ -253,14 +255,16 @@ def category_table(state: PadState, player: int) -> ft.Control:
                             color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                     ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
                             size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
-    return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)
+    # focusable: a keyboard can reach the table to scroll it sideways (on a phone it is wider than the screen)
+    table = ft.Semantics(content=ft.Column(rows, spacing=0), focusable=True)
+    return ft.Column([ft.Row([table], scroll=ft.ScrollMode.AUTO), check], spacing=6)
 
 
 def round_status(app: PadApp, session: SheetSession) -> ft.Control:
     state = session.state
     r = state.current_round
     if state.finished:
-        return ft.FilledButton(_("Final ranking"), icon=ft.Icons.EMOJI_EVENTS, height=52,
+        return ft.FilledButton(_("Final ranking"), icon=ft.Icons.EMOJI_EVENTS,
                                on_click=lambda e: app.go_to(session.place.route("end")))
     entered = state.entered(r)
     buttons: list[ft.Control] = []
@@ -268,11 +272,11 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
         if session.may_enter(r, p):
             if entered[p]:
                 buttons.append(sem(f"enter-{p + 1}", ft.OutlinedButton(
-                    _("{name}: entered").format(name=name), height=48, icon=ft.Icons.CHECK,
+                    _("{name}: entered").format(name=name), icon=ft.Icons.CHECK,
                     on_click=lambda e, p=p: open_entry(app, session, r, p))))
             else:
                 buttons.append(sem(f"enter-{p + 1}", ft.FilledButton(
-                    _("Enter {name}").format(name=name), height=48,
+                    _("Enter {name}").format(name=name),
                     on_click=lambda e, p=p: open_entry(app, session, r, p))))
         else:  # another seat's phone enters it: only whether it has
             buttons.append(ft.Container(ft.Row([
@@ -357,7 +361,7 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
-            player_tab_label(state, p), height=44,
+            player_tab_label(state, p),
             on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
         for p in range(state.setup.n)], wrap=True, spacing=6, run_spacing=6)
     status_box = ft.Container(round_status(app, session))
@@ -429,7 +433,6 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
     bonuses = state.bonus_summary(round_index)
     last = round_index == ROUNDS - 1
     proceed = ft.FilledButton(_("Final ranking") if last else _("Start round {round}").format(round=round_index + 2),
-                              height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
                               on_click=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
     body = ft.Container(ft.Column([

@@ -88,7 +88,7 @@ def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
-    return ft.Row([ft.Image(src=svg, width=14, height=14), label], spacing=4)
+    return ft.Row([ft.Image(src=svg, width=14, height=14, exclude_from_semantics=True), label], spacing=4)
 
 
 def mini_card(card: dict) -> ft.Control:
@@ -122,7 +122,7 @@ def solo_setup(app: PadApp) -> Screen:
     message = ft.Text("", color=ft.Colors.ERROR)
 
     def choice_button(label: str, selected: bool, on_click, identifier: str | None = None) -> ft.Control:
-        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, height=44, on_click=on_click)
+        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, on_click=on_click)
         return sem(identifier, button) if identifier else button
 
     def redraw() -> None:
@@ -166,7 +166,7 @@ def solo_setup(app: PadApp) -> Screen:
         ft.Row([variant, ft.Text(_("Direction variant (3–4 players): pass right in rounds 2 and 4"),
                                  expand=True, size=13)], spacing=8),
         sem("solo-setup-message", message),
-        sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
+        sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW,
                                           on_click=start)),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(_("Play solo"), body)
@@ -287,12 +287,12 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
         dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
-                _("{option}: {points} pts").format(option=option["label"], points=option["points"]), height=44,
+                _("{option}: {points} pts").format(option=option["label"], points=option["points"]),
                 icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
         # scored in an earlier round: shown, not choosable
         for name, shown in zip(view["choices_used"], view["choices_used_labels"], strict=True):
-            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), height=40, disabled=True,
+            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), disabled=True,
                                              icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
         used = ", ".join(view["choices_used_labels"]) or _("none yet")
         items += [ft.Text(_("Score one (each only once per game):"), weight=ft.FontWeight.BOLD),
@@ -341,7 +341,7 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
     return ft.Column([
         sem("solo-summary", ft.Text(_("Round {n} scored").format(n=round_number), weight=ft.FontWeight.BOLD, size=18)),
         ft.Text(_("Shared bonuses"), weight=ft.FontWeight.BOLD), *bonuses, *cards,
-        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD, height=52,
+        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD,
                         on_click=next_step),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -357,12 +357,12 @@ def end_body(app: PadApp, game: SoloGame) -> ft.Control:
         *(podium_card(i + 1, r["place"], r["name"], r["total"]) for i, r in enumerate(ranking)),
         ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(running_totals(game.round_summaries()), game.setup.players), padding=10)),
-        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r), height=44,
+        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r),
                                   on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
                 for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
-        ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY, height=48,
+        ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY,
                                      on_click=lambda e: app.go("solo_setup")),
-                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 

@@ -420,7 +420,7 @@ class TableScreens:
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(
-                       _("Score sheets"), icon=ft.Icons.GRID_ON, height=48,
+                       _("Score sheets"), icon=ft.Icons.GRID_ON,
                        on_click=lambda e: self.app.go("table_host_sheet", code=self.view["code"]))),
                            ft.TextButton(_("Leave"), on_click=lambda e: self.app.go("table"))], wrap=True),
                    ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "

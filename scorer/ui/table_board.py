@@ -174,5 +174,6 @@ def table_board(app: PadApp, code: str) -> Screen:
         return table_ui.how_to_host()
     board = BoardScreen(app, hosting.service, code)
     title = _("Table {code} · {edition}").format(code=board.board.code, edition=board.board.edition)
-    return Screen(title, ft.Container(board.root, padding=ft.Padding.all(20)), on_leave=board.stop,
-                  full_width=True)
+    # focusable: a keyboard can reach the board to scroll it (it has no button of its own to land on)
+    return Screen(title, ft.Container(ft.Semantics(content=board.root, focusable=True), padding=ft.Padding.all(20)),
+                  on_leave=board.stop, full_width=True)

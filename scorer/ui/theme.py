@@ -49,6 +49,19 @@ DARK = {
 PALETTES = {False: LIGHT, True: DARK}
 
 
+#: Buttons at least 48 px tall at the normal text size (a finger's target; WCAG 2.5.5 asks for 44), taller
+#: as the text grows; Material's own heights are 40, and 32 where Flutter picks its compact density
+#: (a desktop browser).
+TEXT_BUTTON_PADDING = ft.Padding.symmetric(horizontal=12, vertical=14)
+BUTTON_PADDING = ft.Padding.symmetric(horizontal=24, vertical=14)
+
+
 def build_theme(dark: bool) -> ft.Theme:
     return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True,
-                    color_scheme=ft.ColorScheme(**PALETTES[dark]))
+                    color_scheme=ft.ColorScheme(**PALETTES[dark]),
+                    visual_density=ft.VisualDensity.STANDARD,  # not compact in a desktop browser
+                    text_button_theme=ft.TextButtonTheme(style=ft.ButtonStyle(padding=TEXT_BUTTON_PADDING)),
+                    filled_button_theme=ft.FilledButtonTheme(style=ft.ButtonStyle(padding=BUTTON_PADDING)),
+                    outlined_button_theme=ft.OutlinedButtonTheme(style=ft.ButtonStyle(padding=BUTTON_PADDING)),
+                    button_theme=ft.ButtonTheme(style=ft.ButtonStyle(padding=BUTTON_PADDING)),
+                    switch_theme=ft.SwitchTheme(padding=ft.Padding.symmetric(horizontal=4, vertical=4)))
