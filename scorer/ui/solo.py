@@ -30,8 +30,11 @@ from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
+CARD_HEIGHT = 164
+LARGE_TEXT_CARD_WIDTH = 136
 
 
 class SoloWindow:
@@ -60,8 +63,10 @@ def window(app: PadApp) -> SoloWindow:
 
 # --- cards ------------------------------------------------------------------------------------------------
 
-def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112) -> ft.Control:
-    """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names."""
+def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112,
+              fixed_height: bool = True) -> ft.Control:
+    """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names; all cards
+    one height, unless `fixed_height` is off (larger text: each card as tall as its words)."""
     fg = text_on(card["color"])
     face = ft.Container(ft.Column([
         ft.Row([ft.Text(card["letter"], size=26, weight=ft.FontWeight.BOLD, color=fg),
@@ -74,7 +79,10 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
         *(icon_line(icon, label, fg, card["color"]) for icon, label in zip(card["icons"], card["icon_labels"],
                                                                             strict=True)),
-    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=164,
+    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8,
+        # in larger text, wider too: two still fit side by side on a 320 px phone, and "Sightseeing" in one
+        width=width if fixed_height else max(width, LARGE_TEXT_CARD_WIDTH),
+        height=CARD_HEIGHT if fixed_height else None,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
@@ -282,7 +290,8 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                                 and not win.thinking))
     if view["phase"] == "choice":
         items.append(ft.Text(_("Your Catch card"), weight=ft.FontWeight.BOLD))
-        items.append(card_face(view["catch"], identifier="catch"))
+        items.append(card_face(view["catch"], identifier="catch",
+                               fixed_height=app.text_size == DEFAULT_TEXT_SIZE))
         options = []
         dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
@@ -301,7 +310,8 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     else:
         legal = set() if win.thinking else {a["action"] for a in view["actions"]}
         hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
-                          identifier=f"hand-{i}") for i, c in enumerate(view["hand"])]
+                          identifier=f"hand-{i}", fixed_height=app.text_size == DEFAULT_TEXT_SIZE)
+                for i, c in enumerate(view["hand"])]
         items += [ft.Text(_("Your hand: tap a card"), weight=ft.FontWeight.BOLD),
                   ft.Row(hand, wrap=True, spacing=6, run_spacing=6)]
     items.append(ft.Text(_("The table"), weight=ft.FontWeight.BOLD))

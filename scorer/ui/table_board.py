@@ -121,7 +121,9 @@ class BoardScreen:
     def _region_chip(region: OpenRegion) -> ft.Control:
         return ft.Container(
             ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
-                    ft.Text(f"{region.name} +{region.points}", size=SMALL)], spacing=6, tight=True),
+                    # wraps rather than runs past the screen's side (a phone, large text)
+                    ft.Text(f"{region.name} +{region.points}", size=SMALL, expand=True, expand_loose=True)],
+                   spacing=6, tight=True),
             padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
