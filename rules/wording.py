@@ -658,9 +658,14 @@ def direction_variant_players() -> str:
     return _(DIRECTION_VARIANT_PLAYERS)
 
 
-def direction_variant_switch() -> str:
-    """The set-up's switch for the direction variant, with what it changes."""
-    return _("Direction variant: with 3–4 players, pass right in rounds 2 and 4")
+def direction_variant_name() -> str:
+    """The set-up's switch for the direction variant: its label, short, as a switch's label does not wrap."""
+    return _("Direction variant")
+
+
+def direction_variant_effect() -> str:
+    """What the direction variant changes, said under its switch."""
+    return _("With 3–4 players, pass right in rounds 2 and 4.")
 
 
 def direction_variant_solo_switch() -> str:

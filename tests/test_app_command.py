@@ -4,6 +4,7 @@ captured)."""
 from __future__ import annotations
 
 import socket
+from typing import ClassVar
 
 import flet as ft
 import pytest
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from scorer.cli import app
 from scorer.commands import app_commands
+from scorer.ui.text_size import PageScriptMiddleware
 
 
 @pytest.fixture
@@ -20,7 +22,14 @@ def captured_run(monkeypatch):
     from scorer.table import host
 
     calls = []
-    asgi_app = object()
+
+    class ExportedApp:  # Flet's FastAPI app: the page script's middleware is added to it
+        middleware: ClassVar[list] = []
+
+        def add_middleware(self, cls) -> None:
+            self.middleware.append(cls)
+
+    asgi_app = ExportedApp()
 
     def run(main, **kw):
         calls.append(kw)
@@ -28,6 +37,7 @@ def captured_run(monkeypatch):
 
     def serve(served, host_address, port, *args, **kw):
         assert served is asgi_app  # the server serves the app Flet exported, nothing else
+        assert served.middleware == [PageScriptMiddleware]  # its pages apply the text size
         calls[-1].update(host=host_address, port=port)
 
     monkeypatch.setattr(ft, "run", run)

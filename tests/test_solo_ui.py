@@ -19,6 +19,7 @@ class Shell:
         self.route: tuple[str, dict] = ("home", {})
         self.current = None
         self.page = None  # no page: the light theme
+        self.text_size = "normal"
         self.toasts: list[str] = []
         self.renders = 0
 

@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from rules.sheet import ParsedRound
+from scorer.pad.contrast import text_on
 from scorer.pad.store import EventStore, summary_line
 from scorer.solo.game import SoloGame
 from scorer.solo.view import (
@@ -18,7 +19,6 @@ from scorer.solo.view import (
     save,
     status_line,
     step_line,
-    text_on,
     unfinished,
 )
 

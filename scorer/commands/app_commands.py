@@ -98,8 +98,9 @@ def run_app(
     # forwarded headers are ignored, and request heads are bounded. (The port was checked free above; if
     # something takes it meanwhile, uvicorn says so and exits.)
     from scorer.table.host import serve
+    from scorer.ui.text_size import with_page_script
 
-    serve(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets), host, port)
+    serve(with_page_script(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)), host, port)
 
 
 def host(port: int = typer.Option(8550, help=N_("port to serve on")),

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from scorer.locale import _
 
-PLAYER_COLORS = ("#1F7A6D", "#C2410C", "#6D28D9", "#B91C1C")
+#: One line colour per player: each at least 3:1 on both the light and the dark theme's surface.
+PLAYER_COLORS = ("#1F7A6D", "#C2410C", "#8B5CF6", "#DC2626")
 
 
 @dataclass(frozen=True, slots=True)

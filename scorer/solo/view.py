@@ -100,11 +100,6 @@ def running_totals(summaries: list[dict]) -> list[list[int]]:
     return lines
 
 
-def text_on(background: str) -> str:
-    """Black or white, whichever reads better on a region colour like '#C9A227'."""
-    r, g, b = (int(background.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4))
-    luminance = 0.299 * r + 0.587 * g + 0.114 * b
-    return "#000000" if luminance > 150 else "#FFFFFF"
 
 
 @dataclass(frozen=True, slots=True)

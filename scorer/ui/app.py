@@ -25,10 +25,12 @@ from scorer.locale import N_, _
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
+from scorer.ui.named import icon_button, menu_button
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE, keep_text_size, saved_text_size, text_size_menu
+from scorer.ui.theme import SEED_COLOR, build_theme  # noqa: F401  (the shell's theme: main and publish read it here)
 
 log = logging.getLogger(__name__)
 
-SEED_COLOR = "#1F7A6D"
 #: Where this device keeps the language chosen with the switch (the browser's storage, the phone's prefs).
 LANGUAGE_KEY = "tourpad.language"
 #: How long the first screen waits for the device to say its language before giving up (a headless
@@ -167,6 +169,8 @@ class PadApp:
         #: This session's language (`rules.i18n.LANGUAGES`); None until chosen. Read only through
         #: `rules.i18n.current_language`, which `scorer.ui.main` points at the session being served.
         self.language: str | None = None
+        #: This device's text size (`scorer.ui.text_size`): the browser applies it; the app shows it checked.
+        self.text_size = DEFAULT_TEXT_SIZE
 
     # --- navigation -------------------------------------------------------------------------------------
 
@@ -301,11 +305,12 @@ class PadApp:
     def _view(self, path: str, shown: Screen) -> ft.View:
         back = None
         if path != "/":
-            back = sem("back", ft.IconButton(ft.Icons.ARROW_BACK, tooltip=_("Back"), on_click=lambda e: self.back()))
-        theme_button = sem("theme", ft.IconButton(
+            back = sem("back", icon_button(ft.Icons.ARROW_BACK, _("Back"), lambda e: self.back()))
+        theme_button = sem("theme", icon_button(
             ft.Icons.DARK_MODE if self.page.theme_mode != ft.ThemeMode.DARK else ft.Icons.LIGHT_MODE,
-            tooltip=_("Light / dark theme"), on_click=lambda e: self.toggle_theme()))
-        settings = [self.language_menu()] if path == "/" else []  # the home screen keeps the settings
+            _("Light / dark theme"), lambda e: self.toggle_theme()))
+        settings = ([self.language_menu(), text_size_menu(self.text_size, self.pick_text_size)] if path == "/"
+                    else [])  # the home screen keeps the settings
         appbar = ft.AppBar(leading=back, automatically_imply_leading=False,
                            title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
                            actions=[*shown.actions, *settings, theme_button], center_title=False)
@@ -425,7 +430,21 @@ class PadApp:
                                   checked=lang == current,
                                   on_click=lambda e, lang=lang: self.page.run_task(self.choose_language, lang))
                  for lang in LANGUAGES]
-        return sem("language", ft.PopupMenuButton(icon=ft.Icons.TRANSLATE, tooltip=_("Language"), items=items))
+        return sem("language", menu_button(ft.Icons.TRANSLATE, _("Language"), items))
+
+    async def settle_text_size(self) -> None:
+        """The text size kept on this device, checked in its menu (the page itself applied it at load)."""
+        saved = await saved_text_size()
+        if saved != self.text_size:
+            self.text_size = saved
+            self.render()
+
+    def pick_text_size(self, size: str) -> None:
+        async def keep() -> None:
+            self.text_size = size
+            await keep_text_size(size)
+            self.render()
+        self.page.run_task(keep)
 
     def toggle_theme(self) -> None:
         self.page.theme_mode = (ft.ThemeMode.LIGHT if self.page.theme_mode == ft.ThemeMode.DARK
@@ -449,9 +468,5 @@ def not_found(app: PadApp, message: str) -> Screen:
     return Screen(_("Not found"), ft.Container(ft.Column([
         sem("not-found", ft.Text(message, size=16)),
         ft.Text(_("It may have been deleted, or the link was mistyped."), color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home")),
+        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home")),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=16))
-
-
-def build_theme(dark: bool) -> ft.Theme:
-    return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True)

@@ -17,7 +17,8 @@ from scorer.pad.session import SheetSession
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.ui.sheet import PAD, sheet_screen, undo_button
 
-MEDALS = {1: "#D4A017", 2: "#9AA5B1", 3: "#B0703A"}
+#: Gold, silver, bronze: dark enough for 3:1 on the light theme's surface, light enough for the dark one's.
+MEDALS = {1: "#A67C00", 2: "#7D8A96", 3: "#B0703A"}
 
 
 def chart(running: list[list[int]], players: list[str] | tuple[str, ...]) -> ft.Control:
@@ -136,17 +137,17 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
     ties = state.tie_breaks()
     problems = state.consistency_problems()
     exports = ft.Row([
-        *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT, height=48,
+        *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT,
                                 on_click=lambda e: export(app, session, "json", False)),
-           ft.OutlinedButton(_("Copy JSON"), icon=ft.Icons.COPY, height=48,
+           ft.OutlinedButton(_("Copy JSON"), icon=ft.Icons.COPY,
                              on_click=lambda e: export(app, session, "json", True))]
           if state.setup.mode == LETTERS_MODE else []),
-        ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART, height=48,
+        ft.FilledTonalButton(_("Save CSV"), icon=ft.Icons.TABLE_CHART,
                              on_click=lambda e: export(app, session, "csv", False)),
     ], wrap=True, spacing=8, run_spacing=8)
     # the one-phone game: the same players, edition and variant again in one tap (a table's next game is
     # the host's Play again)
-    rematch = ([sem("rematch", ft.FilledButton(_("Rematch"), icon=ft.Icons.REPLAY, height=52,
+    rematch = ([sem("rematch", ft.FilledButton(_("Rematch"), icon=ft.Icons.REPLAY,
                                                tooltip=_("A new game: the same players, edition and variant"),
                                                on_click=lambda e: start_rematch(app, session)))]
                if isinstance(session, GameSession) else [])
@@ -161,15 +162,15 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
         ft.Text(_("By category"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(breakdown(state), padding=10)),
         ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
-                        color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                        color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                 ft.Text("; ".join(problems) or _("Categories add up to the totals"), size=12, expand=True)]),
         ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),
         ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
-        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON, height=48,
+        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON,
                                   on_click=lambda e: app.go_to(session.place.route("sheet"))),
-                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(_("Final ranking"), body, actions=undo_button(app, session))

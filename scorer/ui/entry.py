@@ -13,14 +13,17 @@ from rules.engine import HAND_SIZE, ROUNDS
 from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
+from scorer.pad.contrast import text_on
 from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview, taken_letters
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.confirm import ask
+from scorer.ui.named import icon_button
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
@@ -29,6 +32,7 @@ KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
 KEY_HEIGHT, KEY_GAP = KEY_MIN, 4
 PHONE_ROW = 366  # usable width of a 390 px phone screen
 REGION_LABEL = 92
+SLOT_WIDTH = 42
 CHOICE_ROW_KEY = "entry-choices"  # the choice row's scroll key: Enter with no choice made moves there
 
 
@@ -124,12 +128,16 @@ class LetterEntry:
         self.choice_note.visible = False
         self.key = key_size(self.edition)
         self.region_of = {c.letter: self.edition.regions[c.region] for c in self.edition.cards}
-        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD, color=ft.Colors.WHITE),
-                                        width=42, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
+        # 42 px each, narrower on a phone too narrow for seven of those (320 px)
+        usable = app.page.width - PAD.left - PAD.right if app.page.width else PHONE_ROW
+        slot = min(SLOT_WIDTH, int(usable - (HAND_SIZE - 1) * 4) // HAND_SIZE)
+        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD),
+                                        width=slot, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
                            for _i in range(HAND_SIZE)]
         self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
-            _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1), size=10,
-            color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+            _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1), size=10, width=slot,
+            text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER))
             for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
         # OutlinedButton, not Button: Button copies its style on every update, so each tap would resend
         # every key's style
@@ -138,18 +146,20 @@ class LetterEntry:
             on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
         self.keypad = ft.Column([ft.Row([
             # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
-            ft.Container(ft.Text(region.label, size=11, color=ft.Colors.WHITE, max_lines=3,
+            ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
                                  weight=ft.FontWeight.W_500),
-                         width=REGION_LABEL, height=KEY_HEIGHT, bgcolor=region.color, border_radius=10,
+                         # as tall as a key; in larger text as tall as its words (three short lines)
+                         width=REGION_LABEL, height=KEY_HEIGHT if app.text_size == DEFAULT_TEXT_SIZE else None,
+                         bgcolor=region.color, border_radius=10,
                          padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
             *(self.keys[card.letter] for card in self.edition.cards if card.region == region.index)],
             spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
         dark = is_dark(app.page)
         self.choice_buttons: dict[str | None, ft.OutlinedButton] = {None: ft.OutlinedButton(
-            wording.CHOICE_NONE_BUTTON[self.edition.choice.rule], height=48, on_click=lambda e: self.choose(None))}
+            wording.CHOICE_NONE_BUTTON[self.edition.choice.rule], on_click=lambda e: self.choose(None))}
         for icon in self.edition.choice.icons:
             self.choice_buttons[icon.name] = ft.OutlinedButton(
-                content=ft.Text(icon.label, size=12, max_lines=2), height=48, expand=True,
+                content=ft.Text(icon.label, size=12), expand=True,
                 on_click=lambda e, n=icon.name: self.choose(n),
                 icon=ft.Container(card_icon(icon.name, "choice", size=20, dark=dark, label=icon.label)))
         options = [self.choice_buttons[icon.name] for icon in self.edition.choice.icons]
@@ -281,6 +291,7 @@ class LetterEntry:
             letter = draft.letters[i] if i < len(draft.letters) else ""
             box.content.value = letter
             box.bgcolor = self.region_of[letter].color if letter in self.region_of else GREYED
+            box.content.color = text_on(box.bgcolor) if letter in self.region_of else ft.Colors.ON_SURFACE
         self.cards_line.value = (_("Cards: {cards} ({n} of {size})") if draft.cards else
                                  _("Cards: none ({n} of {size})")).format(cards=draft.cards, n=len(draft.letters),
                                                                           size=HAND_SIZE)
@@ -308,7 +319,7 @@ class LetterEntry:
             key.style = ft.ButtonStyle(
                 padding=0, shape=ft.RoundedRectangleBorder(radius=10),
                 bgcolor=region.color if picked else (GREYED if taken else None),
-                color=ft.Colors.WHITE if picked else (ft.Colors.OUTLINE if taken else region.color),
+                color=text_on(region.color) if picked else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE),
                 side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
             key.content.style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None
 
@@ -370,14 +381,14 @@ class LetterEntry:
             sem("scan-row", self.scan.row),
             self.slots,
             ft.Row([ft.Container(sem("entry-cards", self.cards_line), expand=True),
-                    sem("backspace", ft.IconButton(ft.Icons.BACKSPACE_OUTLINED, on_click=self.backspace,
-                                                   tooltip=_("Remove the last card"))),
+                    sem("backspace", icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove the last card"),
+                                                    self.backspace)),
                     ft.TextButton(_("Clear"), on_click=self.clear),
                     self.scan.button], spacing=2),
             self.message_view,
             self.keypad,
             self.choices,
-            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=48, on_click=self.save),
+            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, on_click=self.save),
             self.typed,
             self.points,
         ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
@@ -392,7 +403,7 @@ def restyle(button: ft.OutlinedButton, chosen: bool) -> None:
 
 def choice_style(chosen: bool) -> ft.ButtonStyle:
     """A choice button, filled when it is the one chosen (one control either way: a tap may be on its way)."""
-    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8),
+    return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8, vertical=14),  # 48 px tall, or more
                           bgcolor=ft.Colors.PRIMARY if chosen else None,
                           color=ft.Colors.ON_PRIMARY if chosen else None,
                           icon_color=ft.Colors.ON_PRIMARY if chosen else None)
@@ -420,7 +431,7 @@ def entry(app: PadApp, game_id: int, round_index: int, player: int) -> Screen:
 def letter_entry(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
     view = LetterEntry(app, session, round_index, player)
     name = session.state.players[player]
-    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=view.save))
+    save_action = sem("save", icon_button(ft.Icons.CHECK, _("Save round"), view.save))
     # What was typed and not saved stays as a draft whichever way the keypad is left (Back, another screen, a
     # reload, a closed tab): the same keypad opened again finds it; saving it, or the entry changing on another
     # device, drops it.
@@ -459,7 +470,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         labels = {i.name: i.label for i in edition.choice.icons}
         choice_row.controls = [
             (ft.FilledButton if chosen["choice"] == n and (n or chosen["made"]) else ft.OutlinedButton)(
-                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule], height=48,
+                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule],
                 icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
                 on_click=lambda e, n=n: pick(n))
             for n in names]
@@ -546,9 +557,9 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         fields["sites"],
         ft.Text(_("Regions completed this round"), weight=ft.FontWeight.BOLD), *regions,
         *([route] if route is not None else []),
-        ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, height=52, on_click=save),
+        ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, on_click=save),
     ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     show_points()
-    save_action = sem("save", ft.IconButton(ft.Icons.CHECK, tooltip=_("Save round"), on_click=save))
+    save_action = sem("save", icon_button(ft.Icons.CHECK, _("Save round"), save))
     return Screen(_("R{round}/{rounds} · {name}").format(round=round_index + 1, rounds=ROUNDS,
                                                          name=state.players[player]), body, actions=[save_action])

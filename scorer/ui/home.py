@@ -50,13 +50,13 @@ def home(app: PadApp) -> Screen:
             ft.Text(_("Australia · Europe · USA — every point explained, nothing ever lost."),
                     color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6), padding=ft.Padding.only(top=12)),
-        ft.FilledButton(_("New game"), icon=ft.Icons.ADD, height=52, expand=True,
+        ft.FilledButton(_("New game"), icon=ft.Icons.ADD, expand=True,
                         on_click=lambda e: app.go("new_game")),
     ]
     if playing:
         game = playing[0]
         items.append(ft.FilledTonalButton(
-            _("Resume: {players}").format(players=" · ".join(game.players)), icon=ft.Icons.PLAY_ARROW, height=52,
+            _("Resume: {players}").format(players=" · ".join(game.players)), icon=ft.Icons.PLAY_ARROW,
             on_click=lambda e, gid=game.id: resume(app, gid)))
         items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {summary_line(game.summary)}",
                                                 color=ft.Colors.ON_SURFACE_VARIANT)))
@@ -64,19 +64,19 @@ def home(app: PadApp) -> Screen:
             items.append(ft.TextButton(_("Also unfinished: {players} ({summary})").format(
                 players=" · ".join(other.players), summary=summary_line(other.summary)),
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
-    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(finished)), icon=ft.Icons.HISTORY, height=52,
+    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(finished)), icon=ft.Icons.HISTORY,
                                    on_click=lambda e: app.go("history")))
-    items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS, height=52,
+    items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS,
                                    on_click=lambda e: app.go("table")))
-    items.append(ft.OutlinedButton(_("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, height=52,
+    items.append(ft.OutlinedButton(_("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED,
                                    tooltip=_("So that Camera and Photo file read the publisher's cards"),
                                    on_click=lambda e: app.go("teach")))
     items.append(solo_entries(app))
     items.append(section(
         "Race Around Europe",
-        ft.OutlinedButton(_("Journey checker"), icon=ft.Icons.RULE, height=52,
+        ft.OutlinedButton(_("Journey checker"), icon=ft.Icons.RULE,
                           on_click=lambda e: app.go("race_checker")),
-        ft.OutlinedButton(_("Solo game vs a bot"), icon=ft.Icons.SMART_TOY, height=52,
+        ft.OutlinedButton(_("Solo game vs a bot"), icon=ft.Icons.SMART_TOY,
                           on_click=lambda e: app.go("race_solo"))))
     body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
                         padding=PAD)
@@ -87,12 +87,12 @@ def solo_entries(app: PadApp) -> ft.Control:
     """Play solo against bots, and resume the last unfinished solo game."""
     from scorer.solo.view import unfinished
 
-    entries: list[ft.Control] = [ft.OutlinedButton(_("Play solo"), icon=ft.Icons.SMART_TOY, height=52,
+    entries: list[ft.Control] = [ft.OutlinedButton(_("Play solo"), icon=ft.Icons.SMART_TOY,
                                                    on_click=lambda e: app.go("solo_setup"))]
     saved = unfinished(app.store)
     if saved:
         entries.append(ft.FilledTonalButton(
-            _("Resume solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
+            _("Resume solo game"), icon=ft.Icons.PLAY_ARROW,
             on_click=lambda e, gid=saved[0].id: app.go("solo_game", game_id=gid)))
         line = f"{edition_name(saved[0].edition)}, {summary_line(saved[0].summary)}"
         entries.append(sem("solo-resume-info", ft.Text(line, color=ft.Colors.ON_SURFACE_VARIANT)))
@@ -167,7 +167,7 @@ def choice_row(choices: GameChoices, field: str, options: tuple[tuple[str, str],
     """One choice of the form as a row of buttons, the chosen one filled (a component: a tap re-renders the
     row over `choices`, and every button keeps its identity: only the two whose look changed are patched)."""
     chosen = getattr(choices, field)
-    return ft.Row([ft.OutlinedButton(label, height=48, style=CHOSEN if key == chosen else None,
+    return ft.Row([ft.OutlinedButton(label, style=CHOSEN if key == chosen else None,
                                      on_click=lambda e, key=key: choose(choices, field, key, then))
                    for key, label in options], wrap=True, spacing=8, run_spacing=8)
 
@@ -192,8 +192,11 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     names = [ft.TextField(label=(_("Player {n} (optional)") if i >= 2 else _("Player {n}")).format(n=i + 1),
                           dense=True)
              for i in range(4)]
-    variant = ft.Switch(value=False)
-    variant_row = ft.Row([variant, ft.Text(wording.direction_variant_switch(), expand=True, size=13)], spacing=8)
+    # the switch's label is its name for a screen reader (a label beside it would not be); a switch's label
+    # does not wrap, so it is short and what the variant does is said under it
+    variant = ft.Switch(value=False, label=wording.direction_variant_name())
+    variant_row = ft.Column([variant, ft.Text(wording.direction_variant_effect(), size=13,
+                                              color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2)
     message = ft.Text("", color=ft.Colors.ERROR)
     deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -237,7 +240,7 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
                           "(for a deck the app has no card list for)."), size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT)),
         sem("new-game-message", message),
-        ft.FilledButton(_("Start game"), icon=ft.Icons.PLAY_ARROW, height=52, on_click=start),
+        ft.FilledButton(_("Start game"), icon=ft.Icons.PLAY_ARROW, on_click=start),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     # also in the app bar: on a phone the button at the foot of the form is below the fold
     start_action = sem("start", ft.TextButton(_("Start"), icon=ft.Icons.PLAY_ARROW, tooltip=_("Start game"),

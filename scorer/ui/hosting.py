@@ -13,6 +13,7 @@ import flet as ft
 from scorer.table.service import TableService
 from scorer.ui import table
 from scorer.ui.main import make_main
+from scorer.ui.text_size import with_page_script
 
 
 def table_web_app(service: TableService, url: str):
@@ -27,4 +28,4 @@ def table_web_app(service: TableService, url: str):
             page.data.go("table")
 
     assets = str(Path(__file__).resolve().parents[2] / "assets")
-    return ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets)
+    return with_page_script(ft.run(main, export_asgi_app=True, no_cdn=True, assets_dir=assets))

@@ -48,5 +48,6 @@ def make_main(store_factory: Callable[[], EventStore] = EventStore.default) -> C
         page.on_disconnect = lambda e: page.pubsub.unsubscribe_all()
         app.start(page.route or "/")
         page.run_task(app.settle_language)
+        page.run_task(app.settle_text_size)
 
     return main

@@ -27,8 +27,8 @@ TRIP_LABEL_W = 76
 
 TILE_COLOURS = {"blue": "#6FA8DC", "green": "#7CC47F", "orange": "#F6A85B", "pink": "#F2A2C0",
                 "yellow": "#F5D95A"}
-SEA_COLOURS = {"Atlantic": "#1F4E79", "Mediterranean": "#138D90", "Baltic": "#6A4C93"}
-LINK_LOOK = {OK: (ft.Icons.CHECK_CIRCLE, "#2E7D32"), BROKEN: (ft.Icons.CANCEL, "#C62828")}
+SEA_COLOURS = {"Atlantic": "#1F4E79", "Mediterranean": "#0E7C7F", "Baltic": "#6A4C93"}
+LINK_LOOK = {OK: (ft.Icons.CHECK_CIRCLE, ft.Colors.PRIMARY), BROKEN: (ft.Icons.CANCEL, ft.Colors.ERROR)}
 
 
 def tile_look(board: Board, name: str | None) -> tuple[str, str]:
@@ -137,7 +137,7 @@ class RaceScreens:
     def with_message(self, content: ft.Control) -> ft.Control:
         items: list[ft.Control] = []
         if self.message:
-            colour = "#1565C0" if self.message_is_hint else "#C62828"
+            colour = ft.Colors.TERTIARY if self.message_is_hint else ft.Colors.ERROR
             items.append(sem("race-message", ft.Text(self.message, color=colour)))
         items.append(content)
         return ft.Container(ft.Column(items, spacing=12), padding=16)
@@ -162,7 +162,7 @@ class RaceScreens:
         return sem(identifier, chip) if identifier else chip
 
     def link_row(self, state: str, reason: str | None) -> ft.Control:
-        icon, colour = LINK_LOOK.get(state, (ft.Icons.MORE_VERT, "#90A4AE"))
+        icon, colour = LINK_LOOK.get(state, (ft.Icons.MORE_VERT, ft.Colors.ON_SURFACE_VARIANT))
         parts: list[ft.Control] = [ft.Icon(icon, color=colour, size=18)]
         if reason:
             parts.append(ft.Text(reason, color=colour, size=12, expand=True))

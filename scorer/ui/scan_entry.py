@@ -60,10 +60,10 @@ class PhotoSource:
         if not self.available:
             return
         self.buttons.append(sem(f"{prefix}scan-button", ft.OutlinedButton(
-            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, height=48, on_click=self.pick, expand=True)))
+            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, on_click=self.pick, expand=True)))
         if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
             self.buttons.insert(0, sem(f"{prefix}camera-button", ft.OutlinedButton(
-                _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, height=48, on_click=self.open_camera,
+                _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, on_click=self.open_camera,
                 expand=True)))
 
     async def pick(self, e) -> None:

@@ -9,6 +9,7 @@ from rules import wording
 from rules.engine import ROUNDS, passes_left
 from rules.scoring import category_points
 from scorer.locale import _, ngettext
+from scorer.pad.contrast import text_on
 from scorer.pad.entry import draft_for
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, undo_question
@@ -16,6 +17,7 @@ from scorer.pad.session import DRAFTS, SheetSession
 from scorer.pad.townmap import has_town_map, town_map_view
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.confirm import ask
+from scorer.ui.named import icon_button
 from scorer.ui.pictogram import icon_reference, is_dark
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -32,8 +34,8 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
         return []
     state = session.state
     if state.finished:
-        return [sem("edit-round", ft.IconButton(ft.Icons.EDIT_NOTE, tooltip=_("Edit round"),
-                                                on_click=lambda e: app.go_to(session.place.route("sheet"))))]
+        return [sem("edit-round", icon_button(ft.Icons.EDIT_NOTE, _("Edit round"),
+                                              lambda e: app.go_to(session.place.route("sheet"))))]
 
     def after(what: str, done: str) -> None:
         app.toast(done.format(what=what))
@@ -73,10 +75,10 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
             DRAFTS.drop((*session.draft_key, undone[1]["round"], undone[1]["player"]))
         after(what, _("Redone: {what}"))
 
-    buttons = [sem("undo", ft.IconButton(ft.Icons.UNDO, tooltip=_("Undo the last entry"), on_click=undo,
-                                         disabled=not session.can_undo))]
+    buttons = [sem("undo", icon_button(ft.Icons.UNDO, _("Undo the last entry"), undo,
+                                       disabled=not session.can_undo))]
     if session.can_redo:
-        buttons.append(sem("redo", ft.IconButton(ft.Icons.REDO, tooltip=_("Redo"), on_click=redo)))
+        buttons.append(sem("redo", icon_button(ft.Icons.REDO, _("Redo"), redo)))
     return buttons
 
 
@@ -116,7 +118,7 @@ def region_map(state: PadState, player: int) -> ft.Control:
             crossed = bool(visited >> card.index & 1)
             letters.append(ft.Container(
                 ft.Text(card.letter, size=16, weight=ft.FontWeight.BOLD,
-                        color=ft.Colors.WHITE if crossed else region.color,
+                        color=text_on(region.color) if crossed else ft.Colors.ON_SURFACE,
                         style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if crossed else None),
                 width=circle, height=circle, alignment=ft.Alignment.CENTER, border_radius=circle // 2,
                 bgcolor=region.color if crossed else None, border=ft.Border.all(2, region.color),
@@ -130,12 +132,13 @@ def region_map(state: PadState, player: int) -> ft.Control:
                     color=ft.Colors.ON_SURFACE_VARIANT if claim is not None and not scored else None),
             width=40, height=30, alignment=ft.Alignment.CENTER, border_radius=15,
             border=ft.Border.all(2, ft.Colors.PRIMARY) if scored else None)
+        # wraps: on a 320 px phone (or in large text) the letters and the bonus go under the region's name
         rows.append(ft.Row([
-            ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-            ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS),
-            ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap),
-            bonus], spacing=6))
+            ft.Row([ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
+                    ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
+                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6, tight=True),
+            ft.Row([ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap), bonus],
+                   spacing=6, tight=True)], spacing=6, wrap=True, run_spacing=4))
     status = state.route_status(player)
     if status is not None:
         rows.append(sem(f"route-status-{player + 1}", ft.Text(status, size=13, weight=ft.FontWeight.W_500)))
@@ -191,7 +194,7 @@ def town_map(state: PadState, player: int) -> ft.Control:
         ring = ft.Border.all(2.5, COAST_BLUE) if town.coast else ft.Border.all(1.5, town.color)
         towns.append(ft.Container(
             ft.Text(town.letter, size=12, weight=ft.FontWeight.BOLD,
-                    color=ft.Colors.WHITE if town.visited else town.color),
+                    color=text_on(town.color) if town.visited else ft.Colors.ON_SURFACE),
             left=town.x - r, top=town.y - r, width=2 * r, height=2 * r, border_radius=r, border=ring,
             bgcolor=town.color if town.visited else ft.Colors.SURFACE, alignment=ft.Alignment.CENTER,
             tooltip=town.site))  # the town's name in the reader's language (scorer.pad.townmap)
@@ -201,8 +204,8 @@ def town_map(state: PadState, player: int) -> ft.Control:
                      ft.Text(_("pathway drawn"), size=11, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=5)
     drawn = sum(1 for line in view.pathways if line.drawn)
     return ft.Column([
-        ft.Row([ft.Text(_("WEST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE, expand=True),
-                ft.Text(_("EAST"), size=10, weight=ft.FontWeight.BOLD, color=COAST_BLUE)]),
+        ft.Row([ft.Text(_("WEST"), size=10, weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY, expand=True),
+                ft.Text(_("EAST"), size=10, weight=ft.FontWeight.BOLD, color=ft.Colors.TERTIARY)]),
         ft.Semantics(identifier=f"town-map-{player + 1}",
                      label=ngettext("Town map: {n} pathways drawn", "Town map: {n} pathways drawn",
                                     drawn).format(n=drawn),
@@ -243,17 +246,19 @@ def category_table(state: PadState, player: int) -> ft.Control:
                                                           color=ft.Colors.PRIMARY))], spacing=0))
     problems = state.consistency_problems()
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
-                            color=ft.Colors.GREEN if not problems else ft.Colors.ERROR),
+                            color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                     ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
                             size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
-    return ft.Column([ft.Row([ft.Column(rows, spacing=0)], scroll=ft.ScrollMode.AUTO), check], spacing=6)
+    # focusable: a keyboard can reach the table to scroll it sideways (on a phone it is wider than the screen)
+    table = ft.Semantics(content=ft.Column(rows, spacing=0), focusable=True)
+    return ft.Column([ft.Row([table], scroll=ft.ScrollMode.AUTO), check], spacing=6)
 
 
 def round_status(app: PadApp, session: SheetSession) -> ft.Control:
     state = session.state
     r = state.current_round
     if state.finished:
-        return ft.FilledButton(_("Final ranking"), icon=ft.Icons.EMOJI_EVENTS, height=52,
+        return ft.FilledButton(_("Final ranking"), icon=ft.Icons.EMOJI_EVENTS,
                                on_click=lambda e: app.go_to(session.place.route("end")))
     entered = state.entered(r)
     buttons: list[ft.Control] = []
@@ -261,11 +266,11 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
         if session.may_enter(r, p):
             if entered[p]:
                 buttons.append(sem(f"enter-{p + 1}", ft.OutlinedButton(
-                    _("{name}: entered").format(name=name), height=48, icon=ft.Icons.CHECK,
+                    _("{name}: entered").format(name=name), icon=ft.Icons.CHECK,
                     on_click=lambda e, p=p: open_entry(app, session, r, p))))
             else:
                 buttons.append(sem(f"enter-{p + 1}", ft.FilledButton(
-                    _("Enter {name}").format(name=name), height=48,
+                    _("Enter {name}").format(name=name),
                     on_click=lambda e, p=p: open_entry(app, session, r, p))))
         else:  # another seat's phone enters it: only whether it has
             buttons.append(ft.Container(ft.Row([
@@ -348,7 +353,7 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     app.keep_awake(not state.finished)
     tabs = ft.Row([
         sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
-            player_tab_label(state, p), height=44,
+            player_tab_label(state, p),
             on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
         for p in range(state.setup.n)], wrap=True, spacing=6, run_spacing=6)
     status_box = ft.Container(round_status(app, session))
@@ -420,7 +425,6 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
     bonuses = state.bonus_summary(round_index)
     last = round_index == ROUNDS - 1
     proceed = ft.FilledButton(_("Final ranking") if last else _("Start round {round}").format(round=round_index + 2),
-                              height=52,
                               icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
                               on_click=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
     body = ft.Container(ft.Column([

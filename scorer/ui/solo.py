@@ -12,6 +12,7 @@ import flet as ft
 from rules import wording
 from scorer.locale import _, ngettext
 from scorer.packs import available_editions
+from scorer.pad.contrast import text_on
 from scorer.pad.pictograms import pictogram_svg
 from scorer.solo.game import DIFFICULTIES, SEARCHING_LEVELS, SoloError, SoloGame, difficulty_label
 from scorer.solo.view import (
@@ -24,14 +25,16 @@ from scorer.solo.view import (
     save,
     status_line,
     step_line,
-    text_on,
 )
 from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.end import chart, podium_card
 from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
+CARD_HEIGHT = 164
+LARGE_TEXT_CARD_WIDTH = 136
 
 
 class SoloWindow:
@@ -60,8 +63,10 @@ def window(app: PadApp) -> SoloWindow:
 
 # --- cards ------------------------------------------------------------------------------------------------
 
-def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112) -> ft.Control:
-    """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names."""
+def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112,
+              fixed_height: bool = True) -> ft.Control:
+    """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names; all cards
+    one height, unless `fixed_height` is off (larger text: each card as tall as its words)."""
     fg = text_on(card["color"])
     face = ft.Container(ft.Column([
         ft.Row([ft.Text(card["letter"], size=26, weight=ft.FontWeight.BOLD, color=fg),
@@ -74,7 +79,10 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
         *(icon_line(icon, label, fg, card["color"]) for icon, label in zip(card["icons"], card["icon_labels"],
                                                                             strict=True)),
-    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8, width=width, height=164,
+    ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8,
+        # in larger text, wider too: two still fit side by side on a 320 px phone, and "Sightseeing" in one
+        width=width if fixed_height else max(width, LARGE_TEXT_CARD_WIDTH),
+        height=CARD_HEIGHT if fixed_height else None,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
     return sem(identifier, face) if identifier else face
 
@@ -88,7 +96,7 @@ def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
-    return ft.Row([ft.Image(src=svg, width=14, height=14), label], spacing=4)
+    return ft.Row([ft.Image(src=svg, width=14, height=14, exclude_from_semantics=True), label], spacing=4)
 
 
 def mini_card(card: dict) -> ft.Control:
@@ -127,7 +135,7 @@ def solo_setup(app: PadApp) -> Screen:
     message = ft.Text("", color=ft.Colors.ERROR)
 
     def choice_button(label: str, selected: bool, on_click, identifier: str | None = None) -> ft.Control:
-        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, height=44, on_click=on_click)
+        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, on_click=on_click)
         return sem(identifier, button) if identifier else button
 
     def redraw() -> None:
@@ -173,7 +181,7 @@ def solo_setup(app: PadApp) -> Screen:
         ft.Row([variant, ft.Text(wording.direction_variant_solo_switch(),
                                  expand=True, size=13)], spacing=8),
         sem("solo-setup-message", message),
-        sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW, height=52,
+        sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW,
                                           on_click=start)),
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(_("Play solo"), body)
@@ -289,17 +297,18 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                                 and not win.thinking))
     if view["phase"] == "choice":
         items.append(ft.Text(_("Your Catch card"), weight=ft.FontWeight.BOLD))
-        items.append(card_face(view["catch"], identifier="catch"))
+        items.append(card_face(view["catch"], identifier="catch",
+                               fixed_height=app.text_size == DEFAULT_TEXT_SIZE))
         options = []
         dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
             options.append(sem(f"choice-{i}", ft.FilledTonalButton(
-                _("{option}: {points} pts").format(option=option["label"], points=option["points"]), height=44,
+                _("{option}: {points} pts").format(option=option["label"], points=option["points"]),
                 icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
                 on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
         # scored in an earlier round: shown, not choosable
         for name, shown in zip(view["choices_used"], view["choices_used_labels"], strict=True):
-            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), height=40, disabled=True,
+            options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), disabled=True,
                                              icon=ft.Container(card_icon(name, "choice", dark=dark), opacity=0.4)))
         used = ", ".join(view["choices_used_labels"]) or _("none yet")
         items += [ft.Text(wording.choice_once_heading(), weight=ft.FontWeight.BOLD),
@@ -308,7 +317,8 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     else:
         legal = set() if win.thinking else {a["action"] for a in view["actions"]}
         hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
-                          identifier=f"hand-{i}") for i, c in enumerate(view["hand"])]
+                          identifier=f"hand-{i}", fixed_height=app.text_size == DEFAULT_TEXT_SIZE)
+                for i, c in enumerate(view["hand"])]
         items += [ft.Text(_("Your hand: tap a card"), weight=ft.FontWeight.BOLD),
                   ft.Row(hand, wrap=True, spacing=6, run_spacing=6)]
     items.append(ft.Text(_("The table"), weight=ft.FontWeight.BOLD))
@@ -347,7 +357,7 @@ def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
     return ft.Column([
         sem("solo-summary", ft.Text(_("Round {n} scored").format(n=round_number), weight=ft.FontWeight.BOLD, size=18)),
         ft.Text(_("Shared bonuses"), weight=ft.FontWeight.BOLD), *bonuses, *cards,
-        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD, height=52,
+        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD,
                         on_click=next_step),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -363,12 +373,12 @@ def end_body(app: PadApp, game: SoloGame) -> ft.Control:
         *(podium_card(i + 1, r["place"], r["name"], r["total"]) for i, r in enumerate(ranking)),
         ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(running_totals(game.round_summaries()), game.setup.players), padding=10)),
-        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r), height=44,
+        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r),
                                   on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
                 for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
-        ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY, height=48,
+        ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY,
                                      on_click=lambda e: app.go("solo_setup")),
-                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8),
     ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 

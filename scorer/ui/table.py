@@ -206,7 +206,7 @@ class TableScreens:
         message, self.notice = message or self.notice, ""
         code_field = ft.TextField(label=_("Join code"), hint_text="ABCD-EFGH",
                                   capitalization=ft.TextCapitalization.CHARACTERS, width=220)
-        feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.RED)
+        feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.ERROR)
         edition = ft.Dropdown(label=_("Edition"), value="australia", width=220,
                               options=[ft.DropdownOption(key=e, text=e.title()) for e in available_editions()])
         from scorer.ui.decks import deck_base, deck_choice
@@ -280,7 +280,7 @@ class TableScreens:
         """Table `code`'s seat picker; raises TableError for a table that does not exist (any more)."""
         view = self.service.view(code)
         code = view["code"]
-        feedback = ft.Text(message, color=ft.Colors.RED)
+        feedback = ft.Text(message, color=ft.Colors.ERROR)
         rows: list[ft.Control] = []
         for seat in view["seats"]:
             if seat["claimed"]:
@@ -439,7 +439,7 @@ class TableScreens:
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(
-                       _("Score sheets"), icon=ft.Icons.GRID_ON, height=48,
+                       _("Score sheets"), icon=ft.Icons.GRID_ON,
                        on_click=lambda e: self.app.go("table_host_sheet", code=self.view["code"]))),
                            ft.TextButton(_("Leave"), on_click=lambda e: self.app.go("table"))], wrap=True),
                    ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "
@@ -478,11 +478,11 @@ class TableScreens:
             action()
         except TableError as err:
             self.message.value = err.message
-            self.message.color = ft.Colors.RED
+            self.message.color = ft.Colors.ERROR
             self._refresh()
             return
         self.message.value = done
-        self.message.color = ft.Colors.GREEN
+        self.message.color = ft.Colors.PRIMARY
         self.view = self.service.view(self.code)
         self._render()
 
@@ -503,7 +503,7 @@ class TableScreens:
         try:
             record = self.service.record(self.code)
         except TableError as err:
-            self.message.value, self.message.color = err.message, ft.Colors.RED
+            self.message.value, self.message.color = err.message, ft.Colors.ERROR
             self._refresh()
             return
         self.record_link.value = _("The record `tourpad score` reads (game {game}), also at {link}").format(
@@ -521,14 +521,14 @@ class TableScreens:
             session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
         except TableError as err:
             self.message.value = _("could not save this game to History: {problem}").format(problem=err.message)
-            self.message.color = ft.Colors.RED
+            self.message.color = ft.Colors.ERROR
         except (EntryError, ValueError) as err:
             self.message.value = _("could not save this game to History: {problem}").format(problem=err)
-            self.message.color = ft.Colors.RED
+            self.message.color = ft.Colors.ERROR
         else:
             self.message.value = _("Saved to History as game {number} ({summary})").format(
                 number=session.game_id, summary=session.state.summary())
-            self.message.color = ft.Colors.GREEN
+            self.message.color = ft.Colors.PRIMARY
         self._refresh()
 
     def _join_card(self) -> ft.Control:
@@ -588,7 +588,7 @@ class TableScreens:
             token = self.service.claim_seat(self.code, seat_no, name, self.token)
         except TableError as err:
             self.message.value = err.message
-            self.message.color = ft.Colors.RED
+            self.message.color = ft.Colors.ERROR
             return
         if was["claimed"]:
             message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
@@ -598,7 +598,7 @@ class TableScreens:
             message = _("Seat {seat} is {name}'s. Enter their rounds on the score sheets, or let their phone scan "
                         "this code (or type the seat token under 'Have a token?'): {token}")
         self.message.value = message.format(seat=seat_no, name=name, old=was["name"], token=token)
-        self.message.color = ft.Colors.GREEN
+        self.message.color = ft.Colors.PRIMARY
         self.seat_qr.content = qr_image("seat-link", seat_link(self.url, self.code, token), scale=5)
         self.seat_qr.visible = True
         self.seat_name.value = ""

@@ -122,7 +122,9 @@ class BoardScreen:
     def _region_chip(region: OpenRegion) -> ft.Control:
         return ft.Container(
             ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
-                    ft.Text(f"{region.name} +{region.points}", size=SMALL)], spacing=6, tight=True),
+                    # wraps rather than runs past the screen's side (a phone, large text)
+                    ft.Text(f"{region.name} +{region.points}", size=SMALL, expand=True, expand_loose=True)],
+                   spacing=6, tight=True),
             padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
             border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
@@ -175,5 +177,6 @@ def table_board(app: PadApp, code: str) -> Screen:
         return table_ui.how_to_host()
     board = BoardScreen(app, hosting.service, code)
     title = _("Table {code} · {edition}").format(code=board.board.code, edition=board.board.edition)
-    return Screen(title, ft.Container(board.root, padding=ft.Padding.all(20)), on_leave=board.stop,
-                  full_width=True)
+    # focusable: a keyboard can reach the board to scroll it (it has no button of its own to land on)
+    return Screen(title, ft.Container(ft.Semantics(content=board.root, focusable=True), padding=ft.Padding.all(20)),
+                  on_leave=board.stop, full_width=True)

@@ -30,6 +30,7 @@ from scorer.pad.teach import (
 from scorer.runtime import IN_BROWSER, needs_host
 from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
 from scorer.ui.home import PAD
+from scorer.ui.named import icon_button
 from scorer.ui.scan_entry import PhotoSource
 
 #: Short: the app bar of a phone cuts a long title (the buttons that lead here say "Teach tourpad your cards").
@@ -56,7 +57,7 @@ def learned_letters(edition: Edition) -> str:
 def cannot_teach(app: PadApp, title: str, reason: str) -> Screen:
     body = ft.Container(ft.Column([
         sem("teach-unavailable", ft.Text(reason)),
-        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, height=48, on_click=lambda e: app.go("home"))],
+        ft.FilledButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
         spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
     return Screen(title, body)
 
@@ -234,7 +235,7 @@ class TeachPanel:
         controls.append(self.forget_controls())
         if self.back_to:
             controls.append(sem("teach-back-to-round", ft.FilledTonalButton(
-                _("Back to the round"), icon=ft.Icons.ARROW_BACK, height=48,
+                _("Back to the round"), icon=ft.Icons.ARROW_BACK,
                 on_click=lambda e: self.app.open(self.back_to))))
         self.view.controls = controls
 
@@ -250,8 +251,7 @@ class TeachPanel:
         if i != self.step:
             return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(heading, padding=12,
                                                                      on_click=lambda e, i=i: self.choose(i))))
-        heading.controls[-1] = ft.IconButton(ft.Icons.EXPAND_LESS, tooltip=_("Close"),
-                                             on_click=lambda e: self.choose(None))
+        heading.controls[-1] = icon_button(ft.Icons.EXPAND_LESS, _("Close"), lambda e: self.choose(None))
         parts: list[ft.Control] = [
             heading,
             ft.Text(_("Lay out these 7 cards face up in this order, left to right, upright and a finger's width "
@@ -265,7 +265,7 @@ class TeachPanel:
             parts += [
                 sem("teach-letters", self.letters_field),
                 ft.Row([sem("teach-learn", ft.FilledButton(_("Learn these 7 cards"), icon=ft.Icons.CHECK,
-                                                           height=48, on_click=self.learn, expand=True)),
+                                                           on_click=self.learn, expand=True)),
                         ft.TextButton(_("Cancel"), on_click=self.cancel_photo)], spacing=8),
             ]
         if self.status.value:  # where the eyes are: under the buttons just tapped
@@ -279,7 +279,7 @@ class TeachPanel:
             return ft.Container()
         if not self.forgetting:
             return sem("teach-forget", ft.OutlinedButton(_("Forget what tourpad learned"),
-                                                         icon=ft.Icons.DELETE_OUTLINE, height=48,
+                                                         icon=ft.Icons.DELETE_OUTLINE,
                                                          on_click=self.ask_forget))
         question = ngettext("Forget the {n} learned card of {edition}? Scanning then reads its letters less "
                             "surely until you teach it again.",
@@ -289,7 +289,7 @@ class TeachPanel:
         return ft.Column([
             ft.Text(question, color=ft.Colors.ERROR),
             ft.Row([sem("teach-forget-confirm", ft.FilledButton(
-                        _("Forget"), icon=ft.Icons.DELETE, height=48, on_click=self.forget,
+                        _("Forget"), icon=ft.Icons.DELETE, on_click=self.forget,
                         style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))),
                     ft.TextButton(_("Keep them"), on_click=self.keep)], spacing=8)], spacing=8)
 

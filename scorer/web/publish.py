@@ -23,6 +23,7 @@ from pathlib import Path
 
 from rules.i18n import LANGUAGES, babel_locale, compiled_catalog
 from scorer.ui.app import SEED_COLOR
+from scorer.ui.text_size import PAGE_SCRIPT
 
 APP_NAME = "tourpad score pad"
 SHORT_NAME = "tourpad"
@@ -398,7 +399,7 @@ def _patch_index(out: Path, prefix: str) -> None:
     if "</head>" not in text:
         raise PublishError("the Flet client's index.html has no </head>; this flet_web is not supported")
     additions = PAGE_ADDITIONS.replace("__RIVE_CDN__", RIVE_CDN).replace("__THEME__", SEED_COLOR)
-    index.write_text(text.replace("</head>", additions + "</head>", 1), encoding="utf-8")
+    index.write_text(text.replace("</head>", additions + PAGE_SCRIPT + "</head>", 1), encoding="utf-8")
 
 
 def _patch_bootstrap(out: Path) -> None:

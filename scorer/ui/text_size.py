@@ -1,0 +1,120 @@
+"""The text-size setting (normal, large, largest): every word on every screen at 1×, 1.25× or 1.5×.
+
+Flet 1.0.5 gives the app no text scale of its own, but Flutter's web client takes its text scale from the
+page's root font size (16 px is 1×) and follows it live, explicit sizes included. So the setting is kept
+on the device as the language is (`ft.SharedPreferences`, which a browser keeps in localStorage under
+"flutter.<key>"), and a small script in the served page (`PAGE_SCRIPT`, put in by `with_page_script` and by
+`tourpad publish`) sets the root font size from it: at load, and the moment the app stores a new choice.
+A desktop window (no browser) keeps its size.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+
+import flet as ft
+
+from scorer.locale import N_, _
+from scorer.ui.named import menu_button
+
+#: Where the device keeps the choice (the browser's storage, the phone's prefs).
+TEXT_SIZE_KEY = "tourpad.text_size"
+DEFAULT_TEXT_SIZE = "normal"
+#: Each setting's root font size in px: the browser's default 16 px is Flutter's text scale 1.
+TEXT_SIZES = {"normal": 16, "large": 20, "largest": 24}
+TEXT_SIZE_NAMES = {"normal": N_("Normal text"), "large": N_("Large text"), "largest": N_("Largest text")}
+#: How long a choice waits for the device to keep it, and the first screen for the saved one (s).
+KEEP_SECONDS = 3.0
+
+PAGE_SCRIPT = """<script>
+  // tourpad's text size (scorer/ui/text_size.py): the page's root font size, which Flutter reads as its text
+  // scale, set from the choice the app keeps in localStorage; applied at load and whenever the app stores one.
+  (() => {
+    const key = "flutter.__KEY__", sizes = __SIZES__;
+    const rule = document.createElement("style");
+    const apply = (stored) => {
+      let size = stored;
+      try { size = JSON.parse(stored); } catch (e) { /* not JSON: taken as it is */ }
+      const px = sizes[size] ? sizes[size] + "px" : "";
+      rule.textContent = px ? `html { font-size: ${px} !important; }` : "";
+      if (!rule.isConnected) document.head.appendChild(rule);
+      document.documentElement.style.fontSize = px;  // Flutter watches this attribute for changes
+    };
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (name, value) {
+      setItem.call(this, name, value);
+      if (this === window.localStorage && name === key) apply(value);
+    };
+    apply(window.localStorage.getItem(key));
+  })();
+</script>
+""".replace("__KEY__", TEXT_SIZE_KEY).replace("__SIZES__", json.dumps(TEXT_SIZES))
+
+
+def with_page_script(asgi_app):
+    """The Flet ASGI app (a FastAPI app), its web page carrying PAGE_SCRIPT."""
+    asgi_app.add_middleware(PageScriptMiddleware)
+    return asgi_app
+
+
+class PageScriptMiddleware:
+    """Puts PAGE_SCRIPT into every HTML page the app serves (Flet's index.html, at any route), before
+    </head>; everything else passes as it is."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http" or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        held: dict | None = None
+        body = bytearray()
+
+        async def patched_send(message) -> None:
+            nonlocal held
+            if message["type"] == "http.response.start":
+                headers = {k.lower(): v for k, v in message.get("headers", [])}
+                if (message["status"] == 200 and headers.get(b"content-type", b"").startswith(b"text/html")
+                        and b"content-encoding" not in headers):
+                    held = message  # sent once the whole page is here, with its new length
+                    return
+                await send(message)
+            elif message["type"] == "http.response.body" and held is not None:
+                body.extend(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                page = bytes(body).replace(b"</head>", PAGE_SCRIPT.encode() + b"</head>", 1)
+                headers = [(k, v) for k, v in held.get("headers", []) if k.lower() != b"content-length"]
+                await send({**held, "headers": [*headers, (b"content-length", str(len(page)).encode())]})
+                await send({"type": "http.response.body", "body": page})
+            else:
+                await send(message)
+
+        await self.app(scope, receive, patched_send)
+
+
+async def saved_text_size() -> str:
+    """The size chosen on this device, else the default (also when the device does not answer)."""
+    with contextlib.suppress(Exception):
+        saved = await asyncio.wait_for(ft.SharedPreferences().get(TEXT_SIZE_KEY), KEEP_SECONDS)
+        if saved in TEXT_SIZES:
+            return saved
+    return DEFAULT_TEXT_SIZE
+
+
+async def keep_text_size(size: str) -> None:
+    """Keep `size` on this device; in a browser the page script applies it as it is stored."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ft.SharedPreferences().set(TEXT_SIZE_KEY, size), KEEP_SECONDS)
+
+
+def text_size_menu(current: str, choose: Callable[[str], None]) -> ft.Control:
+    """The text-size switch: each size by name, the current one checked; a pick calls `choose(size)`."""
+    items = [ft.PopupMenuItem(content=ft.Semantics(identifier=f"text-size-{size}", content=ft.Text(_(name))),
+                              checked=size == current, on_click=lambda e, size=size: choose(size))
+             for size, name in TEXT_SIZE_NAMES.items()]
+    return ft.Semantics(identifier="text-size", content=menu_button(ft.Icons.FORMAT_SIZE, _("Text size"), items))

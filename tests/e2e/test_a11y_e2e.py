@@ -1,0 +1,174 @@
+"""Every player can use the eight main screens: axe-core finds nothing serious or critical, nothing is wider
+than a 320 px phone, and every control is at least 44×44 px, at the normal and at the largest text size.
+
+What axe-core sees here: Flet's web client draws on a canvas; what a screen reader reads is Flutter's
+semantics tree, which the page only builds once accessibility is switched on (the conftest does, as a
+screen reader would). axe checks that tree's DOM: names and roles of buttons, switches, text fields and
+images, ARIA use, focusable scroll regions. It cannot see colours (the canvas: tests/test_contrast.py
+computes those) nor the order the canvas draws things in. Sizes and overflow are read from the same
+nodes' rectangles, scrolling the page down to reach every one; screenshots of each step go to
+$TOURPAD_SHOTS/a11y (default /tmp/shots/a11y) to be looked at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from conftest import AppServer, open_pad
+from scorer.solo_view import new_game
+
+from benchmarks.table import host_auth, start_host, stop_host
+from scorer.pad.game import GameSession
+from scorer.pad.store import EventStore
+from scorer.ports import free_port
+from scorer.ui.text_size import TEXT_SIZE_KEY
+
+pytestmark = pytest.mark.e2e
+
+SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots")) / "a11y"
+WIDTH, HEIGHT = 320, 640
+MIN_TARGET = 44
+GAME = [("ABCDEFG", "Indigenous Culture", "HIJKLMN", "Bushwalking"),
+        ("OPQRSTU", "Sightseeing", "VWXYZ@#", None),
+        ("ABCDIJK", "Bushwalking", "EFGHLMN", "Swimming"),
+        ("UVWXYZ@", "Swimming", "OPQRST#", "Sightseeing")]
+#: screen → (served by the table host?, path with {placeholders}, a node that is there once it is drawn)
+SCREENS = {
+    "home": (False, "/", "resume-info"),
+    "new-game": (False, "/new", "start"),
+    "keypad": (False, "/game/{playing}/round/2/player/1", "slot-1"),
+    "sheet": (False, "/game/{playing}", "round-status"),
+    "end": (False, "/game/{done}/end", "winner"),
+    "table-seat": (True, "/seat/{code}/{seat_token}", "round-status"),
+    "board": (True, "/table/{code}/board", "board-status"),
+    "solo": (False, "/solo/{solo}", "solo-step"),
+}
+SERIOUS = ("serious", "critical")
+
+#: Interactive nodes smaller than MIN_TARGET, and nodes reaching past the window's sides (outside a region
+#: that scrolls sideways): [problem, role, name, width, height or left, right]. A node cut by the edge of
+#: the area it scrolls in is only partly shown: its size is read when it is scrolled fully into view.
+LAYOUT_JS = """([minTarget]) => {
+  const W = window.innerWidth, found = [];
+  const interactive = '[role=button], [role=switch], [role=checkbox], [role=radio], [role=link], [role=tab], '
+    + '[role=slider], [role=menuitem], input, textarea';
+  // Flutter marks a scrolling node with an inline overflow-x or overflow-y: scroll
+  const scrollers = e => {
+    const boxes = [];
+    for (let p = e.parentElement; p; p = p.parentElement)
+      if (p.style.overflowX === 'scroll' || p.style.overflowY === 'scroll')
+        boxes.push([p.getBoundingClientRect(), p.style.overflowX === 'scroll']);
+    return boxes;
+  };
+  for (const e of document.querySelectorAll('flt-semantics, input, textarea')) {
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const name = (e.getAttribute('aria-label') || e.innerText || '').trim().slice(0, 50).replace(/\\n/g, ' ');
+    const role = e.getAttribute('role') || e.tagName.toLowerCase();
+    const boxes = scrollers(e);
+    const sideways = boxes.some(([, x]) => x);
+    if ((r.left < -0.5 || r.right > W + 0.5) && !sideways)
+      found.push(['past the side', role, name, Math.round(r.left), Math.round(r.right),
+                  boxes.map(([b, x]) => (x ? 'x' : 'y') + Math.round(b.left) + '-' + Math.round(b.right)).join(' ')]);
+    const cut = r.top <= 0.5 || r.bottom >= window.innerHeight - 0.5 || boxes.some(([b]) =>
+      r.top <= b.top + 0.5 || r.bottom >= b.bottom - 0.5 || r.left <= b.left + 0.5 || r.right >= b.right - 0.5);
+    if (e.matches(interactive) && !cut && (r.width < minTarget - 0.5 || r.height < minTarget - 0.5))
+      found.push(['too small', role, name, Math.round(r.width), Math.round(r.height)]);
+  }
+  return found;
+}"""
+#: Scrolls the screen (its tallest region that scrolls up and down) by `by` px, as a screen reader does;
+#: false at the foot. (No mouse: a pointer makes Flutter take scrolling over from the page, and its scrolling
+#: regions then lose their overflow style, which LAYOUT_JS reads.)
+SCROLL_JS = """(by) => {
+  const regions = Array.from(document.querySelectorAll('flt-semantics')).filter(e => e.style.overflowY === 'scroll');
+  if (!regions.length) return false;
+  const region = regions.reduce((a, b) => a.clientHeight >= b.clientHeight ? a : b);
+  const before = region.scrollTop;
+  region.scrollTop = before + by;
+  return region.scrollTop !== before; }"""
+
+
+@pytest.fixture(scope="module")
+def urls(tmp_path_factory):
+    """A score pad with a finished game, a game in round 2 and a solo game; a table host with a table whose
+    seat 1 is Ann's. Yields every screen's URL."""
+    pad_dir, host_dir = tmp_path_factory.mktemp("pad"), tmp_path_factory.mktemp("host")
+    store = EventStore(pad_dir / "games.sqlite3")
+    done = GameSession.new(store, "australia", ["Ann", "Bob"])
+    for a, ca, b, cb in GAME:
+        done.enter_letters(0, a, ca)
+        done.enter_letters(1, b, cb)
+    playing = GameSession.new(store, "australia", ["Ann", "Bob", "Cat", "Dan"])
+    for p, cards in enumerate(("ABCDEFG", "HIJKLMN", "OPQRSTU", "VWXYZ@#")):
+        playing.enter_letters(p, cards, None)
+    solo_id, _game = new_game(store, "australia", ["easy"], False)
+    store.close()
+    pad = AppServer(pad_dir)
+    pad_url = pad.start().rstrip("/")
+    port = free_port("127.0.0.1")
+    host = start_host(host_dir, port, extra=())
+    host_url = f"http://127.0.0.1:{port}"
+    try:
+        table = httpx.post(f"{host_url}/api/tables", json={"edition": "europe", "seats": 3},
+                           headers=host_auth(host_dir)).json()
+        seat_token = httpx.post(f"{host_url}/api/tables/{table['code']}/seats/1/claim",
+                                json={"name": "Ann"}).json()["seat_token"]
+        params = {"done": done.game_id, "playing": playing.game_id, "solo": solo_id, "code": table["code"],
+                  "seat_token": seat_token}
+        yield {name: (host_url if on_host else pad_url) + path.format(**params)
+               for name, (on_host, path, _ready) in SCREENS.items()}
+    finally:
+        stop_host(host)
+        pad.stop()
+
+
+def open_screen(new_context, url: str, ready: str, text_size: str):
+    context = new_context(viewport={"width": WIDTH, "height": HEIGHT})
+    # the size this device chose earlier, as the app keeps it (the page applies it as it loads)
+    context.add_init_script(f"localStorage.setItem('flutter.{TEXT_SIZE_KEY}', {json.dumps(json.dumps(text_size))})")
+    pad = open_pad(context, url)
+    pad.ident(ready).first.wait_for(state="attached", timeout=30000)
+    # Flutter marks the scrolling regions a frame or two after it draws them: wait for a second of calm
+    pad.settle(1000)
+    return pad
+
+
+def serious_findings(page, screen: str) -> list[str]:
+    results = Axe().run(page).response
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / f"axe-{screen}.json").write_text(json.dumps(
+        [{"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"])} for v in results["violations"]]))
+    return [f"{v['id']} ({v['impact']}): {v['help']}: " + " | ".join(n["html"][:120] for n in v["nodes"])
+            for v in results["violations"] if v["impact"] in SERIOUS]
+
+
+def layout_problems(pad, screen: str) -> list[list]:
+    """LAYOUT_JS at each scroll step, from the top of the screen to its foot; a screenshot of each step."""
+    problems: list[list] = []
+    for step in range(15):
+        for problem in pad.page.evaluate(LAYOUT_JS, [MIN_TARGET]):
+            if problem not in problems:
+                problems.append(problem)
+        pad.page.screenshot(path=str(SHOTS / f"{screen}-{step}.png"))
+        if not pad.page.evaluate(SCROLL_JS, HEIGHT // 2):
+            break
+        pad.settle(300)
+    return problems
+
+
+@pytest.mark.parametrize("text_size", ["normal", "largest"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen_is_usable_at_320_px(screen, text_size, urls, new_context):
+    pad = open_screen(new_context, urls[screen], SCREENS[screen][2], text_size)
+    assert pad.page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == (
+        "24px" if text_size == "largest" else "16px")
+    findings = serious_findings(pad.page, f"{screen}-{text_size}")
+    assert findings == [], "\n".join(findings)
+    problems = layout_problems(pad, f"{screen}-{text_size}")
+    assert problems == [], "\n".join(map(str, problems))

@@ -1,0 +1,95 @@
+"""The text-size setting: the home screen's menu offers normal, large and largest, the device keeps the choice
+(as it keeps the language), its next visit starts with it, and every page the app serves carries the script
+that turns the stored choice into the page's text scale (what Flutter's web client reads)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import flet as ft
+from test_language_switch import Device, device, settled, store  # noqa: F401  (fixtures)
+from test_pad_screens import run_session, start_at
+
+from scorer.ui.main import make_main
+from scorer.ui.text_size import PAGE_SCRIPT, TEXT_SIZE_KEY, TEXT_SIZES, PageScriptMiddleware
+
+
+def size_items(page) -> dict[str, ft.PopupMenuItem]:
+    """The text-size menu on the screen on top: each item by its identifier's size."""
+    for action in page.views[-1].appbar.actions:
+        if isinstance(action, ft.Semantics) and action.identifier == "text-size":
+            return {item.content.identifier.removeprefix("text-size-"): item for item in action.content.items}
+    raise LookupError("no text-size menu on this screen")
+
+
+def test_the_menu_keeps_the_size_on_the_device_for_its_next_visit(store, device):  # noqa: F811
+    async def run():
+        session, page, _ = await start_at(make_main(lambda: store), "/")
+        await settled(page, session)
+        items = size_items(page)
+        assert list(items) == ["normal", "large", "largest"]
+        assert [item.content.content.value for item in items.values()] == ["Normal text", "Large text",
+                                                                           "Largest text"]
+        assert items["normal"].checked and not items["largest"].checked
+
+        await session.dispatch_event(items["largest"]._i, "click", None)
+        await settled(page, session)
+        assert device == {TEXT_SIZE_KEY: "largest"}
+        assert page.data.text_size == "largest" and size_items(page)["largest"].checked
+
+        session2, page2, _ = await start_at(make_main(lambda: store), "/")
+        await settled(page2, session2)
+        assert page2.data.text_size == "largest" and size_items(page2)["largest"].checked
+    run_session(run)
+
+
+def test_an_unknown_stored_size_is_the_normal_one(store, device):  # noqa: F811
+    Device.storage[TEXT_SIZE_KEY] = "huge"
+
+    async def run():
+        session, page, _ = await start_at(make_main(lambda: store), "/")
+        await settled(page, session)
+        assert page.data.text_size == "normal" and size_items(page)["normal"].checked
+    run_session(run)
+
+
+def serve(body: bytes, content_type: bytes, method: str = "GET", status: int = 200) -> tuple[dict, bytes]:
+    """`body` answered by an app in two chunks, through the middleware: (headers, body) as sent."""
+    async def app(scope, receive, send):
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]})
+        half = len(body) // 2
+        await send({"type": "http.response.body", "body": body[:half], "more_body": True})
+        await send({"type": "http.response.body", "body": body[half:]})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    asyncio.run(PageScriptMiddleware(app)({"type": "http", "method": method}, None, send))
+    headers = dict(sent[0]["headers"])
+    return headers, b"".join(m.get("body", b"") for m in sent[1:])
+
+
+def test_every_served_page_carries_the_script_once_with_its_length() -> None:
+    page = b"<html><head><title>tourpad</title></head><body></body></html>"
+    headers, body = serve(page, b"text/html; charset=utf-8")
+    assert body.count(b"tourpad's text size") == 1
+    assert body.index(b"tourpad's text size") < body.index(b"</head>")
+    assert int(headers[b"content-length"]) == len(body) == len(page) + len(PAGE_SCRIPT.encode())
+
+
+def test_other_answers_pass_as_they_are() -> None:
+    data = b'{"a": "</head>"}'
+    assert serve(data, b"application/json")[1] == data
+    assert serve(b"<head></head>", b"text/html", method="HEAD")[1] == b"<head></head>"
+    assert serve(b"<head></head>", b"text/html", status=404)[1] == b"<head></head>"
+
+
+def test_the_script_reads_the_key_the_app_stores_and_scales_from_the_browsers_default() -> None:
+    assert f'"flutter.{TEXT_SIZE_KEY}"' in PAGE_SCRIPT  # shared_preferences' key in a browser's localStorage
+    assert json.dumps(TEXT_SIZES) in PAGE_SCRIPT
+    assert TEXT_SIZES["normal"] == 16  # the browser's default: Flutter's text scale 1
+    assert TEXT_SIZES["normal"] < TEXT_SIZES["large"] < TEXT_SIZES["largest"]
