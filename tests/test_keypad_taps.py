@@ -21,7 +21,8 @@ def store(tmp_path):
 
 
 def tappable_ids(page) -> list[int]:
-    return [c._i for c in walk(top(page)) if isinstance(c, ft.Button | ft.OutlinedButton)]
+    return [c._i for c in walk(top(page))
+            if isinstance(c, ft.Button | ft.OutlinedButton) or (isinstance(c, ft.Container) and c.on_click)]
 
 
 def test_taps_aimed_at_the_keys_as_first_drawn_all_count_in_order(store, isolated_data_dir):
