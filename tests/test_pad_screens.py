@@ -119,7 +119,8 @@ def texts(page) -> list[str]:
 
 def find_button(page, label: str):
     for c in walk(top(page)):
-        if isinstance(c, ft.Button | ft.OutlinedButton):  # the keypad's keys and choices are outlined
+        # the keypad's choices are outlined buttons, its keys plain boxes a tap reaches
+        if isinstance(c, ft.Button | ft.OutlinedButton) or (isinstance(c, ft.Container) and c.on_click):
             shown = c.content.value if isinstance(c.content, ft.Text) else c.content
             if shown == label:
                 return c

@@ -139,10 +139,13 @@ class LetterEntry:
             text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2,
             horizontal_alignment=ft.CrossAxisAlignment.CENTER))
             for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-        # OutlinedButton, not Button: Button copies its style on every update, so each tap would resend
-        # every key's style
-        self.keys = {card.letter: ft.OutlinedButton(
-            content=ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
+        # Plain boxes, not buttons: a button's ink ripple and state animations keep the phone drawing frame
+        # after frame for some 400 ms after each tap, and quick taps then wait behind those frames. A key
+        # answers by filling with its region's colour; to a screen reader it is still a button named by its
+        # letter (and the "Type the letters" field takes a keyboard).
+        self.keys = {card.letter: ft.Container(
+            ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
+            border_radius=10, clip_behavior=ft.ClipBehavior.NONE, alignment=ft.Alignment.CENTER,
             on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
         self.keypad = ft.Column([ft.Row([
             # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
@@ -152,7 +155,8 @@ class LetterEntry:
                          width=REGION_LABEL, height=KEY_HEIGHT if app.text_size == DEFAULT_TEXT_SIZE else None,
                          bgcolor=region.color, border_radius=10,
                          padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
-            *(self.keys[card.letter] for card in self.edition.cards if card.region == region.index)],
+            *(ft.Semantics(content=self.keys[card.letter], button=True) for card in self.edition.cards
+              if card.region == region.index)],
             spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
         dark = is_dark(app.page)
         self.choice_buttons: dict[str | None, ft.OutlinedButton] = {None: ft.OutlinedButton(
@@ -274,10 +278,11 @@ class LetterEntry:
     # --- rendering: the controls built once, brought up to date ----------------------------------------
 
     def show(self) -> None:
-        """After a tap: only the controls a tap can change are compared and patched (not the whole page, with
-        the sheet drawn under it, nor the keys that look as they did), so the answer leaves the server sooner."""
-        self.app.page.update(self.slots, self.cards_line, self.message_view, *self.restyled_keys, self.choices,
-                             self.typed, self.points)
+        """After a tap: one patch for the keypad screen's body (not the whole page, with the sheet drawn under
+        it). One message, not one per changed control: the phone draws a frame as soon as a first message has
+        arrived, and the rest, coming in while it draws, would cost a second frame, with the card line (the
+        second message) shown only then. Only what changed is in the patch either way."""
+        self.app.page.update(self.root)
 
     def refresh(self, sync_text: bool = True) -> None:
         draft = self.draft
@@ -306,21 +311,18 @@ class LetterEntry:
 
     def draw_keys(self) -> None:
         """Restyles only the keys whose look changed (picked, taken): each tap's patch stays small."""
-        self.restyled_keys = []
         for card in self.edition.cards:
             look = (card.letter in self.draft.letters, card.letter in self.draft.taken)
             key = self.keys[card.letter]
             if key.data == look:
                 continue
             key.data = look
-            self.restyled_keys.append(key)
             picked, taken = look
             region = self.edition.regions[card.region]
-            key.style = ft.ButtonStyle(
-                padding=0, shape=ft.RoundedRectangleBorder(radius=10),
-                bgcolor=region.color if picked else (GREYED if taken else None),
-                color=text_on(region.color) if picked else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE),
-                side=ft.BorderSide(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT))
+            key.bgcolor = region.color if picked else (GREYED if taken else None)
+            key.border = ft.Border.all(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT)
+            key.content.color = (text_on(region.color) if picked
+                                 else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE))
             key.content.style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None
 
     def draw_points(self, pv) -> None:
@@ -376,7 +378,7 @@ class LetterEntry:
         self.choice_note.visible = rising
 
     def body(self) -> ft.Control:
-        return ft.Container(ft.Column([
+        self.root = ft.Container(ft.Column([
             self.scan.status_view,
             sem("scan-row", self.scan.row),
             self.slots,
@@ -392,6 +394,7 @@ class LetterEntry:
             self.typed,
             self.points,
         ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+        return self.root
 
 
 def restyle(button: ft.OutlinedButton, chosen: bool) -> None:
@@ -406,7 +409,7 @@ def choice_style(chosen: bool) -> ft.ButtonStyle:
     return ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=8, vertical=14),  # 48 px tall, or more
                           bgcolor=ft.Colors.PRIMARY if chosen else None,
                           color=ft.Colors.ON_PRIMARY if chosen else None,
-                          icon_color=ft.Colors.ON_PRIMARY if chosen else None)
+                          icon_color=ft.Colors.ON_PRIMARY if chosen else None, animation_duration=0)
 
 
 def entry_screen(app: PadApp, session: SheetSession, round_index: int, player: int) -> Screen:
