@@ -20,7 +20,7 @@ import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from conftest import AppServer, open_pad
-from scorer.solo_view import new_game
+from scorer.solo.view import new_game
 
 from benchmarks.table import host_auth, start_host, stop_host
 from scorer.pad.game import GameSession
