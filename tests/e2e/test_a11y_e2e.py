@@ -20,12 +20,12 @@ import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from conftest import AppServer, open_pad
-from scorer.solo.view import new_game
 
 from benchmarks.table import host_auth, start_host, stop_host
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.ports import free_port
+from scorer.solo.view import new_game
 from scorer.ui.text_size import TEXT_SIZE_KEY
 
 pytestmark = pytest.mark.e2e
