@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import http.server
 import re
 import shutil
@@ -171,20 +172,26 @@ def _time_to_home(page, url: str) -> float:
 
 
 class WireLog:
-    """What a static server sent: each request's site path and the bytes of its body on the wire."""
+    """What a static server sent: each request's site path and the bytes of its body on the wire (a request
+    answered "not modified", a revalidation with no body, is kept apart in `revalidated`)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.sent: list[tuple[str, int]] = []
+        self.revalidated: list[str] = []
 
     def add(self, path: str, size: int) -> None:
         with self.lock:
             self.sent.append((path, size))
 
+    def not_modified(self, path: str) -> None:
+        with self.lock:
+            self.revalidated.append(path)
+
     def take(self) -> list[tuple[str, int]]:
         """What was sent since the last take."""
         with self.lock:
-            taken, self.sent = self.sent, []
+            taken, self.sent, self.revalidated = self.sent, [], []
         return taken
 
 
@@ -238,6 +245,15 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
             if not file.is_file():
                 self.send_error(404)
                 return
+            # the validator of the file's content, as hosts give one: a browser that has it revalidates for free
+            etag = '"' + hashlib.sha256(file.read_bytes()).hexdigest()[:16] + '"'
+            if etag in self.headers.get("If-None-Match", ""):
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                if log is not None:
+                    log.not_modified(rel)
+                return
             accept = self.headers.get("Accept-Encoding", "")
             found = compressed_sibling(file, accept, offered)
             coding = None
@@ -256,6 +272,7 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "max-age=600")  # as GitHub Pages
             self.send_header("Vary", "Accept-Encoding")
+            self.send_header("ETag", etag)
             if coding:
                 self.send_header("Content-Encoding", coding)
             self.end_headers()
