@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from importlib import metadata
@@ -54,9 +55,20 @@ CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python
 #: Our own start-up in place of the Flet client's (python.js, python-worker.js): Python boots with the page,
 #: in parallel with Flutter's engine, and loads the wheels straight from the lock (no micropip, no app archive).
 CLIENT_REPLACED = ("python.js", "python-worker.js")
+#: What the browser never reads in a wheel: type stubs, tests, Babel's catalog tools (rules.i18n uses them only
+#: to maintain the .po files), pydantic's v1 API, software bills of materials. Licence files leave the wheels
+#: for one file at the site's root (LICENSES). Each cut is measured by `tourpad bench publish`.
+WHEEL_SKIPPED = re.compile(r"\.pyi$|(^|/)tests?/|^babel/messages/|^pydantic/v1/|\.dist-info/sboms/")
+LICENCE_FILE = re.compile(r"\.dist-info/(licenses/.*|LICEN[CS]E[^/]*|COPYING[^/]*|NOTICE[^/]*|AUTHORS[^/]*)$")
+#: Standard-library modules of Pyodide's python_stdlib.zip the app never imports in the browser: developer
+#: tools (REPL, debugger, docs, tests), GUI toolkits, mail and other network protocols.
+STDLIB_SKIPPED = re.compile(r"^(_pyrepl|pydoc_data|unittest|idlelib|tkinter|turtledemo|ensurepip|venv|lib2to3|"
+                            r"xmlrpc|wsgiref|curses|dbm)/|^(pydoc|doctest|pdb|turtle|imaplib|mailbox|ftplib|"
+                            r"smtplib|poplib|nntplib|pickletools)\.py$")
+LICENCES = "LICENSES.txt"
 #: Files worth compressing for the wire (text, WebAssembly, fonts, Python's standard library), which get a
 #: `.br` and a `.gz` beside them; images, woff2 and wheels are compressed already.
-COMPRESSIBLE = re.compile(r"\.(html|js|mjs|json|wasm|css|txt|otf|ttf|zip|bin|frag|map)$|^NOTICES$|LICENSE")
+COMPRESSIBLE = re.compile(r"\.(html|js|mjs|json|wasm|css|txt|otf|ttf|zip|whl|bin|frag|map)$|^NOTICES$")
 #: Brotli's and gzip's strongest settings: compressed once per release, read by every visitor.
 BROTLI_QUALITY = 11
 GZIP_LEVEL = 9
@@ -107,9 +119,14 @@ def publish(out: Path, base_url: str = "/") -> Site:
             shutil.copyfile(src, dest)
     for name in CLIENT_REPLACED:
         shutil.copyfile(Path(__file__).parent / "client" / name, out / name)
-    wheels = [*browser_wheels(), own_wheel(cache_dir())]
+    wheels = [slimmed_zip(wheel, cache_dir(), WHEEL_SKIPPED) for wheel in browser_wheels()]
+    with tempfile.TemporaryDirectory() as scratch:  # our wheel is this tree's own: never shared through the cache
+        wheels.append(slimmed_zip(own_wheel(Path(scratch)), cache_dir(), WHEEL_SKIPPED))
     for wheel in wheels:
         shutil.copyfile(wheel, out / "pyodide" / wheel.name)
+    _write_licences(out, browser_wheels())
+    stdlib = out / "pyodide" / "python_stdlib.zip"
+    shutil.copyfile(slimmed_zip(stdlib, cache_dir(), STDLIB_SKIPPED), stdlib)
     _write_lock(out / "pyodide", client / "pyodide" / "pyodide-lock.json", wheels)
     _write_icons(out)
     _write_manifest(out)
@@ -125,7 +142,7 @@ def seal(out: Path) -> Site:
     version = _write_service_worker(out)
     precompress(out)
     (out / MARKER).write_text(version + "\n")
-    files = [p for p in out.rglob("*") if p.is_file()]
+    files = [p for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")]  # not the copies
     return Site(out, len(files), sum(p.stat().st_size for p in files), version)
 
 
@@ -170,7 +187,7 @@ def precompress(out: Path, cache: Path | None = None) -> None:
             sibling = path.with_name(path.name + suffix)
             kept = store / (digest + suffix)
             if not kept.is_file():
-                tmp = kept.with_name(kept.name + ".tmp")
+                tmp = _scratch_beside(kept)
                 tmp.write_bytes(squeeze(data))
                 os.replace(tmp, kept)
             if kept.stat().st_size < len(data):
@@ -221,6 +238,60 @@ def browser_wheels() -> list[Path]:
             raise PublishError(f"no browser wheel of {dist} {version} in {cache}")
         found.append(trimmed_babel_wheel(hits[0], cache) if dist == "babel" else hits[0])
     return found
+
+
+def slimmed_zip(archive: Path, cache: Path, skipped: re.Pattern) -> Path:
+    """`archive` (a wheel, or Pyodide's standard library) without the members `skipped` or licence files
+    match, and stored uncompressed: Brotli or gzip over the whole file, as the host sends it, packs it
+    smaller than each member deflated alone (and nothing is inflated in the browser). A wheel's RECORD
+    follows. Written once per archive into the cache's `slim/` folder, under the same name (Pyodide's lock
+    and loader name it)."""
+    digest = hashlib.sha256(archive.read_bytes() + skipped.pattern.encode()).hexdigest()[:16]
+    out = cache / "slim" / digest / archive.name
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    kept: list[tuple[zipfile.ZipInfo, bytes]] = []
+    with zipfile.ZipFile(archive) as source:
+        for info_ in source.infolist():
+            if not skipped.search(info_.filename) and not LICENCE_FILE.search(info_.filename):
+                kept.append((info_, source.read(info_)))
+    records = [i.filename for i, _data in kept if i.filename.endswith(".dist-info/RECORD")]
+    if records:
+        record = "".join(f"{i.filename},sha256={_b64_digest(data)},{len(data)}\n" for i, data in kept
+                         if i.filename != records[0]) + f"{records[0]},,\n"
+        kept = [(i, record.encode() if i.filename == records[0] else data) for i, data in kept]
+    tmp = _scratch_beside(out)
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as slim:
+        for info_, data in kept:
+            info_.compress_type = zipfile.ZIP_STORED
+            slim.writestr(info_, data)
+    os.replace(tmp, out)
+    return out
+
+
+def _scratch_beside(path: Path) -> Path:
+    """A new file of its own beside `path`, to be moved onto it once written (publishes running at once share
+    the cache: each writes its own file, and the last move wins with a complete one)."""
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    os.close(handle)
+    return Path(name)
+
+
+def _write_licences(out: Path, wheels: list[Path]) -> None:
+    """Every licence file of the wheels the site ships, in one text file at the site's root."""
+    parts = []
+    for wheel in sorted(wheels, key=lambda w: w.name.lower()):
+        with zipfile.ZipFile(wheel) as whl:
+            for name in sorted(n for n in whl.namelist() if LICENCE_FILE.search(n)):
+                text = whl.read(name).decode("utf-8", errors="replace").strip()
+                parts.append(f"==== {wheel.name}: {name} ====\n\n{text}\n")
+            if not any(LICENCE_FILE.search(n) for n in whl.namelist()):  # only named in its metadata
+                metadata_name = next(n for n in whl.namelist() if n.endswith(".dist-info/METADATA"))
+                lines = whl.read(metadata_name).decode("utf-8", errors="replace").split("\n\n")[0].splitlines()
+                named = [line for line in lines if line.startswith(("License", "Classifier: License"))]
+                parts.append(f"==== {wheel.name}: {metadata_name} ====\n\n" + "\n".join(named) + "\n")
+    (out / LICENCES).write_text("\n".join(parts), encoding="utf-8")
 
 
 def _download(dist: str, version: str, native: bool, cache: Path) -> None:
