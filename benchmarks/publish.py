@@ -248,11 +248,11 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
             # the validator of the file's content, as hosts give one: a browser that has it revalidates for free
             etag = '"' + hashlib.sha256(file.read_bytes()).hexdigest()[:16] + '"'
             if etag in self.headers.get("If-None-Match", ""):
+                if log is not None:  # logged first: once the browser has the answer, the log has it too
+                    log.not_modified(rel)
                 self.send_response(304)
                 self.send_header("ETag", etag)
                 self.end_headers()
-                if log is not None:
-                    log.not_modified(rel)
                 return
             accept = self.headers.get("Accept-Encoding", "")
             found = compressed_sibling(file, accept, offered)
@@ -265,6 +265,8 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
                 body, coding = gzipped[file], "gzip"
             else:
                 body = file.read_bytes()
+            if log is not None:
+                log.add(rel, len(body))
             if link:
                 link.wait_latency()
             self.send_response(200)
@@ -280,8 +282,6 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
                 link.send(self.wfile.write, body)
             else:
                 self.wfile.write(body)
-            if log is not None:
-                log.add(rel, len(body))
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(folder)))
     server.daemon_threads = True
