@@ -22,20 +22,21 @@ const PAGE_FILES = ["index.html", "icons/loading-animation.png", "favicon.png"];
 
 const scope = () => self.registration.scope;
 
-// The site file a request asks for (a navigation opens the app's page, whatever its route), or null.
+// The site file a request asks for (a navigation to anything but a file of the site opens the app's page),
+// or null.
 function fileOf(request) {
-  if (request.mode === "navigate") return "index.html";
   const url = new URL(request.url);
   const base = new URL(scope());
-  if (url.origin !== base.origin || !url.pathname.startsWith(base.pathname)) return null;
-  let path;
-  try {
-    path = decodeURIComponent(url.pathname.slice(base.pathname.length));
-  } catch {
-    return null;
+  let path = null;
+  if (url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
+    try {
+      path = decodeURIComponent(url.pathname.slice(base.pathname.length)) || "index.html";
+    } catch {
+      path = null;
+    }
   }
-  if (path === "") path = "index.html";
-  return Object.hasOwn(FILES, path) ? path : null;
+  if (path !== null && Object.hasOwn(FILES, path)) return path;
+  return request.mode === "navigate" ? "index.html" : null;
 }
 
 async function contentHash(bytes) {
