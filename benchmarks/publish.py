@@ -118,6 +118,7 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
                 deadline = time.monotonic() + TIMEOUT_MS / 1000
                 while page.evaluate(SITE_CACHES_JS) != [f"tourpad-{version}"] and time.monotonic() < deadline:
                     page.wait_for_timeout(250)
+                update_installed = page.evaluate(SITE_CACHES_JS) == [f"tourpad-{version}"]
                 update_sent = gzip_log.take()
                 page.goto(url + "manifest.json")  # the site's origin, without the app running
                 bot = __import__("json").loads(page.evaluate(BOT_IN_PYODIDE_JS, bot_games))
@@ -146,6 +147,7 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
         "link": f"{LINK_MBIT} Mbit/s, {LINK_LATENCY_MS} ms (paced by the server, for every request)",
         "first_visit_seconds": round(first, 2),
         "cached_visit_seconds": round(cached, 2),
+        "update_installed": update_installed,
         "update_of_our_code_wire_mb": update_mb,
         "update_fetched": sorted(path for path, _n in update_sent),
         "hard_bot_decisions": bot["decisions"],
@@ -157,8 +159,8 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
         "cached_breakdown_seconds": breakdown(cached_marks),
         "goal": "first visit <= 15 MB on the wire, no file twice, usable <= 20 s on the link; cached start <= 5 s; "
                 "an update of our code <= 1 MB; hard-bot median <= 150 ms",
-        "meets_goal": wire_mb <= 15 and not twice and first <= 20 and cached <= 5.0 and update_mb <= 1
-        and median_ms <= 150,
+        "meets_goal": wire_mb <= 15 and not twice and first <= 20 and cached <= 5.0 and update_installed
+        and update_mb <= 1 and median_ms <= 150,
     }
 
 
