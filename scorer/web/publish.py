@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from importlib import metadata
@@ -46,13 +47,33 @@ OWN_PACKAGES = ("rules", "scorer", "printables", "assets")
 OWN_SKIPPED = ("assets/fonts/", "__pycache__/", "scorer/web/client/")
 OWN_SKIPPED_SUFFIXES = (".pyc", ".pyo", ".po", ".mo")
 #: Parts of the Flet client and Pyodide folder a browser never loads (CLI runners, debug symbols, types,
-#: renderers only chosen by an explicit setting).
+#: renderers only chosen by an explicit setting, Flutter's own service worker, which the site replaces).
 CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python\.bat|python\.exe|"
                             r"python_cli_entry\.mjs|package\.json|micropip-.*\.whl|packaging-.*\.whl)$|"
-                            r"^canvaskit/(experimental_webparagraph|wimp)")
+                            r"^canvaskit/(experimental_webparagraph|wimp)|^flutter_service_worker\.js$")
 #: Our own start-up in place of the Flet client's (python.js, python-worker.js): Python boots with the page,
 #: in parallel with Flutter's engine, and loads the wheels straight from the lock (no micropip, no app archive).
 CLIENT_REPLACED = ("python.js", "python-worker.js")
+#: What the browser never reads in a wheel: type stubs, tests, Babel's catalog tools (rules.i18n uses them only
+#: to maintain the .po files), pydantic's v1 API, software bills of materials. Licence files leave the wheels
+#: for one file at the site's root (LICENSES). Each cut is measured by `tourpad bench publish`.
+WHEEL_SKIPPED = re.compile(r"\.pyi$|(^|/)tests?/|^babel/messages/|^pydantic/v1/|\.dist-info/sboms/")
+LICENCE_FILE = re.compile(r"\.dist-info/(licenses/.*|LICEN[CS]E[^/]*|COPYING[^/]*|NOTICE[^/]*|AUTHORS[^/]*)$")
+#: Standard-library modules of Pyodide's python_stdlib.zip the app never imports in the browser: developer
+#: tools (REPL, debugger, docs, tests), GUI toolkits, mail and other network protocols.
+STDLIB_SKIPPED = re.compile(r"^(_pyrepl|pydoc_data|unittest|idlelib|tkinter|turtledemo|ensurepip|venv|lib2to3|"
+                            r"xmlrpc|wsgiref|curses|dbm)/|^(pydoc|doctest|pdb|turtle|imaplib|mailbox|ftplib|"
+                            r"smtplib|poplib|nntplib|pickletools)\.py$")
+LICENCES = "LICENSES.txt"
+#: Files worth compressing for the wire (text, WebAssembly, fonts, Python's standard library), which get a
+#: `.br` and a `.gz` beside them; images, woff2 and wheels are compressed already.
+COMPRESSIBLE = re.compile(r"\.(html|js|mjs|json|wasm|css|txt|otf|ttf|zip|whl|bin|frag|map)$|^NOTICES$")
+#: Brotli's and gzip's strongest settings: compressed once per release, read by every visitor.
+BROTLI_QUALITY = 11
+GZIP_LEVEL = 9
+#: Flutter packages whose fonts Flutter would load at every start although the app never shows them: KaTeX's
+#: (math in Markdown) and Cupertino's icons (the app draws Material icons). Left out of the font list and site.
+UNUSED_FONT_PACKAGES = ("flutter_math_fork", "cupertino_icons")
 ICON_SIZES = (192, 512)
 RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
 APPLE_ICON_SIZE = 180
@@ -97,9 +118,14 @@ def publish(out: Path, base_url: str = "/") -> Site:
             shutil.copyfile(src, dest)
     for name in CLIENT_REPLACED:
         shutil.copyfile(Path(__file__).parent / "client" / name, out / name)
-    wheels = [*browser_wheels(), own_wheel(cache_dir())]
+    wheels = [slimmed_zip(wheel, cache_dir(), WHEEL_SKIPPED) for wheel in browser_wheels()]
+    with tempfile.TemporaryDirectory() as scratch:  # our wheel is this tree's own: never shared through the cache
+        wheels.append(slimmed_zip(own_wheel(Path(scratch)), cache_dir(), WHEEL_SKIPPED))
     for wheel in wheels:
         shutil.copyfile(wheel, out / "pyodide" / wheel.name)
+    _write_licences(out, browser_wheels())
+    stdlib = out / "pyodide" / "python_stdlib.zip"
+    shutil.copyfile(slimmed_zip(stdlib, cache_dir(), STDLIB_SKIPPED), stdlib)
     _write_lock(out / "pyodide", client / "pyodide" / "pyodide-lock.json", wheels)
     _write_icons(out)
     _write_manifest(out)
@@ -113,9 +139,60 @@ def seal(out: Path) -> Site:
     """The service worker for the site's files as they are now: any change makes a new version, which
     phones pick up on their next visit online."""
     version = _write_service_worker(out)
+    precompress(out)
     (out / MARKER).write_text(version + "\n")
-    files = [p for p in out.rglob("*") if p.is_file()]
+    files = [p for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")]  # not the copies
     return Site(out, len(files), sum(p.stat().st_size for p in files), version)
+
+
+def release_changed_code(out: Path, note: str = "a release that changes our code only") -> str:
+    """The published site as a release that changes one module of our own code (`note` appended to
+    scorer/web/app.py as a comment), sealed: what `tourpad bench publish` and the update test serve to a
+    browser that has the previous release. Returns the new version."""
+    lock_path = out / "pyodide" / "pyodide-lock.json"
+    lock = json.loads(lock_path.read_text())
+    wheel = out / "pyodide" / lock["packages"]["tourpad"]["file_name"]
+    with zipfile.ZipFile(wheel) as source:
+        members = [(info, source.read(info)) for info in source.infolist()]
+    with zipfile.ZipFile(wheel, "w") as whl:
+        for info, data in members:
+            if info.filename == "scorer/web/app.py":
+                data += f"# {note}\n".encode()
+            whl.writestr(info, data)
+    lock["packages"]["tourpad"]["sha256"] = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    lock_path.write_text(json.dumps(lock, indent=1))
+    return seal(out).version
+
+
+def precompress(out: Path, cache: Path | None = None) -> None:
+    """A `.br` and a `.gz` beside each file that compresses well (hosts that serve precompressed files send one
+    of them when the browser accepts it; `tourpad host --site` does); a copy that would not be smaller is not
+    written. Brotli's strongest setting takes minutes over the Flutter and Pyodide runtimes, which are the same
+    in every release: each compressed copy is kept in the cache under its content's hash and reused."""
+    import gzip
+
+    import brotli
+
+    store = (cache or cache_dir()).parent / "compressed"
+    store.mkdir(parents=True, exist_ok=True)
+    squeezers = ((".br", lambda d: brotli.compress(d, quality=BROTLI_QUALITY)),
+                 (".gz", lambda d: gzip.compress(d, GZIP_LEVEL, mtime=0)))
+    for path in sorted(out.rglob("*")):
+        if not path.is_file() or path.suffix in (".br", ".gz") or not COMPRESSIBLE.search(path.name):
+            continue
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        for suffix, squeeze in squeezers:
+            sibling = path.with_name(path.name + suffix)
+            kept = store / (digest + suffix)
+            if not kept.is_file():
+                tmp = _scratch_beside(kept)
+                tmp.write_bytes(squeeze(data))
+                os.replace(tmp, kept)
+            if kept.stat().st_size < len(data):
+                shutil.copyfile(kept, sibling)
+            else:
+                sibling.unlink(missing_ok=True)
 
 
 def check_site(folder: Path, prefix: str) -> Path:
@@ -160,6 +237,60 @@ def browser_wheels() -> list[Path]:
             raise PublishError(f"no browser wheel of {dist} {version} in {cache}")
         found.append(trimmed_babel_wheel(hits[0], cache) if dist == "babel" else hits[0])
     return found
+
+
+def slimmed_zip(archive: Path, cache: Path, skipped: re.Pattern) -> Path:
+    """`archive` (a wheel, or Pyodide's standard library) without the members `skipped` or licence files
+    match, and stored uncompressed: Brotli or gzip over the whole file, as the host sends it, packs it
+    smaller than each member deflated alone (and nothing is inflated in the browser). A wheel's RECORD
+    follows. Written once per archive into the cache's `slim/` folder, under the same name (Pyodide's lock
+    and loader name it)."""
+    digest = hashlib.sha256(archive.read_bytes() + skipped.pattern.encode()).hexdigest()[:16]
+    out = cache / "slim" / digest / archive.name
+    if out.is_file():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    kept: list[tuple[zipfile.ZipInfo, bytes]] = []
+    with zipfile.ZipFile(archive) as source:
+        for info_ in source.infolist():
+            if not skipped.search(info_.filename) and not LICENCE_FILE.search(info_.filename):
+                kept.append((info_, source.read(info_)))
+    records = [i.filename for i, _data in kept if i.filename.endswith(".dist-info/RECORD")]
+    if records:
+        record = "".join(f"{i.filename},sha256={_b64_digest(data)},{len(data)}\n" for i, data in kept
+                         if i.filename != records[0]) + f"{records[0]},,\n"
+        kept = [(i, record.encode() if i.filename == records[0] else data) for i, data in kept]
+    tmp = _scratch_beside(out)
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_STORED) as slim:
+        for info_, data in kept:
+            info_.compress_type = zipfile.ZIP_STORED
+            slim.writestr(info_, data)
+    os.replace(tmp, out)
+    return out
+
+
+def _scratch_beside(path: Path) -> Path:
+    """A new file of its own beside `path`, to be moved onto it once written (publishes running at once share
+    the cache: each writes its own file, and the last move wins with a complete one)."""
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    os.close(handle)
+    return Path(name)
+
+
+def _write_licences(out: Path, wheels: list[Path]) -> None:
+    """Every licence file of the wheels the site ships, in one text file at the site's root."""
+    parts = []
+    for wheel in sorted(wheels, key=lambda w: w.name.lower()):
+        with zipfile.ZipFile(wheel) as whl:
+            for name in sorted(n for n in whl.namelist() if LICENCE_FILE.search(n)):
+                text = whl.read(name).decode("utf-8", errors="replace").strip()
+                parts.append(f"==== {wheel.name}: {name} ====\n\n{text}\n")
+            if not any(LICENCE_FILE.search(n) for n in whl.namelist()):  # only named in its metadata
+                metadata_name = next(n for n in whl.namelist() if n.endswith(".dist-info/METADATA"))
+                lines = whl.read(metadata_name).decode("utf-8", errors="replace").split("\n\n")[0].splitlines()
+                named = [line for line in lines if line.startswith(("License", "Classifier: License"))]
+                parts.append(f"==== {wheel.name}: {metadata_name} ====\n\n" + "\n".join(named) + "\n")
+    (out / LICENCES).write_text("\n".join(parts), encoding="utf-8")
 
 
 def _download(dist: str, version: str, native: bool, cache: Path) -> None:
@@ -355,7 +486,10 @@ def _write_manifest(out: Path) -> None:
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
 
 
-#: Added to the page: the iOS icon, and the service worker (cached site) and persistent storage requests.
+#: Added to the page: the iOS icon, and the service worker (the site's offline cache) and persistent storage
+#: requests. The app's scripts (python.js, flutter_bootstrap.js) load once the service worker handles the
+#: page's requests: on a first visit it stores each file as the app fetches it (see client/sw.js), so nothing
+#: is fetched twice; on later visits it is there already, and nothing waits.
 PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
   <link rel="apple-touch-icon" sizes="180x180" href="icons/apple-touch-icon-180.png">
   <script>
@@ -368,18 +502,44 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
         set(url) { if (!String(url).startsWith("__RIVE_CDN__")) src.set.call(this, url); },
       });
     })();
-    // The whole site is cached on the first visit, so the next one opens offline (see sw.js).
-    if ("serviceWorker" in navigator) {
-      // update(): look for a new version of the site at every start, not only when the browser gets round to it
-      navigator.serviceWorker.register("sw.js").then((r) => r.update())
-        .catch((e) => console.warn("offline cache:", e));
-    }
+    // Resolves once the site's service worker handles this page's requests (or there is none to wait for).
+    const tourpadCaching = new Promise((ready) => {
+      const workers = navigator.serviceWorker;
+      if (!workers) return ready();
+      workers.addEventListener("controllerchange", () => ready(), {once: true});
+      if (workers.controller) {
+        ready();
+        // a returning visit: look for a new version of the site now, not only when the browser gets round to it
+        workers.getRegistration().then((registration) => registration && registration.update())
+          .catch((e) => console.warn("offline cache:", e));
+        return;
+      }
+      workers.register("sw.js").then((registration) => {
+        const installing = registration.installing || registration.waiting;
+        if (installing) {
+          installing.addEventListener("statechange", () => { if (installing.state === "redundant") ready(); });
+        } else if (registration.active && registration.active.state === "activated" && !workers.controller) {
+          ready();  // a reload that bypassed the worker (shift-reload): it will not take this page
+        }
+      }).catch((e) => { console.warn("offline cache:", e); ready(); });
+    });
+    // The app's scripts, in order, once the offline cache sees their requests.
+    tourpadCaching.then(() => {
+      for (const name of ["python.js", "flutter_bootstrap.js"]) {
+        const script = document.createElement("script");
+        script.src = name;
+        script.async = false;
+        document.head.append(script);
+      }
+    });
     // Games live in IndexedDB; ask the browser not to evict it under storage pressure (where it allows).
     if (navigator.storage && navigator.storage.persist) {
       navigator.storage.persist().then((granted) => console.log("persistent storage:", granted));
     }
   </script>
 """
+#: The Flet client's own script tags, loaded by PAGE_ADDITIONS instead.
+APP_SCRIPT_TAGS = ('  <script src="python.js"></script>\n', '  <script src="flutter_bootstrap.js" async></script>\n')
 
 
 def _patch_index(out: Path, prefix: str) -> None:
@@ -388,6 +548,7 @@ def _patch_index(out: Path, prefix: str) -> None:
 
     # the bundled Roboto is the app's font offline (as `tourpad app` serves it); without it text has no glyphs
     patch_font_manifest_json(str(out / "assets" / "FontManifest.json"))
+    _drop_unused_fonts(out / "assets")
     index = out / "index.html"
     patch_index_html(str(index), base_href=prefix, app_name=APP_NAME, app_description=APP_NAME, pyodide=True,
                      pyodide_script_path="main.py", pyodide_version="local", app_package_url="app.tar.gz",
@@ -398,8 +559,22 @@ def _patch_index(out: Path, prefix: str) -> None:
                         'flet.pyodideUrl=new URL("pyodide/pyodide.mjs", document.baseURI).href;')
     if "</head>" not in text:
         raise PublishError("the Flet client's index.html has no </head>; this flet_web is not supported")
+    for tag in APP_SCRIPT_TAGS:
+        if text.count(tag) != 1:
+            raise PublishError(f"the Flet client's index.html has no {tag.strip()}; this flet_web is not supported")
+        text = text.replace(tag, "")
     additions = PAGE_ADDITIONS.replace("__RIVE_CDN__", RIVE_CDN).replace("__THEME__", SEED_COLOR)
     index.write_text(text.replace("</head>", additions + PAGE_SCRIPT + "</head>", 1), encoding="utf-8")
+
+
+def _drop_unused_fonts(assets: Path) -> None:
+    manifest = assets / "FontManifest.json"
+    unused = tuple(f"packages/{name}/" for name in UNUSED_FONT_PACKAGES)
+    families = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps([f for f in families if not f["family"].startswith(unused)]))
+    for name in UNUSED_FONT_PACKAGES:
+        for font in [*(assets / "packages" / name).rglob("*.ttf"), *(assets / "packages" / name).rglob("*.otf")]:
+            font.unlink()
 
 
 def _patch_bootstrap(out: Path) -> None:
@@ -413,44 +588,30 @@ def _patch_bootstrap(out: Path) -> None:
     path.write_text(patched, encoding="utf-8")
 
 
-SERVICE_WORKER = """// tourpad's offline cache: every file of this site, stored on the first visit; a new site version
-// (a new VERSION) is stored whole and replaces the old one. Games are in IndexedDB, never touched here.
-const VERSION = "__VERSION__";
-const FILES = __FILES__;
-const CACHE = "tourpad-" + VERSION;
+#: The service worker's list names each file with this many bytes of its SHA-256 (as hex).
+HASH_BYTES = 8
+#: Never in the worker's list: the worker itself, publish's marker, and the precompressed copies (a host sends
+#: one in place of its file; the browser never asks for them by name).
+UNLISTED = re.compile(r"^(sw\.js|" + re.escape(MARKER) + r")$|\.(br|gz)$")
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE)
-    .then((cache) => cache.addAll(FILES.map((f) => new Request(f, {cache: "reload"}))))
-    .then(() => self.skipWaiting()));
-});
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith("tourpad-") && k !== CACHE)
-                                    .map((k) => caches.delete(k))))
-    .then(() => self.clients.claim()));
-});
-
-self.addEventListener("fetch", (event) => {
-  const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
-  event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
-    const key = request.mode === "navigate" ? new URL("index.html", self.registration.scope).href : request;
-    const hit = await cache.match(key, {ignoreSearch: true});
-    return hit || fetch(request);
-  })());
-});
-"""
+def site_files(out: Path) -> dict[str, str]:
+    """Every file a browser may fetch from the site, with the hash of its content (what the service worker
+    compares between releases)."""
+    files = {}
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out).as_posix()
+        if path.is_file() and not UNLISTED.search(rel):
+            files[rel] = hashlib.sha256(path.read_bytes()).hexdigest()[:HASH_BYTES * 2]
+    return files
 
 
 def _write_service_worker(out: Path) -> str:
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
-    digest = hashlib.sha256()
-    for name in files:
-        digest.update(name.encode() + b"\0" + (out / name).read_bytes())
-    version = digest.hexdigest()[:16]
-    text = SERVICE_WORKER.replace("__VERSION__", version).replace("__FILES__", json.dumps(["./", *files]))
+    files = site_files(out)
+    template = (Path(__file__).parent / "client" / "sw.js").read_text(encoding="utf-8")
+    listing = json.dumps(files, indent=0)
+    version = hashlib.sha256((template + listing).encode()).hexdigest()[:16]
+    text = template.replace("__VERSION__", version).replace("__HASH_BYTES__", str(HASH_BYTES)) \
+        .replace("__FILES__", listing)
     (out / "sw.js").write_text(text, encoding="utf-8")
     return version

@@ -21,7 +21,8 @@ import pytest
 from conftest import ENABLE_SEMANTICS_JS, Pad
 from test_pad_e2e import GAME, check_final_ranking, enter_by_keypad, play_round, start_game
 
-from scorer.web.publish import publish, seal
+from benchmarks.publish import SITE_CACHES_JS, WireLog, serve_site
+from scorer.web.publish import publish, release_changed_code, seal
 
 pytestmark = pytest.mark.e2e
 #: Pyodide starts in ~10-30 s on two busy cores; everything after is a local call.
@@ -179,6 +180,78 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     pad = open_home(pad, static.url)
     assert "release 2" in pad.page.content()
     pad.button("History (1)").wait_for(timeout=START)
+    assert offline_phone.outside == []
+
+
+@pytest.fixture
+def gzip_host(site, tmp_path):
+    """The site (a copy) served as common static hosts serve one, gzip where the browser takes it, with a log of
+    every file sent and its bytes on the wire."""
+    folder = Path(shutil.copytree(site, tmp_path / "www"))
+    log = WireLog()
+    server = serve_site(folder, ("gzip",), log)
+    yield folder, f"http://127.0.0.1:{server.server_address[1]}/", log, server
+    server.shutdown()
+
+
+def settled_first_visit(context, url: str) -> Pad:
+    """The app opened on its first visit, once it has fetched all it fetches (the service worker has the page
+    and Python's bytecode is kept, which comes last)."""
+    pad = open_site(context, url)
+    pad.button("New game").wait_for(timeout=START)
+    assert pad.page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
+    pad.page.wait_for_function("() => performance.getEntriesByName('tourpad:bytecode-saved').length",
+                               timeout=START)
+    return pad
+
+
+def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, new_context):
+    _folder, url, log, server = gzip_host
+    # requests elsewhere are recorded, not routed: Playwright's routing turns the browser's HTTP cache off, and
+    # the service worker takes the page's own files from there
+    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                        has_touch=True)
+    outside = []
+    phone.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
+             else outside.append(request.url))
+    pad = settled_first_visit(phone, url)
+    assert pad.page.evaluate("() => !!navigator.serviceWorker.controller")
+    sent = log.take()
+    paths = [path for path, _size in sent]
+    assert sorted({p for p in paths if paths.count(p) > 1}) == [], sent
+    assert {"index.html", "sw.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"} <= set(paths)
+    # one of Flutter's two builds, and one CanvasKit variant of the renderer it picked
+    assert len({"main.dart.js", "main.dart.wasm"} & set(paths)) == 1, paths
+    assert len([p for p in paths if p.startswith("canvaskit/") and p.endswith(".wasm")]) == 1, paths
+    # what the browser has stored is what it fetched (and the worker's own list), nothing more
+    stored = pad.page.evaluate("""() => caches.keys()
+      .then(keys => caches.open(keys.find(k => k.startsWith('tourpad-'))))
+      .then(cache => cache.keys()).then(requests => requests.map(r => r.url))""")
+    assert {u.removeprefix(url) for u in stored} == {*paths, "tourpad-files.json"} - {"sw.js"}
+    # offline: the app opens from what the first visit stored
+    server.shutdown()
+    pad = open_home(pad, url)
+    pad.button("New game").wait_for(timeout=START)
+    assert log.take() == [] and outside == []
+
+
+def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, offline_phone):
+    folder, url, log, _server = gzip_host
+    pad = settled_first_visit(offline_phone, url)
+    start_game(pad)
+    log.take()
+    version = release_changed_code(folder)
+    pad = open_home(pad, url)  # the next visit online: the old release opens, the new one installs meanwhile
+    deadline = time.monotonic() + START / 1000
+    while pad.page.evaluate(SITE_CACHES_JS) != [f"tourpad-{version}"]:
+        assert time.monotonic() < deadline, "the new release was not installed"
+        pad.page.wait_for_timeout(500)
+    fetched = [path for path, _size in log.take()]
+    assert sorted(p for p in fetched if p != "sw.js") == ["pyodide/pyodide-lock.json",
+                                                          "pyodide/tourpad-0.1.0-py3-none-any.whl"]
+    pad = open_home(pad, url)  # the new release, from the cache: nothing more to fetch, the game still there
+    pad.button("Resume: Ann · Bob").wait_for(timeout=START)
+    assert [p for p, _size in log.take() if p != "sw.js"] == []
     assert offline_phone.outside == []
 
 
