@@ -157,10 +157,10 @@ def test_an_unknown_edition_is_not_found(store, isolated_data_dir):
 
 
 def test_without_opencv_the_screen_says_so_instead_of_offering_photos(store, isolated_data_dir, monkeypatch):
-    import scorer.scan_cards  # noqa: F401  (loaded, so that delitem below has something to take out)
+    import scorer.scan.faces  # noqa: F401  (loaded, so that delitem below has something to take out)
 
     monkeypatch.setitem(sys.modules, "cv2", None)  # importing it now fails, as where it is missing
-    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
+    monkeypatch.delitem(sys.modules, "scorer.scan.faces")
 
     async def run():
         _session, page, _conn = await start_at(make_main(lambda: store), "/teach/australia")

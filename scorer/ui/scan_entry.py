@@ -3,9 +3,9 @@
 The photo comes from the device: the live camera (flet-camera, web and phones; browsers allow it only on a
 secure origin: https or localhost), or the image picker, which on a phone also offers the camera (this works
 on plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
-decoding is `scorer.scan`; this panel only shows what it read and lets the player fill the gaps by tapping
-cards on the keypad. The letters reach the draft only when the row is complete, and the round only when
-the player taps Save.
+decoding is `scorer.scan.photo` (in the web app, `scorer.scan.browser`); this panel only shows what it read
+and lets the player fill the gaps by tapping cards on the keypad. The letters reach the draft only when the
+row is complete, and the round only when the player taps Save.
 """
 
 from __future__ import annotations
@@ -190,7 +190,8 @@ class ScanPanel:
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
-        from scorer.scan import ScanImageError, scan_row
+        from scorer.scan.image import ScanImageError
+        from scorer.scan.photo import scan_row
 
         target = self.target
         taken = target.taken_letters()
