@@ -275,11 +275,13 @@ NO_PRINTED_CARD_READER = N_("reading the publisher's printed cards needs OpenCV,
 def row_of_codes(codes: Sequence[FoundCode], edition: Edition, image_size: tuple[int, int],
                  taken: Mapping[str, str] | Iterable[str] = (), row_length: int = ROW_LENGTH,
                  detail: Callable[[Point, float], float] | None = None, seconds: float = 0.0,
-                 no_printed_reader: bool = False) -> ScanResult:
+                 no_printed_reader: bool = False, guess_ends: bool = True) -> ScanResult:
     """The row the codes read in a photo of `image_size` show: ordered along the row, each card checked
     against `edition` and the letters other players have (`taken`), with a problem for every code that is
     not a card of this game. `no_printed_reader`: this build cannot read the publisher's cards, which a photo
-    without any code may show (said along with "no card codes found")."""
+    without any code may show (said along with "no card codes found"). Without `guess_ends`, a row whose
+    codes were read but whose missing cards may lie at either end shows no letter at all (their positions
+    are not known), only which cards were read."""
     problems: list[str] = []
     cards: list[tuple[FoundCode, str, str]] = []
     for code in codes:
@@ -317,6 +319,11 @@ def row_of_codes(codes: Sequence[FoundCode], edition: Edition, image_size: tuple
         slots[position] = letter
         placed.append((position, letter))
     problems.extend(letter_problems(placed, taken))
+    if placed and not guess_ends and len(cards) < row_length and positions[-1] - positions[0] + 1 < row_length:
+        problems.append(_("read the cards {letters}, but not where in the row they lie: take another photo, "
+                          "closer, or tap the cards on the keypad").format(
+            letters=_join(letter for _position, letter in placed)))
+        slots = [None] * len(slots)
     if None in slots:
         module = statistics.median(c.size for c, _, _ in cards) / 25  # the cards' codes are 25 modules wide
         if module < SMALL_MODULE_PX:

@@ -170,9 +170,26 @@ async function connect(started) {
   }
 }
 
+// --- The code reader (scorer/scan/browser.py calls these) -----------------------------------------------
+// read(bytes): every QR code in a photo with its corners (code-reader.js and zxing-wasm, loaded the first
+// time a player scans). photo(labels): the page's camera view (camera.js); resolves {bytes, error}.
+let photoAnswered = null;
+self.tourpadCodeReader = {
+  read: async (bytes) => (await import("./code-reader.js")).readCodes(bytes),
+  photo: (labels) => new Promise((resolve) => {
+    if (photoAnswered) photoAnswered({bytes: null, error: "cancelled"});
+    photoAnswered = resolve;
+    self.postMessage({tourpadCamera: labels});
+  }),
+};
+
 self.onmessage = (event) => {
   const data = event.data;
-  if (sendToPython) {
+  if (data && data.tourpadPhoto) {
+    const answered = photoAnswered;
+    photoAnswered = null;
+    if (answered) answered(data.tourpadPhoto);
+  } else if (sendToPython) {
     sendToPython(data);
   } else if (data && data.tourpadBoot) {
     connect(boot(data.tourpadBoot)).then(() => self.postMessage("initialized"),
