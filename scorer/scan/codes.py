@@ -21,8 +21,7 @@ from PIL import Image, ImageFilter, ImageOps
 from printables.payload import CARD_QR_BORDER, card_payload
 from rules.edition import Edition
 from scorer.scan.image import load_photo
-from scorer.scan.rows import ROW_LENGTH, FoundCode, arrange, neighbours
-from scorer.scan.rows import spot as spot_at
+from scorer.scan.rows import ROW_LENGTH, FoundCode, arrange, expected_spots, neighbours
 
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
 #: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another:
@@ -568,17 +567,9 @@ def _shape_at(shapes: dict[int, np.ndarray], k: int) -> np.ndarray:
 
 def _expected_spots(codes: list[FoundCode], image_size: tuple[int, int], row_length: int,
                     detail: Callable[[np.ndarray, float], float] | None = None):
-    """(centre, code size, doubt, edges) of every place along the row where an unread card could lie: the
-    gaps between the found codes first, then beyond both ends as far as the row could extend, nearest first."""
+    """(centre, code size, doubt, edges) of every place along the row where an unread card could lie
+    (`rows.expected_spots`), with the shape a code there has as its found neighbours' say."""
     row = arrange(codes, image_size, row_length, detail)
-    at = {p: (c.centre, c.size) for c, p in zip(row.codes, row.positions, strict=True)}
     shapes = {p: _edges(c) for c, p in zip(row.codes, row.positions, strict=True)}
-    first, last = row.positions[0], row.positions[-1]
-    spare = row_length - (last - first + 1)
-    gaps = [k for k in range(first, last) if k not in at]
-    ends = sorted([*range(first - spare, first), *range(last + 1, last + spare + 1)],
-                  key=lambda k: min(abs(k - first), abs(k - last)))
-    spots = [(np.array(centre), size, doubt, _shape_at(shapes, k))
-             for k in gaps + ends for centre, size, doubt in [spot_at(at, k, row.pitch, row.axis)]]
-    return [(c, size, doubt, edges) for c, size, doubt, edges in spots
-            if -doubt <= c[0] < image_size[0] + doubt and -doubt <= c[1] < image_size[1] + doubt]
+    return [(np.array(centre), size, doubt, _shape_at(shapes, k))
+            for centre, size, doubt, k in expected_spots(codes, image_size, row_length, detail)]

@@ -235,6 +235,23 @@ def arrange(codes: Sequence[FoundCode], image_size: tuple[int, int], row_length:
     return _Row(tuple(ordered), tuple(s + before for s in steps), axis, layout, pitch)
 
 
+def expected_spots(codes: Sequence[FoundCode], image_size: tuple[int, int], row_length: int = ROW_LENGTH,
+                   detail: Callable[[Point, float], float] | None = None) -> list[tuple[Point, float, float, int]]:
+    """(centre, code size, doubt, draft position) of every place along the row where an unread card could lie:
+    the gaps between the found codes first, then beyond both ends as far as the row could extend, nearest
+    first; only places inside the photo (give or take the doubt)."""
+    row = arrange(codes, image_size, row_length, detail)
+    at = {p: (c.centre, c.size) for c, p in zip(row.codes, row.positions, strict=True)}
+    first, last = row.positions[0], row.positions[-1]
+    spare = row_length - (last - first + 1)
+    gaps = [k for k in range(first, last) if k not in at]
+    ends = sorted([*range(first - spare, first), *range(last + 1, last + spare + 1)],
+                  key=lambda k: min(abs(k - first), abs(k - last)))
+    spots = [(*spot(at, k, row.pitch, row.axis), k) for k in gaps + ends]
+    return [(c, size, doubt, k) for c, size, doubt, k in spots
+            if -doubt <= c[0] < image_size[0] + doubt and -doubt <= c[1] < image_size[1] + doubt]
+
+
 # --- Checking -----------------------------------------------------------------------------------------------
 
 def is_card_code(text: str) -> bool:
