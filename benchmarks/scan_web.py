@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from benchmarks.chromium import CHROME_ARGS, CHROMIUM
-from benchmarks.scan import DEFAULT_PHOTOS, photo_set
+from benchmarks.scan import DEFAULT_PHOTOS, _percentile, photo_set
 from rules.edition import Edition
 from scorer.scan.browser import CloseLooks, codes_of, result_of_codes
 from scorer.scan.rows import FoundCode
@@ -51,10 +51,9 @@ window.readerReady = true;
 
 
 @contextlib.contextmanager
-def reader_page() -> Iterator:
-    """A Chromium page with the web app's code reader loaded, served from a loopback server; yields the page."""
-    from playwright.sync_api import sync_playwright
-
+def reader_page(browser=None) -> Iterator:
+    """A Chromium page with the web app's code reader loaded, served from a loopback server; yields the page.
+    `browser`: a Playwright browser already running (the tests'), else one is started here."""
     with tempfile.TemporaryDirectory(prefix="tourpad-reader-") as folder:
         copy_into(Path(folder))
         (Path(folder) / "index.html").write_text(PAGE, encoding="utf-8")
@@ -63,15 +62,21 @@ def reader_page() -> Iterator:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
-                page = browser.new_page()
+            with contextlib.ExitStack() as stack:
+                if browser is None:
+                    from playwright.sync_api import sync_playwright
+
+                    playwright = stack.enter_context(sync_playwright())
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+                    stack.callback(browser.close)
+                context = browser.new_context()
+                stack.callback(context.close)
+                page = context.new_page()
                 page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
                     "http://127.0.0.1:") else route.abort())
                 page.goto(f"http://127.0.0.1:{server.server_address[1]}/index.html")
                 page.wait_for_function("() => window.readerReady === true")
                 yield page
-                browser.close()
         finally:
             server.shutdown()
             server.server_close()
@@ -106,7 +111,7 @@ def _wrong(read: str, truth: str) -> int:
 
 
 def run(edition: Edition, photos: int = DEFAULT_PHOTOS, seed: int = 2026, cache_dir: Path | None = None,
-        host: bool = True) -> dict:
+        host: bool = True, browser=None) -> dict:
     if photos < 1:
         raise ValueError(f"--photos must be at least 1, not {photos}")
     from scorer.scan.photo import scan_row
@@ -115,7 +120,7 @@ def run(edition: Edition, photos: int = DEFAULT_PHOTOS, seed: int = 2026, cache_
     web = {"read": 0, "wrong": 0, "ms": [], "failures": []}
     native = {"read": 0, "wrong": 0, "ms": [], "failures": []}
     agree = 0
-    with reader_page() as page:
+    with reader_page(browser) as page:
         read_in_page(page, files[0][0].read_bytes())  # the first read compiles the wasm: not a photo's time
         for path, letters, case in files:
             data = path.read_bytes()
@@ -153,5 +158,5 @@ def _summary(tally: dict, bar: float | None) -> dict:
         shown += f" (bar ≥ {bar:.0%}: {'met' if share >= bar else 'NOT met'})"
     return {"complete_and_in_order": shown, "wrong_letters": tally["wrong"],
             "median_ms_per_photo": round(statistics.median(tally["ms"])),
-            "p95_ms_per_photo": round(sorted(tally["ms"])[int(0.95 * (len(tally["ms"]) - 1))]),
+            "p95_ms_per_photo": round(_percentile(tally["ms"], 0.95)),
             "failures": tally["failures"]}
