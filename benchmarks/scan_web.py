@@ -111,12 +111,13 @@ def _wrong(read: str, truth: str) -> int:
 
 
 def run(edition: Edition, photos: int = DEFAULT_PHOTOS, seed: int = 2026, cache_dir: Path | None = None,
-        host: bool = True, browser=None) -> dict:
+        host: bool = True, browser=None, first: int = 0) -> dict:
+    """The report over photos first..first+photos-1 of the set `seed` (`first`: to run a long set in parts)."""
     if photos < 1:
         raise ValueError(f"--photos must be at least 1, not {photos}")
     from scorer.scan.photo import scan_row
 
-    files = photo_set(edition, photos, seed, cache_dir)
+    files = photo_set(edition, first + photos, seed, cache_dir)[first:]
     web = {"read": 0, "wrong": 0, "ms": [], "failures": []}
     native = {"read": 0, "wrong": 0, "ms": [], "failures": []}
     agree = 0
@@ -156,7 +157,7 @@ def _summary(tally: dict, bar: float | None) -> dict:
     shown = f"{share:.1%}"
     if bar is not None:
         shown += f" (bar ≥ {bar:.0%}: {'met' if share >= bar else 'NOT met'})"
-    return {"complete_and_in_order": shown, "wrong_letters": tally["wrong"],
+    return {"complete_and_in_order": shown, "rows_read": tally["read"], "wrong_letters": tally["wrong"],
             "median_ms_per_photo": round(statistics.median(tally["ms"])),
             "p95_ms_per_photo": round(_percentile(tally["ms"], 0.95)),
-            "failures": tally["failures"]}
+            "failures": tally["failures"], "ms_each": [round(ms, 1) for ms in tally["ms"]]}

@@ -283,7 +283,9 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
                                                       "printed cards: every bundled edition)")),
          reader: str = typer.Option("host", help=N_("host (tourpad scan) or web: the published web app's code "
                                                     "reader in Chromium against tourpad scan on the same photos "
-                                                    "(bar ≥ 98 %, no wrong letter)"))) -> None:
+                                                    "(bar ≥ 98 %, no wrong letter)")),
+         first: int = typer.Option(0, min=0, help=N_("with --reader web: start at this photo of the set (a long "
+                                                     "set in parts)"))) -> None:
     from scorer.commands.engine_commands import edition_or_fail
 
     if reader == "web":
@@ -291,7 +293,11 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
         from scorer.web.code_reader import ReaderMissing
 
         try:
-            report(scan_web.run(edition_or_fail(edition), photos, seed), as_json)
+            result = scan_web.run(edition_or_fail(edition), photos, seed, first=first)
+            if not as_json:  # each photo's time is for joining parts' reports, not for reading
+                for part in ("web_reader", "tourpad_scan"):
+                    result[part].pop("ms_each", None)
+            report(result, as_json)
         except ReaderMissing as err:
             fail(str(err))
         return
