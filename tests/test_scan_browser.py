@@ -59,3 +59,21 @@ def test_a_photo_without_codes_says_the_printed_cards_are_typed_on_the_phone(aus
 def test_a_malformed_answer_is_refused_with_a_message(bad):
     with pytest.raises(PhotoError, match="the code reader answered something unexpected"):
         codes_of(bad)
+
+
+def test_close_looks_go_where_the_row_says_a_card_lies_then_stop():
+    from scorer.scan.browser import CloseLooks
+
+    codes, size = codes_of(answer("KSHN@LQ"))
+    del codes[3]  # N, the fourth card, not read by the first pass
+    looks = CloseLooks(codes, size)
+    place = looks.next()
+    assert place is not None
+    (x, y), code_size, _doubt = place
+    assert abs(x - 340) < 1 and abs(y - 70) < 1 and abs(code_size - 40) < 1  # between H and @, where N lies
+    looks.add(place, [])  # nothing there: that place is not looked at again as it was
+    assert looks.next() is None
+    found, _size = codes_of(answer("N", start=3))
+    fresh = CloseLooks(codes, size)
+    fresh.add(fresh.next(), found)
+    assert fresh.next() is None and len(fresh.codes) == 7  # the row is read: no more looks
