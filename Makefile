@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps clean catalogs compiled-catalogs
+.PHONY: run test lint system-deps clean catalogs compiled-catalogs webvendor
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -26,6 +26,16 @@ FONTS := /usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf /usr/share
 system-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && ls $(FONTS) >/dev/null 2>&1 || { \
 	  $(APT) update -qq && $(APT) install -y -qq chromium poppler-utils fonts-liberation fonts-dejavu-core; }
+	@command -v npm >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq nodejs npm; }
+
+# The web app's code reader: zxing-wasm from npm, pinned by webvendor/package-lock.json; `tourpad publish` copies
+# its ES module and .wasm into the site (scorer/web/code_reader.py).
+WEBVENDOR := webvendor/node_modules/.installed-stamp
+$(WEBVENDOR): webvendor/package.json webvendor/package-lock.json
+	cd webvendor && npm ci --no-audit --no-fund --ignore-scripts
+	@touch $@
+
+webvendor: $(WEBVENDOR)
 
 # Message catalogs (gettext, managed with Babel): each package's French words live in
 # <package>/locale/fr/LC_MESSAGES/<package>.po; the install compiles them into the .mo files the app reads.
@@ -51,7 +61,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-logo
 
-test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps lint
+test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps $(WEBVENDOR) lint
 	$(BIN)/pytest -q -n 2 --timeout 600
 
 clean:

@@ -20,7 +20,7 @@ from platformdirs import user_cache_dir
 from benchmarks import scan_photos
 from printables.payload import card_payload
 from rules.edition import Edition
-from scorer.scan import scan_row
+from scorer.scan.photo import scan_row
 
 #: Bump when the generator changes what it draws, so stale cached photos are not measured. The printed
 #: card design (code size, quiet zone, payload) is part of the folder name too, so a new card is re-shot.

@@ -25,7 +25,7 @@ PHOTOS_PER_DECK = 10
 
 
 def _teach(edition: Edition, style: photos.DeckStyle, seed: int) -> None:
-    from scorer.scan_cards import TeachError, teach_deck
+    from scorer.scan.faces import TeachError, teach_deck
 
     for row in photos.teaching_rows(edition):
         # A photo that did not teach leaves those cards untaught: the reads below show the cost.
@@ -34,8 +34,8 @@ def _teach(edition: Edition, style: photos.DeckStyle, seed: int) -> None:
 
 
 def run(edition: Edition, photos_count: int = 100, seed: int = 2026) -> dict:
-    from scorer.scan import scan_row
-    from scorer.scan_cards import forget_deck
+    from scorer.scan.photo import scan_row
+    from scorer.scan.taught import forget_deck
 
     results = {"untaught": [], "taught": []}
     times, wrong_certain, failures = [], 0, []

@@ -19,7 +19,7 @@ from scorer.locale import _
 
 #: A game record or a pack is a few kilobytes; a megabyte is far more than any real one.
 TEXT_LIMIT = 1_000_000
-#: A phone photo is a few megabytes; the scanner shrinks the pixels of a huge one (scorer.scan).
+#: A phone photo is a few megabytes; the scanner shrinks the pixels of a huge one (scorer.scan.image).
 IMAGE_LIMIT = 40_000_000
 
 

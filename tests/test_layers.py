@@ -52,7 +52,7 @@ def contract_names() -> dict[str, str]:
 
 def test_the_code_keeps_every_contract():
     assert set(contract_names()) == {"layers", "scorer-placed", "acyclic", "flet-in-screens", "app-screens-light",
-                                     "app-screens-no-photo-reader"}
+                                     "app-screens-no-photo-reader", "scan-rows-pure"}
     assert keeps()
 
 
@@ -75,6 +75,7 @@ def test_the_code_keeps_every_contract():
     ("scorer.pad.townmap", "reportlab.lib.units", "app-screens-light"),
     ("scorer.ui.sheet", "scorer.table.api", "app-screens-light"),  # a screen that loads the server, through it
     ("scorer.ui.teach", "cv2", "app-screens-no-photo-reader"),  # the scanner loads OpenCV, never a screen
+    ("scorer.scan.rows", "numpy", "scan-rows-pure"),  # the row logic runs in the browser's Python
 ])
 def test_an_upward_import_or_a_new_cycle_breaks_a_contract(importer, imported, contract):
     assert keeps(contract)  # the contract holds for the code as it is

@@ -11,7 +11,7 @@ from scorer.pad.entry import LetterDraft
 from scorer.pad.game import GameSession
 from scorer.pad.scan import RowProposal
 from scorer.pad.store import EventStore
-from scorer.scan import ScanResult
+from scorer.scan.rows import ScanResult
 
 NBSP, NNBSP = "\u00a0", "\u202f"  # before « : », and before « ; ? ! »
 

@@ -21,21 +21,19 @@ from typer.testing import CliRunner
 from benchmarks import scan_photos
 from printables.payload import card_payload
 from scorer.cli import app
-from scorer.scan import (
-    CARD_PITCH_IN_CODES,
-    FoundCode,
-    ScanImageError,
+from scorer.scan.codes import (
     _decode,
     _expected_spots,
     _grid_angle,
     _tell_anywhere,
     _tell_around,
-    arrange,
     load_image,
     locate_known_code,
     match_known_code,
-    scan_row,
 )
+from scorer.scan.image import ScanImageError
+from scorer.scan.photo import scan_row
+from scorer.scan.rows import CARD_PITCH_IN_CODES, FoundCode, arrange
 
 ROW = tuple("KSHN@LQ")
 BUDGET = 5.0  # generous: these photos read in the first pass; a loaded CI machine must not change the answer
@@ -445,7 +443,7 @@ def test_bench_scan_measures_a_small_set(tmp_path, australia):
 
 def test_a_proposal_turns_every_unsettled_position_into_a_hole_the_player_fills():
     from scorer.pad.scan import RowProposal
-    from scorer.scan import ScanResult
+    from scorer.scan.rows import ScanResult
 
     result = ScanResult("australia", ("K", None, "H", "K", "B", "L", "Q"),
                         problems=("card K appears twice (positions 1 and 4)",

@@ -12,9 +12,11 @@ import numpy as np
 import pytest
 
 from benchmarks import scan_publisher_photos as photos
-from scorer import scan_cards
 from scorer.packs import resolve_edition
-from scorer.scan import ScanImageError, letter_problems, scan_row
+from scorer.scan import faces, find, taught
+from scorer.scan.image import ScanImageError
+from scorer.scan.photo import scan_row
+from scorer.scan.rows import letter_problems
 
 SIZE = (1600, 1200)
 #: Reading letters needs a phone-sized photo (5 MP, as the bench): at 2 MP the corner marks are a few pixels.
@@ -31,27 +33,27 @@ def shot(edition, letters=ROW, index: int = 0, **options) -> bytes:
 def rectified(face) -> np.ndarray:
     """A rendered face as the reader's rectified card would show it (grey, CARD_PX less the margin)."""
     grey = cv2.cvtColor(np.asarray(face.convert("RGB")), cv2.COLOR_RGB2GRAY)
-    return cv2.resize(grey, (63 * scan_cards.PX_PER_MM, 88 * scan_cards.PX_PER_MM), interpolation=cv2.INTER_AREA)
+    return cv2.resize(grey, (63 * find.PX_PER_MM, 88 * find.PX_PER_MM), interpolation=cv2.INTER_AREA)
 
 
 def cut(face) -> np.ndarray:
     """A rendered face cut out as the reader cuts a found card: with its margin (CARD_PX)."""
-    pad = scan_cards.PAD_MM * scan_cards.PX_PER_MM
+    pad = find.PAD_MM * find.PX_PER_MM
     return cv2.copyMakeBorder(rectified(face), pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
 
 def order_fit(cards, edition, letters) -> dict[str, float]:
     """How well the found cards (in the reader's order) match the laid-out faces taken in order, reversed, or
     shifted by one card: whole-card likeness, summed along the row."""
-    pad = scan_cards.PAD_MM * scan_cards.PX_PER_MM  # the reader cuts each card with a margin around it
+    pad = find.PAD_MM * find.PX_PER_MM  # the reader cuts each card with a margin around it
 
     def small(image):
         image = cv2.resize(image, (63, 88), interpolation=cv2.INTER_AREA).astype(np.float32)
         return (image - image.mean()) / (image.std() + 1e-3)
 
     found = [small(card.image[pad:-pad, pad:-pad]) for card in cards]
-    faces = [small(rectified(photos.face_of(edition, letter, STYLE))) for letter in letters]
-    like = np.array([[float((f * g).mean()) for g in faces] for f in found])
+    laid_out = [small(rectified(photos.face_of(edition, letter, STYLE))) for letter in letters]
+    like = np.array([[float((f * g).mean()) for g in laid_out] for f in found])
     n = len(letters)
     orders = {"in order": list(range(n)), "reversed": list(reversed(range(n))),
               "shifted left": [(i + 1) % n for i in range(n)], "shifted right": [(i - 1) % n for i in range(n)]}
@@ -63,7 +65,7 @@ def order_fit(cards, edition, letters) -> dict[str, float]:
 @pytest.mark.parametrize(("turn", "how"), [(0, "left to right"), (180, "right to left, from across the table"),
                                            (28, "at an angle")])
 def test_cards_are_found_and_ordered_throw_first(australia, turn, how):
-    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, turn=turn, index=turn)))
+    row = find.find_cards(find.load_rgb(shot(australia, turn=turn, index=turn)))
     assert len(row.cards) == 7, how
     assert row.upside_down == (abs(turn) > 90), how
     fit = order_fit(row.cards, australia, ROW)
@@ -71,7 +73,7 @@ def test_cards_are_found_and_ordered_throw_first(australia, turn, how):
 
 
 def test_touching_cards_are_split_at_their_edges(australia):
-    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, gap_mm=0, index=3)))
+    row = find.find_cards(find.load_rgb(shot(australia, gap_mm=0, index=3)))
     assert len(row.cards) == 7
     fit = order_fit(row.cards, australia, ROW)
     assert max(fit, key=fit.get) == "in order", fit
@@ -80,7 +82,7 @@ def test_touching_cards_are_split_at_their_edges(australia):
 def test_cards_the_outline_missed_are_found_beyond_it(australia, monkeypatch):
     # A cloth of the cards' own colours can hide most of the row from its outline (here: the middle two
     # cards' worth only); the strip grows beyond the outline's ends for as long as the comb finds cards there.
-    whole = scan_cards._row_quad
+    whole = find._row_quad
 
     def middle_only(mask):
         top_left, top_right, bottom_right, bottom_left = whole(mask)
@@ -88,8 +90,8 @@ def test_cards_the_outline_missed_are_found_beyond_it(australia, monkeypatch):
                            bottom_left + 0.65 * (bottom_right - bottom_left),
                            bottom_left + 0.35 * (bottom_right - bottom_left)])
 
-    monkeypatch.setattr(scan_cards, "_row_quad", middle_only)
-    row = scan_cards.find_cards(scan_cards.load_rgb(shot(australia, index=4)))
+    monkeypatch.setattr(find, "_row_quad", middle_only)
+    row = find.find_cards(find.load_rgb(shot(australia, index=4)))
     assert len(row.cards) == 7
     fit = order_fit(row.cards, australia, ROW)
     assert max(fit, key=fit.get) == "in order", fit
@@ -100,7 +102,7 @@ def strip_of_cards(scale: float, pitch_mm: float, beyond_mm: float) -> tuple[np.
     table: a ringed number circle 8 mm in from each card's top-left corner (times `scale`), icons (discs)
     down the right side. The strip starts 4 mm before the row and ends `beyond_mm` after it. Returns the
     strip and where each number circle's centre is along it (mm)."""
-    mm = scan_cards.PX_PER_MM
+    mm = find.PX_PER_MM
     rng = np.random.default_rng(5)
     strip = rng.normal(60, 6, (120 * mm, 600 * mm)).astype(np.float32)
     circles = []
@@ -129,10 +131,10 @@ def strip_of_cards(scale: float, pitch_mm: float, beyond_mm: float) -> tuple[np.
     (1.07, 70, "larger than printed, with gaps: the last card's top icon lies a short pitch (51 mm) beyond its "
                "circle, with a straight edge in its picture 8 mm to the icon's left, as a card's left edge")])
 def test_the_comb_takes_one_circle_a_card(scale, pitch_mm, how):
-    mm = scan_cards.PX_PER_MM
+    mm = find.PX_PER_MM
     strip, circles = strip_of_cards(scale, pitch_mm, beyond_mm=70)
     band = strip[6 * mm:]  # the comb's band starts 6 mm above the row's top
-    comb = scan_cards._circle_comb(band, mm, scan_cards._left_edges(strip[12 * mm: 100 * mm]), (0, 70))
+    comb = find._circle_comb(band, mm, find._left_edges(strip[12 * mm: 100 * mm]), (0, 70))
     found = [x / mm for x, _y in comb.centres]
     assert len(found) == 7, (how, found)
     assert np.allclose(found, circles, atol=1.5), (how, found, circles)
@@ -141,30 +143,30 @@ def test_the_comb_takes_one_circle_a_card(scale, pitch_mm, how):
 def test_a_blank_end_beyond_the_row_is_dropped_and_a_bad_cut_gets_a_second_look(australia, tmp_path,
                                                                                   monkeypatch):
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    scan_cards._save_deck(australia.id, taught_deck(australia, australia.letters))
-    cards = [scan_cards.FoundCard(cut(photos.face_of(australia, x, STYLE)), (i * 100.0, 0.0))
+    taught.save_deck(australia.id, taught_deck(australia, australia.letters))
+    cards = [find.FoundCard(cut(photos.face_of(australia, x, STYLE)), (i * 100.0, 0.0))
              for i, x in enumerate(ROW)]
     # The third card's own outline was fitted to a neighbour's edges (cut 32 mm off); cut square from its
     # circle it is whole.
-    off = np.roll(cards[2].image, -32 * scan_cards.PX_PER_MM, axis=1)
-    cards[2] = scan_cards.FoundCard(off, cards[2].centre, cards[2].image)
+    off = np.roll(cards[2].image, -32 * find.PX_PER_MM, axis=1)
+    cards[2] = find.FoundCard(off, cards[2].centre, cards[2].image)
     # Beyond the last card, the table's pattern made an eighth "card" (edges the size of one, no face).
     table = np.random.default_rng(1).normal(110, 25, cards[0].image.shape).clip(0, 255).astype(np.uint8)
-    found = scan_cards.FoundRow((*cards, scan_cards.FoundCard(table, (700.0, 0.0))), False)
-    monkeypatch.setattr(scan_cards, "find_cards", lambda rgb: found)
-    assert scan_cards.read_card(off, australia, scan_cards._load_deck(australia.id)).letter is None
-    read = scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
+    found = find.FoundRow((*cards, find.FoundCard(table, (700.0, 0.0))), False)
+    monkeypatch.setattr(faces, "find_cards", lambda rgb: found)
+    assert faces.read_card(off, australia, taught.load_deck(australia.id)).letter is None
+    read = faces.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
     assert [reading.letter for reading in read.readings] == list(ROW)
     assert len(read.cards) == 7
     # With more cards unread, the row itself may have been found wrong: it stays too long (and is not shown).
-    blurred = [scan_cards.FoundCard(cv2.GaussianBlur(card.image, (0, 0), 12), card.centre) for card in cards[4:6]]
-    found = scan_cards.FoundRow((*cards[:4], *blurred, cards[6], scan_cards.FoundCard(table, (700.0, 0.0))), False)
-    read = scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
+    blurred = [find.FoundCard(cv2.GaussianBlur(card.image, (0, 0), 12), card.centre) for card in cards[4:6]]
+    found = find.FoundRow((*cards[:4], *blurred, cards[6], find.FoundCard(table, (700.0, 0.0))), False)
+    read = faces.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
     assert len(read.cards) == 8 and [reading.letter for reading in read.readings][-4:] == [None, None, "Q", None]
     # A real eighth card (one the deck knows) is kept: the row is then too long, and the player is told so.
-    extra = scan_cards.FoundCard(cut(photos.face_of(australia, "A", STYLE)), (700.0, 0.0))
-    found = scan_cards.FoundRow((*cards, extra), False)
-    assert [reading.letter for reading in scan_cards.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8)
+    extra = find.FoundCard(cut(photos.face_of(australia, "A", STYLE)), (700.0, 0.0))
+    found = find.FoundRow((*cards, extra), False)
+    assert [reading.letter for reading in faces.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8)
                                                               ).readings] == [*ROW, "A"]
 
 
@@ -172,18 +174,18 @@ def test_a_blank_end_beyond_the_row_is_dropped_and_a_bad_cut_gets_a_second_look(
 
 def taught_deck(edition, letters: str) -> dict:
     deck: dict = {}
-    scan_cards.learn_cards(deck, [cut(photos.face_of(edition, x, STYLE)) for x in letters], letters)
+    faces.learn_cards(deck, [cut(photos.face_of(edition, x, STYLE)) for x in letters], letters)
     return deck
 
 
 def test_a_taught_card_reads_and_another_editions_card_is_named(australia):
     europe = resolve_edition("europe")
     deck = taught_deck(australia, australia.letters)
-    assert scan_cards.read_card(cut(photos.face_of(australia, "E", STYLE)), australia, deck).letter == "E"
+    assert faces.read_card(cut(photos.face_of(australia, "E", STYLE)), australia, deck).letter == "E"
     # Europe's A printed in the same style: its corner letter looks like Australia's A, but it carries
     # number 3, not Australia's 1: the letter is not trusted, and the card is named as Europe's.
     assert europe.numbers[europe.card_index("A")] != australia.numbers[australia.card_index("A")]
-    reading = scan_cards.read_card(cut(photos.face_of(europe, "A", STYLE)), australia, deck)
+    reading = faces.read_card(cut(photos.face_of(europe, "A", STYLE)), australia, deck)
     assert reading.letter is None
     assert reading.problem == "card A with number 3 is a card of Boomerang: Europe, not of Boomerang: Australia"
 
@@ -196,7 +198,7 @@ def test_the_number_rejects_a_misread_letter(australia):
     icons = photos.face_of(australia, "E", STYLE)  # the same face otherwise
     misprinted = photos.card_face(australia.id, "E", card.site, 2, _icons(australia, "E"), STYLE)
     assert misprinted.size == icons.size
-    reading = scan_cards.read_card(cut(misprinted), australia, deck)
+    reading = faces.read_card(cut(misprinted), australia, deck)
     assert reading.letter is None
     assert reading.problem == ("the card reads E with number 2, but Boomerang: Australia's E has number 4: "
                                "misread, type it in")
@@ -214,12 +216,12 @@ def test_a_card_seen_upside_down_is_not_named(australia):
     # so a placement turned round is a coincidence, and a row read the wrong way up reads nothing, not wrong.
     deck = taught_deck(australia, australia.letters)
     card = cut(photos.face_of(australia, "K", STYLE))
-    assert scan_cards.read_card(card, australia, deck).letter == "K"
-    assert scan_cards.read_card(np.ascontiguousarray(card[::-1, ::-1]), australia, deck).letter is None
+    assert faces.read_card(card, australia, deck).letter == "K"
+    assert faces.read_card(np.ascontiguousarray(card[::-1, ::-1]), australia, deck).letter is None
 
 
 def test_how_firmly_keypoints_name_a_card():
-    identified = scan_cards._identified
+    identified = faces._identified
     assert identified([(40, "K"), (3, "B")]) == ("K", True)  # many, far more than any other card
     assert identified([(6, "K"), (1, "B")]) == ("K", True)  # several, and no other card agrees on any
     assert identified([(3, "K")]) == ("K", False)  # faint: its number must confirm it
@@ -251,8 +253,8 @@ class _Look:
 ], ids=["sharp firm", "blurred firm", "both faint", "sharp alone", "blurred alone", "three sharp", "three blurred",
         "two cards", "sharp prefers another"])
 def test_a_card_is_named_by_the_sharp_or_the_blurred_look(monkeypatch, sharp, blurred, named):
-    monkeypatch.setattr(scan_cards, "_features", lambda card: (np.zeros((0, 2)), np.zeros((0, 128))))
-    index = scan_cards._DeckIndex({})
+    monkeypatch.setattr(faces, "_features", lambda card: (np.zeros((0, 2)), np.zeros((0, 128))))
+    index = faces._DeckIndex({})
     index.sharp, index.blurred = _Look(sharp), _Look(blurred)
     _found, letter, firm = index.identify(np.zeros((1, 1), np.uint8))
     assert (letter, firm) == named
@@ -264,29 +266,29 @@ def test_a_blurred_photo_is_read_by_the_blurred_look(australia, tmp_path, monkey
     # name H firmly.
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
     for letters in photos.teaching_rows(australia):
-        scan_cards.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
+        faces.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
                                    photo_size=BIG), australia, letters)
     blurred = shot(australia, index=8, photo_size=BIG, scale=0.7, blur=1.8)
 
     def read() -> str:
-        letters = "".join(r.letter or "?" for r in scan_cards.read_row(blurred, australia).readings)
+        letters = "".join(r.letter or "?" for r in faces.read_row(blurred, australia).readings)
         assert all(got in ("?", want) for got, want in zip(letters, ROW, strict=True)), letters  # never wrong
         return letters
 
     assert ROW[2] == "H" and read()[2] == "H"
-    monkeypatch.setattr(scan_cards._DeckIndex, "blurred", scan_cards._Keypoints({}))
+    monkeypatch.setattr(faces._DeckIndex, "blurred", faces._Keypoints({}))
     assert read()[2] == "?"
 
 
 def test_a_deck_taught_before_the_blurred_look_still_reads(australia, tmp_path, monkeypatch):
     # A deck file kept by an earlier tourpad has no blurred keypoints: it loads, and reads by the sharp ones.
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    scan_cards.teach_deck(shot(australia), australia, "".join(ROW))
-    path = scan_cards._deck_file(australia.id)
+    faces.teach_deck(shot(australia), australia, "".join(ROW))
+    path = taught.deck_file(australia.id)
     with np.load(path) as data:
         older = {name: data[name] for name in data.files if not name.startswith("blurred_")}
     np.savez_compressed(path, **older)
-    deck = scan_cards._load_deck(australia.id)
+    deck = taught.load_deck(australia.id)
     assert set(deck) == set(ROW) and all(len(card.blurred_descriptors) == 0 for card in deck.values())
     assert scan_row(shot(australia, index=3), australia).letters == "".join(ROW)
 
@@ -301,14 +303,14 @@ def test_the_number_settles_two_close_faces(australia, monkeypatch):
     card = np.full_like(cut(photos.face_of(australia, first, STYLE)), 128)  # no face to go on but keypoints
 
     def reading(found, fits):
-        monkeypatch.setattr(scan_cards._DeckIndex, "identify",
-                            lambda self, image: (found, *scan_cards._identified(found)))
-        monkeypatch.setattr(scan_cards._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
-        return scan_cards.read_card(card, australia, deck).letter
+        monkeypatch.setattr(faces._DeckIndex, "identify",
+                            lambda self, image: (found, *faces._identified(found)))
+        monkeypatch.setattr(faces._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
+        return faces.read_card(card, australia, deck).letter
 
     clear = {digit: 0.5 for digit in set(australia.numbers)} | {number_of[first]: 0.95}
     unclear = clear | {number_of[rival]: 0.9}
-    assert scan_cards._identified([(6, first), (4, rival)]) == (None, False)  # keypoints alone: not sure
+    assert faces._identified([(6, first), (4, rival)]) == (None, False)  # keypoints alone: not sure
     assert reading([(6, first), (4, rival)], clear) == first
     assert reading([(6, first), (4, rival)], unclear) is None
     assert reading([(6, first), (4, twin)], clear) is None
@@ -317,8 +319,8 @@ def test_the_number_settles_two_close_faces(australia, monkeypatch):
 
 def test_an_untaught_letter_is_never_guessed(australia):
     deck = taught_deck(australia, "ABC")
-    assert scan_cards.read_card(cut(photos.face_of(australia, "B", STYLE)), australia, deck).letter == "B"
-    reading = scan_cards.read_card(cut(photos.face_of(australia, "Q", STYLE)), australia, deck)
+    assert faces.read_card(cut(photos.face_of(australia, "B", STYLE)), australia, deck).letter == "B"
+    reading = faces.read_card(cut(photos.face_of(australia, "Q", STYLE)), australia, deck)
     assert reading.letter in (None, "Q")
 
 
@@ -326,31 +328,31 @@ def test_an_untaught_letter_is_never_guessed(australia):
 
 def test_teach_keeps_learns_replaces_and_forgets(australia, tmp_path, monkeypatch):
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    assert scan_cards.learned(australia) == ""
-    assert scan_cards.teach_deck(shot(australia), australia, "".join(ROW)) == "HKLNQS@"
-    assert scan_cards.teach_deck(shot(australia, tuple("ABCDEFG"), index=1), australia, "abcdefg") == \
+    assert taught.learned(australia) == ""
+    assert faces.teach_deck(shot(australia), australia, "".join(ROW)) == "HKLNQS@"
+    assert faces.teach_deck(shot(australia, tuple("ABCDEFG"), index=1), australia, "abcdefg") == \
         "ABCDEFGHKLNQS@"
-    assert scan_cards.teach_deck(shot(australia, index=2), australia, "".join(ROW)) == "ABCDEFGHKLNQS@"
-    assert set(scan_cards.learned_preview(australia)) == set("ABCDEFGHKLNQS@")
-    assert scan_cards.learned_preview(australia)["A"].startswith(b"\x89PNG")
-    assert (tmp_path / "scan-templates").is_dir() and scan_cards.templates_dir() == tmp_path / "scan-templates"
-    assert scan_cards.forget_deck(australia) == 14
-    assert scan_cards.learned(australia) == ""
+    assert faces.teach_deck(shot(australia, index=2), australia, "".join(ROW)) == "ABCDEFGHKLNQS@"
+    assert set(taught.learned_preview(australia)) == set("ABCDEFGHKLNQS@")
+    assert taught.learned_preview(australia)["A"].startswith(b"\x89PNG")
+    assert (tmp_path / "scan-templates").is_dir() and taught.templates_dir() == tmp_path / "scan-templates"
+    assert taught.forget_deck(australia) == 14
+    assert taught.learned(australia) == ""
 
 
 def test_teach_refuses_wrong_letters_and_counts(australia, tmp_path, monkeypatch):
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    with pytest.raises(scan_cards.TeachError, match="has no card 1"):
-        scan_cards.teach_deck(shot(australia), australia, "ABCDEF1")
-    with pytest.raises(scan_cards.TeachError, match="letter A given twice"):
-        scan_cards.teach_deck(shot(australia), australia, "ABCDEFA")
-    with pytest.raises(scan_cards.TeachError, match="found 7 cards in the photo but 6 letters"):
-        scan_cards.teach_deck(shot(australia), australia, "ABCDEF")
-    with pytest.raises(scan_cards.TeachError, match="found 6 cards in the photo but 7 letters"):
-        scan_cards.teach_deck(shot(australia, ROW[:6], index=4), australia, "ABCDEFG")
+    with pytest.raises(faces.TeachError, match="has no card 1"):
+        faces.teach_deck(shot(australia), australia, "ABCDEF1")
+    with pytest.raises(faces.TeachError, match="letter A given twice"):
+        faces.teach_deck(shot(australia), australia, "ABCDEFA")
+    with pytest.raises(faces.TeachError, match="found 7 cards in the photo but 6 letters"):
+        faces.teach_deck(shot(australia), australia, "ABCDEF")
+    with pytest.raises(faces.TeachError, match="found 6 cards in the photo but 7 letters"):
+        faces.teach_deck(shot(australia, ROW[:6], index=4), australia, "ABCDEFG")
     with pytest.raises(ScanImageError):
-        scan_cards.teach_deck(b"not a photo", australia, "ABCDEFG")
-    assert scan_cards.learned(australia) == ""
+        faces.teach_deck(b"not a photo", australia, "ABCDEFG")
+    assert taught.learned(australia) == ""
 
 
 def test_teaching_drops_the_table_taken_for_an_eighth_card(tmp_path, monkeypatch):
@@ -362,21 +364,21 @@ def test_teaching_drops_the_table_taken_for_an_eighth_card(tmp_path, monkeypatch
     seed = 77 * 7919
     style = photos.deck_style(seed)
     teaching = photos.teaching_photo(europe, style, "HIJKLMN", seed, BIG)
-    assert len(scan_cards.find_cards(scan_cards.load_rgb(teaching)).cards) == 8, "the premise: an eighth cut"
-    assert scan_cards.teach_deck(teaching, europe, "HIJKLMN") == "HIJKLMN"
+    assert len(find.find_cards(find.load_rgb(teaching)).cards) == 8, "the premise: an eighth cut"
+    assert faces.teach_deck(teaching, europe, "HIJKLMN") == "HIJKLMN"
     row = photos.photo(europe, style, 5, 1, tuple("NLJHIKM"), scale=1.0, blur=0.3, gap_mm=5, photo_size=BIG,
                        across=False).jpeg
     assert scan_row(row, europe).letters == "NLJHIKM"
-    with pytest.raises(scan_cards.TeachError, match="found 7 cards in the photo but 6 letters"):
-        scan_cards.teach_deck(shot(europe, tuple("ABCDEFG"), photo_size=BIG), europe, "ABCDEF")  # cards all
+    with pytest.raises(faces.TeachError, match="found 7 cards in the photo but 6 letters"):
+        faces.teach_deck(shot(europe, tuple("ABCDEFG"), photo_size=BIG), europe, "ABCDEF")  # cards all
 
 
 def test_teach_four_photos_then_read_another_row(australia, tmp_path, monkeypatch):
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
     for letters in photos.teaching_rows(australia):
-        scan_cards.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
+        faces.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
                                    photo_size=BIG), australia, letters)
-    assert scan_cards.learned(australia) == australia.letters
+    assert taught.learned(australia) == australia.letters
     result = scan_row(shot(australia, index=5, photo_size=BIG), australia)
     assert result.complete and result.letters == "".join(ROW), result.letters
 
@@ -395,13 +397,13 @@ def test_eight_cards_are_named(australia):
 
 
 def test_two_copies_of_a_letter_are_named(australia):
-    reading = scan_cards.CardReading
+    reading = faces.CardReading
     # Two positions that fit one taught card: the weaker reads `?` and says what it looked like ...
-    readings = scan_cards._one_card_each((reading("B", score=0.8), reading("C", score=0.7), reading("B", score=0.5)))
+    readings = faces._one_card_each((reading("B", score=0.8), reading("C", score=0.7), reading("B", score=0.5)))
     assert [r.letter for r in readings] == ["B", "C", None]
     assert readings[2].problem == "looks like card B, which is also at position 1: two copies of one card, or a misread"
     # ... even when both fit about as well: two copies of one card are far rarer than two look-alike faces.
-    readings = scan_cards._one_card_each((reading("B", score=0.78), reading("B", score=0.8)))
+    readings = faces._one_card_each((reading("B", score=0.78), reading("B", score=0.8)))
     assert [r.letter for r in readings] == [None, "B"]
     assert readings[0].problem == "looks like card B, which is also at position 2: two copies of one card, or a misread"
 
@@ -409,7 +411,7 @@ def test_two_copies_of_a_letter_are_named(australia):
 def test_a_photo_with_two_copies_of_a_card_names_them(australia, tmp_path, monkeypatch):
     # A row with card K twice (two copies, as from two boxes): the copy that fits less well stays `?` and says so.
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    scan_cards._save_deck(australia.id, taught_deck(australia, australia.letters))
+    taught.save_deck(australia.id, taught_deck(australia, australia.letters))
     result = scan_row(shot(australia, (*ROW[:6], "K"), index=9, photo_size=BIG), australia)
     assert not result.complete
     # K is the first card and the last: one of the two is read, the other left for the player
@@ -428,10 +430,11 @@ def test_without_opencv_a_photo_without_codes_says_so(australia, monkeypatch):
     import sys
 
     # The browser build has no OpenCV: importing the printed-card reader fails there.
-    import scorer
+    import scorer.scan
 
-    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
-    monkeypatch.delattr(scorer, "scan_cards")
+    for name in ("faces", "find", "taught"):
+        monkeypatch.delitem(sys.modules, f"scorer.scan.{name}", raising=False)
+        monkeypatch.delattr(scorer.scan, name, raising=False)
     monkeypatch.setitem(sys.modules, "cv2", None)
     result = scan_row(shot(australia, ROW[:3], index=12, scale=0.6), australia, budget=0.2)
     assert result.slots == (None,) * 7

@@ -142,10 +142,10 @@ def test_teach_in_french(data_dir, first_photo):
 def test_without_opencv_teach_says_what_to_install(data_dir, first_photo, monkeypatch):
     import sys
 
-    import scorer.scan_cards  # noqa: F401  (loaded, so that delitem below has something to take out)
+    import scorer.scan.faces  # noqa: F401  (loaded, so that delitem below has something to take out)
 
     monkeypatch.setitem(sys.modules, "cv2", None)  # importing it now fails, as where it is missing
-    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
+    monkeypatch.delitem(sys.modules, "scorer.scan.faces")
     result = runner.invoke(app, ["scan", "teach", str(first_photo), "--letters", "ABCDEFG"])
     assert result.exit_code == 2
     assert result.output.startswith("error: reading the publisher's cards needs OpenCV, which is not installed here")

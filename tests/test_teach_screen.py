@@ -157,10 +157,10 @@ def test_an_unknown_edition_is_not_found(store, isolated_data_dir):
 
 
 def test_without_opencv_the_screen_says_so_instead_of_offering_photos(store, isolated_data_dir, monkeypatch):
-    import scorer.scan_cards  # noqa: F401  (loaded, so that delitem below has something to take out)
+    import scorer.scan.faces  # noqa: F401  (loaded, so that delitem below has something to take out)
 
     monkeypatch.setitem(sys.modules, "cv2", None)  # importing it now fails, as where it is missing
-    monkeypatch.delitem(sys.modules, "scorer.scan_cards")
+    monkeypatch.delitem(sys.modules, "scorer.scan.faces")
 
     async def run():
         _session, page, _conn = await start_at(make_main(lambda: store), "/teach/australia")
@@ -183,18 +183,20 @@ def test_the_browser_only_app_points_to_the_host(store, isolated_data_dir, monke
     run_session(run)
 
 
-def test_the_browser_only_keypad_tells_a_phone_user_what_to_do_instead(store, isolated_data_dir, monkeypatch):
-    monkeypatch.setattr("scorer.ui.scan_entry.IN_BROWSER", True)  # the published web app: no photo decoders
+def test_the_browser_only_keypad_reads_tourpad_cards_and_says_the_printed_ones_are_typed(store, isolated_data_dir,
+                                                                                         monkeypatch):
+    monkeypatch.setattr("scorer.ui.scan_entry.IN_BROWSER", True)  # the published web app: the page reads the codes
     game = GameSession.new(store, "australia", ["Ann", "Bob"])
 
     async def run():
         session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
         await click(session, page, "Scan")  # the keypad's ways to scan, in a sheet
         sheet = page._dialogs.controls[-1]
-        said = [c.value for c in walk(sheet) if isinstance(c, ft.Text) and "computer at the table" in (c.value or "")]
-        assert said == ["Reading your cards from a photo needs a computer at the table running tourpad. Here, "
-                        "tap the letters of your 7 cards on the keypad, Throw card first."], texts(page)
-        assert not [c.value for c in walk(sheet) if isinstance(c, ft.Text)
-                    and ("tourpad host" in (c.value or "") or "`" in (c.value or ""))]  # no command for a phone user
+        shown = [c.value for c in walk(sheet) if isinstance(c, ft.Text)]
+        buttons = [c.content for c in walk(sheet) if isinstance(c, ft.OutlinedButton)]
+        assert buttons == ["Camera", "Photo file"], shown
+        assert any("The publisher's printed cards cannot be read on the phone alone" in (t or "") for t in shown), shown
+        assert not [c for c in walk(sheet) if isinstance(c, ft.TextButton) and c.content == "Teach tourpad your cards"]
+        assert not [t for t in shown if "tourpad host" in (t or "") or "`" in (t or "")]  # no command for a phone user
 
     run_session(run)

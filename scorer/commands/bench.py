@@ -299,8 +299,29 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
          qr_mm: float | None = typer.Option(None, help=N_("card code size incl. quiet zone, to try another design; "
                                                            "default: the printed cards' (printed faces)")),
          style: str = typer.Option("tourpad", help=N_("tourpad (our QR cards) or publisher (the boxed game's "
-                                                      "printed cards: every bundled edition)"))) -> None:
+                                                      "printed cards: every bundled edition)")),
+         reader: str = typer.Option("host", help=N_("host (tourpad scan) or web: the published web app's code "
+                                                    "reader in Chromium against tourpad scan on the same photos "
+                                                    "(bar ≥ 98 %, no wrong letter)")),
+         first: int = typer.Option(0, min=0, help=N_("with --reader web: start at this photo of the set (a long "
+                                                     "set in parts)"))) -> None:
     from scorer.commands.engine_commands import edition_or_fail
+
+    if reader == "web":
+        from benchmarks import scan_web
+        from scorer.web.code_reader import ReaderMissing
+
+        try:
+            result = scan_web.run(edition_or_fail(edition), photos, seed, first=first)
+            if not as_json:  # each photo's time is for joining parts' reports, not for reading
+                for part in ("web_reader", "tourpad_scan"):
+                    result[part].pop("ms_each", None)
+            report(result, as_json)
+        except ReaderMissing as err:
+            fail(str(err))
+        return
+    if reader != "host":
+        fail(_("unknown --reader {reader}: host or web").format(reader=repr(reader)))
 
     if style == "publisher":
         from benchmarks import scan_publisher

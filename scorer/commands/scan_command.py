@@ -47,7 +47,8 @@ def scan(
     as_json: Annotated[bool, typer.Option("--json", help=N_("machine-readable output"))] = False,
 ) -> None:
     from scorer.commands.engine_commands import edition_or_fail
-    from scorer.scan import ScanImageError, scan_row
+    from scorer.scan.image import ScanImageError
+    from scorer.scan.photo import scan_row
     from scorer.userfile import IMAGE_LIMIT, UserFileError, read_user_bytes, shown
 
     game_edition = edition_or_fail(edition)
@@ -115,8 +116,8 @@ def teach_cards(data: bytes, edition, letters: str, photo: Path) -> str:
     from scorer.userfile import UserFileError, shown
 
     try:
-        from scorer.scan import ScanImageError
-        from scorer.scan_cards import TeachError, teach_deck
+        from scorer.scan.faces import TeachError, teach_deck
+        from scorer.scan.image import ScanImageError
     except ImportError as err:
         fail(opencv_missing(err))
     try:
@@ -131,7 +132,7 @@ def forget_cards(edition) -> int:
     from scorer.pad.teach import opencv_missing
 
     try:
-        from scorer.scan_cards import forget_deck
+        from scorer.scan.taught import forget_deck
     except ImportError as err:
         fail(opencv_missing(err))
     return forget_deck(edition)

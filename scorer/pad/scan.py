@@ -11,7 +11,7 @@ from scorer.locale import _
 from scorer.pad.entry import LetterDraft
 
 if TYPE_CHECKING:  # the decoder needs numpy and Pillow, which the browser build does not ship
-    from scorer.scan import ScanResult
+    from scorer.scan.rows import ScanResult
 
 
 @dataclass

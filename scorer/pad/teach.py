@@ -1,6 +1,6 @@
 """Teaching tourpad a player's own printing of the cards, the part with no Flet and no OpenCV: which cards
 each teaching photo shows, the letters a person typed for a photo (checked before any photo is read), and
-the progress line. The learning itself is `scorer.scan_cards` (OpenCV), which the CLI and the app's
+the progress line. The learning itself is `scorer.scan.faces` (OpenCV), which the CLI and the app's
 "Teach tourpad your cards" screen import only when a photo is taught.
 """
 

@@ -3,9 +3,9 @@
 The photo comes from the device: the live camera (flet-camera, web and phones; browsers allow it only on a
 secure origin: https or localhost), or the image picker, which on a phone also offers the camera (this works
 on plain-http LAN origins too, where browsers refuse live camera access), or a file on desktop and web. The
-decoding is `scorer.scan`; this panel only shows what it read and lets the player fill the gaps by tapping
-cards on the keypad. The letters reach the draft only when the row is complete, and the round only when
-the player taps Save.
+decoding is `scorer.scan.photo` (in the web app, `scorer.scan.browser`); this panel only shows what it read
+and lets the player fill the gaps by tapping cards on the keypad. The letters reach the draft only when the
+row is complete, and the round only when the player taps Save.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import flet as ft
 
 from scorer.locale import _, ngettext
 from scorer.pad.scan import RowProposal
-from scorer.runtime import IN_BROWSER, needs_host
+from scorer.runtime import IN_BROWSER
 from scorer.ui.app import sem
 from scorer.userfile import IMAGE_LIMIT, UserFileError, check_user_bytes, shown
 
@@ -47,14 +47,17 @@ class PhotoSource:
     browser-only build) there are no buttons (`available` is False)."""
 
     def __init__(self, page: ft.Page, title: str, on_photo: Callable[[bytes], Awaitable[None]],
-                 show: Callable[..., None], ident: str = "", on_start: Callable[[], None] | None = None) -> None:
+                 show: Callable[..., None], ident: str = "", on_start: Callable[[], None] | None = None,
+                 in_page: bool = False) -> None:
         self.page = page
         #: Called when a button is tapped, before the photo is asked for (the sheet holding the buttons closes).
         self.on_start = on_start or (lambda: None)
         self.title = title
         self.on_photo = on_photo
         self.show = show
-        self.available = not IN_BROWSER  # the decoders (zxing-cpp, OpenCV, numpy, Pillow) have no browser build
+        # The host's decoders (zxing-cpp, OpenCV, numpy, Pillow) have no browser build; in the web app only what
+        # the page's code reader does is offered (`in_page`: tourpad's card codes, scorer.scan.browser).
+        self.available = not IN_BROWSER or in_page
         prefix = f"{ident}-" if ident else ""
         self.buttons: list[ft.Control] = []
         if not self.available:
@@ -93,9 +96,12 @@ class PhotoSource:
     async def open_camera(self, e) -> None:
         """A live preview and a shutter. Where the browser refuses the camera (plain http on the LAN), the
         message points to the picker, which still offers the phone's camera app."""
+        self.on_start()
+        if IN_BROWSER:
+            await self.camera_in_page()
+            return
         import flet_camera as fc
 
-        self.on_start()
         page = self.page
         camera = fc.Camera(preview_enabled=True, width=320, height=240)
         dialog = ft.AlertDialog(title=ft.Text(self.title), content=camera)
@@ -131,6 +137,20 @@ class PhotoSource:
                         "Photo file opens the phone's camera app instead.").format(error=err), error=True)
 
 
+    async def camera_in_page(self) -> None:
+        """The web app's camera: the page's own view (rear camera, a frame, a shutter; camera.js)."""
+        from scorer.scan.browser import PhotoError, take_photo
+
+        try:
+            data = await take_photo(self.title)
+        except PhotoError as err:
+            self.show(str(err), error=True)
+            return
+        if data is not None:
+            self.show(_("Reading the cards…"))
+            await self.on_photo(data)
+
+
 class ScanPanel:
     """The Scan button, which opens a small sheet of the ways to scan (Camera, Photo file, Teach), and after
     a scan the row read from the photo with its holes and messages (`status` and `row`, drawn by the target
@@ -154,17 +174,18 @@ class ScanPanel:
     def open_menu(self, e) -> None:
         """The ways to scan, in a sheet over the keypad: what to photograph, Camera and Photo file, Teach."""
         photos = PhotoSource(self.page, _("Your 7 cards, Throw card on the left"), self.read, self.show,
-                             on_start=self.close_menu)
-        if photos.available:
+                             on_start=self.close_menu, in_page=True)
+        if IN_BROWSER:
+            how = _("Lay your 7 tourpad cards face up in a row, Throw card on the left, and photograph the row "
+                    "filling the picture. The publisher's printed cards cannot be read on the phone alone: for "
+                    "those, close this and tap their letters on the keypad.")
+            teach = []
+        elif photos.available:
             how = _("Lay your 7 cards face up in a row, Throw card on the left, and photograph the row filling "
                     "the picture.")
             teach = [sem("teach-link", ft.TextButton(
                 _("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED, on_click=self.open_teach,
                 tooltip=_("The publisher's cards are read best once tourpad has seen your own deck")))]
-        else:
-            how = needs_host(_("Reading your cards from a photo"),
-                             _("Here, tap the letters of your 7 cards on the keypad, Throw card first."))
-            teach = []
         self._menu = ft.BottomSheet(ft.Container(ft.Column([
             ft.Text(_("Scan your cards"), weight=ft.FontWeight.BOLD, size=16),
             sem("scan-how", ft.Text(how, size=13, color=ft.Colors.ON_SURFACE_VARIANT)),
@@ -190,13 +211,20 @@ class ScanPanel:
 
     async def read(self, data: bytes) -> None:
         """Decode off the UI thread (a hard photo takes a few hundred ms) and show the proposal."""
-        from scorer.scan import ScanImageError, scan_row
-
         target = self.target
         taken = target.taken_letters()
+        if IN_BROWSER:  # the page reads the codes (zxing-wasm); the row logic is the host's
+            from scorer.scan.browser import PhotoError as Unreadable
+            from scorer.scan.browser import scan_photo as scan
+        else:
+            from scorer.scan.image import ScanImageError as Unreadable
+            from scorer.scan.photo import scan_row
+
+            async def scan(data, edition, taken):
+                return await asyncio.to_thread(scan_row, data, edition, taken)
         try:
-            result = await asyncio.to_thread(scan_row, data, target.edition, taken)
-        except ScanImageError as err:
+            result = await scan(data, target.edition, taken)
+        except Unreadable as err:
             self.show(str(err), error=True)
             return
         self.proposal = RowProposal.from_result(result, taken)

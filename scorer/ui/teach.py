@@ -4,7 +4,7 @@ edition (the publisher's cards carry no QR code; their corner letters are read a
 `/teach` lists the editions with what is learned of each; `/teach/<edition>` walks through the photos: which
 7 cards to lay out for each, in order, then Camera or Photo file (the entry screen's own buttons), then the
 letters to confirm before anything is learned. A photo that cannot teach says why and changes nothing.
-The learning is `scorer.scan_cards` (OpenCV, numpy), imported only here on the host: the browser-only build
+The learning is `scorer.scan.faces` (OpenCV, numpy), imported only here on the host: the browser-only build
 and a machine without OpenCV get a message instead of the buttons.
 """
 
@@ -42,14 +42,14 @@ def teaching_unavailable() -> str | None:
     if IN_BROWSER:
         return needs_host(_("Teaching tourpad your cards"))
     try:
-        import scorer.scan_cards  # noqa: F401  (OpenCV and numpy load here)
+        import scorer.scan.faces  # noqa: F401  (OpenCV and numpy load here)
     except ImportError as err:
         return sentence(opencv_missing(err))
     return None
 
 
 def learned_letters(edition: Edition) -> str:
-    from scorer.scan_cards import learned
+    from scorer.scan.taught import learned
 
     return learned(edition)
 
@@ -168,8 +168,8 @@ class TeachPanel:
         except TeachLettersError as err:
             self.show(sentence(str(err)), error=True)
             return
-        from scorer.scan import ScanImageError
-        from scorer.scan_cards import TeachError, teach_deck
+        from scorer.scan.faces import TeachError, teach_deck
+        from scorer.scan.image import ScanImageError
 
         self.busy = True
         self.show(_("Learning {letters}…").format(letters=letters))
@@ -198,7 +198,7 @@ class TeachPanel:
         self.show("")
 
     def forget(self, e) -> None:
-        from scorer.scan_cards import forget_deck
+        from scorer.scan.taught import forget_deck
 
         count = forget_deck(self.edition)
         self.known, self.photo, self.forgetting = "", None, False

@@ -118,6 +118,7 @@ def publish(out: Path, base_url: str = "/") -> Site:
             shutil.copyfile(src, dest)
     for name in CLIENT_REPLACED:
         shutil.copyfile(Path(__file__).parent / "client" / name, out / name)
+    _copy_code_reader(out)
     wheels = [slimmed_zip(wheel, cache_dir(), WHEEL_SKIPPED) for wheel in browser_wheels()]
     with tempfile.TemporaryDirectory() as scratch:  # our wheel is this tree's own: never shared through the cache
         wheels.append(slimmed_zip(own_wheel(Path(scratch)), cache_dir(), WHEEL_SKIPPED))
@@ -133,6 +134,17 @@ def publish(out: Path, base_url: str = "/") -> Site:
     _patch_index(out, prefix)
     _patch_bootstrap(out)
     return seal(out)
+
+
+def _copy_code_reader(out: Path) -> None:
+    """The page's QR code reader (zxing-wasm) and camera view, which the keypad's scan uses (issue 40): extra
+    site files, listed in scorer.web.code_reader."""
+    from scorer.web.code_reader import ReaderMissing, copy_into
+
+    try:
+        copy_into(out)
+    except ReaderMissing as err:
+        raise PublishError(str(err)) from err
 
 
 def seal(out: Path) -> Site:

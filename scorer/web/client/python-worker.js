@@ -170,9 +170,28 @@ async function connect(started) {
   }
 }
 
+// --- The code reader (scorer/scan/browser.py calls these) -----------------------------------------------
+// read(bytes): every QR code in a photo with its corners (code-reader.js and zxing-wasm, loaded the first
+// time a player scans); readAround(x, y, size, doubt): a close look at one place of that photo.
+// photo(labels): the page's camera view (camera.js); resolves {bytes, error}.
+let photoAnswered = null;
+self.tourpadCodeReader = {
+  read: async (bytes) => (await import("./code-reader.js")).readCodes(bytes),
+  readAround: async (x, y, size, doubt) => (await import("./code-reader.js")).readAround(x, y, size, doubt),
+  photo: (labels) => new Promise((resolve) => {
+    if (photoAnswered) photoAnswered({bytes: null, error: "cancelled"});
+    photoAnswered = resolve;
+    self.postMessage({tourpadCamera: labels});
+  }),
+};
+
 self.onmessage = (event) => {
   const data = event.data;
-  if (sendToPython) {
+  if (data && data.tourpadPhoto) {
+    const answered = photoAnswered;
+    photoAnswered = null;
+    if (answered) answered(data.tourpadPhoto);
+  } else if (sendToPython) {
     sendToPython(data);
   } else if (data && data.tourpadBoot) {
     connect(boot(data.tourpadBoot)).then(() => self.postMessage("initialized"),

@@ -11,6 +11,8 @@ function tourpadStartWorker() {
     const data = event.data;
     if (data && data.tourpadMark) {
       performance.mark(data.tourpadMark, {startTime: data.at - performance.timeOrigin});
+    } else if (data && data.tourpadCamera) {
+      tourpadCamera(worker, data.tourpadCamera);
     } else if (typeof data === "string") {
       worker.tourpadReplied(data);  // "initialized", or why Python could not start
     } else if (worker.tourpadOnMessage) {
@@ -19,6 +21,16 @@ function tourpadStartWorker() {
   };
   worker.postMessage({tourpadBoot: {pyodideUrl: flet.pyodideUrl}});
   return worker;
+}
+
+// --- The camera (scorer/scan/browser.py asks for a photo; camera.js shows the rear camera's view) ---------
+// Loaded the first time a player opens the camera; the photo's bytes (or why there is none) go back to the
+// worker as {tourpadPhoto: {bytes, error}}.
+function tourpadCamera(worker, labels) {
+  import(new URL("camera.js", document.baseURI).href)
+    .then((camera) => camera.takePhoto(labels))
+    .catch((error) => ({bytes: null, error: String(error)}))
+    .then((answer) => worker.postMessage({tourpadPhoto: answer}, answer.bytes ? [answer.bytes.buffer] : []));
 }
 
 tourpadPython.worker = tourpadStartWorker();

@@ -1,12 +1,8 @@
-"""Read a player's drafted row from one photo: every card's QR code, ordered along the row.
+"""Read every card code in one photo with zxing-cpp, however hard the photo: close looks where the row says a
+card should be, a blurred code told by its look among the game's known codes, the photo's busiest spots.
 
-Pure (no UI, no files): image bytes or a PIL image in, a `ScanResult` out. The result holds what the photo
-shows; the player confirms it before anything is entered (the app and `tourpad scan` show the problems).
-
-Ordering: the cards' reading direction comes from the codes themselves (a QR code knows its top-left
-corner), so a row photographed sideways or from across the table still reads Throw card first. The row's
-line is the principal axis of the code centres; if it runs along the cards' left→right it is a row, if it
-runs along their top→bottom it is a column.
+Image work only (numpy, Pillow, zxing-cpp): a greyscale image in, `FoundCode`s with their corners out. What
+the codes say of the row (order, letters, problems) is `scorer.scan.rows`, shared with the web app's reader.
 """
 
 from __future__ import annotations
@@ -14,107 +10,24 @@ from __future__ import annotations
 import contextlib
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
-from printables.payload import (
-    CARD_QR_BORDER,
-    PayloadError,
-    card_code_width_mm,
-    card_payload,
-    parse_card_payload,
-)
+from printables.payload import CARD_QR_BORDER, card_payload
 from rules.edition import Edition
-from rules.engine import HAND_SIZE
-from rules.i18n import format_number
-from scorer.locale import N_, _, ngettext
-from scorer.scan_image import ScanImageError as ScanImageError  # re-exported: callers catch it here
-from scorer.scan_image import load_photo
+from scorer.scan.image import load_photo
+from scorer.scan.rows import ROW_LENGTH, FoundCode, arrange, expected_spots, neighbours
 
-#: A player's row: the cards they drafted this round.
-ROW_LENGTH = HAND_SIZE
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
 #: 100 ms, which the first read meets; a far, blurred photo may take this long rather than ask for another:
 #: the hardest of the bench's photos, five to seven codes found by their shape, need 1.1–1.7 s).
 #: CPU time of this thread, not the wall clock: a busy machine then gives the same answer, only later.
 DEFAULT_BUDGET = 2.0
-#: Below this many pixels per code module a blurred or compressed photo stops being readable: say so.
-SMALL_MODULE_PX = 2.6
-#: A card is 63 × 88 mm around its printed code (printables.cards); laid in a row, neighbours' codes sit
-#: about this many code widths apart, which tells one missing card from none.
-_CODE_MM = card_code_width_mm("australia")  # a bundled edition's code; a long pack id may print a larger one
-CARD_PITCH_IN_CODES = {"row": 63 / _CODE_MM, "column": 88 / _CODE_MM}
-
-# --- Results ------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class FoundCode:
-    """One decoded QR code in photo coordinates; `right` is the unit vector of the code's own left→right.
-    `corners` (top-left, top-right, bottom-right, bottom-left) give its shape as the photo's perspective
-    draws it, which tells a neighbour's shape; empty where only the centre and direction are known."""
-
-    text: str
-    centre: tuple[float, float]
-    right: tuple[float, float]
-    size: float
-    corners: tuple[tuple[float, float], ...] = field(default=(), repr=False, compare=False)
-
-
-@dataclass(frozen=True)
-class ScanResult:
-    """The row as the photo shows it. `slots[i]` is the letter at draft position i+1, or None if unread or
-    not a card of this edition; `problems` name everything the player must look at before confirming."""
-
-    edition_id: str
-    slots: tuple[str | None, ...]
-    problems: tuple[str, ...] = ()
-    layout: str = "row"
-    codes: tuple[FoundCode, ...] = field(default=(), repr=False)
-    seconds: float = 0.0
-
-    @property
-    def missing(self) -> tuple[int, ...]:
-        """1-based draft positions with no letter."""
-        return tuple(i + 1 for i, letter in enumerate(self.slots) if letter is None)
-
-    @property
-    def complete(self) -> bool:
-        return len(self.slots) == ROW_LENGTH and not self.missing and not self.problems
-
-    @property
-    def letters(self) -> str:
-        """The row as text, `?` where a position is unread: e.g. `AB?DEFG`."""
-        return "".join(letter or "?" for letter in self.slots)
-
-    def messages(self) -> list[str]:
-        """Everything to tell the player, missing positions first."""
-        out = []
-        if self.missing:
-            found = len(self.slots) - len(self.missing)
-            out.append(ngettext("read {found} of {size} cards; position {positions} not read — type it in or take "
-                                "another photo",
-                                "read {found} of {size} cards; positions {positions} not read — type them in or "
-                                "take another photo", len(self.missing)).format(
-                found=found, size=len(self.slots), positions=_join(map(str, self.missing))))
-        return out + list(self.problems)
-
-    def to_dict(self) -> dict:
-        return {"edition": self.edition_id, "letters": self.letters, "slots": list(self.slots),
-                "missing": list(self.missing), "problems": list(self.problems), "complete": self.complete,
-                "layout": self.layout, "codes_found": len(self.codes), "seconds": round(self.seconds, 4)}
-
-
-def _join(items: Iterable[str]) -> str:
-    items = list(items)
-    if len(items) == 1:
-        return items[0]
-    return _("{items} and {last}").format(items=", ".join(items[:-1]), last=items[-1])
-
 
 # --- Reading the codes --------------------------------------------------------------------------------------
 
@@ -631,63 +544,7 @@ def read_codes(image: Image.Image, want: int = ROW_LENGTH, budget: float = DEFAU
     return codes
 
 
-# --- Ordering and checking ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Row:
-    """The found cards sorted along the row, with their 0-based draft positions."""
-
-    codes: tuple[FoundCode, ...]
-    positions: tuple[int, ...]
-    axis: np.ndarray
-    layout: str
-    pitch: float
-
-
-def _row_axis(codes: list[FoundCode]) -> tuple[np.ndarray, str]:
-    """The unit vector the row runs along, pointing from the Throw card to the Catch card, and the layout."""
-    right = np.sum([c.right for c in codes], axis=0)
-    right = right / (np.linalg.norm(right) or 1.0)
-    down = np.array([-right[1], right[0]])
-    if len(codes) < 2:
-        return right, "row"
-    centres = np.array([c.centre for c in codes])
-    centres = centres - centres.mean(axis=0)
-    _, vectors = np.linalg.eigh(centres.T @ centres)
-    axis = vectors[:, -1]
-    if abs(axis @ right) >= abs(axis @ down):
-        return (axis if axis @ right > 0 else -axis), "row"
-    return (axis if axis @ down > 0 else -axis), "column"
-
-
-def _spot(at: dict[int, tuple[np.ndarray, float]], k: int, pitch: float,
-          axis: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """(centre, code size, how far off that centre may be) for the card at draft position k: interpolated
-    between found neighbours (so perspective — far cards smaller and closer together — is followed) or
-    extrapolated, less surely the farther it reaches (gaps between cards vary)."""
-    pair = _neighbours(at, k)
-    if pair is None:
-        ((p, (centre, size)),) = at.items()
-        return centre + (k - p) * pitch * axis, size, 0.12 * pitch * abs(k - p)
-    a, b = pair
-    doubt = 0.0 if a < k < b else 0.06 * pitch * min(abs(k - a), abs(k - b))
-    t = (k - a) / (b - a)
-    return at[a][0] + t * (at[b][0] - at[a][0]), at[a][1] + t * (at[b][1] - at[a][1]), doubt
-
-
-def _neighbours(positions: Iterable[int], k: int) -> tuple[int, int] | None:
-    """The two found positions position k is told from: those on either side of it, or else the two nearest
-    (extrapolating); None with only one."""
-    positions = list(positions)
-    left = [p for p in positions if p < k]
-    right = [p for p in positions if p > k]
-    if left and right:
-        return max(left), min(right)
-    if len(positions) >= 2:
-        a, b = sorted(sorted(positions, key=lambda p: abs(p - k))[:2])
-        return a, b
-    return None
-
+# --- Where the unread cards should be ----------------------------------------------------------------
 
 def _edges(code: FoundCode) -> np.ndarray:
     """The code's top edge and left edge as vectors (rows), from its corners, else square along `right`."""
@@ -699,208 +556,20 @@ def _edges(code: FoundCode) -> np.ndarray:
 
 
 def _shape_at(shapes: dict[int, np.ndarray], k: int) -> np.ndarray:
-    """A code's edges at draft position k, followed from its found neighbours' as `_spot` follows centres:
+    """A code's edges at draft position k, followed from its found neighbours' as `rows.spot` follows centres:
     perspective skews the codes along the row, and a code far too soft to decode is found by its shape."""
-    pair = _neighbours(shapes, k)
+    pair = neighbours(shapes, k)
     if pair is None:
         return next(iter(shapes.values()))
     a, b = pair
     return shapes[a] + (k - a) / (b - a) * (shapes[b] - shapes[a])
 
 
-def arrange(codes: list[FoundCode], image_size: tuple[int, int], row_length: int = ROW_LENGTH,
-            detail: Callable[[np.ndarray, float], float] | None = None) -> _Row:
-    """Sort the codes along the row and give each its draft position, leaving gaps where a card's code was
-    not read: the pitch is the smallest spacing, unless the codes' size says that spacing spans several
-    cards. Cards missing at the ends go where there is photo for them, and of those places where the photo
-    is most detailed (`detail(centre, size)`: an unread code is still dense texture; a bare table is not)."""
-    axis, layout = _row_axis(codes)
-    ordered = sorted(codes, key=lambda c: float(np.dot(c.centre, axis)))
-    along = [float(np.dot(c.centre, axis)) for c in ordered]
-    expected = float(np.median([c.size for c in ordered])) * CARD_PITCH_IN_CODES[layout]
-    spare = max(0, row_length - len(ordered))
-    if len(ordered) == 1:
-        pitch = expected
-    else:
-        nearest = float(np.diff(along).min())
-        pitch = nearest / min(max(1, round(nearest / expected)), spare + 1)
-    steps = [0]
-    for gap in np.diff(along):
-        steps.append(steps[-1] + max(1, round(gap / pitch)))
-    if steps[-1] + 1 > row_length:  # more spread than a row: keep the order, drop the guessed gaps
-        steps = list(range(len(ordered)))
-    at = {step: (np.array(code.centre), code.size) for code, step in zip(ordered, steps, strict=True)}
-    leftover = max(0, row_length - (steps[-1] + 1))
-
-    def score(k: int) -> float:
-        centre, size, _ = _spot(at, k, pitch, axis)
-        inside = size / 2 <= centre[0] <= image_size[0] - size / 2 and size / 2 <= centre[1] <= image_size[1] - size / 2
-        if not inside:
-            return -1000.0
-        return detail(centre, size) if detail else 0.0
-
-    splits = [(sum(score(-1 - i) for i in range(before)) +
-               sum(score(steps[-1] + 1 + i) for i in range(leftover - before)), before)
-              for before in range(leftover + 1)]
-    # Ties go to the end of the row: a player short of space lays the row out from the photo's left edge.
-    before = max(splits, key=lambda item: (item[0], -item[1]))[1]
-    return _Row(tuple(ordered), tuple(s + before for s in steps), axis, layout, pitch)
-
-
 def _expected_spots(codes: list[FoundCode], image_size: tuple[int, int], row_length: int,
                     detail: Callable[[np.ndarray, float], float] | None = None):
-    """(centre, code size, doubt, edges) of every place along the row where an unread card could lie: the
-    gaps between the found codes first, then beyond both ends as far as the row could extend, nearest first."""
+    """(centre, code size, doubt, edges) of every place along the row where an unread card could lie
+    (`rows.expected_spots`), with the shape a code there has as its found neighbours' say."""
     row = arrange(codes, image_size, row_length, detail)
-    at = {p: (np.array(c.centre), c.size) for c, p in zip(row.codes, row.positions, strict=True)}
     shapes = {p: _edges(c) for c, p in zip(row.codes, row.positions, strict=True)}
-    first, last = row.positions[0], row.positions[-1]
-    spare = row_length - (last - first + 1)
-    gaps = [k for k in range(first, last) if k not in at]
-    ends = sorted([*range(first - spare, first), *range(last + 1, last + spare + 1)],
-                  key=lambda k: min(abs(k - first), abs(k - last)))
-    spots = [(*_spot(at, k, row.pitch, row.axis), _shape_at(shapes, k)) for k in gaps + ends]
-    return [(c, size, doubt, edges) for c, size, doubt, edges in spots
-            if -doubt <= c[0] < image_size[0] + doubt and -doubt <= c[1] < image_size[1] + doubt]
-
-
-def _is_card_code(text: str) -> bool:
-    try:
-        parse_card_payload(text)
-    except PayloadError:
-        return False
-    return True
-
-
-def letter_problems(placed: Iterable[tuple[int, str]], taken: Mapping[str, str] | Iterable[str] = ()) -> list[str]:
-    """What is wrong with the letters read at (0-based position, letter): a card twice, or a card another
-    player already has this round (`taken`: letters, or letter → player name to name who)."""
-    taken_by = dict(taken) if isinstance(taken, Mapping) else {letter: "" for letter in taken}
-    problems: list[str] = []
-    first_at: dict[str, int] = {}
-    for position, letter in placed:
-        if letter in first_at:
-            problems.append(_("card {letter} appears twice (positions {first} and {second})").format(
-                letter=letter, first=first_at[letter] + 1, second=position + 1))
-            continue
-        first_at[letter] = position
-        if letter in taken_by:
-            problems.append((_("position {position}: card {letter} is already in {name}'s row this round")
-                             if taken_by[letter] else
-                             _("position {position}: card {letter} is already in another player's row this round")
-                             ).format(position=position + 1, letter=letter, name=taken_by[letter]))
-    return problems
-
-
-#: Said when a photo shows more cards than a row, whichever reader found them.
-TOO_MANY_CARDS = N_("found {n} cards; a row has {size}: photograph one player's row only")
-#: Said when a photo shows no tourpad code and this build cannot read printed cards (the browser build).
-NO_PRINTED_CARD_READER = N_("reading the publisher's printed cards needs OpenCV, which this build of tourpad "
-                            "does not have: scan on the host (tourpad host), or type the letters in")
-
-
-class _NoPrintedCardReader(Exception):
-    """OpenCV cannot be imported here (the browser build)."""
-
-
-def _publisher_result(source, edition: Edition, taken, row_length: int, started: float) -> ScanResult | None:
-    """The publisher's printed cards read from the photo (no QR code); None when no card was found. OpenCV
-    loads here, on the first such photo, never on import; _NoPrintedCardReader where it is missing."""
-    try:
-        from scorer import scan_cards
-    except ImportError as err:
-        raise _NoPrintedCardReader from err
-    read = scan_cards.read_row(source, edition)
-    if not read.cards:
-        return None
-    found = len(read.cards)
-    # With a card too few or too many, which position each letter read belongs to is not known: none is shown.
-    slots: list[str | None] = ([reading.letter for reading in read.readings] if found == row_length
-                               else [None] * row_length)
-    problems: list[str] = []
-    if found < row_length:
-        problems.append(_("found {n} cards; a row has {size}: is a card covered, or outside the photo?").format(
-            n=found, size=row_length))
-    elif found > row_length:
-        problems.append(_(TOO_MANY_CARDS).format(
-            n=found, size=row_length))
-    problems += [_("position {position}: {why}").format(position=i + 1, why=reading.problem)
-                 for i, reading in enumerate(read.readings) if reading.problem]
-    problems += letter_problems(((i, letter) for i, letter in enumerate(slots) if letter), taken)
-    return ScanResult(edition.id, tuple(slots), tuple(problems), "row", (), time.perf_counter() - started)
-
-
-def scan_row(source, edition: Edition, taken: Mapping[str, str] | Iterable[str] = (),
-             row_length: int = ROW_LENGTH, budget: float = DEFAULT_BUDGET) -> ScanResult:
-    """Decode a photo of one player's row for `edition`: tourpad's own cards by their QR codes, and, when the
-    first look finds no tourpad code, the publisher's printed cards by their corner number and letter.
-
-    `taken` holds the letters other players already have this round (a mapping letter → player name lets the
-    message name who). Raises ScanImageError for a file that is not an image; everything else is reported
-    in the result.
-    """
-    started = time.perf_counter()
-    image = load_image(source)
-    first = first_look(image)
-    publisher: ScanResult | None = None
-    no_printed_reader = False
-    if not any(_is_card_code(code.text) for code in first):
-        # Most likely the publisher's cards, which carry no code. Unless their reader is sure of a letter,
-        # the codes still get the long look below (a blurred tourpad row reads no code at first sight).
-        try:
-            publisher = _publisher_result(source, edition, taken, row_length, started)
-        except _NoPrintedCardReader:
-            no_printed_reader = True
-        if publisher is not None and any(publisher.slots):
-            return publisher
-    detail = Detail(image)
-    codes = read_codes(image, row_length, budget, detail, edition, first)
-    if publisher is not None and not any(_is_card_code(code.text) for code in codes):
-        return replace(publisher, seconds=time.perf_counter() - started)
-    problems: list[str] = []
-    cards: list[tuple[FoundCode, str, str]] = []
-    for code in codes:
-        try:
-            cards.append((code, *parse_card_payload(code.text)))
-        except PayloadError:
-            shown = code.text if len(code.text) <= 40 else code.text[:37] + "…"
-            problems.append(_("ignored a QR code that is not a tourpad card: {text}").format(text=repr(shown)))
-    if not cards:
-        problems.insert(0, _("no card codes found in the photo: lay the 7 cards face up in a row, codes "
-                             "uncovered, and photograph them from above, close enough that the row fills the picture"))
-        if no_printed_reader:
-            problems.append(_(NO_PRINTED_CARD_READER))
-        return ScanResult(edition.id, (None,) * row_length, tuple(problems), "row", tuple(codes),
-                          time.perf_counter() - started)
-
-    by_code = {id(code): (edition_id, letter) for code, edition_id, letter in cards}
-    row = arrange([code for code, _, _ in cards], image.size, row_length, detail)
-    cards = [(code, *by_code[id(code)]) for code in row.codes]
-    positions, layout = list(row.positions), row.layout
-    slots: list[str | None] = [None] * max(row_length, positions[-1] + 1)
-    if len(cards) > row_length:
-        problems.append(_(TOO_MANY_CARDS).format(
-            n=len(cards), size=row_length))
-    placed: list[tuple[int, str]] = []
-    for (_code, edition_id, letter), position in zip(cards, positions, strict=True):
-        number = position + 1
-        if edition_id != edition.id:
-            problems.append(_("position {position}: card {letter} of edition {other} is not a card of this game "
-                              "({edition})").format(position=number, letter=letter, other=repr(edition_id),
-                                                    edition=edition.label))
-            continue
-        if letter not in edition.letters:
-            problems.append(_("position {position}: {edition} has no card {letter}").format(
-                position=number, edition=edition.label, letter=letter))
-            continue
-        slots[position] = letter
-        placed.append((position, letter))
-    problems.extend(letter_problems(placed, taken))
-    if None in slots:
-        module = float(np.median([c.size for c, _, _ in cards])) / 25  # the cards' codes are 25 modules wide
-        if module < SMALL_MODULE_PX:
-            problems.append(_("the codes are small in this photo (about {size} px per module): take it closer, so "
-                              "the row fills the picture").format(size=format_number(round(module, 1))))
-    return ScanResult(edition.id, tuple(slots), tuple(problems), layout, tuple(codes),
-                      time.perf_counter() - started)
-
+    return [(np.array(centre), size, doubt, _shape_at(shapes, k))
+            for centre, size, doubt, k in expected_spots(codes, image_size, row_length, detail)]

@@ -1,0 +1,625 @@
+"""Recognise the publisher's printed cards (no QR code) that `scorer.scan.find` cut out of a photo of a row,
+and teach tourpad a player's own deck (kept by `scorer.scan.taught`).
+
+Pure and Flet-free (OpenCV + numpy); only `scorer.scan.photo` and the scan commands import it, lazily, so the
+browser build never loads OpenCV.
+
+**Reading** (after `teach_deck`): a taught card is recognised by its face, the keypoints of its picture,
+banner and icons (SIFT) that agree on one upright placement of it; its number, inside its circle, is
+compared with the taught circles (the checksum): a number that clearly reads another digit names the
+problem, and a faint recognition needs the number to confirm it. Anything less reads `?`, never a guess.
+Untaught, the corner letter and number are matched against tourpad's fonts (rarely sure).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass
+from functools import cache, cached_property
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from assets import FONT_DIR, SHIPPED_FONTS
+from rules.edition import Edition
+from rules.engine import HAND_SIZE
+from scorer.locale import _
+from scorer.scan.find import (
+    CARD_MM,
+    CIRCLE_RADIUS_MM,
+    CIRCLE_SIZES,
+    PAD_MM,
+    PX_PER_MM,
+    FoundCard,
+    FoundRow,
+    circle_map,
+    find_cards,
+    load_rgb,
+)
+from scorer.scan.taught import Deck, LearnedCard, learned, load_deck, save_deck
+
+#: Corner regions (x0, y0, x1, y1 in mm, in the padded cut) of an upright card: the number's circle and the
+#: letter. Publishers print them about 8 mm in from the left edge, 8 mm from the top and 9 mm from the bottom.
+NUMBER_BOX_MM = (0, 0, 2 * PAD_MM + 16, 2 * PAD_MM + 16)
+LETTER_BOX_MM = (0, CARD_MM[1] - 18, 2 * PAD_MM + 18, CARD_MM[1] + 2 * PAD_MM)
+NUMBER_CENTRE_MM = (PAD_MM + 8, PAD_MM + 8)
+#: Certainty: the best template must score at least this, beat the best other letter by this much and (taught)
+#: lie this many times closer to a perfect match than the next (see `_certain`).
+TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO = 0.85, 0.04, 2.5
+FONT_MIN, FONT_MARGIN = 0.8, 0.15
+
+
+# --- Corner regions and templates ---------------------------------------------------------------------------
+
+def _region(card: np.ndarray, box_mm: tuple[int, int, int, int]) -> np.ndarray:
+    """A corner region, smoothed and normalised (zero mean, unit spread): light and exposure drop out."""
+    x0, y0, x1, y1 = (v * PX_PER_MM for v in box_mm)
+    region = card[y0:y1, x0:x1].astype(np.float32)
+    # Only detail the size of a letter's strokes counts: the photograph's smooth shading behind would
+    # otherwise outweigh the letter, and match any card with a similar sky.
+    region = cv2.GaussianBlur(region, (0, 0), 1.0) - cv2.GaussianBlur(region, (0, 0), 2.5 * PX_PER_MM)
+    return (region - region.mean()) / (region.std() + 1e-3)
+
+
+#: The character alone (without the badge or circle around it, the same on every card), in mm.
+LETTER_GLYPH_MM = (8, 9)
+NUMBER_GLYPH_MM = (6, 7)
+
+
+#: Where each character's centre is printed in its corner region (mm, region coordinates): the number in its
+#: circle 8 mm from the card's top and left, the letter 8.5 mm from its left and 9 mm from its bottom.
+NUMBER_AT_MM = (PAD_MM + 8, PAD_MM + 8)
+LETTER_AT_MM = (PAD_MM + 8.5, PAD_MM + CARD_MM[1] - 9 - LETTER_BOX_MM[1])
+
+
+def _template(region: np.ndarray, glyph_mm: tuple[int, int], at_mm: tuple[float, float], border: int = 0,
+              reach_mm: float = 3) -> np.ndarray:
+    """The character's window in a corner region: of the windows whose centre lies within `reach_mm` of where
+    the character is printed (`at_mm`), the one with the most detail (the character; the badge's rim lies
+    outside it), with `border` pixels more on every side."""
+    gw, gh = glyph_mm[0] * PX_PER_MM, glyph_mm[1] * PX_PER_MM
+    energy = cv2.boxFilter(region * region, -1, (gw, gh), normalize=False, borderType=cv2.BORDER_CONSTANT)
+    h, w = region.shape
+    reach = round(reach_mm * PX_PER_MM)
+    ax, ay = round(at_mm[0] * PX_PER_MM), round(at_mm[1] * PX_PER_MM)
+    ys = slice(max(gh // 2, ay - reach), max(max(gh // 2, ay - reach) + 1, min(h - gh // 2, ay + reach + 1)))
+    xs = slice(max(gw // 2, ax - reach), max(max(gw // 2, ax - reach) + 1, min(w - gw // 2, ax + reach + 1)))
+    window = energy[ys, xs]
+    y, x = np.unravel_index(int(np.argmax(window)), window.shape)
+    cy, cx = y + ys.start, x + xs.start
+    y0, x0 = max(0, cy - gh // 2 - border), max(0, cx - gw // 2 - border)
+    return np.ascontiguousarray(region[y0:cy - gh // 2 + gh + border, x0:cx - gw // 2 + gw + border])
+
+
+#: When reading, the character found on the card may sit this far from the taught one's window.
+SLACK_PX = 2 * PX_PER_MM
+
+
+def _best(region: np.ndarray, templates: dict[str, list[np.ndarray]], invert: bool = False) -> list[tuple[float, str]]:
+    """(score, key) for every key, best first: the highest correlation of any of its templates anywhere in
+    the region (and, with `invert`, of the inverted region: light-on-dark and dark-on-light print alike)."""
+    scores = []
+    variants = (region, -region) if invert else (region,)
+    for key, shapes in templates.items():
+        best = -1.0
+        for shape in shapes:
+            if shape.shape[0] > region.shape[0] or shape.shape[1] > region.shape[1]:
+                continue
+            for variant in variants:
+                best = max(best, float(cv2.matchTemplate(variant, shape, cv2.TM_CCOEFF_NORMED).max()))
+        scores.append((best, key))
+    return sorted(scores, reverse=True)
+
+
+def _distinct(region: np.ndarray, templates: dict[str, list[np.ndarray]]) -> list[tuple[float, str]]:
+    """(score, key) for every key, best first, judged on what tells the deck's cards apart: each template is
+    placed where it fits the region best, then the deck's average character (the badge, the circle, the
+    print's shared texture) is taken from both before they are compared. Two letters of one printing then
+    differ by their strokes alone, not by the much larger badge they share."""
+    templates = {key: [(shape - shape.mean()) / (shape.std() + 1e-3) for shape in group]
+                 for key, group in templates.items()}
+    shapes = [shape for group in templates.values() for shape in group]
+    common = None
+    if len(templates) >= 3 and len({s.shape for s in shapes}) == 1:  # fewer: nothing shared to take away
+        common = np.mean([np.mean(group, axis=0) for group in templates.values()], axis=0)
+    scores = []
+    for key, group in templates.items():
+        best = -1.0
+        for shape in group:
+            if shape.shape[0] > region.shape[0] or shape.shape[1] > region.shape[1]:
+                continue
+            fit = cv2.matchTemplate(region, shape, cv2.TM_CCOEFF_NORMED)
+            y, x = np.unravel_index(int(np.argmax(fit)), fit.shape)
+            patch = region[y:y + shape.shape[0], x:x + shape.shape[1]]
+            patch = (patch - patch.mean()) / (patch.std() + 1e-3)
+            if common is not None:
+                patch, shape = patch - common, shape - common
+            best = max(best, float((patch * shape).sum() / (np.linalg.norm(patch) * np.linalg.norm(shape) + 1e-6)))
+        scores.append((best, key))
+    return sorted(scores, reverse=True)
+
+
+@cache
+def _font_shapes(text: str) -> tuple[np.ndarray, ...]:
+    """The character drawn dark on light in tourpad's fonts at the sizes publishers print corner marks
+    (letters ~7 mm tall, digits ~5.5 mm), normalised like a region."""
+    shapes = []
+    heights_mm = (5.0, 5.8, 6.6) if text.isdigit() else (6.4, 7.3, 8.2)
+    for name in SHIPPED_FONTS:
+        for height in heights_mm:
+            px = round(height * PX_PER_MM / 0.73)  # cap height is about 0.73 em in these fonts
+            font = ImageFont.truetype(str(FONT_DIR / name), px)
+            left, top, right, bottom = font.getbbox(text)
+            image = Image.new("L", (right - left + 8, bottom - top + 8), 255)
+            ImageDraw.Draw(image).text((4 - left, 4 - top), text, font=font, fill=0)
+            shape = cv2.GaussianBlur(np.asarray(image, np.float32), (3, 3), 0)
+            shapes.append((shape - shape.mean()) / (shape.std() + 1e-3))
+    return tuple(shapes)
+
+
+class TeachError(ValueError):
+    """The photo or the letters cannot teach; the message (translated) names what to change."""
+
+
+#: A "card" at an end of a teaching row with fewer keypoints than this share of the fewest any other card has is
+#: the table beyond the row (a checked cloth's edge taken for a card's), not a card: a card's picture, icons and
+#: banner give it hundreds, the table a few dozen (development photos: 65-76 against 214-300).
+BLANK_KEYPOINTS_SHARE = 0.5
+
+
+def _without_blank_end(row: FoundRow) -> FoundRow:
+    """The row without an end "card" that is blank table, when one end clearly is (BLANK_KEYPOINTS_SHARE)."""
+    keypoints = [len(_features(card.image)[0]) for card in row.cards]
+    end = 0 if keypoints[0] < keypoints[-1] else len(keypoints) - 1
+    others = keypoints[1:] if end == 0 else keypoints[:-1]
+    if keypoints[end] >= BLANK_KEYPOINTS_SHARE * min(others):
+        return row
+    return FoundRow(row.cards[1:] if end == 0 else row.cards[:-1], row.upside_down, row.other_way)
+
+
+def teach_deck(source, edition: Edition, letters: str) -> str:
+    """Learn the cards of one photo: `letters` are the cards in row order (Throw first, as `scan` reads
+    them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition.
+    Raises TeachError (wrong letters, wrong count) or scorer.scan.ScanImageError (not an image)."""
+    letters = "".join(letters.split()).upper()
+    if not letters:
+        raise TeachError(_("give the letters of the cards in the photo, in row order (Throw first)"))
+    unknown = sorted({letter for letter in letters if letter not in edition.letters})
+    if unknown:
+        raise TeachError(_("{edition} has no card {letters} (its letters: {all})").format(
+            edition=edition.label, letters=", ".join(unknown), all=edition.letters))
+    twice = sorted({letter for letter in letters if letters.count(letter) > 1})
+    if twice:
+        raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
+            letters=", ".join(twice)))
+    row = find_cards(load_rgb(source))
+    if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
+        row = row.other_way  # the way up that finds as many cards as there are letters
+    if len(row.cards) == len(letters) + 1:
+        row = _without_blank_end(row)
+    if not row.cards:
+        raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
+    if len(row.cards) != len(letters):
+        raise TeachError(_("found {found} cards in the photo but {given} letters were given: lay the cards in "
+                           "one row on a plain table, not touching the photo's edges").format(
+            found=len(row.cards), given=len(letters)))
+    deck = load_deck(edition.id, damaged_is_empty=True)  # a damaged file is taught over, from nothing
+    learn_cards(deck, [card.image for card in row.cards], letters)
+    save_deck(edition.id, deck)
+    return learned(edition)
+
+
+
+
+# --- Reading ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardReading:
+    """What one card's corners say: the letter if certain, else None. `problem` names, for the player, a card
+    whose letter and number disagree (another edition's card, or a misread)."""
+
+    letter: str | None
+    problem: str = ""
+    score: float = 0.0
+
+
+def _certain(scores: list[tuple[float, str]], floor: float, margin: float, ratio: float = 0.0) -> str | None:
+    """The best key when it scores at least `floor`, beats the next by `margin`, and (with `ratio`) lies
+    `ratio` times closer to a perfect match than the next: two letters of one print that differ by one stroke
+    (E, F) both score high, so a fixed margin alone would refuse even a sharp photo of either."""
+    if not scores or scores[0][0] < floor:
+        return None
+    if len(scores) > 1:
+        best, second = scores[0][0], scores[1][0]
+        if best - second < margin or (1 - second) < ratio * (1 - best):
+            return None
+    return scores[0][1]
+
+
+def _disagree(edition: Edition, letter: str, digit: int) -> str:
+    """The problem of a card read as `letter` with number `digit` where the edition's card differs: another
+    bundled edition's card when one has that letter with that number, else a misread."""
+    from rules.editions import bundled_ids
+    from scorer.packs import resolve_edition
+
+    for other_id in bundled_ids():
+        if other_id == edition.id:
+            continue
+        with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
+            other = resolve_edition(other_id)
+            if letter in other.letters and other.numbers[other.card_index(letter)] == digit:
+                return _("card {letter} with number {number} is a card of {other}, not of {edition}").format(
+                    letter=letter, number=digit, other=other.label, edition=edition.label)
+    return _("the card reads {letter} with number {number}, but {edition}'s {letter} has number {expected}: "
+             "misread, type it in").format(letter=letter, number=digit, edition=edition.label,
+                                           expected=edition.numbers[edition.card_index(letter)])
+
+
+#: A taught card's face is kept at this resolution (px per mm): its picture, banner and icons are what tell
+#: it from the deck's other cards, far more than its corner letter; its left part only (FACE_MM wide),
+#: the part a neighbour laid over it never covers.
+FACE_PX_PER_MM = 1
+FACE_MM = 56
+#: When reading, a face may sit this far (mm) off where it was taught (the card's corner found a little off).
+FACE_SLACK_MM = 3
+#: A face is recognised when it matches this well (correlation) and this much better than the next face.
+FACE_MIN, FACE_MARGIN = 0.45, 0.16
+
+
+def _face(card: np.ndarray, slack_mm: int) -> np.ndarray:
+    """The card's left part, small and normalised (light and exposure drop out), with `slack_mm` of its
+    surroundings on every side for reading."""
+    pad = PAD_MM * PX_PER_MM
+    slack = slack_mm * PX_PER_MM
+    part = card[pad - slack: pad + CARD_MM[1] * PX_PER_MM + slack, pad - slack: pad + FACE_MM * PX_PER_MM + slack]
+    part = cv2.GaussianBlur(part.astype(np.float32), (0, 0), PX_PER_MM / FACE_PX_PER_MM / 2)
+    small = cv2.resize(part, None, fx=FACE_PX_PER_MM / PX_PER_MM, fy=FACE_PX_PER_MM / PX_PER_MM,
+                       interpolation=cv2.INTER_AREA)
+    return (small - small.mean()) / (small.std() + 1e-3)
+
+
+#: A card's size is measured to a few per cent (its top and bottom edges on a blurred photo): a face is compared
+#: at these sizes relative to the measured one.
+FACE_SCALES = (0.92, 0.94, 0.96, 0.98, 1.0, 1.02, 1.04, 1.06, 1.08)
+
+
+def _grown(card: np.ndarray, factor: float) -> np.ndarray:
+    """The card image grown (or shrunk) by `factor` about the card's top-left corner, which the circle fixes."""
+    if factor == 1.0:
+        return card
+    corner = PAD_MM * PX_PER_MM
+    return cv2.warpAffine(card, np.float32([[factor, 0, (1 - factor) * corner], [0, factor, (1 - factor) * corner]]),
+                          (card.shape[1], card.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]], float]:
+    """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
+    faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
+    size that fits it best; and the size factor that fits the best face (the card's size, measured closer)."""
+    faces = {letter: [taught.face] for letter, taught in deck.items()}
+    best: dict[str, tuple[float, float]] = {}
+    for factor in FACE_SCALES:
+        for score, letter in _distinct(_face(_grown(card, factor), FACE_SLACK_MM), faces):
+            if score > best.get(letter, (-1.0, 1.0))[0]:
+                best[letter] = (score, factor)
+    scores = sorted(((score, letter) for letter, (score, _factor) in best.items()), reverse=True)
+    return scores, (best[scores[0][1]][1] if scores else 1.0)
+
+
+#: Keypoints are found on the card brought down to this many px per mm: a card photographed small or blurred
+#: and a sharp teaching photo then show the same detail (measured: 2 px/mm reads more cards than 3 or 4).
+FEATURE_PX_PER_MM = 2
+FEATURES = 300
+#: Lowe's ratio: a keypoint counts only when its nearest taught keypoint is clearly nearer than the next one.
+#: What every card shares (the circle, the badge, the banner's ends) matches many cards alike and drops out.
+MATCH_RATIO = 0.8
+#: A taught card is recognised by the matched keypoints that agree on one placement of it (RANSAC inliers
+#: within RANSAC_PX of the feature image): at least IDENTIFY_MIN and IDENTIFY_RATIO times the next card's; or
+#: IDENTIFY_ALONE when no other card has more than one. With IDENTIFY_FAINT and no other card at all, the card
+#: is only named when its number clearly reads as that card's too (a positive checksum, not merely no
+#: disagreement), and only when both looks name it or one names it by IDENTIFY_FAINT_ONE_LOOK (`identify`).
+RANSAC_PX = 2.5
+IDENTIFY_MIN, IDENTIFY_RATIO, IDENTIFY_ALONE, IDENTIFY_FAINT = 8, 2.5, 5, 3
+#: A faint naming by one look (sharp or blurred, `_DeckIndex.identify`) alone needs this many keypoints.
+IDENTIFY_FAINT_ONE_LOOK = 4
+#: Both images are cut upright at the same nominal size: a placement turned further than this, or scaled
+#: beyond these bounds, is a coincidence (or a card upside down), not the card.
+PLACEMENT_TURN_DEG, PLACEMENT_SCALE, PLACEMENT_SHIFT_MM = 30, (0.7, 1.4), 20
+
+
+@cache
+def _sift():
+    return cv2.SIFT_create(nfeatures=FEATURES)
+
+
+def _features(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card's keypoints (N × 2) and their descriptors (N × 128), on a contrast-levelled small copy."""
+    levelled = cv2.createCLAHE(2.0, (4, 4)).apply(card)
+    factor = FEATURE_PX_PER_MM / PX_PER_MM
+    small = cv2.resize(levelled, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    keypoints, descriptors = _sift().detectAndCompute(small, None)
+    if descriptors is None or len(keypoints) == 0:
+        return np.zeros((0, 2), np.float32), np.zeros((0, 128), np.float32)
+    return np.float32([k.pt for k in keypoints]), descriptors.astype(np.float32)
+
+
+#: The number is compared inside its circle (radius in mm): inside the rim, which every card's circle shares.
+CIRCLE_INSIDE_MM = 3.4
+
+
+def _circle_inside(card: np.ndarray) -> np.ndarray:
+    """The inside of the card's number circle, centred on the circle found near where it is printed,
+    smoothed and normalised."""
+    mm = PX_PER_MM
+    region = card[: (PAD_MM + 18) * mm, : (PAD_MM + 18) * mm].astype(np.float32)
+    fit = circle_map(region, [r * CIRCLE_RADIUS_MM * mm for r in CIRCLE_SIZES])
+    lo, hi = 5 * mm, (PAD_MM + 13) * mm
+    y, x = np.unravel_index(int(np.argmax(fit[lo:hi, lo:hi])), (hi - lo, hi - lo))
+    y, x, r = y + lo, x + lo, round(CIRCLE_INSIDE_MM * mm)
+    inside = cv2.GaussianBlur(region[y - r: y + r, x - r: x + r], (0, 0), 0.8)
+    return (inside - inside.mean()) / (inside.std() + 1e-3)
+
+
+#: A blurred photo has lost the fine detail the sharp teaching cut's keypoints sit on, and its own keypoints are
+#: found on what is left. So each taught card is also kept blurred by this much (Gaussian sigma, px of the cut,
+#: 0.75 mm), its keypoints found again: a second look for a card the sharp ones do not name firmly. Chosen on
+#: blurred development photos (40 USA rows, blur 1.4-2.0 px; 34 read whole by the sharp look alone): sigma 2
+#: read 36, 3 39, 4 38, none wrong (38 with the stricter faint namings of `_DeckIndex.identify`).
+TAUGHT_BLUR_PX = 3
+
+
+def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
+    """Add (or replace) what is learned of rectified upright card images (CARD_PX grey) with known letters."""
+    for card, letter in zip(cards, letters, strict=True):
+        points, descriptors = _features(card)
+        blurred_points, blurred_descriptors = _features(cv2.GaussianBlur(card, (0, 0), TAUGHT_BLUR_PX))
+        deck[letter] = LearnedCard(_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM),
+                                   _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM,
+                                             reach_mm=0.5),
+                                   _face(card, 0), points, descriptors, _circle_inside(card),
+                                   blurred_points, blurred_descriptors)
+
+
+class _Keypoints:
+    """Every taught card's keypoints of one kind (sharp or blurred) in one matcher."""
+
+    def __init__(self, taught: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        self.letters = tuple(letter for letter, (_points, descriptors) in taught.items() if len(descriptors))
+        self.points = [taught[letter][0] for letter in self.letters]
+        self.matcher = cv2.BFMatcher(cv2.NORM_L2)
+        if self.letters:
+            self.matcher.add([taught[letter][1] for letter in self.letters])
+
+    def agreeing(self, points: np.ndarray, descriptors: np.ndarray) -> list[tuple[int, str]]:
+        """(agreeing keypoints, letter) of every taught card some of these keypoints match, most first: how
+        many of the matches agree on one upright placement of that taught card over this one."""
+        if len(descriptors) < 2 or not self.letters:
+            return []
+        matches: dict[int, list[tuple[int, int]]] = {}
+        for pair in self.matcher.knnMatch(descriptors, k=2):
+            if len(pair) == 2 and pair[0].distance < MATCH_RATIO * pair[1].distance:
+                matches.setdefault(pair[0].imgIdx, []).append((pair[0].queryIdx, pair[0].trainIdx))
+        found = []
+        for taught, pairs in matches.items():
+            agreeing = 0
+            if len(pairs) >= 3:
+                here = points[[q for q, _t in pairs]]
+                there = self.points[taught][[t for _q, t in pairs]]
+                placement, inliers = cv2.estimateAffinePartial2D(here, there, method=cv2.RANSAC,
+                                                                 ransacReprojThreshold=RANSAC_PX)
+                if placement is not None and _upright(placement):
+                    agreeing = int(inliers.sum())
+            found.append((agreeing, self.letters[taught]))
+        return sorted(found, reverse=True)
+
+
+class _DeckIndex:
+    """A taught deck laid out for reading a row: every taught card's keypoints in one matcher, and (built when
+    first needed) their blurred twins in another."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.sharp = _Keypoints({letter: (taught.points, taught.descriptors) for letter, taught in deck.items()})
+
+    @cached_property
+    def blurred(self) -> _Keypoints:
+        return _Keypoints({letter: (taught.blurred_points, taught.blurred_descriptors)
+                           for letter, taught in self.deck.items()})
+
+    def identify(self, card: np.ndarray) -> tuple[list[tuple[int, str]], str | None, bool]:
+        """The taught card this card's keypoints name, whether firmly (as `_identified` says), and the
+        (agreeing keypoints, letter) list they say it from (`_Keypoints.agreeing`). The sharp teaching cuts
+        are asked first; when they name no card firmly, the blurred ones, and a card those name firmly is
+        named. A faint naming needs both looks to name the card, or one look IDENTIFY_FAINT_ONE_LOOK
+        keypoints while the other names no card (and, for the blurred look's, no IDENTIFY_FAINT sharp keypoints
+        agree on another): on a card that was never taught (a teaching photo that failed), three keypoints of
+        one look agree on a look-alike by chance."""
+        points, descriptors = _features(card)
+        found = self.sharp.agreeing(points, descriptors)
+        named, firm = _identified(found)
+        if firm:
+            return found, named, True
+        blurred = self.blurred.agreeing(points, descriptors)
+        blurred_named, blurred_firm = _identified(blurred)
+        if blurred_firm:
+            return blurred, blurred_named, True
+        if named is not None and (blurred_named == named or
+                                  (blurred_named is None and found[0][0] >= IDENTIFY_FAINT_ONE_LOOK)):
+            return found, named, False
+        if named is None and blurred_named is not None and blurred[0][0] >= IDENTIFY_FAINT_ONE_LOOK and \
+                (not found or found[0][0] < IDENTIFY_FAINT or found[0][1] == blurred_named):
+            return blurred, blurred_named, False
+        return found, None, False
+
+    def digit_fits(self, card: np.ndarray, number_of: dict[str, int]) -> dict[int, float]:
+        """digit → how well this card's number circle fits the taught circles of that digit (the best of them)."""
+        inside = _circle_inside(card)
+        fits: dict[int, float] = {}
+        for letter, taught in self.deck.items():
+            margin = 2  # a couple of pixels either way: the circles are centred each on its own
+            fit = float(cv2.matchTemplate(inside, taught.circle[margin:-margin, margin:-margin],
+                                          cv2.TM_CCOEFF_NORMED).max())
+            digit = number_of[letter]
+            fits[digit] = max(fits.get(digit, -1.0), fit)
+        return fits
+
+
+def _upright(placement: np.ndarray) -> bool:
+    """Whether a placement of a taught card over this one is one the two cuts allow: upright, about the same
+    size, the card's middle over the card's middle (not over a neighbour's)."""
+    scale = float(np.hypot(placement[0, 0], placement[1, 0]))
+    turn = abs(float(np.degrees(np.arctan2(placement[1, 0], placement[0, 0]))))
+    middle = np.array([PAD_MM + CARD_MM[0] / 2, PAD_MM + CARD_MM[1] / 2]) * FEATURE_PX_PER_MM
+    shift = float(np.linalg.norm(placement[:, :2] @ middle + placement[:, 2] - middle)) / FEATURE_PX_PER_MM
+    return (PLACEMENT_SCALE[0] < scale < PLACEMENT_SCALE[1] and turn < PLACEMENT_TURN_DEG
+            and shift < PLACEMENT_SHIFT_MM)
+
+
+def _identified(found: list[tuple[int, str]]) -> tuple[str | None, bool]:
+    """The taught card the keypoints name (see IDENTIFY_MIN), and whether they name it firmly (else faintly:
+    its number must then confirm it); (None, False) when they name none."""
+    if not found:
+        return None, False
+    best, letter = found[0]
+    second = found[1][0] if len(found) > 1 else 0
+    if (best >= IDENTIFY_MIN and best >= IDENTIFY_RATIO * max(second, 2)) or (best >= IDENTIFY_ALONE and second <= 1):
+        return letter, True
+    if best >= IDENTIFY_FAINT and second == 0:
+        return letter, False
+    return None, False
+
+
+#: The number disagrees with the card the face names only when it clearly reads another digit: fits that well,
+#: and this much better than the named card's own digit (a blurred digit that fits nothing well is no evidence).
+DIGIT_CLEAR, DIGIT_MARGIN = 0.8, 0.12
+
+
+def _corner_marks(card: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card's corner letter and its number, each in the window where its character is (with slack)."""
+    return (_template(_region(card, LETTER_BOX_MM), LETTER_GLYPH_MM, LETTER_AT_MM, SLACK_PX),
+            _template(_region(card, NUMBER_BOX_MM), NUMBER_GLYPH_MM, NUMBER_AT_MM, PX_PER_MM, reach_mm=0.5))
+
+
+def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex | None = None) -> CardReading:
+    """The card's letter when it is certain and its number agrees (the checksum); else None, with a problem
+    when the number says the card is another one (another edition's, or a misread)."""
+    number_of = dict(zip(edition.letters, edition.numbers, strict=True))
+    if deck:
+        index = index or _DeckIndex(deck)
+        # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
+        found, named, firm = index.identify(card)
+        fits: dict[int, float] | None = None  # how the number fits each digit: read once, when first needed
+        if named is None and len(found) > 1 and found[0][0] >= IDENTIFY_FAINT and found[1][0] >= 2:
+            # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
+            # first card's and no rival's, settles it (the checksum doing its work). Without a rival this would
+            # be a faint naming by one look, which `identify` has already refused.
+            fits = index.digit_fits(card, number_of)
+            digit = max(fits, key=fits.get)
+            clear = fits[digit] >= DIGIT_CLEAR and all(
+                fits[digit] - fit >= DIGIT_MARGIN for other, fit in fits.items() if other != digit)
+            rivals = {number_of[letter] for agreeing, letter in found[1:] if agreeing >= 2}
+            if clear and digit == number_of[found[0][1]] and digit not in rivals:
+                return CardReading(found[0][1], score=found[0][0])
+        if named is None and found and found[0][0] >= 2:
+            # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole must name the same card.
+            faces, _factor = _face_scores(card, deck)
+            if _certain(faces, FACE_MIN, FACE_MARGIN) == found[0][1]:
+                named = found[0][1]
+        if named is not None:
+            fits = fits if fits is not None else index.digit_fits(card, number_of)
+            digit = max(fits, key=fits.get)
+            if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
+                    fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
+                return CardReading(None, _disagree(edition, named, digit))
+            if firm or (digit == number_of[named] and fits[digit] >= DIGIT_CLEAR):
+                return CardReading(named, score=found[0][0])
+            return CardReading(None)
+        # Not a taught face: its corner letter and number may still say it is another edition's card.
+        letter_region, number_region = _corner_marks(card)
+        by_digit: dict[str, list[np.ndarray]] = {}
+        for known, taught in deck.items():
+            by_digit.setdefault(str(number_of[known]), []).append(taught.number)
+        digit = _certain(_distinct(number_region, by_digit), TAUGHT_MIN, TAUGHT_MARGIN, TAUGHT_RATIO)
+        glyph = _certain(_distinct(letter_region, {k: [v.letter] for k, v in deck.items()}), TAUGHT_MIN,
+                         TAUGHT_MARGIN, TAUGHT_RATIO)
+        if glyph and digit and int(digit) != number_of[glyph]:
+            return CardReading(None, _disagree(edition, glyph, int(digit)))
+        return CardReading(None)
+    letter_region, number_region = _corner_marks(card)
+    letter_scores = _best(letter_region, {k: list(_font_shapes(k)) for k in edition.letters}, invert=True)
+    letter = _certain(letter_scores, FONT_MIN, FONT_MARGIN)
+    digits = {str(d): list(_font_shapes(str(d))) for d in sorted(set(edition.numbers))}
+    digit = _certain(_best(number_region, digits, invert=True), FONT_MIN, FONT_MARGIN)
+    if letter is None or digit is None:
+        return CardReading(None)
+    if int(digit) != number_of[letter]:
+        return CardReading(None, _disagree(edition, letter, int(digit)))
+    return CardReading(letter)
+
+
+@dataclass(frozen=True)
+class PublisherRead:
+    """The cards found in row order (Throw first) and what each one reads."""
+
+    cards: tuple[FoundCard, ...]
+    readings: tuple[CardReading, ...]
+    upside_down: bool
+    seconds: float
+
+
+def _one_card_each(readings: tuple[CardReading, ...]) -> tuple[CardReading, ...]:
+    """The readings with a letter read at two positions kept only where its face fits best: the other reads
+    `?` and says which card it looked like (two copies of one card, or, far likelier, a look-alike face)."""
+    best: dict[str, tuple[float, int]] = {}
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and reading.score > best.get(reading.letter, (-1.0, 0))[0]:
+            best[reading.letter] = (reading.score, position)
+    out = []
+    for position, reading in enumerate(readings):
+        if reading.letter is not None and best[reading.letter][1] != position:
+            reading = CardReading(None, _("looks like card {letter}, which is also at position {other}: two copies "
+                                          "of one card, or a misread").format(letter=reading.letter,
+                                                                              other=best[reading.letter][1] + 1))
+        out.append(reading)
+    return tuple(out)
+
+
+def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> PublisherRead:
+    """Find and read every publisher card in the photo, in row order. One thread: a phone's photo is read
+    while the app serves others, and the bench measures one core."""
+    cv2.setNumThreads(1)
+    started = time.perf_counter()
+    rgb = load_rgb(source) if rgb is None else rgb
+    deck = load_deck(edition.id)
+    row = find_cards(rgb)
+    index = _DeckIndex(deck) if deck else None
+
+    def read_one(card: FoundCard) -> CardReading:
+        reading = read_card(card.image, edition, deck, index)
+        if reading.letter is None and not reading.problem and card.plain is not None and index is not None:
+            second_look = read_card(card.plain, edition, deck, index)
+            if second_look.letter is not None:
+                return second_look
+        return reading
+
+    def read(found: FoundRow) -> tuple[tuple[FoundCard, ...], tuple[CardReading, ...]]:
+        cards, readings = list(found.cards), list(map(read_one, found.cards))
+        # More cards than a row holds, the others read, and a card at an end that is no card of the taught deck
+        # nor any other: the table beyond the row (a checked cloth's lines look like a card's edge), not a card.
+        # (With several unread, the row itself may be found wrong: it stays too long, and is not read.)
+        while len(cards) > HAND_SIZE and index is not None:
+            blank = [end for end in (len(cards) - 1, 0) if readings[end].letter is None and not readings[end].problem]
+            if not blank or sum(reading.letter is None for reading in readings) > len(cards) - HAND_SIZE + 1:
+                break
+            del cards[blank[0]], readings[blank[0]]
+        return tuple(cards), _one_card_each(tuple(readings))
+
+    cards, readings = read(row)
+    upside_down = row.upside_down
+    if row.other_way is not None and index is not None:
+        other_cards, other = read(row.other_way)
+        if sum(r.letter is not None for r in other) > sum(r.letter is not None for r in readings):
+            cards, readings, upside_down = other_cards, other, row.other_way.upside_down
+    return PublisherRead(cards, readings, upside_down, time.perf_counter() - started)
