@@ -140,7 +140,7 @@ def met_before(app: PadApp, fields: list[ft.TextField]) -> ft.Control:
                 app.page.update()
                 return
 
-    return sem("met-before", ft.Row([ft.OutlinedButton(name, height=40, on_click=lambda e, name=name: add(name))
+    return sem("met-before", ft.Row([ft.OutlinedButton(name, on_click=lambda e, name=name: add(name))
                                      for name in known], wrap=True, spacing=6, run_spacing=6))
 
 
