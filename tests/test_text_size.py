@@ -4,7 +4,6 @@ that turns the stored choice into the page's text scale (what Flutter's web clie
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import flet as ft
@@ -68,7 +67,7 @@ def serve(body: bytes, content_type: bytes, method: str = "GET", status: int = 2
     async def send(message):
         sent.append(message)
 
-    asyncio.run(PageScriptMiddleware(app)({"type": "http", "method": method}, None, send))
+    run_session(lambda: PageScriptMiddleware(app)({"type": "http", "method": method}, None, send))
     headers = dict(sent[0]["headers"])
     return headers, b"".join(m.get("body", b"") for m in sent[1:])
 
