@@ -62,7 +62,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports --no-logo
 
 test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps $(WEBVENDOR) lint
-	$(BIN)/pytest -q -n 2 --timeout 600
+	$(BIN)/pytest -q -n 2 --timeout 600 --durations=15  # the slowest tests, to keep the suite in its 15 min
 
 clean:
 	rm -rf $(VENV) build *.egg-info

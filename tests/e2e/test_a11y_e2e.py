@@ -7,7 +7,7 @@ screen reader would). axe checks that tree's DOM: names and roles of buttons, sw
 images, ARIA use, focusable scroll regions. It cannot see colours (the canvas: tests/test_contrast.py
 computes those) nor the order the canvas draws things in. Sizes and overflow are read from the same
 nodes' rectangles, scrolling the page down to reach every one; screenshots of each step go to
-$TOURPAD_SHOTS/a11y (default /tmp/shots/a11y) to be looked at.
+$TOURPAD_SHOTS/a11y when that is set, to be looked at.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from scorer.ui.text_size import TEXT_SIZE_KEY
 
 pytestmark = pytest.mark.e2e
 
-SHOTS = Path(os.environ.get("TOURPAD_SHOTS", "/tmp/shots")) / "a11y"
+#: where each scroll step's screenshot goes, to be looked at; none are taken unless TOURPAD_SHOTS is set
+SHOTS = Path(os.environ["TOURPAD_SHOTS"]) / "a11y" if os.environ.get("TOURPAD_SHOTS") else None
 WIDTH, HEIGHT = 320, 640
 MIN_TARGET = 44
 GAME = [("ABCDEFG", "Indigenous Culture", "HIJKLMN", "Bushwalking"),
@@ -141,9 +142,10 @@ def open_screen(new_context, url: str, ready: str, text_size: str):
 
 def serious_findings(page, screen: str) -> list[str]:
     results = Axe().run(page).response
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    (SHOTS / f"axe-{screen}.json").write_text(json.dumps(
-        [{"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"])} for v in results["violations"]]))
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        (SHOTS / f"axe-{screen}.json").write_text(json.dumps(
+            [{"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"])} for v in results["violations"]]))
     return [f"{v['id']} ({v['impact']}): {v['help']}: " + " | ".join(n["html"][:120] for n in v["nodes"])
             for v in results["violations"] if v["impact"] in SERIOUS]
 
@@ -155,7 +157,8 @@ def layout_problems(pad, screen: str) -> list[list]:
         for problem in pad.page.evaluate(LAYOUT_JS, [MIN_TARGET]):
             if problem not in problems:
                 problems.append(problem)
-        pad.page.screenshot(path=str(SHOTS / f"{screen}-{step}.png"))
+        if SHOTS is not None:
+            pad.page.screenshot(path=str(SHOTS / f"{screen}-{step}.png"))
         if not pad.page.evaluate(SCROLL_JS, HEIGHT // 2):
             break
         pad.settle(300)
@@ -168,7 +171,8 @@ def test_screen_is_usable_at_320_px(screen, text_size, urls, new_context):
     pad = open_screen(new_context, urls[screen], SCREENS[screen][2], text_size)
     assert pad.page.evaluate("() => getComputedStyle(document.documentElement).fontSize") == (
         "24px" if text_size == "largest" else "16px")
-    findings = serious_findings(pad.page, f"{screen}-{text_size}")
-    assert findings == [], "\n".join(findings)
+    if text_size == "normal":  # names and roles are the same tree at every text size: axe reads it once
+        findings = serious_findings(pad.page, f"{screen}-{text_size}")
+        assert findings == [], "\n".join(findings)
     problems = layout_problems(pad, f"{screen}-{text_size}")
     assert problems == [], "\n".join(map(str, problems))
