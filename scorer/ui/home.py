@@ -201,22 +201,18 @@ def new_game(app: PadApp, edition: str = "australia") -> Screen:
     deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def show_deck() -> None:
-        deck_column.controls = [deck_choice(app, chosen.edition, chosen.deck, pick_deck)]
+        deck_column.controls = [deck_choice(app, chosen.edition, chosen.deck, deck_chosen)]
 
-    def pick_deck(deck: str) -> None:
+    def deck_chosen(deck: str) -> None:
+        """An owner's deck picked, or an edition chosen (its own deck, until another is picked)."""
         ft.context.disable_auto_update()  # a page-wide update would draw the choice rows anew
         chosen.deck = deck
         show_deck()
         deck_column.update()
 
-    def edition_chosen(edition: str) -> None:
-        chosen.deck = edition
-        show_deck()
-        deck_column.update()
-
     show_deck()
     edition_row = island(choice_row, chosen, "edition", tuple((e, short_edition_name(e)) for e in editions),
-                         edition_chosen)
+                         deck_chosen)
     mode_row = island(choice_row, chosen, "mode",
                       ((LETTERS_MODE, _("By letters")), (CATEGORIES_MODE, _("By category"))))
 
