@@ -41,6 +41,14 @@ def australia():
     return load_edition("australia")
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The browser tests (10–110 s each) are dealt to xdist's workers first and the short tests fill in after:
+    dealt last, one long browser test kept one worker busy for minutes while the other sat idle. The order
+    within each group stays pytest-randomly's (this hook runs after its shuffle)."""
+    items.sort(key=lambda item: "e2e" not in item.keywords)
+
+
 def pytest_terminal_summary(terminalreporter, config):
     """Tests run in a random order (pytest-randomly); its seed goes at the end of the run, where a failure
     is read (`-q` hides the plugin's header line), so the same order can be replayed."""
