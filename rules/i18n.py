@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import gettext as _gettext
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextvars import ContextVar
 from datetime import date, datetime
 from functools import cache
@@ -232,38 +232,44 @@ def extract_messages(domain: Domain) -> dict[tuple[str, str | None], tuple[str, 
     return found
 
 
-def update_catalog(domain: Domain, lang: str) -> Path:
-    """Bring `lang`'s catalog in line with the sources: new messages added untranslated, gone ones dropped,
-    translations kept. The output is stable (no dates, no line numbers), so a diff shows only words."""
-    from babel.messages.catalog import Catalog
-    from babel.messages.pofile import read_po, write_po
+#: Header lines Babel stamps with a date or a placeholder: left out, so `make catalogs` run twice writes the
+#: same files and a catalog's diff shows only words.
+UNSTABLE_HEADERS = ("POT-Creation-Date", "PO-Revision-Date", "Last-Translator", "Language-Team",
+                    "Report-Msgid-Bugs-To")
+#: The catalogs' lines are 100 characters wide at most.
+WIDTH = ("--width", "100")
 
-    po = domain.po_file(lang)
-    if po.exists():
-        with po.open("rb") as f:
-            catalog = read_po(f, locale=lang, domain=domain.name)
-    else:
-        catalog = Catalog(locale=lang, domain=domain.name)
-    template = Catalog(domain=domain.name)
-    for (msgid, context), ids in extract_messages(domain).items():
-        template.add(ids if len(ids) > 1 else msgid, context=context,
-                     flags=("python-brace-format",) if "{" in msgid else ())
-    catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
-    catalog.obsolete.clear()
-    catalog.project, catalog.version = "tourpad", ""
-    catalog.header_comment = (f"# The words of tourpad's `{domain.name}` package in language `{lang}`"
-                              f" (gettext domain `{domain.name}`).\n# `make catalogs` adds new messages"
-                              " (empty, to translate) and drops gone ones.")
-    import io
 
-    out = io.BytesIO()
-    write_po(out, catalog, width=100, no_location=True, ignore_obsolete=True, sort_output=False)
-    text = out.getvalue().decode("utf-8")
-    dated = ("POT-Creation-Date", "PO-Revision-Date", "Last-Translator", "Language-Team", "Report-Msgid-Bugs-To")
-    text = "\n".join(line for line in text.split("\n") if not line.startswith(tuple(f'"{k}:' for k in dated)))
-    po.parent.mkdir(parents=True, exist_ok=True)
-    po.write_text(text, encoding="utf-8")
-    return po
+def update_catalogs(domain: Domain, languages: Iterable[str]) -> list[Path]:
+    """Bring each language's catalog of `domain` in line with its package's sources, with Babel's own
+    commands: `pybabel extract` collects the marked messages into a template, `pybabel update` adds new
+    messages untranslated, drops gone ones and keeps the translations (a missing catalog is started). Then
+    the header's dated lines go and its comment says what the file is."""
+    import tempfile
+
+    from babel.messages.frontend import CommandLineInterface
+
+    pybabel = CommandLineInterface()
+    updated = []
+    with tempfile.TemporaryDirectory() as scratch:
+        template = Path(scratch) / f"{domain.name}.pot"
+        # no source locations: they would move with every edit of the code
+        pybabel.run(["pybabel", "-q", "extract", "--no-location", *WIDTH, "--project", "tourpad", "--version", "",
+                     "-o", str(template), str(domain.folder.parent)])
+        for lang in languages:
+            pybabel.run(["pybabel", "-q", "update", *WIDTH, "--input-file", str(template),
+                         "--domain", domain.name, "--output-dir", str(domain.folder), "--locale", lang,
+                         "--no-fuzzy-matching", "--ignore-obsolete", "--init-missing"])
+            po = domain.po_file(lang)
+            comment = (f"# The words of tourpad's `{domain.name}` package in language `{lang}` (gettext domain"
+                       f" `{domain.name}`).\n# `make catalogs` adds new messages (empty, to translate) and drops"
+                       " gone ones.")
+            lines = po.read_text(encoding="utf-8").split("\n")
+            body = next(i for i, line in enumerate(lines) if line and not line.startswith("#"))  # Babel's comment out
+            kept = [line for line in lines[body:] if not line.startswith(tuple(f'"{k}:' for k in UNSTABLE_HEADERS))]
+            po.write_text("\n".join([comment, *kept]), encoding="utf-8")
+            updated.append(po)
+    return updated
 
 
 def compiled_catalog(po: Path) -> bytes:
@@ -315,9 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     _import_domains()
     for domain in DOMAINS.values():
-        for lang in LANGUAGES:
-            if lang != DEFAULT_LANGUAGE:
-                print(update_catalog(domain, lang))
+        for po in update_catalogs(domain, [lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE]):
+            print(po)
     return 0
 
 

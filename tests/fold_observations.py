@@ -95,7 +95,34 @@ def _solo_observations(edition: str, bots: tuple[str, ...], seed: int) -> dict:
     game = SoloGame.new(edition, list(bots), seed=seed, bot_seed=seed + 1)
     while not game.state.is_terminal():
         game.play(game.screen()["actions"][0]["action"])
-    return {"round_summaries": game.round_summaries(), "ranking": game.ranking()}
+    return _solo_summaries(game.pad_state())
+
+
+def _solo_summaries(state) -> dict:
+    """What solo's round summaries and final ranking show, read from the pad's model solo draws them from
+    (`SoloGame.pad_state`), in the shape solo's own summaries had before they became the pad's."""
+    from rules.scoring import category_points
+
+    edition = state.edition
+    summaries = []
+    for r in range(state.rounds_done):
+        players = []
+        for p, name in enumerate(state.players):
+            entry, score = state.entries[r][p], state.scores[p][r]
+            choice = entry["choice"]
+            players.append({
+                "name": name, "row": entry["cards"],
+                "choice": edition.choice.icons[edition.choice.icon_index(choice)].label if choice else None,
+                "points": category_points(edition, score), "total": score.total,
+                "explanations": [line for line in state.notes[p][r] if line]})
+        bonuses = [{"bonus": a.name, "label": edition.regions[a.region].label if a.region >= 0
+                    else edition.route.label, "points": a.points, "players": [state.players[q] for q in a.players]}
+                   for a in state.awards[r]]
+        summaries.append({"round": r + 1, "players": players, "bonuses": bonuses})
+    ranks, totals = state.ranks(), state.totals()
+    order = sorted(range(state.setup.n), key=lambda p: (ranks[p], p))
+    return {"round_summaries": summaries,
+            "ranking": [{"place": ranks[p], "name": state.players[p], "total": totals[p]} for p in order]}
 
 
 def observations() -> dict:

@@ -36,7 +36,7 @@ def test_bonus_and_hint_lines_in_french() -> None:
         while not game.state.is_terminal():
             game.play(game.screen()["actions"][0]["action"])
         assert "Région «\u00a0Péninsule Ibérique\u00a0» complétée en premier par Bot 1 (normal)\u00a0: +3" in (
-            game.bonus_summary(2))
+            game.pad_state().bonus_summary(1))
         hint = SoloGame.new("australia", ["easy"], seed=4).hint(samples=4)
         best, other = (line.value for line in hint_lines(hint)[:2])
     assert best.startswith("le meilleur · rapporte ") and best.endswith(" pts maintenant")  # "… +1,0 pts …"

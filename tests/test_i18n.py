@@ -216,3 +216,30 @@ def test_a_catalog_compiles_to_the_same_bytes_at_any_time(monkeypatch):
 
     monkeypatch.setattr(babel.messages.catalog.datetime, "datetime", Later)
     assert compiled_catalog(po) == first
+
+
+def test_make_catalogs_adds_new_messages_drops_gone_ones_and_keeps_translations(tmp_path, monkeypatch):
+    """`make catalogs` is Babel's extract and update (`rules.i18n.update_catalogs`): a new message comes in
+    untranslated, a gone one leaves, a translation stays; a missing language's catalog is started; the
+    files carry no date, so running it again changes nothing."""
+    monkeypatch.setattr(i18n, "DOMAINS", {})
+    package = tmp_path / "toy"
+    (package / "locale" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (package / "words.py").write_text('_("Hello")\nN_("Bye {name}")\nngettext("{n} card", "{n} cards", n)\n')
+    domain = i18n.Domain("toy", package / "locale")
+    domain.po_file("fr").write_text('msgid ""\nmsgstr ""\n"Language: fr\\n"\n"Plural-Forms: nplurals=2; plural=(n > 1);'
+                                    '\\n"\n\nmsgid "Hello"\nmsgstr "Bonjour"\n\nmsgid "Gone"\nmsgstr "Parti"\n',
+                                    encoding="utf-8")
+    written = i18n.update_catalogs(domain, ["fr", "de"])
+    assert written == [domain.po_file("fr"), domain.po_file("de")]
+    with domain.po_file("fr").open("rb") as f:
+        french = read_po(f)
+    assert french["Hello"].string == "Bonjour" and "Gone" not in french
+    assert french["Bye {name}"].string == "" and "python-brace-format" in french["Bye {name}"].flags
+    assert french["{n} card"].id == ("{n} card", "{n} cards")
+    assert domain.po_file("de").exists()
+    text = domain.po_file("fr").read_text(encoding="utf-8")
+    assert text.startswith("# The words of tourpad's `toy` package in language `fr`")
+    assert "Creation-Date" not in text and "Revision-Date" not in text and "#:" not in text
+    i18n.update_catalogs(domain, ["fr", "de"])
+    assert domain.po_file("fr").read_text(encoding="utf-8") == text

@@ -41,14 +41,17 @@ def test_a_whole_game_against_easy_bots_ends_with_the_ranking() -> None:
     play_to_end(game)
     screen = game.screen()
     assert screen["phase"] == "game_over"
-    assert len(screen["finished_rounds"]) == 4
+    state = game.pad_state()
+    assert state.finished and state.rounds_done == 4
     ranking = screen["ranking"]
     assert [r["place"] for r in ranking] == sorted(r["place"] for r in ranking)
     assert {r["name"] for r in ranking} == {"You", "Bot 1 (easy)", "Bot 2 (easy)", "Bot 3 (easy)"}
-    # the totals shown add up the round summaries, which are the engine's own scores
+    # the totals shown add up the rounds of the pad's model the summaries are drawn from, which are the
+    # engine's own scores
     for p, player in enumerate(screen["players"]):
-        assert player["total"] == sum(r["players"][p]["total"] for r in screen["finished_rounds"])
+        assert player["total"] == sum(score.total for score in state.scores[p]) == state.totals()[p]
         assert player["total"] == game.state.totals()[p]
+    assert state.ranks() == game.state.ranks()
     # every decision of every player is in the log: 4 rounds × (6 picks + the choice) × 4 players
     assert len(game.events) == 1 + 4 * 7 * 4
     # the record the game exports scores the same as the game
@@ -56,25 +59,28 @@ def test_a_whole_game_against_easy_bots_ends_with_the_ranking() -> None:
 
 
 def test_round_summary_explains_each_category() -> None:
+    """Solo's rounds are the score pad's: each player's row and choice as the pad keeps an entry, the
+    rules' explanations, and the shared bonuses each round settled."""
     game = SoloGame.new("australia", ["normal"], seed=5)
     for _ in range(7):
         game.play(game.screen()["actions"][-1]["action"])
-    summary = game.screen()["finished_rounds"][0]
-    you = summary["players"][0]
-    assert len(you["row"]) == 7
-    assert any(line.startswith("Throw & Catch") for line in you["explanations"])
-    assert any("Collections" in line for line in you["explanations"])
-    assert sum(you["points"].values()) == you["total"]
+    state = game.pad_state()
+    assert state.rounds_done == 1 and not state.finished
+    you = state.entries[0][0]
+    assert len(you["cards"]) == 7 and state.parsed_rounds()[0].rows == game.state.round_log[0][0]
+    assert any(line.startswith("Throw & Catch") for line in state.notes[0][0])
+    assert any("Collections" in line for line in state.notes[0][0])
     # the shared bonuses each round settled, with who took them
     play_to_end(game)
-    summaries = game.screen()["finished_rounds"]
-    assert any(summary["bonuses"] for summary in summaries)
-    for summary in summaries:
-        for bonus in summary["bonuses"]:
-            takers = [p for p in summary["players"] if p["name"] in bonus["players"]]
-            assert takers and all(p["points"]["regions"] >= bonus["points"] for p in takers)
-        region_points = sum(p["points"]["regions"] for p in summary["players"])
-        assert region_points == sum(b["points"] * len(b["players"]) for b in summary["bonuses"])
+    state = game.pad_state()
+    assert any(state.awards)
+    for r, awards in enumerate(state.awards):
+        for award in awards:
+            assert all(state.scores[p][r].regions >= award.points for p in award.players)
+        region_points = sum(state.scores[p][r].regions for p in range(state.setup.n))
+        assert region_points == sum(a.points * len(a.players) for a in awards)
+    # the record the pad would export of it is the game's own
+    assert state.record() == game.record()
 
 
 def test_resumed_game_is_the_same_game_and_plays_on_identically() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import flet as ft
 import pytest
 
@@ -108,13 +110,15 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
                   if isinstance(c, ft.FilledTonalButton) and isinstance(c.icon, ft.Semantics)]
     assert pictograms and all(p.startswith("pictogram-") for p in pictograms)
     tap(shell, "choice-0")
-    assert hook(shell, "solo-summary").value == "Round 1 scored"
-    # each player's round points, and their running total after it
-    assert hook(shell, "round-total-0").value.startswith("+") and hook(shell, "round-total-0").value.endswith(
-        " this round")
-    assert hook(shell, "running-total-0").value.startswith("Total after round 1: ")
+    # the round's summary is the score pad's: each player's round points and total after it, their row and
+    # choice, the rules' explanations
+    assert hook(shell, "summary-title").value == "Round 1 closed"
+    assert hook(shell, "summary-gain-1").value.startswith("+")
+    assert hook(shell, "summary-total-1").value.startswith("= ")
+    rows = [t for t in texts(shell) if re.fullmatch(r"Row \S{7}( · scored .+)?", t)]
+    assert len(rows) == 3  # the person's and the two bots'
     assert any(t.startswith("Throw & Catch: ") for t in texts(shell))  # the engine's explanations
-    click(shell, "Next round")
+    click(shell, "Start round 2")
     assert hook(shell, "solo-status").value.startswith("Round 2 of 4")
     # leave; a new window (after a restart) resumes from home at the same decision
     step = hook(shell, "solo-step").value
@@ -138,12 +142,12 @@ def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> Non
     used_up_seen = False
     while True:
         try:
-            hook(shell, "solo-winner")
+            hook(shell, "winner")
             break
         except AssertionError:
             pass
         try:
-            hook(shell, "solo-summary")
+            hook(shell, "summary-title")
         except AssertionError:
             try:
                 hook(shell, "choice-0")
@@ -159,9 +163,17 @@ def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> Non
             tap(shell, "choice-0")
             continue
         summaries += 1
-        click(shell, "Final ranking" if summaries == 4 else "Next round")
+        click(shell, "Final ranking" if summaries == 4 else f"Start round {summaries + 1}")
     assert summaries == 4 and used_up_seen
-    assert hook(shell, "rank-1").value.startswith("#1 ")
+    # the final ranking is the score pad's: the podium (hooked by seat), ties, categories, the chart
+    places = [hook(shell, f"rank-{seat}").value for seat in range(1, bots + 2)]
+    assert any(place.startswith("#1 ") for place in places)
+    assert any(t == "Categories add up to the totals" for t in texts(shell))
+    # each round's summary stays a tap away, and leads back to the ranking
+    click(shell, "Round 2")
+    assert hook(shell, "summary-title").value == "Round 2 closed"
+    click(shell, "Final ranking")
+    hook(shell, "winner")
     assert unfinished(shell.store) == []
 
 

@@ -15,7 +15,6 @@ from scorer.solo.view import (
     hint_lines,
     load,
     new_game,
-    running_totals,
     save,
     status_line,
     step_line,
@@ -68,10 +67,9 @@ def test_the_finished_game_leaves_the_resume_list_and_says_who_won(store) -> Non
     top = game.ranking()[0]
     assert summary_line(row.summary) == f"finished: {top['name']} won with {top['total']}"
     assert status_line(game.screen()) == "Game over"
-    lines = running_totals(game.round_summaries())
+    lines = game.pad_state().running_totals()  # the chart's lines
     assert [len(line) for line in lines] == [4, 4]
-    assert [line[-1] for line in lines] == [sum(s["players"][p]["total"] for s in game.round_summaries())
-                                            for p in range(2)]
+    assert [line[-1] for line in lines] == game.state.totals()
     assert all(a <= b for line in lines for a, b in itertools.pairwise(line))
 
 
@@ -98,12 +96,6 @@ def test_the_step_line_says_which_card_of_the_round_is_being_chosen() -> None:
     assert step_line(game.screen()) == "Card 7 of 7: the Catch"
     game.play(first_action(game))
     assert step_line(game.screen()) == "Card 1 of 7"  # round 2's Throw
-
-
-def test_running_totals_add_up_round_by_round() -> None:
-    summaries = [{"players": [{"total": 10}, {"total": 4}]}, {"players": [{"total": 5}, {"total": 20}]}]
-    assert running_totals(summaries) == [[10, 15], [4, 24]]
-    assert running_totals([]) == []
 
 
 @pytest.mark.parametrize(("colour", "text"), [("#C9A227", "#000000"), ("#2F6DB5", "#FFFFFF"),
@@ -147,7 +139,8 @@ def test_solo_says_who_took_each_shared_bonus_as_the_score_pad_does() -> None:
         game.play(game.screen()["actions"][0]["action"])
     rounds = [ParsedRound(rows, choices) for rows, choices in game.state.round_log]
     expected = round_summaries(game.edition, rounds, game.setup.players)
-    assert [game.bonus_summary(r) for r in range(1, 5)] == expected
-    assert "Bot 1 (normal) was first to complete Iberia: +3" in game.bonus_summary(2)
+    state = game.pad_state()
+    assert [state.bonus_summary(r) for r in range(4)] == expected
+    assert "Bot 1 (normal) was first to complete Iberia: +3" in state.bonus_summary(1)
     assert "Bot 1 (normal) and Bot 3 (easy) both completed the passport this round: second place, +3 each" in (
-        game.bonus_summary(3))
+        state.bonus_summary(2))

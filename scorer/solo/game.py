@@ -19,7 +19,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.bonuses import Award
 from rules.bots import make_bot
 from rules.bots.expert import ExpertBot
 from rules.bots.greedy import GreedyBot
@@ -27,10 +26,11 @@ from rules.bots.hard import HardBot
 from rules.edition import Edition
 from rules.engine import CHOICE_NONE, ROUNDS, Game, IllegalAction, Phase, State, action_choice
 from rules.record import ParsedRound, record_from_rounds
-from rules.scoring import NO_CHOICE, category_points, choice_option_points
+from rules.scoring import NO_CHOICE, choice_option_points
 from rules.sheet import GameSheet, fold_rounds
 from rules.validation import RuleError, check_direction_variant
 from scorer.locale import N_, _
+from scorer.pad.game import LETTERS_MODE, PadState, Setup
 
 EVENT_VERSION = 1
 STARTED = "solo_started"
@@ -258,7 +258,7 @@ class SoloGame:
             "rounds": ROUNDS, "phase": s.phase.name.lower(), "pass": "left" if obs.pass_left else "right",
             "players": players, "hand": [self.card(c) for c in obs.hand],
             "throw": self.card(obs.throw) if obs.throw is not None else None,
-            "actions": self._actions(obs), "finished_rounds": self.round_summaries(),
+            "actions": self._actions(obs),
         }
         if s.phase == Phase.CHOICE:
             # the last card passed on is the person's Catch card
@@ -286,43 +286,24 @@ class SoloGame:
                         "points": 0 if icon == NO_CHOICE else points.get(icon, 0)})
         return sorted(out, key=lambda o: -o["points"])
 
-    def round_summaries(self) -> list[dict]:
-        """Every finished round: each player's row, choice, points per category, total and the engine's
-        explanations, and the shared bonuses it settled (regions completed first, the route)."""
-        ed = self.edition
-        sheet = self.sheet()
-        out = []
-        for r, ((rows, choices), scored) in enumerate(zip(self.state.round_log, sheet.rounds, strict=True)):
-            scores, notes, awards = scored.scores, scored.notes, scored.awards
-            players = []
-            for p, name in enumerate(self.setup.players):
-                players.append({
-                    "name": name, "row": "".join(ed.cards[c].letter for c in rows[p]),
-                    "choice": ed.choice.icons[choices[p]].label if choices[p] != NO_CHOICE else None,
-                    "points": category_points(ed, scores[p]), "total": scores[p].total,
-                    "explanations": [line for line in notes[p] if line],
-                })
-            bonuses = [{"bonus": a.name, "label": self._award_label(a), "points": a.points,
-                        "players": [self.setup.players[p] for p in a.players]} for a in awards]
-            out.append({"round": r + 1, "players": players, "bonuses": bonuses})
-        return out
-
     def sheet(self) -> GameSheet:
         """The finished rounds folded into the sheets (`rules.sheet`), as every score pad folds them."""
         return fold_rounds(self.edition, (ParsedRound(rows, choices) for rows, choices in self.state.round_log),
                            self.game.n_players)
 
-    def bonus_summary(self, round_number: int) -> list[str]:
-        """Who took which shared bonus in a finished round (from 1), and why: the score pad's round summary,
-        in the rules' words (`rules.wording.round_bonus_summary`)."""
-        return self.sheet().bonus_summary(round_number - 1, self.setup.players)
-
-    def _award_label(self, award: Award) -> str:
-        """A bonus's name as a person reads it: its region's, or the route's."""
+    def pad_state(self) -> PadState:
+        """The finished rounds as the score pad holds a game: the players, each one's row and choice round by
+        round, and the sheets folded from them. Solo's round summaries and final ranking are the pad's,
+        drawn from this."""
         ed = self.edition
-        if award.region >= 0:
-            return ed.regions[award.region].label
-        return ed.route.label if ed.route is not None else award.name
+        entries: list[dict[int, dict]] = [
+            {p: {"cards": "".join(ed.cards[c].letter for c in rows[p]),
+                 "choice": ed.choice.icons[choices[p]].name if choices[p] != NO_CHOICE else None}
+             for p in range(self.game.n_players)}
+            for rows, choices in self.state.round_log]
+        entries += [{} for _ in range(ROUNDS - len(entries))]
+        setup = Setup(ed.id, tuple(self.setup.players), self.setup.direction_variant, LETTERS_MODE)
+        return PadState(setup, ed, entries, sheet=self.sheet())
 
     def record(self):
         """The game so far as a `GameRecord` (what `tourpad score` reads and the app exports)."""

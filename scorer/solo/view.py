@@ -1,5 +1,6 @@
 """What the solo screens show, as plain Python (no Flet): saving and resuming a solo game in the score
-pad's event store, the status line, the running totals for the chart, card text colours.
+pad's event store, the status and step lines, the Hint's lines. The round summaries and the final ranking
+are the score pad's, drawn from `SoloGame.pad_state()`.
 
 A solo game lives in the same SQLite event log as the score pad's games, under its own statuses
 (`solo` while playing, `solo-finished` after), so the score pad's "Resume" and "History" never list it.
@@ -86,20 +87,6 @@ def step_line(screen: dict) -> str:
     if screen["phase"] == "choice":
         return _("Card {n} of {cards}: the Catch").format(n=HAND_SIZE, cards=HAND_SIZE)
     return _("Card {n} of {cards}").format(n=HAND_SIZE - len(screen["hand"]) + 1, cards=HAND_SIZE)
-
-
-def running_totals(summaries: list[dict]) -> list[list[int]]:
-    """Per player, the running total after each finished round (the chart's lines)."""
-    if not summaries:
-        return []
-    n = len(summaries[0]["players"])
-    lines: list[list[int]] = [[] for _ in range(n)]
-    for summary in summaries:
-        for p, player in enumerate(summary["players"]):
-            lines[p].append((lines[p][-1] if lines[p] else 0) + player["total"])
-    return lines
-
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,18 +17,20 @@ import json
 import logging
 import re
 import threading
-import time
 import weakref
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from limits import RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pydantic import BaseModel, ConfigDict, Field
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from rules.engine import ROUNDS
 from rules.sheet import SheetData
@@ -44,6 +46,7 @@ MAX_BODY_BYTES = 16 * 1024
 FAILED_CODES_PER_MINUTE = 20
 #: An event stream whose reader falls this far behind is closed (it reconnects and gets a fresh snapshot).
 STREAM_BACKLOG = 256
+#: How often an event stream sends a keep-alive comment (sse-starlette's ping).
 KEEPALIVE_SECONDS = 15.0
 
 
@@ -216,24 +219,27 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 class FailedCodes:
-    """Per client address, the wrong join codes of the last minute; over the limit → 429."""
+    """Per client address, the wrong join codes of the last minute (a moving window, `limits`); over the
+    limit → 429. Only a wrong code counts: checking one costs nothing."""
 
     def __init__(self, per_minute: int = FAILED_CODES_PER_MINUTE) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self.per_minute = per_minute
-        self._failures: dict[str, deque[float]] = {}
+
+    @property
+    def per_minute(self) -> int:
+        return self._limit.amount
+
+    @per_minute.setter
+    def per_minute(self, value: int) -> None:
+        self._limit = RateLimitItemPerMinute(value)
 
     def check(self, client: str) -> None:
-        recent = self._failures.get(client)
-        if recent is None:
-            return
-        cutoff = time.monotonic() - 60
-        while recent and recent[0] < cutoff:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
+        if not self._limiter.test(self._limit, client):
             raise TooMany("too many wrong join codes from this device; wait a minute and check the code")
 
     def failed(self, client: str) -> None:
-        self._failures.setdefault(client, deque()).append(time.monotonic())
+        self._limiter.hit(self._limit, client)
 
 
 async def service_of(request: Request) -> TableService:
@@ -367,11 +373,19 @@ def game_record(code: Code, request: Request, service: Service,
     return guarded(request, service.record, code, game)
 
 
+#: Each line of the stream ends in a bare newline (sse-starlette's default is CRLF; the spec allows either).
+SSE_LINE_END = "\n"
+
+
 def sse(event: dict) -> bytes:
-    return f"id: {event['version']}\nevent: {event['kind']}\ndata: {json.dumps(event)}\n\n".encode()
+    """One table event as the stream sends it: its version as the id, its kind as the event's name."""
+    return ServerSentEvent(json.dumps(event), id=str(event["version"]), event=event["kind"],
+                           sep=SSE_LINE_END).encode()
 
 
-KEEPALIVE = b": keep-alive\n\n"
+def keepalive() -> ServerSentEvent:
+    """The comment line sent while a table is quiet: it keeps the phone's connection (and any proxy's) open."""
+    return ServerSentEvent(comment="keep-alive", sep=SSE_LINE_END)
 
 
 class LoopHandoff:
@@ -421,16 +435,13 @@ class EventQueue:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def take(self, timeout: float) -> list[tuple[int, str, bytes]]:
-        """Every event waiting, once there is one; [] after `timeout` seconds without any."""
+    async def take(self) -> list[tuple[int, str, bytes]]:
+        """Every event waiting, once there is one (or the queue overflowed)."""
         if not self.waiting and not self.overflowed:
-            loop = asyncio.get_running_loop()
-            self._waiter = loop.create_future()
-            timer = loop.call_later(timeout, self._wake)
+            self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
             finally:
-                timer.cancel()
                 self._waiter = None
         taken, self.waiting = self.waiting, []
         return taken
@@ -525,12 +536,15 @@ def feeds_of(request: Request) -> Feeds:
 
 
 @router.get("/tables/{code}/events", summary="Live event stream (server-sent events)",
-            response_class=StreamingResponse,
+            response_class=EventSourceResponse,
             responses={200: {"content": {"text/event-stream": {}},
                              "description": "`snapshot` first, then `seat` / `entry` / `locked` / "
                                             "`unlocked` / `seat_removed` / `ended` / `new_game` events, each "
                                             "with the whole table view; `expired` ends the stream"}})
-async def events(code: Code, request: Request) -> StreamingResponse:
+async def events(code: Code, request: Request) -> EventSourceResponse:
+    """sse-starlette frames the stream, sends its keep-alive comments, answers HEAD without opening a
+    stream, and ends it when the phone goes away or the server shuts down; the events are encoded once per
+    table (`TableFeed.deliver`) and written as they come, a burst in one write."""
     feeds = feeds_of(request)
     port = request.client.port if request.client else 0
     snapshot, feed, queue = guarded(request, feeds.open_stream, code, port)
@@ -540,12 +554,9 @@ async def events(code: Code, request: Request) -> StreamingResponse:
         try:
             yield sse({"kind": "snapshot", "version": snapshot["version"], "table": snapshot})
             while True:
-                taken = await queue.take(KEEPALIVE_SECONDS)
+                taken = await queue.take()
                 if queue.overflowed:
                     return
-                if not taken:
-                    yield KEEPALIVE
-                    continue
                 # saved before the snapshot: already in it
                 fresh = [(version, kind, encoded) for version, kind, encoded in taken
                          if version > snapshot["version"]]
@@ -563,8 +574,7 @@ async def events(code: Code, request: Request) -> StreamingResponse:
         finally:
             feeds.close_stream(feed, queue)
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return EventSourceResponse(stream(), ping=KEEPALIVE_SECONDS, sep=SSE_LINE_END, ping_message_factory=keepalive)
 
 
 SUBMISSION_PATH = re.compile(r"^/api/tables/[^/]+/rounds/[0-9]+/seats/[0-9]+$")

@@ -131,11 +131,6 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
     state = session.state
     if not state.finished:
         return sheet_screen(app, session)
-    ranks, totals = state.ranks(), state.totals()
-    order = sorted(range(state.setup.n), key=lambda p: (ranks[p], -totals[p]))
-    podium = [podium_card(p + 1, ranks[p], state.players[p], totals[p]) for p in order]
-    ties = state.tie_breaks()
-    problems = state.consistency_problems()
     exports = ft.Row([
         *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT,
                                 on_click=lambda e: export(app, session, "json", False)),
@@ -151,12 +146,31 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
                                                tooltip=_("A new game: the same players, edition and variant"),
                                                on_click=lambda e: start_rematch(app, session)))]
                if isinstance(session, GameSession) else [])
-    body = ft.Container(ft.Column([
+    body = final_ranking_view(state, after_podium=rematch, closing=[
+        ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
+        exports,
+        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON,
+                                  on_click=lambda e: app.go_to(session.place.route("sheet"))),
+                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
+               wrap=True, spacing=8)])
+    return Screen(_("Final ranking"), ft.Container(body, padding=PAD), actions=undo_button(app, session))
+
+
+def final_ranking_view(state: PadState, after_podium: list[ft.Control], closing: list[ft.Control]) -> ft.Control:
+    """A finished game's final ranking, drawn alike for every game (the pad, a table's seats, solo): the
+    winner, the podium (hooks by seat), how ties were settled, the points by category, the running totals;
+    `after_podium` and `closing` are what the screen offers besides (a rematch, exports, the way home)."""
+    ranks, totals = state.ranks(), state.totals()
+    order = sorted(range(state.setup.n), key=lambda p: (ranks[p], -totals[p]))
+    podium = [podium_card(p + 1, ranks[p], state.players[p], totals[p]) for p in order]
+    ties = state.tie_breaks()
+    problems = state.consistency_problems()
+    return ft.Column([
         sem("winner", ft.Text(_("{name} wins!").format(name=state.players[order[0]]) if ranks.count(1) == 1
                               else _("Shared victory!"), theme_style=ft.TextThemeStyle.HEADLINE_SMALL,
                               weight=ft.FontWeight.BOLD)),
         *podium,
-        *rematch,
+        *after_podium,
         sem("tie-breaks", ft.Text("\n".join(ties) if ties else _("No ties."), size=13,
                                   color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Text(_("By category"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
@@ -166,11 +180,5 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
                 ft.Text("; ".join(problems) or _("Categories add up to the totals"), size=12, expand=True)]),
         ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Card(ft.Container(chart(state.running_totals(), state.players), padding=10)),
-        ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-        exports,
-        ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON,
-                                  on_click=lambda e: app.go_to(session.place.route("sheet"))),
-                ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
-               wrap=True, spacing=8),
-    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(_("Final ranking"), body, actions=undo_button(app, session))
+        *closing,
+    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)

@@ -400,12 +400,24 @@ def scored_part(session: SheetSession) -> tuple:
 
 
 def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -> Screen:
-    """A closed round: what each player scored, and who took which shared bonus, and why."""
+    """A closed round of a game wherever it lives (this device, a table)."""
     state = session.state
     if round_index >= ROUNDS:
         raise NotFound(_("A game has {rounds} rounds, not {number}.").format(rounds=ROUNDS, number=round_index + 1))
     if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
         return sheet_screen(app, session)
+    last = round_index == ROUNDS - 1
+    body = round_summary_view(state, round_index, to_end=last,
+                              on_proceed=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
+    return Screen(_("Round {round}").format(round=round_index + 1), ft.Container(body, padding=PAD),
+                  actions=undo_button(app, session))
+
+
+def round_summary_view(state: PadState, round_index: int, to_end: bool, on_proceed) -> ft.Control:
+    """A closed round, drawn alike for every game (the pad, a table's seats, solo): who took which shared
+    bonus and why, then each player, highest total first: the round's points, the total after it, the
+    points by category, the row and choice entered, and the rules' lines explaining the score. Its button
+    goes on to the final ranking (`to_end`) or to the next round."""
     edition = state.edition
     names = edition.category_names()
     running = state.running_totals()
@@ -414,20 +426,25 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
     for p in order:
         score = state.scores[p][round_index]
         gains = [f"{names[cid]} +{v}" for cid, v in category_points(edition, score).items() if v]
-        cards.append(ft.Card(ft.Container(ft.Column([
+        lines: list[ft.Control] = [
             ft.Row([ft.Text(state.players[p], theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
                             weight=ft.FontWeight.BOLD, expand=True),
                     sem(f"summary-gain-{p + 1}", ft.Text(f"+{score.total}", size=20,
                                                          weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY)),
                     sem(f"summary-total-{p + 1}", ft.Text(f"= {running[p][round_index]}", size=16))]),
-            ft.Text(", ".join(gains) or _("no points"), size=13),
-        ], spacing=4), padding=12)))
+            ft.Text(", ".join(gains) or _("no points"), size=13)]
+        entry = state.entries[round_index].get(p, {})
+        if "cards" in entry:
+            choice = entry.get("choice")
+            lines.append(ft.Text((_("Row {row} · scored {choice}") if choice else _("Row {row}")).format(
+                row=entry["cards"], choice=choice_label(state, choice) if choice else None), size=12))
+        lines += [ft.Text(line, size=12, color=ft.Colors.ON_SURFACE_VARIANT)
+                  for line in state.notes[p][round_index] if line]
+        cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=4), padding=12)))
     bonuses = state.bonus_summary(round_index)
-    last = round_index == ROUNDS - 1
-    proceed = ft.FilledButton(_("Final ranking") if last else _("Start round {round}").format(round=round_index + 2),
-                              icon=ft.Icons.EMOJI_EVENTS if last else ft.Icons.ARROW_FORWARD,
-                              on_click=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
-    body = ft.Container(ft.Column([
+    proceed = ft.FilledButton(_("Final ranking") if to_end else _("Start round {round}").format(round=round_index + 2),
+                              icon=ft.Icons.EMOJI_EVENTS if to_end else ft.Icons.ARROW_FORWARD, on_click=on_proceed)
+    return ft.Column([
         sem("summary-title", ft.Text(_("Round {round} closed").format(round=round_index + 1), weight=ft.FontWeight.BOLD,
                                      theme_style=ft.TextThemeStyle.HEADLINE_SMALL)),
         ft.Text(_("Shared bonuses this round"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM,
@@ -435,8 +452,7 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
         sem("summary-bonuses", ft.Column([note(line) for line in bonuses] or
                                          [ft.Text(_("Nobody took a shared bonus this round."), size=13)],
                                          spacing=2)),
-        *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(_("Round {round}").format(round=round_index + 1), body, actions=undo_button(app, session))
+        *cards, proceed], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 @screen("sheet")

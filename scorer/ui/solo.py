@@ -10,7 +10,7 @@ from weakref import WeakKeyDictionary
 import flet as ft
 
 from rules import wording
-from scorer.locale import _, ngettext
+from scorer.locale import _
 from scorer.packs import available_editions
 from scorer.pad.contrast import text_on
 from scorer.pad.pictograms import pictogram_svg
@@ -21,15 +21,15 @@ from scorer.solo.view import (
     hint_lines,
     load,
     new_game,
-    running_totals,
     save,
     status_line,
     step_line,
 )
-from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
-from scorer.ui.end import chart, podium_card
+from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.end import final_ranking_view
 from scorer.ui.home import PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
+from scorer.ui.sheet import round_summary_view
 from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
@@ -327,60 +327,28 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
 
 
 def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
-    summaries = game.round_summaries()
-    summary = summaries[round_number - 1]
-    running = running_totals(summaries)
+    """A finished round's summary: the score pad's, drawn from the same model."""
     win = window(app)
-    cards: list[ft.Control] = []
-    for p, player in enumerate(summary["players"]):
-        lines = [ft.Row([ft.Text(player["name"], weight=ft.FontWeight.BOLD, expand=True),
-                         sem(f"round-total-{p}", ft.Text(_("+{points} this round").format(points=player["total"]),
-                                                         weight=ft.FontWeight.BOLD, color=ft.Colors.PRIMARY))]),
-                 sem(f"running-total-{p}", ft.Text(
-                     ngettext("Total after round {round}: {points} pt", "Total after round {round}: {points} pts",
-                              running[p][round_number - 1]).format(round=round_number,
-                                                                   points=running[p][round_number - 1]),
-                     size=13, weight=ft.FontWeight.W_600)),
-                 ft.Text((_("Row {row} · scored {choice}") if player["choice"] else _("Row {row}")).format(
-                     row=player["row"], choice=player["choice"]), size=12)]
-        lines += [ft.Text(line, size=12) for line in player["explanations"]]
-        cards.append(ft.Card(ft.Container(ft.Column(lines, spacing=3), padding=10)))
-    bonuses = [note(line) for line in game.bonus_summary(round_number)]
-    if not bonuses:
-        bonuses = [ft.Text(_("No shared bonus settled this round."), size=12, color=ft.Colors.ON_SURFACE_VARIANT)]
-    over = game.state.is_terminal()
 
     def next_step(e) -> None:
         win.summary_round = None
         app.render()
 
-    return ft.Column([
-        sem("solo-summary", ft.Text(_("Round {n} scored").format(n=round_number), weight=ft.FontWeight.BOLD, size=18)),
-        ft.Text(_("Shared bonuses"), weight=ft.FontWeight.BOLD), *bonuses, *cards,
-        ft.FilledButton(_("Final ranking") if over else _("Next round"), icon=ft.Icons.ARROW_FORWARD,
-                        on_click=next_step),
-    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    return round_summary_view(game.pad_state(), round_number - 1, to_end=game.state.is_terminal(),
+                              on_proceed=next_step)
 
 
 def end_body(app: PadApp, game: SoloGame) -> ft.Control:
-    ranking = game.ranking()
-    winners = [r["name"] for r in ranking if r["place"] == 1]
+    """The final ranking: the score pad's, with a way back to each round's summary and to a new game."""
     win = window(app)
-    return ft.Column([
-        sem("solo-winner", ft.Text(_("{name} wins!").format(name=winners[0]) if len(winners) == 1
-                                   else _("Shared victory!"),
-                                   theme_style=ft.TextThemeStyle.HEADLINE_SMALL, weight=ft.FontWeight.BOLD)),
-        *(podium_card(i + 1, r["place"], r["name"], r["total"]) for i, r in enumerate(ranking)),
-        ft.Text(_("Running totals"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-        ft.Card(ft.Container(chart(running_totals(game.round_summaries()), game.setup.players), padding=10)),
+    return final_ranking_view(game.pad_state(), after_podium=[], closing=[
         ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r),
                                   on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
                 for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
         ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY,
                                      on_click=lambda e: app.go("solo_setup")),
                 ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
-               wrap=True, spacing=8),
-    ], spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+               wrap=True, spacing=8)])
 
 
 @screen("solo_game")
@@ -389,9 +357,9 @@ def solo_game(app: PadApp, game_id: int) -> Screen:
     win = window(app)
     actions: list[ft.Control] = []
     if win.summary_round is not None:
-        body, title = summary_body(app, game, win.summary_round), _("Round summary")
+        body, title = summary_body(app, game, win.summary_round), _("Round {round}").format(round=win.summary_round)
     elif game.state.is_terminal():
-        body, title = end_body(app, game), _("Solo: final ranking")
+        body, title = end_body(app, game), _("Final ranking")
     else:
         body, title = play_body(app, game), _("Solo: {edition}").format(edition=short_edition_name(game.edition.id))
         actions.append(sem("solo-hint-button", ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,

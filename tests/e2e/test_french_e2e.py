@@ -115,20 +115,20 @@ def play_to_the_end(pad) -> None:
     """The rest of the solo game, in French: the round-end choice, each round's summary, the final ranking."""
     shots = set()
     while True:
-        pad.wait_any("solo-status", "solo-summary", "solo-winner", timeout=SLOW)
-        if pad.ident("solo-winner").count():
+        pad.wait_any("solo-status", "summary-title", "winner", timeout=SLOW)
+        if pad.ident("winner").count():
             break
-        if pad.ident("solo-summary").count():
-            title = pad.text("solo-summary")
-            assert re.match(r"^Manche \d comptée$", title)
+        if pad.ident("summary-title").count():
+            title = pad.text("summary-title")
+            assert re.match(r"^Manche \d close$", title)
             if "summary" not in shots:
                 assert not pad.english_left(NAMES), pad.english_left(NAMES)
                 pad.shot("fr-solo-round-summary")
                 shots.add("summary")
             # the summary redraws as it comes in (a long screen under load): a tap then can miss, so tap again
-            pad.tap_until(lambda: pad.tap(re.compile("^(Manche suivante|Classement final)$")),
+            pad.tap_until(lambda: pad.tap(re.compile("^(Commencer la manche \\d|Classement final)$")),
                           lambda ms, title=title: pad.page.wait_for_function(
-                              "t => { const e = document.querySelector('[flt-semantics-identifier=\"solo-summary\"]');"
+                              "t => { const e = document.querySelector('[flt-semantics-identifier=\"summary-title\"]');"
                               " return !e || e.innerText !== t; }", arg=title, timeout=ms), timeout=SLOW / 3)
             continue
         status, before = pad.text("solo-status"), pad.text("solo-step")
@@ -143,7 +143,7 @@ def play_to_the_end(pad) -> None:
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
-    assert re.match(r"^(Vous|Bot \d \((facile|normal)\)) gagne\s!$|^Victoire partagée\s!$", pad.text("solo-winner"))
+    assert re.match(r"^(Vous|Bot \d \((facile|normal)\)) gagne\s!$|^Victoire partagée\s!$", pad.text("winner"))
     assert shots == {"summary", "choice"}
     assert not pad.english_left(NAMES), pad.english_left(NAMES)
     pad.shot("fr-solo-end")

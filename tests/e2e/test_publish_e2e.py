@@ -270,7 +270,7 @@ def test_published_solo_round_against_a_hard_bot(static, offline_phone):
     start_solo_against_one_bot(pad, "Play solo", "hard")
     pad.wait_text("solo-status", "^Round 1 of 4: choose your Throw card", timeout=SLOW)
     hinted = False
-    while not pad.ident("solo-summary").count():
+    while not pad.ident("summary-title").count():
         status, before = pad.text("solo-status"), pad.text("solo-step")
         if "Catch has arrived" in status:
             pad.tap_ident("choice-0")
@@ -283,8 +283,8 @@ def test_published_solo_round_against_a_hard_bot(static, offline_phone):
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
-        pad.wait_any("solo-status", "solo-summary", timeout=SLOW)
-    assert pad.wait_text("solo-summary", "^Round 1 scored$")
+        pad.wait_any("solo-status", "summary-title", timeout=SLOW)
+    assert pad.wait_text("summary-title", "^Round 1 closed$")
     assert hinted
     pad.shot("publish-solo-round")
     assert offline_phone.outside == []
