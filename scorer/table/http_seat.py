@@ -21,12 +21,9 @@ import urllib.request
 from collections.abc import Iterator
 
 from scorer.locale import _
-from scorer.table.errors import Conflict, Forbidden, Invalid, NotFound, TableError, TooMany, Unauthorized, Unavailable
+from scorer.table.errors import REFUSALS_BY_STATUS, NotFound, TableError, Unavailable
 from scorer.table.transport import Deliver, SeatSave
 
-#: The host's refusals by HTTP status, so a seat over HTTP raises what a seat beside the service would.
-REFUSALS: dict[int, type[TableError]] = {400: TableError, 401: Unauthorized, 403: Forbidden, 404: NotFound,
-                                         409: Conflict, 422: Invalid, 429: TooMany, 503: Unavailable}
 #: Seconds a request may take; a stream waits longer (the host sends a keep-alive every 15 s).
 REQUEST_TIMEOUT = 10
 STREAM_TIMEOUT = 45
@@ -178,4 +175,4 @@ def _refusal(status: int, body: bytes) -> TableError:
         message = None
     if not isinstance(message, str):
         message = _("the table's host refused the request (HTTP {status})").format(status=status)
-    return REFUSALS.get(status, TableError)(message)
+    return REFUSALS_BY_STATUS.get(status, TableError)(message)
