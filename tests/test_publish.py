@@ -111,6 +111,10 @@ def test_the_phones_data_channel_is_a_page_script_of_the_site_kept_for_offline(s
     source = Path(__file__).resolve().parents[1] / "scorer" / "web" / "client" / "peer.js"
     assert (site / "peer.js").read_text() == source.read_text()
     assert '"peer.js":' in (site / "sw.js").read_text()
+    # the page hands the worker's requests to it, and the worker gives Python its calls (the relay's protocol is
+    # driven in Chromium by tests/e2e/test_peer_e2e.py)
+    assert "peer.serve(worker, request)" in (site / "python.js").read_text()
+    assert "self.tourpadPeer = {" in (site / "python-worker.js").read_text()
 
 
 def test_manifest_makes_it_an_installable_app_with_our_icons(site):

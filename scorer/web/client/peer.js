@@ -121,3 +121,27 @@ export function close(id) {
   peer.channel.close();
   peer.pc.close();
 }
+
+// --- The worker's requests (python.js hands each here) ------------------------------------------------------
+// {ask, call, args} with call one of offer, answer, accept, send, close; the worker gets back
+// {tourpadPeerReply: {ask, value}} or {tourpadPeerReply: {ask, error}}, and every channel's events as
+// {tourpadPeerEvent: {kind, id, detail}} (kind open, message, closed or failed; detail the text or the reason).
+const CALLS = {
+  offer: (events) => offer(events),
+  answer: (events, sdp) => answer(sdp, events),
+  accept: (events, id, sdp) => accept(id, sdp).then(() => null),
+  send: (events, id, text) => send(id, text),
+  close: (events, id) => close(id) ?? null,
+};
+
+export async function serve(worker, {ask, call, args}) {
+  const tell = (kind) => (id, detail = null) => worker.postMessage({tourpadPeerEvent: {kind, id, detail}});
+  const events = {open: tell("open"), message: tell("message"), closed: tell("closed"), failed: tell("failed")};
+  try {
+    if (!Object.hasOwn(CALLS, call)) throw new Error(`the page's data channel has no call ${call}`);
+    const value = await CALLS[call](events, ...(args || []));
+    worker.postMessage({tourpadPeerReply: {ask, value}});
+  } catch (error) {
+    worker.postMessage({tourpadPeerReply: {ask, error: String(error)}});
+  }
+}
