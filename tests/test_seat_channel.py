@@ -122,3 +122,17 @@ def test_a_seat_whose_host_phone_is_gone_is_told_so_in_plain_words():
     transport = ChannelSeatTransport(lambda text: None, "ABCD-EFGH", "token", timeout=0.01)
     with pytest.raises(Unavailable, match=r"host phone does not answer.*same Wi-Fi"):
         transport.view()
+
+
+def test_a_save_waiting_when_the_channel_drops_is_told_the_host_is_unreachable():
+    sent: list[str] = []
+
+    def dropped_while_waiting(done, seconds):
+        transport.closed()  # the page said the channel closed (a locked screen, a lost Wi-Fi)
+        return done.is_set()
+
+    transport = ChannelSeatTransport(sent.append, "ABCD-EFGH", "token", wait=dropped_while_waiting, timeout=60)
+    with pytest.raises(Unavailable, match="host phone does not answer"):
+        transport.save(SeatSave(1, 1, 1, "ABCDEFG", None, 0))
+    assert len(sent) == 1 and json.loads(sent[0])["save"]["cards"] == "ABCDEFG"
+    transport.receive(json.dumps({"answer": 1, "ok": {}}))  # a late answer to it is dropped, not misapplied
