@@ -71,11 +71,13 @@ class HttpSeatTransport:
         try:
             events = feed.open()
             snapshot = next(events)["table"]
-        except (StopIteration, OSError, ValueError, KeyError):
+        except (StopIteration, OSError, ValueError, KeyError, http.client.HTTPException):
             feed.stop()
+            feed.close_stream()
             raise _unreachable(OSError(_("the table's event stream ended at once"))) from None
         except TableError:
             feed.stop()
+            feed.close_stream()
             raise
         threading.Thread(target=feed.read, args=(events, deliver), daemon=True, name=f"seat-feed-{self.code}").start()
         return snapshot
@@ -87,7 +89,9 @@ class HttpSeatTransport:
 
 
 class _Feed:
-    """One `follow`'s event stream, read on its own thread until `stop`, opened again when it drops."""
+    """One `follow`'s event stream, read on its own thread until `stop`, opened again when it drops. Only the
+    reading thread closes a stream: `stop` shuts its socket down, which ends the reader's read at once (a
+    connection closed under a reader's feet breaks inside http.client)."""
 
     def __init__(self, url: str) -> None:
         self.url = urllib.parse.urlsplit(url)
@@ -102,33 +106,43 @@ class _Feed:
             connection.request("GET", self.url.path, headers={"Accept": "text/event-stream"})
             sock = connection.sock  # the response may take it over from the connection
             response = connection.getresponse()
-        except OSError as err:
+            body = response.read() if response.status != 200 else b""
+        except (OSError, http.client.HTTPException) as err:  # refused, reset, or a broken answer
             connection.close()
-            raise _unreachable(err) from None
+            raise _unreachable(OSError(str(err) or type(err).__name__)) from None
         if response.status != 200:
-            body = response.read()
             connection.close()
             raise _refusal(response.status, body)
         with self.lock:
             self.stream = (connection, sock)
             if self.stopped.is_set():
-                self._close()
+                self._shut()
         return server_sent_events(response)
 
     def stop(self) -> None:
         with self.lock:
             self.stopped.set()
-            self._close()
+            self._shut()
 
-    def _close(self) -> None:
+    def _shut(self) -> None:
         if self.stream is not None:
-            connection, sock = self.stream
-            self.stream = None
-            with contextlib.suppress(OSError):  # wakes the reader at once (a close waits for the next keep-alive)
-                sock.shutdown(socket.SHUT_RDWR)
-            connection.close()
+            with contextlib.suppress(OSError):
+                self.stream[1].shutdown(socket.SHUT_RDWR)
+
+    def close_stream(self) -> None:
+        """Close the current stream (the reading thread's, or `follow`'s before the reader starts)."""
+        with self.lock:
+            stream, self.stream = self.stream, None
+        if stream is not None:
+            stream[0].close()
 
     def read(self, events: Iterator[dict], deliver: Deliver) -> None:
+        try:
+            self._read(events, deliver)
+        finally:
+            self.close_stream()
+
+    def _read(self, events: Iterator[dict], deliver: Deliver) -> None:
         while not self.stopped.is_set():
             try:
                 for event in events:
@@ -138,7 +152,8 @@ class _Feed:
                     if event["kind"] == "expired":
                         return
             except (OSError, ValueError, http.client.HTTPException):
-                pass  # the stream dropped (or was closed by stop)
+                pass  # the stream dropped, broke off mid-chunk, or was shut by stop: open it again
+            self.close_stream()
             if self.stopped.wait(RECONNECT_DELAY):
                 return
             try:
