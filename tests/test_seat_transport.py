@@ -156,3 +156,29 @@ def test_the_event_stream_is_read_line_by_line_whatever_its_line_ends():
     stream = [b": keep-alive\r\n", b"\r\n", b"id: 3\r\n", b"event: entry\r\n", b'data: {"kind": "entry",\r\n',
               b'data: "version": 3}\r\n', b"\r\n", b"event: ended\n", b'data:{"kind": "ended", "version": 4}\n', b"\n"]
     assert list(server_sent_events(stream)) == [{"kind": "entry", "version": 3}, {"kind": "ended", "version": 4}]
+
+
+def test_a_dropped_event_stream_is_opened_again_and_a_gone_table_ends_it(monkeypatch):
+    """The host cut the stream (a reader that fell behind) or the Wi-Fi dropped: the next stream's snapshot
+    brings the seat up to date; a table gone meanwhile is told as the feed tells it, and the reader ends."""
+    from scorer.table import http_seat
+
+    monkeypatch.setattr(http_seat, "RECONNECT_DELAY", 0)
+    feed = http_seat._Feed("http://127.0.0.1:9/api/tables/ABCD-EFGH/events")
+
+    def dropping():
+        yield {"kind": "entry", "version": 3, "table": {}}
+        raise OSError("connection reset by peer")
+
+    streams = iter([iter([{"kind": "snapshot", "version": 7, "table": {}}]), NotFound("no table ABCD-EFGH")])
+
+    def reopen():
+        stream = next(streams)
+        if isinstance(stream, Exception):
+            raise stream
+        return stream
+
+    monkeypatch.setattr(feed, "open", reopen)
+    heard: list[dict] = []
+    feed.read(dropping(), heard.append)
+    assert [(event["kind"], event["version"]) for event in heard] == [("entry", 3), ("snapshot", 7), ("expired", 0)]
