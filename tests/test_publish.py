@@ -105,6 +105,18 @@ def test_python_starts_with_the_page_through_the_sites_own_worker(site):
         assert not any(name.startswith("scorer/web/client/") for name in whl.namelist())
 
 
+def test_the_phones_data_channel_is_a_page_script_of_the_site_kept_for_offline(site):
+    """Workers have no WebRTC: the page carries a table's data channel (issue 41), so its script is a site file
+    beside python.js, in the service worker's list (a table with no computer is often a table with no internet)."""
+    source = Path(__file__).resolve().parents[1] / "scorer" / "web" / "client" / "peer.js"
+    assert (site / "peer.js").read_text() == source.read_text()
+    assert '"peer.js":' in (site / "sw.js").read_text()
+    # the page hands the worker's requests to it, and the worker gives Python its calls (the relay's protocol is
+    # driven in Chromium by tests/e2e/test_peer_e2e.py)
+    assert "peer.serve(worker, request)" in (site / "python.js").read_text()
+    assert "self.tourpadPeer = {" in (site / "python-worker.js").read_text()
+
+
 def test_manifest_makes_it_an_installable_app_with_our_icons(site):
     manifest = json.loads((site / "manifest.json").read_text())
     assert manifest["display"] == "standalone" and manifest["start_url"] == "."

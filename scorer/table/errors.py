@@ -42,3 +42,9 @@ class Unavailable(TableError):
     """The host could not save a change: it stops taking any until restarted from what is on disk."""
 
     status = 503
+
+
+#: Each refusal by the status it is answered with: a seat that hears a status from its host (over HTTP or a data
+#: channel) raises what a seat beside the service would.
+REFUSALS_BY_STATUS: dict[int, type[TableError]] = {
+    cls.status: cls for cls in (TableError, Unauthorized, Forbidden, NotFound, Conflict, Invalid, TooMany, Unavailable)}

@@ -65,12 +65,14 @@ class TableService:
 
     def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
                  clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES,
-                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE) -> None:
+                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE,
+                 store: TableStore | None = None) -> None:
         """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
-        `scorer.table.credential`); without one the service makes its own for this process."""
+        `scorer.table.credential`); without one the service makes its own for this process. `store` keeps
+        the tables (default: a `TableStore` at `db_path`; a host phone's browser has its own)."""
         from scorer.packs import resolve_edition
 
-        self.store = TableStore(db_path)
+        self.store = store if store is not None else TableStore(db_path)
         self.tables = Tables(self.store, clock)
         self.feed = Feed(self.tables)
         self.seats = Seats(self.tables, self.feed, host_credential or new_token())

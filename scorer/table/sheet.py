@@ -1,10 +1,11 @@
-"""A seat's (or the host's) score sheet at a table: the pad's `SheetSession` over the table's service.
+"""A seat's (or the host's) score sheet at a table: the pad's `SheetSession` over a seat transport.
 
 The sheet screens draw a `PadState` and send commands; here that state is the table's view (every seat's
-entries, and the host's fold of the closed rounds, `rules.sheet`, read as sent) and a command is a submission to
-`TableService` with this device's token, so a seat changes only its own sheet, exactly as through the
-JSON API. Live: `watch` subscribes to the table, and every committed change anywhere re-folds the state
-and calls the listeners. No Flet here.
+entries, and the host's fold of the closed rounds, `rules.sheet`, read as sent) and a command is a save sent
+through the seat's transport (`scorer.table.transport`: the host's service in this process, its JSON API, or a
+data channel to a host phone) with this device's token, so a seat changes only its own sheet. Live: `watch`
+follows the table's feed, and every committed change anywhere re-folds the state and calls the listeners.
+No Flet here.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from scorer.pad.game import LETTERS_MODE, PadState, Setup
 from scorer.pad.places import SheetPlace
 from scorer.table.board import seat_name
 from scorer.table.service import TableError, TableService
+from scorer.table.transport import SeatSave, SeatTransport, ServiceTransport
 
 SEAT_PLACE = ("table_seat", "table_seat_summary", "table_seat_entry", "table_seat_end")
 HOST_PLACE = ("table_host_sheet", "table_host_summary", "table_host_entry", "table_host_end")
@@ -37,13 +39,12 @@ def state_from_view(view: dict) -> PadState:
     return PadState(setup, edition, entries, sheet=GameSheet.from_data(edition, view["sheet"]))
 
 
-class TableSheetSession:
-    """Seat `seat` (0-based) of table `code` as its token holder sees it; `seat` None: the host, who may
-    correct any seat's round so far."""
+class SeatSheetSession:
+    """A seat (0-based) of the table `transport` reaches, as its token holder sees it; `seat` None: the host,
+    who may correct any seat's round so far."""
 
-    def __init__(self, service: TableService, code: str, token: str, seat: int | None) -> None:
-        self.service = service
-        self.token = token
+    def __init__(self, transport: SeatTransport, seat: int | None) -> None:
+        self.transport = transport
         self.seat = seat
         self.listeners: list[Callable[[PadState], None]] = []
         #: Set when the table is gone or this seat was taken away: why the sheet cannot be shown any more.
@@ -52,10 +53,14 @@ class TableSheetSession:
         #: is read back at once and its event skipped, so a listener cannot keep count itself: it would take
         #: the round its own entry closed for one just closed elsewhere.
         self.rounds_done_before = 0
-        self._unsubscribe: Callable[[], None] | None = None
+        self._following = False
         self._received = 0  # the version of the latest change the table has told this session about
-        self._set_view(service.view(code))
+        self._set_view(transport.view())
         self.code = self.view["code"]
+
+    @property
+    def token(self) -> str:
+        return self.transport.token
 
     # --- the table -------------------------------------------------------------------------------------
 
@@ -65,7 +70,7 @@ class TableSheetSession:
 
     def reload(self) -> PadState:
         try:
-            self._set_view(self.service.view(self.code))
+            self._set_view(self.transport.view())
         except TableError as err:
             self.gone = err.message
         return self.state
@@ -73,20 +78,20 @@ class TableSheetSession:
     def watch(self, schedule: Callable[[Callable[[], None]], None]) -> None:
         """Follow the table live: after each committed change, `schedule` is handed what updates this
         session and tells its listeners (it must run it on the screens' own loop, not on the caller's:
-        the service calls from its writer thread)."""
+        the transport calls from its own thread)."""
         self.stop()
 
         def listener(event: dict) -> None:
             self._received = event["version"]  # events come in version order
             schedule(lambda: self._apply(event))
 
-        view, self._unsubscribe = self.service.subscribe(self.code, listener)
-        self._set_view(view)
+        self._set_view(self.transport.follow(listener))
+        self._following = True
 
     def stop(self) -> None:
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        if self._following:
+            self._following = False
+            self.transport.stop()
 
     def _apply(self, event: dict) -> None:
         if event["kind"] == "expired":
@@ -100,19 +105,20 @@ class TableSheetSession:
             return
         else:
             if event["kind"] == "seat_removed" and self.seat is not None:
-                self._reseat()
+                self._reseat(event["seat"] - 1)
             self.rounds_done_before = self.state.rounds_done
-            self._set_view(event["table"] or self.service.view(self.code))
+            self._set_view(event["table"] or self.transport.view())
         for listener in list(self.listeners):
             listener(self.state)
 
-    def _reseat(self) -> None:
-        """After the host removed a seat, this token's seat moved down one, or is gone."""
-        try:
-            self.seat = self.service.role(self.code, self.token)
-        except TableError:
+    def _reseat(self, removed: int) -> None:
+        """After the host removed a seat, this token's seat moved down one if it came after, or is gone (the
+        event says which seat went: any transport's seat follows without asking the host)."""
+        if removed == self.seat:
             self.gone = _("The host removed your seat")
             self.stop()
+        elif removed < self.seat:
+            self.seat -= 1
 
     # --- what the sheet screens ask (scorer.pad.session.SheetSession) -----------------------------------
 
@@ -183,8 +189,8 @@ class TableSheetSession:
         current = self.view["rounds"][r]["entries"][player]
         try:
             # the game this sheet shows: after the host's "play again" it is refused, not put into the new game
-            self.service.submit(self.code, r + 1, player + 1, cards, choice or None,
-                                current["revision"] if current else 0, self.token, game=self.view["game"])
+            self.transport.save(SeatSave(self.view["game"], r + 1, player + 1, cards, choice or None,
+                                         current["revision"] if current else 0))
         except TableError as err:
             raise EntryError(err.message) from None
         self.reload()
@@ -198,3 +204,10 @@ class TableSheetSession:
 
     def redo(self) -> str:
         return self.undo()
+
+
+class TableSheetSession(SeatSheetSession):
+    """A seat of table `code` on this host's own service: the phones `tourpad host` serves."""
+
+    def __init__(self, service: TableService, code: str, token: str, seat: int | None) -> None:
+        super().__init__(ServiceTransport(service, code, token), seat)

@@ -213,12 +213,12 @@ class StoredTable:
 class TableStore:
     """All SQL lives here. One connection: the writer thread writes, `load_all` reads under the same lock."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, journal_mode: str = "WAL") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA journal_mode={journal_mode}")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
@@ -232,6 +232,9 @@ class TableStore:
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {declaration}")
         self._queue: list[PendingWrite | None] = []
         self._queued = threading.Condition()
+        self._start_writer()
+
+    def _start_writer(self) -> None:
         self._writer = threading.Thread(target=self._write_loop, name="table-store-writer", daemon=True)
         self._writer.start()
 

@@ -54,6 +54,9 @@ CLIENT_SKIPPED = re.compile(r"(\.symbols|\.map|\.d\.ts)$|^pyodide/(python|python
 #: Our own start-up in place of the Flet client's (python.js, python-worker.js): Python boots with the page,
 #: in parallel with Flutter's engine, and loads the wheels straight from the lock (no micropip, no app archive).
 CLIENT_REPLACED = ("python.js", "python-worker.js")
+#: The page's own scripts, loaded when a screen first needs them: the data channel between the phones of a table
+#: with no computer (issue 41).
+CLIENT_OWN = ("peer.js",)
 #: What the browser never reads in a wheel: type stubs, tests, Babel's catalog tools (rules.i18n uses them only
 #: to maintain the .po files), pydantic's v1 API, software bills of materials. Licence files leave the wheels
 #: for one file at the site's root (LICENSES). Each cut is measured by `tourpad bench publish`.
@@ -116,7 +119,7 @@ def publish(out: Path, base_url: str = "/") -> Site:
             dest = out / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src, dest)
-    for name in CLIENT_REPLACED:
+    for name in CLIENT_REPLACED + CLIENT_OWN:
         shutil.copyfile(Path(__file__).parent / "client" / name, out / name)
     _copy_code_reader(out)
     wheels = [slimmed_zip(wheel, cache_dir(), WHEEL_SKIPPED) for wheel in browser_wheels()]

@@ -185,12 +185,39 @@ self.tourpadCodeReader = {
   }),
 };
 
+// --- A table's data channel (scorer/table/page_channel.py calls these) -----------------------------------
+// call(name, ...args): the page's peer.js does it (offer, answer, accept, send, close) and answers; listen(fn):
+// fn(kind, id, detail) for every event of the page's channels (open, message, closed, failed).
+let peerAsks = 0;
+const peerWaiting = new Map();
+let peerListener = null;
+self.tourpadPeer = {
+  call: (call, ...args) => new Promise((resolve, reject) => {
+    const ask = ++peerAsks;
+    peerWaiting.set(ask, {resolve, reject});
+    self.postMessage({tourpadPeer: {ask, call, args}});
+  }),
+  listen: (listener) => { peerListener = listener; },
+};
+
+function peerAnswered({ask, value, error}) {
+  const waiting = peerWaiting.get(ask);
+  peerWaiting.delete(ask);
+  if (waiting && error !== undefined) waiting.reject(new Error(error));
+  else if (waiting) waiting.resolve(value);
+}
+
 self.onmessage = (event) => {
   const data = event.data;
   if (data && data.tourpadPhoto) {
     const answered = photoAnswered;
     photoAnswered = null;
     if (answered) answered(data.tourpadPhoto);
+  } else if (data && data.tourpadPeerReply) {
+    peerAnswered(data.tourpadPeerReply);
+  } else if (data && data.tourpadPeerEvent) {
+    const {kind, id, detail} = data.tourpadPeerEvent;
+    if (peerListener) peerListener(kind, id, detail);
   } else if (sendToPython) {
     sendToPython(data);
   } else if (data && data.tourpadBoot) {

@@ -13,6 +13,8 @@ function tourpadStartWorker() {
       performance.mark(data.tourpadMark, {startTime: data.at - performance.timeOrigin});
     } else if (data && data.tourpadCamera) {
       tourpadCamera(worker, data.tourpadCamera);
+    } else if (data && data.tourpadPeer) {
+      tourpadPeer(worker, data.tourpadPeer);
     } else if (typeof data === "string") {
       worker.tourpadReplied(data);  // "initialized", or why Python could not start
     } else if (worker.tourpadOnMessage) {
@@ -31,6 +33,14 @@ function tourpadCamera(worker, labels) {
     .then((camera) => camera.takePhoto(labels))
     .catch((error) => ({bytes: null, error: String(error)}))
     .then((answer) => worker.postMessage({tourpadPhoto: answer}, answer.bytes ? [answer.bytes.buffer] : []));
+}
+
+// --- A table's data channel (issue 41: workers have no WebRTC; peer.js carries the channel on the page) ----
+// Loaded the first time the worker asks; peer.js answers the worker's request and sends it the channel's events.
+function tourpadPeer(worker, request) {
+  import(new URL("peer.js", document.baseURI).href)
+    .then((peer) => peer.serve(worker, request))
+    .catch((error) => worker.postMessage({tourpadPeerReply: {ask: request.ask, error: String(error)}}));
 }
 
 tourpadPython.worker = tourpadStartWorker();

@@ -1,0 +1,138 @@
+"""Seats over a data channel to a host phone (scorer/table/channel.py): the messages both ends exchange, carried
+here as the channel would carry them (text, in order), with the host phone's tables on its thread-free store."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+
+import pytest
+
+from benchmarks.table import scripted_rounds
+from rules.editions import load_edition
+from scorer.pad.errors import EntryError
+from scorer.table.channel import ChannelHostLink, ChannelSeatTransport
+from scorer.table.errors import Forbidden, Unavailable
+from scorer.table.phone_store import FILE_NAME, InlineTableStore
+from scorer.table.service import TableService
+from scorer.table.sheet import SeatSheetSession
+from scorer.table.transport import SeatSave
+
+
+@pytest.fixture
+def phone(tmp_path, monkeypatch):
+    """The host phone's tables, in a Python where no thread can start (the browser's)."""
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    path = tmp_path / FILE_NAME
+    service = TableService(path, store=InlineTableStore(path))
+    yield service
+    service.close()
+
+
+class Guest:
+    """A guest phone joined to table `code`: its channel to the host's link, every text kept as sent."""
+
+    def __init__(self, service: TableService, code: str) -> None:
+        self.sent: list[str] = []
+        self.heard: list[str] = []
+        self.link = ChannelHostLink(service, code, self._hear)
+        self.transport = ChannelSeatTransport(self._say, code)
+        self.updates: queue.Queue = queue.Queue()
+
+    def _say(self, text: str) -> None:
+        self.sent.append(text)
+        self.link.receive(text)
+
+    def _hear(self, text: str) -> None:
+        self.heard.append(text)
+        self.transport.receive(text)
+
+    def sit(self, seat_no: int, name: str) -> SeatSheetSession:
+        self.transport.claim(seat_no, name)
+        self.sheet = SeatSheetSession(self.transport, seat_no - 1)
+        self.sheet.watch(self.updates.put)
+        return self.sheet
+
+    def run(self) -> None:
+        while not self.updates.empty():
+            self.updates.get()()
+
+
+def test_guests_claim_their_seats_and_play_over_the_channel_and_no_save_crosses_games(phone):
+    code, host_token = phone.create_table("australia", 2, credential=phone.host_credential)
+    ann, bob = Guest(phone, code), Guest(phone, code)
+    ann.sit(1, "Ann")
+    bob.sit(2, "Bob")
+    assert [seat["name"] for seat in phone.view(code)["seats"]] == ["Ann", "Bob"]
+    stranger = Guest(phone, code).transport
+    stranger.token = bob.transport.token
+    with pytest.raises(Forbidden):  # Bob's token on Ann's seat: the host's own check, over the channel
+        stranger.save(SeatSave(1, 1, 1, "ABCDEFG", None, 0))
+
+    rounds, _ = scripted_rounds(load_edition("australia"), 2, seed=5)
+    ann.sheet.enter_letters(0, *rounds[0][0])
+    bob.run()
+    assert 0 in bob.sheet.state.entries[0]
+    bob.sheet.enter_letters(1, *rounds[0][1])
+    ann.run()
+    assert ann.sheet.state.rounds_done == 1 and ann.sheet.rounds_done_before == 0
+    assert ann.sheet.view["sheet"] == phone.view(code)["sheet"]
+
+    phone.end_game(code, host_token)
+    phone.play_again(code, host_token)
+    with pytest.raises(EntryError, match=r"for game 1.*playing game 2"):
+        ann.sheet.enter_letters(0, *rounds[1][0])  # drawn before the new game reached Ann's screen
+    ann.run()
+    assert ann.sheet.view["game"] == 2
+    ann.sheet.enter_letters(0, *rounds[0][0])
+    assert phone.view(code)["rounds"][0]["entries"][0]["revision"] == 1
+
+    # every message is one JSON object; a save is a few hundred bytes
+    saves = [json.loads(text) for text in ann.sent if '"save"' in text]
+    assert saves and all(len(text) < 400 for text in ann.sent)
+    assert saves[-1]["save"]["game"] == 2 and saves[-1]["token"]
+    listening = phone.feed.listening(code)
+    ann.sheet.stop()
+    assert phone.feed.listening(code) == listening - 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"ask": 3, "save": {"game": 1, "round_no": 1, "seat_no": 1, "cards": 7, "replaces_revision": 0}}',
+     "cannot read"),
+    ('{"ask": 4, "view": {}, "follow": {}}', "one request per message"),
+    ('{"ask": 5, "drop_table": {}}', "cannot read"),
+    ("not json", "cannot read"),
+    ('{"ask": 6, "claim": {"seat": 1, "name": "' + "x" * 5000 + '"}}', "too long"),
+])
+def test_a_message_the_host_cannot_read_is_refused_and_changes_nothing(phone, text, message):
+    code, _host = phone.create_table("australia", 2, credential=phone.host_credential)
+    version = phone.view(code)["version"]
+    answers: list[dict] = []
+    ChannelHostLink(phone, code, lambda reply: answers.append(json.loads(reply))).receive(text)
+    [answer] = answers
+    assert answer["refused"]["status"] == 422 and message in answer["refused"]["message"]
+    assert phone.view(code)["version"] == version
+
+
+def test_a_seat_whose_host_phone_is_gone_is_told_so_in_plain_words():
+    transport = ChannelSeatTransport(lambda text: None, "ABCD-EFGH", "token", timeout=0.01)
+    with pytest.raises(Unavailable, match=r"host phone does not answer.*same Wi-Fi"):
+        transport.view()
+
+
+def test_a_save_waiting_when_the_channel_drops_is_told_the_host_is_unreachable():
+    sent: list[str] = []
+
+    def dropped_while_waiting(done, seconds):
+        transport.closed()  # the page said the channel closed (a locked screen, a lost Wi-Fi)
+        return done.is_set()
+
+    transport = ChannelSeatTransport(sent.append, "ABCD-EFGH", "token", wait=dropped_while_waiting, timeout=60)
+    with pytest.raises(Unavailable, match="host phone does not answer"):
+        transport.save(SeatSave(1, 1, 1, "ABCDEFG", None, 0))
+    assert len(sent) == 1 and json.loads(sent[0])["save"]["cards"] == "ABCDEFG"
+    transport.receive(json.dumps({"answer": 1, "ok": {}}))  # a late answer to it is dropped, not misapplied
