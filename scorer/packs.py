@@ -383,9 +383,17 @@ def deck_to_keep(edition: Edition) -> dict | None:
     the app."""
     if edition.provenance != "owner":
         return None
-    with contextlib.suppress(UserFileError):  # the game keeps its deck in any case
-        keep_version(edition)
+    keep_played_version(edition)
     return deck_document(edition)
+
+
+def keep_played_version(edition: Edition) -> None:
+    """Keep the version of an owner's deck a game (or a table) begins with on this device, so `tourpad
+    score` and a restarted host find it after the deck is edited; tourpad's and the publisher's decks ship
+    with the app. A version that cannot be written is no reason to refuse the game."""
+    if edition.provenance == "owner":
+        with contextlib.suppress(UserFileError):
+            keep_version(edition)
 
 
 # --- the deck editor's drafts: what was typed, kept on every change until the deck is saved -------------
