@@ -174,6 +174,34 @@ def test_the_editor_refuses_a_map_not_connected_coast_to_coast_until_a_pathway_j
     run_session(run)
 
 
+def test_the_editor_shows_each_cards_teaching_photo_beside_its_fields_or_leads_to_teaching(store):
+    import io
+
+    from PIL import Image
+
+    from scorer.scan.card_photos import keep_card_photos
+
+    mine = duplicate_deck("usa")
+    picture = io.BytesIO()
+    Image.new("RGB", (189, 264), "#C62828").save(picture, "JPEG")
+    keep_card_photos("usa", {"A": picture.getvalue()})  # card A taught as tourpad's USA: the deck's base
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("deck_editor", edition=mine.id)
+        assert node(page, "card-photo").src == picture.getvalue()
+        assert node(page, "region-0") and node(page, "number-1")  # the fields beside it
+        await session.dispatch_event(node(page, "next-card")._i, "click", None)
+        assert node(page, "card-heading").controls[0].value == "Card B"
+        with pytest.raises(LookupError):  # B was not taught: no photo, but the way to teach the cards
+            node(page, "card-photo")
+        await session.dispatch_event(node(page, "copy-from-photos")._i, "click", None)
+        assert app.path.startswith(f"/teach/{mine.id}")
+
+    run_session(run)
+
+
 def test_regions_take_a_name_bonus_and_colour_and_their_cards_follow_the_name():
     mine = duplicate_deck("europe")
     draft = DeckDraft.open(mine.id)

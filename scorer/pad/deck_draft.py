@@ -57,6 +57,17 @@ class DeckDraft:
     def card(self, letter: str) -> dict:
         return next(c for c in self.doc["cards"] if c.get("letter") == letter)
 
+    def photo(self, letter: str) -> bytes | None:
+        """Card `letter` as a teaching photo showed it (JPEG), when the cards were taught as this deck or as
+        the edition it copies (`scorer.scan.card_photos`): what the family copies the card's facts from."""
+        from scorer.scan.card_photos import card_photo
+
+        for ident in dict.fromkeys(i for i in (self.ident, self.doc.get("base")) if i):
+            picture = card_photo(ident, letter)
+            if picture is not None:
+                return picture
+        return None
+
     def card_icon(self, letter: str, role: str) -> str | None:
         """The card's icon of family `role`, if it shows one."""
         names = {icon.name for icon in getattr(self.rules, role).icons}
