@@ -213,8 +213,8 @@ def photo_beside(app: PadApp, draft: DeckDraft, letter: str, fields: list[ft.Con
     if IN_BROWSER:
         return fields
     teach = sem("copy-from-photos", ft.TextButton(
-        _("Copy from photos: teach tourpad your cards (4 photos), then each card's photo shows here"),
-        icon=ft.Icons.PHOTO_CAMERA_OUTLINED,
+        _("Copy from photos: teach tourpad your cards"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED,
+        tooltip=_("Four photos of seven cards; each card's photo then shows here, beside its fields"),
         on_click=lambda e: app.go("teach_edition", edition=draft.ident, back_to=app.path)))
     return [teach, *fields]
 
