@@ -7,6 +7,7 @@ A loaded `EditionSpec` is checked against the rulebooks' invariants and then com
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -259,6 +260,44 @@ def check_invariants(spec: EditionSpec) -> None:
             for letter in getattr(spec.map, side):
                 if letter not in letters_seen:
                     _fail(f"map.{side}", _("{letter} is not a card letter").format(letter=repr(letter)))
+
+
+def check_new_deck(spec: EditionSpec) -> None:
+    """The rules a deck must meet to be installed (`tourpad deck check` and import, the deck editor, a shared
+    deck) beyond `check_invariants`: what makes it the game its rulebook describes, though scoring would go
+    on without them. A deck read back (installed earlier, kept by a saved game) is not held to them, so a
+    rule added later never makes a game already played unreadable."""
+    if spec.map is not None:
+        _check_coast_to_coast(spec.map)
+
+
+def coast_reach(town_map: MapSpec) -> set[str]:
+    """Every town a chain of pathways reaches from the west coast (the west coast's own towns included)."""
+    neighbours: dict[str, set[str]] = {}
+    for a, b in town_map.edges:
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    reached, frontier = set(town_map.west_coast), list(town_map.west_coast)
+    while frontier:
+        for town in neighbours.get(frontier.pop(), ()):
+            if town not in reached:
+                reached.add(town)
+                frontier.append(town)
+    return reached
+
+
+def _check_coast_to_coast(town_map: MapSpec) -> None:
+    """USA's rulebook: the first player "to connect any town on the west coast with any town on the east
+    coast with a continuous path" wins the bonus. A map where no such path exists makes that bonus, and the
+    tie-breaker that reads it, impossible: the map must be connected coast to coast."""
+    reached = coast_reach(town_map)
+    if reached.isdisjoint(town_map.east_coast):
+        def listed(towns: Iterable[str]) -> str:
+            return ", ".join(sorted(set(towns), key=LETTERS.index))
+
+        _fail("map", _("not connected coast to coast: from the west coast ({west}) the pathways reach only "
+                       "{reached}, none of the east coast ({east}); draw the pathways that join them").format(
+            west=listed(town_map.west_coast), reached=listed(reached), east=listed(town_map.east_coast)))
 
 
 def parse_edition(data: dict) -> EditionSpec:

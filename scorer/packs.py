@@ -16,7 +16,7 @@ from platformdirs import user_data_dir
 
 from rules.edition import Edition
 from rules.editions import bundled_ids, edition_from_document, load_edition
-from rules.model import EditionDataError
+from rules.model import EditionDataError, check_new_deck
 from rules.text import PACK_ID_LENGTH, PACK_NAME_LENGTH, TextError, clean_name
 from scorer.locale import N_, _
 from scorer.userfile import (
@@ -103,12 +103,21 @@ def pack_from_data(data: bytes, name: object) -> Edition:
     """A deck pack from a file's bytes (`name` is the file as shown in messages; its extension picks JSON or
     TOML), validated whole: the bundled reader (rules.editions), its name, and an id of its own."""
     fmt = document_format(str(name))
-    return pack_from_document(parse_user_document(data, name, _("a deck pack"), fmt), name, fmt)
+    return new_pack_from_document(parse_user_document(data, name, _("a deck pack"), fmt), name, fmt)
+
+
+def new_pack_from_document(doc: object, name: object, fmt: str = "json") -> Edition:
+    """A deck pack about to be installed or checked (a file's, a link's, the deck editor's draft), held to
+    every rule `tourpad deck check` applies: `pack_from_document`'s and those a new deck must meet
+    (`rules.model.check_new_deck`: USA's map connected coast to coast)."""
+    edition = pack_from_document(doc, name, fmt)
+    check_new_deck(edition.spec)
+    return edition
 
 
 def pack_from_document(doc: object, name: object, fmt: str = "json") -> Edition:
-    """A deck pack from a decoded document (a file's, or the deck editor's draft), checked by every rule
-    `tourpad deck check` applies: the edition's (rules.editions, rules.model), its name, an id of its own."""
+    """A deck pack from a decoded document, checked as a deck read back is (a backup's decks): the edition's
+    rules (rules.editions, rules.model), its name, an id of its own."""
     edition = edition_from_document(doc, fmt)
     check_pack_name(edition.name, name, EditionDataError)
     if edition.id in bundled_ids():
@@ -383,9 +392,17 @@ def deck_to_keep(edition: Edition) -> dict | None:
     the app."""
     if edition.provenance != "owner":
         return None
-    with contextlib.suppress(UserFileError):  # the game keeps its deck in any case
-        keep_version(edition)
+    keep_played_version(edition)
     return deck_document(edition)
+
+
+def keep_played_version(edition: Edition) -> None:
+    """Keep the version of an owner's deck a game (or a table) begins with on this device, so `tourpad
+    score` and a restarted host find it after the deck is edited; tourpad's and the publisher's decks ship
+    with the app. A version that cannot be written is no reason to refuse the game."""
+    if edition.provenance == "owner":
+        with contextlib.suppress(UserFileError):
+            keep_version(edition)
 
 
 # --- the deck editor's drafts: what was typed, kept on every change until the deck is saved -------------
@@ -501,7 +518,7 @@ def deck_from_share_code(code: str) -> Edition:
             card["region"] = regions[card["region"]]
         if "site" not in card and card.get("letter") in base:
             card.update({k: v for k, v in base[card["letter"]].items() if k in ("site", "site_names")})
-    return pack_from_document(doc, "deck link")
+    return new_pack_from_document(doc, "deck link")
 
 
 def _base_cards(doc: dict) -> dict[str, dict]:

@@ -143,6 +143,65 @@ def test_the_editor_names_the_broken_rule_refuses_to_save_and_keeps_the_draft(st
     assert DeckDraft.open(mine.id).card("A")["number"] != next(c.number for c in before.cards if c.letter == "A")
 
 
+def test_the_editor_refuses_a_map_not_connected_coast_to_coast_until_a_pathway_joins_them(store):
+    mine = duplicate_deck("usa")
+    before = resolve_edition(mine.id).spec
+    west = set(before.map.west_coast)
+    leaving = sorted(tuple(e) for e in before.map.edges if len(west & set(e)) == 1)  # the west coast's way out
+    draft = DeckDraft.open(mine.id)
+    for a, b in leaving:  # each rubbed out (as two taps on the map would; kept as the draft)
+        assert not draft.toggle_pathway(a, b)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+
+        async def tap(identifier: str) -> None:
+            await session.dispatch_event(node(page, identifier)._i, "click", None)
+
+        app.go("deck_editor", edition=mine.id)
+        await tap("tab-map")
+        problem = shown_text(page, "deck-problem")
+        assert problem.startswith("map: not connected coast to coast: from the west coast (A, B, E, F) the "
+                                  "pathways reach only A, B, E, F, none of the east coast")
+        await tap("deck-save")
+        assert resolve_edition(mine.id).spec == before  # refused: nothing saved
+        a, b = leaving[0]  # one pathway drawn again joins the coasts
+        await tap(f"town-{a}")
+        await tap(f"town-{b}")
+        assert node(page, "deck-ok")
+
+    run_session(run)
+
+
+def test_the_editor_shows_each_cards_teaching_photo_beside_its_fields_or_leads_to_teaching(store):
+    import io
+
+    from PIL import Image
+
+    from scorer.scan.card_photos import keep_card_photos
+
+    mine = duplicate_deck("usa")
+    picture = io.BytesIO()
+    Image.new("RGB", (189, 264), "#C62828").save(picture, "JPEG")
+    keep_card_photos("usa", {"A": picture.getvalue()})  # card A taught as tourpad's USA: the deck's base
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("deck_editor", edition=mine.id)
+        assert node(page, "card-photo").src == picture.getvalue()
+        assert node(page, "region-0") and node(page, "number-1")  # the fields beside it
+        await session.dispatch_event(node(page, "next-card")._i, "click", None)
+        assert node(page, "card-heading").controls[0].value == "Card B"
+        with pytest.raises(LookupError):  # B was not taught: no photo, but the way to teach the cards
+            node(page, "card-photo")
+        await session.dispatch_event(node(page, "copy-from-photos")._i, "click", None)
+        assert app.path.startswith(f"/teach/{mine.id}")
+
+    run_session(run)
+
+
 def test_regions_take_a_name_bonus_and_colour_and_their_cards_follow_the_name():
     mine = duplicate_deck("europe")
     draft = DeckDraft.open(mine.id)

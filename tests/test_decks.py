@@ -293,3 +293,49 @@ def test_an_app_game_equals_tourpad_score_of_its_export_with_the_exported_pack_i
     assert result.exit_code == 0, result.output
     assert [p["total"] for p in json.loads(result.stdout)["players"]] == session.state.totals()
     assert result.stderr == ""  # the very version the game was played with: nothing to warn of
+
+
+# --- a table keeps the host's deck as it was when the table opened ----------------------------------------
+
+def test_a_table_keeps_the_hosts_deck_version_for_every_seat_the_board_and_the_record(tmp_path):
+    """The host opens a table with their own deck, then edits the deck (numbers and a region's name) while
+    the table runs, and even restarts: every seat, the board and the record still use the version the
+    table was opened with, and score what that deck scores."""
+    from benchmarks.table import scripted_rounds
+    from scorer.table.board import board_from_view
+    from scorer.table.service import TableService
+    from scorer.table.sheet import TableSheetSession
+
+    played = install(usa_pack())
+    rounds, _ = scripted_rounds(played, 2, seed=4)
+    service = TableService(tmp_path / "tables.sqlite3")
+    code, _host = service.create_table("usa-mine", 2, credential=service.host_credential)
+    tokens = [service.claim_seat(code, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+    edited = usa_pack(2)  # the host edits the deck meanwhile: other numbers, the green region renamed
+    edited["regions"][0]["name"] = "Far West"
+    for card in edited["cards"]:
+        card["region"] = "Far West" if card["region"] == "Green region" else card["region"]
+    install(edited)
+    for r, row in enumerate(rounds[:3], start=1):
+        for seat, (cards, choice) in enumerate(row, start=1):
+            service.submit(code, r, seat, cards, choice, 0, tokens[seat - 1])
+    record = GameRecord.model_validate(service.record(code))
+    expected = score_record(record, played).totals
+    assert score_record(record, resolve_edition("usa-mine")).totals != expected  # the edit changes them
+    service.close()
+
+    service = TableService(tmp_path / "tables.sqlite3")  # the host restarts after the edit
+    try:
+        view = service.view(code)
+        assert view["edition"]["version"] == deck_version(played)
+        seat = TableSheetSession(service, code, tokens[1], 1)
+        assert deck_version(seat.state.edition) == deck_version(played)
+        assert seat.state.totals() == expected
+        board = board_from_view(view)
+        assert [column.total for column in board.sheets] == expected
+        assert "Green region" in {r.name for r in board.open_regions + board.taken_regions}
+        again = GameRecord.model_validate(service.record(code))
+        assert again.deck.version == deck_version(played)
+        assert score_record(again, played).totals == expected
+    finally:
+        service.close()

@@ -21,7 +21,7 @@ from rules.editions import edition_from_text, load_edition
 from rules.engine import Game
 from rules.record import record_from_rounds
 from scorer.cli import app
-from scorer.packs import export_text, pack_ids, packs_dir, resolve_edition
+from scorer.packs import export_text, pack_from_document, pack_ids, packs_dir, resolve_edition
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 EUROPE_TEMPLATE = DOCS / "deck-pack-template.toml"
@@ -204,6 +204,23 @@ def test_usa_pack_needs_its_map_and_valid_pathways(tmp_path):
     result = run("deck", "import", str(write(tmp_path, bad_edge)))
     assert "map edge A–Ä: 'Ä' is not a card letter" in " ".join(result.output.split())
     assert pack_ids() == ()
+
+
+def test_a_usa_map_not_connected_coast_to_coast_is_refused_naming_the_rule(tmp_path):
+    doc = template(USA_TEMPLATE)
+    assert doc["map"]["west_coast"] == ["A", "B", "E", "F"]
+    cut = copy.deepcopy(doc)  # every pathway out of the west coast rubbed out: its towns reach only each other
+    cut["map"]["edges"] = [e for e in doc["map"]["edges"] if not {"A", "B", "E", "F"} & set(e)]
+    for verb in ("check", "import"):
+        result = run("deck", verb, str(write(tmp_path, cut)))
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert ("map: not connected coast to coast: from the west coast (A, B, E, F) the pathways reach only "
+                "A, B, E, F, none of the east coast (X, Y, Z, @, #)") in " ".join(result.output.split())
+    assert pack_ids() == ()
+    # a deck installed (or backed up) before the rule was checked still loads: its games still score
+    (packs_dir(create=True) / "usa-mine.toml").write_text(tomli_w.dumps(cut), encoding="utf-8")
+    assert resolve_edition("usa-mine").spec.map.edges == [tuple(e) for e in cut["map"]["edges"]]
+    assert pack_from_document(cut, "games.json").spec.map.edges == [tuple(e) for e in cut["map"]["edges"]]
 
 
 def test_files_that_are_not_packs(tmp_path):

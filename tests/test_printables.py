@@ -366,6 +366,27 @@ def test_an_imported_deck_pack_prints_too(tmp_path):
     assert "Outback and Everything Else Combined" in text
 
 
+def test_your_own_deck_prints_as_set_up_in_the_deck_editor(tmp_path):
+    """A deck set up in the app's editor (its name, a region renamed) prints its score pad and its cards by
+    the id Your decks shows (`--deck`)."""
+    from scorer.packs import duplicate_deck
+    from scorer.pad.deck_draft import DeckDraft
+
+    draft = DeckDraft.open(duplicate_deck("usa").id)
+    draft.set_name("Grandma's USA")
+    draft.rename_region(0, "Far West")
+    mine = draft.save()
+    pad, cards = tmp_path / "pad.pdf", tmp_path / "cards.pdf"
+    result = run("scorepad", "--deck", mine.id, "-o", str(pad))
+    assert result.exit_code == 0, result.output
+    assert "Grandma's USA" in said(result)
+    assert "Grandma's USA" in page_texts(pad)[0] and "Far West" in page_texts(pad)[0]
+    result = run("cards", "--deck", mine.id, "-o", str(cards))
+    assert result.exit_code == 0, result.output
+    first = page_texts(cards)[0]  # card A, in the renamed region, on the first page
+    assert "Far West" in first and "Grandma's USA" in first and "owner's deck" in first
+
+
 def test_an_icon_without_a_pictogram_shows_its_initials(tmp_path):
     from printables.icons import has_icon
     from rules.edition import compile_edition

@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.scan_publisher_photos import deck_style, teaching_photo
+from benchmarks.scan_publisher_photos import deck_style, face_of, teaching_photo
 from rules.i18n import use_language
 from scorer.cli import app
 from scorer.packs import resolve_edition
 from scorer.pad.teach import TeachLettersError, check_letters, progress, still_to_teach, teaching_rows
+from scorer.scan.card_photos import card_photo
 
 #: Help is laid out for the terminal's width: a wide one, so a phrase is never cut by a line break here.
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -68,18 +69,42 @@ def test_progress_counts_what_was_learned():
         assert progress(australia, "ABCDEFGHIJKLMN") == "14 cartes apprises sur 28"
 
 
-def test_teach_learns_a_photo_and_forget_removes_it(data_dir, first_photo):
+def test_teach_learns_a_photo_keeps_each_cards_picture_and_forget_removes_them(data_dir, first_photo):
     taught = runner.invoke(app, ["scan", "teach", str(first_photo), "--edition", "australia",
                                  "--letters", "abcdefg"])
     assert taught.exit_code == 0, taught.output
     assert taught.output.strip() == ("learned ABCDEFG; Boomerang: Australia: 7 of 28 cards learned "
                                      "(still to teach: HIJKLMNOPQRSTUVWXYZ@#)")
     assert list((data_dir / "scan-templates").iterdir())  # kept in the data folder
+    assert_pictures_are_the_cards_upright(resolve_edition("australia"), "ABCDEFG")
     forgot = runner.invoke(app, ["scan", "teach", "--edition", "australia", "--forget"])
     assert forgot.exit_code == 0, forgot.output
     assert forgot.output.strip() == "forgot 7 learned cards of Boomerang: Australia"
+    assert card_photo("australia", "A") is None  # the pictures go with what was learned
     again = runner.invoke(app, ["scan", "teach", "--edition", "australia", "--forget"])
     assert again.output.strip() == "forgot 0 learned cards of Boomerang: Australia"
+
+
+def assert_pictures_are_the_cards_upright(edition, letters: str) -> None:
+    """Each taught card's kept picture (for the deck editor) is that card, upright and in colour: it matches
+    its own face, as drawn for the photo, better than any other card of the photo, and better than its face
+    turned over."""
+    import io
+
+    import numpy as np
+    from PIL import Image, ImageFilter
+
+    def colours(picture: Image.Image) -> np.ndarray:  # the card's colours at 3 mm a pixel, normalised
+        values = np.asarray(picture.convert("RGB").filter(ImageFilter.GaussianBlur(1)).resize((21, 29)), np.float32)
+        return (values - values.mean()) / (values.std() + 1e-6)
+
+    faces = {letter: colours(face_of(edition, letter, deck_style(3))) for letter in letters}
+    for letter in letters:
+        kept = Image.open(io.BytesIO(card_photo(edition.id, letter)))
+        assert kept.format == "JPEG" and kept.mode == "RGB" and kept.size == (189, 264)
+        likeness = {other: float((colours(kept) * face).mean()) for other, face in faces.items()}
+        assert max(likeness, key=likeness.get) == letter, likeness
+        assert likeness[letter] > float((colours(kept) * faces[letter][::-1, ::-1]).mean())  # upright
 
 
 @pytest.mark.parametrize("letters, problem", [

@@ -35,7 +35,9 @@ class Paper(StrEnum):
     letter = "letter"
 
 
-EditionOpt = Annotated[str, typer.Option("--edition", "-e", help=N_("australia, europe, usa, or an imported pack id"))]
+#: `--deck` reads better for an owner's deck (the id Your decks shows); both name an edition or an installed deck.
+EditionOpt = Annotated[str, typer.Option("--edition", "--deck", "-e", help=N_(
+    "australia, europe, usa, or your own deck's id (as Your decks shows it, or an imported pack's)"))]
 OutputOpt = Annotated[Path, typer.Option("-o", "--output", help=N_("the PDF to write"))]
 PaperOpt = Annotated[Paper, typer.Option("--paper", help=N_("paper size"))]
 

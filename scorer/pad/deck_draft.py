@@ -2,8 +2,8 @@
 
 Every change is kept on disk at once (`scorer.packs.keep_deck_draft`), so a reload or Back finds the draft as
 it was left; `problem` checks the whole draft with the rules `tourpad deck check` applies
-(`scorer.packs.pack_from_document`: rules.model's invariants, the name, the id) and says the first one it
-breaks, naming the card. Nothing here re-states a rule. No Flet here.
+(`scorer.packs.new_pack_from_document`: rules.model's invariants and a new deck's rules, the name, the id)
+and says the first one it breaks, naming the card. Nothing here re-states a rule. No Flet here.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scorer.packs import (
     deck_draft,
     drop_deck_draft,
     keep_deck_draft,
-    pack_from_document,
+    new_pack_from_document,
     resolve_edition,
     save_deck,
 )
@@ -56,6 +56,17 @@ class DeckDraft:
 
     def card(self, letter: str) -> dict:
         return next(c for c in self.doc["cards"] if c.get("letter") == letter)
+
+    def photo(self, letter: str) -> bytes | None:
+        """Card `letter` as a teaching photo showed it (JPEG), when the cards were taught as this deck or as
+        the edition it copies (`scorer.scan.card_photos`): what the family copies the card's facts from."""
+        from scorer.scan.card_photos import card_photo
+
+        for ident in dict.fromkeys(i for i in (self.ident, self.doc.get("base")) if i):
+            picture = card_photo(ident, letter)
+            if picture is not None:
+                return picture
+        return None
 
     def card_icon(self, letter: str, role: str) -> str | None:
         """The card's icon of family `role`, if it shows one."""
@@ -156,7 +167,7 @@ class DeckDraft:
         """The first rule the draft breaks, naming the card (or region, map edge…), as `tourpad deck check`
         says it; None when the deck is valid."""
         try:
-            pack_from_document(copy.deepcopy(self.doc), f"{self.ident}.json")
+            new_pack_from_document(copy.deepcopy(self.doc), f"{self.ident}.json")
         except EditionDataError as err:
             return str(err)
         return None
@@ -164,7 +175,7 @@ class DeckDraft:
     def save(self) -> Edition:
         """Install the deck (the version it replaces stays kept for the games played with it) and drop the
         draft. EditionDataError names the first rule broken; nothing is saved then."""
-        edition = save_deck(pack_from_document(copy.deepcopy(self.doc), f"{self.ident}.json"))
+        edition = save_deck(new_pack_from_document(copy.deepcopy(self.doc), f"{self.ident}.json"))
         drop_deck_draft(self.ident)
         return edition
 

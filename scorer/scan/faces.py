@@ -39,6 +39,7 @@ from scorer.scan.find import (
     load_rgb,
 )
 from scorer.scan.taught import Deck, LearnedCard, learned, load_deck, save_deck
+from scorer.userfile import UserFileError
 
 #: Corner regions (x0, y0, x1, y1 in mm, in the padded cut) of an upright card: the number's circle and the
 #: letter. Publishers print them about 8 mm in from the left edge, 8 mm from the top and 9 mm from the bottom.
@@ -194,7 +195,8 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
     if twice:
         raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
             letters=", ".join(twice)))
-    row = find_cards(load_rgb(source))
+    rgb = load_rgb(source)
+    row = find_cards(rgb)
     if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
         row = row.other_way  # the way up that finds as many cards as there are letters
     if len(row.cards) == len(letters) + 1:
@@ -208,7 +210,33 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
     deck = load_deck(edition.id, damaged_is_empty=True)  # a damaged file is taught over, from nothing
     learn_cards(deck, [card.image for card in row.cards], letters)
     save_deck(edition.id, deck)
+    keep_photos(rgb, row, edition, letters)
     return learned(edition)
+
+
+#: A card's picture for the deck editor: 3 px a millimetre (189 × 264), enough to read its number, letter and
+#: icons on a phone, small enough to keep 28 of them (JPEG, ~10 KB each).
+PHOTO_PX_PER_MM = 3
+
+
+def keep_photos(rgb: np.ndarray, row: FoundRow, edition: Edition, letters: str) -> None:
+    """Keep each card of a teaching photo cut out upright in colour (`scorer.scan.card_photos`), for the deck
+    editor. The learning is kept in any case: a picture that cannot be written is only not shown."""
+    from scorer.scan.card_photos import keep_card_photos
+
+    size = (CARD_MM[0] * PHOTO_PX_PER_MM, CARD_MM[1] * PHOTO_PX_PER_MM)
+    upright = np.float32([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]])
+    photos = {}
+    for card, letter in zip(row.cards, letters, strict=True):
+        if card.corners is None:
+            continue
+        cut = cv2.warpPerspective(rgb, cv2.getPerspectiveTransform(card.corners, upright), size,
+                                  flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        ok, jpeg = cv2.imencode(".jpg", cv2.cvtColor(cut, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 85])
+        if ok:
+            photos[letter] = jpeg.tobytes()
+    with contextlib.suppress(OSError, UserFileError):
+        keep_card_photos(edition.id, photos)
 
 
 

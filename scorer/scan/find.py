@@ -57,6 +57,10 @@ class FoundCard:
     #: The card cut square to the row at the row's scale from its circle alone: a second look for a card whose
     #: own outline was fitted to the wrong edges (a neighbour's, a banner's).
     plain: np.ndarray | None = None
+    #: The card's corners in the photo (top-left, top-right, bottom-right, bottom-left as the card reads
+    #: upright), placed as `plain` is (from its circle, at the row's scale: a whole card even where its own
+    #: outline was fitted to a neighbour's edge): where teaching cuts the card out in colour for the editor.
+    corners: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -543,9 +547,13 @@ def _cut_cards(comb: _Comb, source: np.ndarray, back: np.ndarray, around: int, t
         middle = corner + CARD_MM[0] * mm / 2 * right + CARD_MM[1] * mm / 2 * down
         centre = back @ np.array([middle[0], middle[1], 1.0])
         plain_corner = np.array([cx, cy]) - 8 * mm * (square[0] + square[1])
+        width, height = CARD_MM[0] * mm * square[0], CARD_MM[1] * mm * square[1]
+        in_strip = np.float64([plain_corner, plain_corner + width, plain_corner + width + height,
+                               plain_corner + height])
+        in_photo = cv2.perspectiveTransform(in_strip.reshape(-1, 1, 2), back).reshape(4, 2).astype(np.float32)
         cards.append(FoundCard(_cut(source, corner, right, down),
                                (float(centre[0] / centre[2]), float(centre[1] / centre[2])),
-                               _cut(source, plain_corner, *square)))
+                               _cut(source, plain_corner, *square), in_photo))
     return tuple(cards)
 
 

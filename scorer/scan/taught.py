@@ -102,8 +102,11 @@ def learned(edition: Edition) -> str:
 
 def forget_deck(edition: Edition) -> int:
     """Remove what was learned for the edition; how many cards that was."""
+    from scorer.scan.card_photos import forget_card_photos
+
     count = len(load_deck(edition.id, damaged_is_empty=True))
     deck_file(edition.id).unlink(missing_ok=True)
+    forget_card_photos(edition.id)  # the cards' pictures go with what was learned of them
     return count
 
 

@@ -86,6 +86,8 @@ class EditionInfo(BaseModel):
     id: str
     name: str
     letters: str
+    version: str | None = Field(None, description="the version of the host's own deck the table plays "
+                                                  "(as a record's deck.version); null for tourpad's decks")
     choice_field: str
     choice_family: str
     choice_options: list[str]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules import wording
+from rules.edition import Edition
 from rules.sheet import GameSheet
 from scorer.locale import _
 
@@ -100,13 +101,21 @@ def seat_name(seat: dict) -> str:
     return seat["name"] if seat["claimed"] else _("seat {number}").format(number=seat["seat"])
 
 
+def table_edition(view: dict) -> Edition:
+    """The deck a table view plays: the host's deck at the version the table opened with (the view's
+    `edition.version`, kept on the host), so every seat and the board read the table's sheets with the very
+    deck it scores them with, even after the host edited that deck."""
+    from scorer.packs import resolve_deck
+
+    info = view["edition"]
+    return resolve_deck(info["id"], info.get("version"))[0]
+
+
 def board_from_view(view: dict) -> Board:
     """The board of a table view (`Table.view()` / the API's `TableView`), its words in the language of the
     moment. The scores and the shared bonuses are the host's (the view's `sheet`, `rules.sheet.SheetData`),
     read as sent: nothing is scored here."""
-    from scorer.packs import resolve_edition
-
-    edition = resolve_edition(view["edition"]["id"])
+    edition = table_edition(view)
     sheet = GameSheet.from_data(edition, view["sheet"])
     choice_labels = {icon.name: icon.label for icon in edition.choice.icons}
     names = {seat["seat"]: seat_name(seat) for seat in view["seats"]}

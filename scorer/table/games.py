@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from rules.edition import Edition
 from rules.engine import ROUNDS
+from rules.record import deck_ref
 from rules.validation import RuleError, check_direction_variant
 from scorer.locale import _
 from scorer.table.errors import Conflict, Invalid, NotFound, TooMany
@@ -22,12 +23,12 @@ class Games:
     """Every table's life, from opening to expiry (the seats and the entries are `Seats`' and
     `Submissions`')."""
 
-    def __init__(self, tables: Tables, feed: Feed, seats: Seats, resolve_edition: Callable[[str], Edition], *,
+    def __init__(self, tables: Tables, feed: Feed, seats: Seats, open_deck: Callable[[str], Edition], *,
                  idle_seconds: float, max_tables: int, tables_per_minute: int) -> None:
         self.tables = tables
         self.feed = feed
         self.seats = seats
-        self.resolve_edition = resolve_edition
+        self.open_deck = open_deck
         self.idle_seconds = idle_seconds
         self.max_tables = max_tables
         self.tables_per_minute = tables_per_minute
@@ -46,7 +47,7 @@ class Games:
         except RuleError as err:
             raise Invalid(str(err)) from None
         try:
-            edition = self.resolve_edition(edition_id)
+            edition = self.open_deck(edition_id)
         except KeyError as err:
             raise Invalid(err.args[0]) from None
         with self.tables.lock:
@@ -58,8 +59,10 @@ class Games:
             code = self.tables.unused_code()
             host_token = new_token()
             now = self.tables.clock()
+            deck = deck_ref(edition)
             stored = StoredTable(code, edition.id, seats, direction_variant, now, now, 0,
-                                 {token_hash(host_token)}, created_by=self.seats.host_hash)
+                                 {token_hash(host_token)}, created_by=self.seats.host_hash,
+                                 deck_version=deck.version if deck else None)
             self.tables.store.create_table(stored)
             self.tables.by_code[code] = Table(stored, edition, now)
         return format_code(code), host_token

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rules.edition import Edition
 from scorer.table.errors import (
     Conflict,
     Forbidden,
@@ -70,20 +71,26 @@ class TableService:
         """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
         `scorer.table.credential`); without one the service makes its own for this process. `store` keeps
         the tables (default: a `TableStore` at `db_path`; a host phone's browser has its own)."""
-        from scorer.packs import resolve_edition
+        from scorer.packs import keep_played_version, resolve_deck, resolve_edition
+
+        def open_deck(edition_id: str) -> Edition:
+            """The deck a new table plays: as installed now, that version kept for the table's life."""
+            edition = resolve_edition(edition_id)
+            keep_played_version(edition)
+            return edition
 
         self.store = store if store is not None else TableStore(db_path)
         self.tables = Tables(self.store, clock)
         self.feed = Feed(self.tables)
         self.seats = Seats(self.tables, self.feed, host_credential or new_token())
         self.submissions = Submissions(self.tables, self.feed, self.seats)
-        self.games = Games(self.tables, self.feed, self.seats, resolve_edition, idle_seconds=idle_seconds,
+        self.games = Games(self.tables, self.feed, self.seats, open_deck, idle_seconds=idle_seconds,
                            max_tables=max_tables, tables_per_minute=tables_per_minute)
         now = clock()
         for stored in self.store.load_all():
-            try:
-                edition = resolve_edition(stored.edition)
-            except KeyError:  # its deck pack was removed: the table cannot be scored any more
+            try:  # the host's deck as the table opened with it, whatever the host edited since
+                edition = resolve_deck(stored.edition, stored.deck_version)[0]
+            except KeyError:  # its deck pack was removed (and no version kept): the table cannot be scored
                 continue
             self.tables.by_code[stored.code] = Table(stored, edition, now)
 

@@ -18,7 +18,7 @@ from scorer.locale import _
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, Setup
 from scorer.pad.places import SheetPlace
-from scorer.table.board import seat_name
+from scorer.table.board import seat_name, table_edition
 from scorer.table.service import TableError, TableService
 from scorer.table.transport import SeatSave, SeatTransport, ServiceTransport
 
@@ -29,9 +29,7 @@ HOST_PLACE = ("table_host_sheet", "table_host_summary", "table_host_entry", "tab
 def state_from_view(view: dict) -> PadState:
     """The pad's state of a table's game: its seats as players, their entries round by round, and the host's
     scores of the closed rounds as it sent them (the view's `sheet`): a seat scores nothing again."""
-    from scorer.packs import resolve_edition
-
-    edition = resolve_edition(view["edition"]["id"])
+    edition = table_edition(view)
     setup = Setup(edition.id, tuple(seat_name(seat) for seat in view["seats"]), view["direction_variant"],
                   LETTERS_MODE)
     entries = [{s: {"cards": e["cards"], "choice": e["choice"]} for s, e in enumerate(rnd["entries"]) if e}

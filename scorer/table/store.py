@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS tables (
     created_by TEXT,
     locked INTEGER NOT NULL DEFAULT 0,
     ended REAL,
-    game INTEGER NOT NULL DEFAULT 1
+    game INTEGER NOT NULL DEFAULT 1,
+    deck_version TEXT
 );
 -- The games played before the current one at the same table (play again): their records, as `tourpad score`
 -- reads them, kept for export after the seats moved on to a new game.
@@ -202,6 +203,9 @@ class StoredTable:
     ended: float | None = None
     #: the number of the current game at this table (play again starts the next one)
     game: int = 1
+    #: the version of the host's own deck the table was opened with (`rules.editions.deck_version`; None for
+    #: tourpad's and the publisher's decks, and tables opened before tables kept it)
+    deck_version: str | None = None
     #: earlier games at this table → their records (`rules.record.GameRecord` as JSON data)
     past_games: dict[int, dict] = field(default_factory=dict)
     #: seat index (0-based) → the claimed seat
@@ -227,8 +231,8 @@ class TableStore:
         if "created_by" not in columns:  # a file from before tables recorded their creator
             self._db.execute("ALTER TABLE tables ADD COLUMN created_by TEXT")
         for column, declaration in (("locked", "INTEGER NOT NULL DEFAULT 0"), ("ended", "REAL"),
-                                    ("game", "INTEGER NOT NULL DEFAULT 1")):
-            if column not in columns:  # a file from before the host's controls
+                                    ("game", "INTEGER NOT NULL DEFAULT 1"), ("deck_version", "TEXT")):
+            if column not in columns:  # a file from before the host's controls or the tables' deck versions
                 self._db.execute(f"ALTER TABLE tables ADD COLUMN {column} {declaration}")
         self._queue: list[PendingWrite | None] = []
         self._queued = threading.Condition()
@@ -348,9 +352,9 @@ class TableStore:
 
     def create_table(self, table: StoredTable) -> None:
         stmts = [("INSERT INTO tables (code, edition, seats, direction_variant, created, last_active, "
-                  "version, created_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                  "version, created_by, deck_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                   (table.code, table.edition, table.seats, int(table.direction_variant), table.created,
-                   table.last_active, table.version, table.created_by))]
+                   table.last_active, table.version, table.created_by, table.deck_version))]
         stmts += [("INSERT INTO host_tokens (code, token_hash) VALUES (?, ?)", (table.code, h))
                   for h in table.host_token_hashes]
         stmts.append(("INSERT INTO log (code, version, at, kind, detail) VALUES (?, ?, ?, 'created', ?)",
@@ -423,9 +427,9 @@ class TableStore:
     def load_all(self) -> list[StoredTable]:
         with self._lock:
             rows = self._db.execute("SELECT code, edition, seats, direction_variant, created, last_active, "
-                                    "version, created_by, locked, ended, game FROM tables").fetchall()
+                                    "version, created_by, locked, ended, game, deck_version FROM tables").fetchall()
             tables = {r[0]: StoredTable(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], created_by=r[7],
-                                        locked=bool(r[8]), ended=r[9], game=r[10])
+                                        locked=bool(r[8]), ended=r[9], game=r[10], deck_version=r[11])
                       for r in rows}
             for code, game, record in self._db.execute("SELECT code, game, record FROM past_games"):
                 tables[code].past_games[game] = json.loads(record)

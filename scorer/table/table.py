@@ -8,13 +8,14 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from pydantic import ValidationError
 
 from rules.bonuses import BonusMarks
 from rules.edition import Edition
 from rules.engine import ROUNDS
-from rules.record import ParsedRound, choice_key, record_from_rounds, report_of
+from rules.record import DeckRef, ParsedRound, choice_key, deck_ref, record_from_rounds, report_of
 from rules.sheet import GameSheet, fold_rounds
 from rules.validation import parse_row
 from scorer.locale import _
@@ -65,6 +66,12 @@ class Table:
     @property
     def n_seats(self) -> int:
         return self.stored.seats
+
+    @cached_property
+    def deck(self) -> DeckRef | None:
+        """The host's own deck the table plays, at the version it was opened with (None for tourpad's and the
+        publisher's decks): every seat, the board and the record use that version, whatever the host edits."""
+        return deck_ref(self.edition)
 
     def label(self, seat: int) -> str:
         claimed = self.stored.claimed.get(seat)
@@ -168,6 +175,7 @@ class Table:
         return {
             "code": format_code(self.code),
             "edition": {"id": self.edition.id, "name": self.edition.name, "letters": self.edition.letters,
+                        "version": self.deck.version if self.deck else None,
                         "choice_field": choice_key(self.edition), "choice_family": family.name,
                         "choice_options": [icon.name for icon in family.icons]},
             "direction_variant": self.stored.direction_variant,

@@ -27,6 +27,8 @@ from scorer.userfile import UserFileError
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 #: The map's width on a phone (390 px less the screen's padding).
 MAP_WIDTH = 358
+#: A card's teaching photo beside its fields: the numbers and icons readable, the fields still beside it.
+PHOTO_WIDTH = 120
 TABS = (("cards", N_("Cards")), ("regions", N_("Regions")), ("map", N_("Map")))
 MODE_LABELS = {"pathways": N_("Pathways"), "west_coast": N_("West coast"), "east_coast": N_("East coast")}
 COAST_COLORS = {"west_coast": "#1565C0", "east_coast": "#EF6C00"}
@@ -183,6 +185,7 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
                                     pick(lambda role=role, name=icon.name: draft.set_icon(letter, role, name), last),
                                     f"{role}-{k}")
                              for k, icon in enumerate(family.icons))))
+    rows[:2] = photo_beside(app, draft, letter, rows[:2])
     site = localized(tuple(sorted((card.get("site_names") or {}).items())), card.get("site", ""))
     heading = ft.Row([
         ft.Text(_("Card {letter}").format(letter=letter), size=20, weight=ft.FontWeight.BOLD),
@@ -191,6 +194,29 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
             setattr(place, "letter", draft.next_letter(letter)), app.render())))])
     return ft.Column([strip, sem("card-heading", heading), *rows], spacing=10,
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def photo_beside(app: PadApp, draft: DeckDraft, letter: str, fields: list[ft.Control]) -> list[ft.Control]:
+    """The card as a teaching photo showed it, beside its first fields: one person copies the deck from the
+    four photos while the others shuffle. Without a photo, where the app can teach (not the browser-only
+    build), a line leads to teaching tourpad the cards, and back here."""
+    picture = draft.photo(letter)
+    if picture is not None:
+        image = sem("card-photo", ft.Image(src=picture, width=PHOTO_WIDTH, height=round(PHOTO_WIDTH * 88 / 63),
+                                           fit=ft.BoxFit.CONTAIN, border_radius=6,
+                                           semantics_label=_("Card {letter} in the teaching photo").format(
+                                               letter=letter)))
+        return [ft.Row([image, ft.Column(fields, spacing=10, expand=True)], spacing=10,
+                       vertical_alignment=ft.CrossAxisAlignment.START)]
+    from scorer.runtime import IN_BROWSER
+
+    if IN_BROWSER:
+        return fields
+    teach = sem("copy-from-photos", ft.TextButton(
+        _("Copy from photos: teach tourpad your cards"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED,
+        tooltip=_("Four photos of seven cards; each card's photo then shows here, beside its fields"),
+        on_click=lambda e: app.go("teach_edition", edition=draft.ident, back_to=app.path)))
+    return [teach, *fields]
 
 
 def region_label(region: dict) -> str:

@@ -78,10 +78,13 @@ def deck_choice(app: PadApp, base: str, chosen: str, on_pick: Callable[[str], No
     return ft.Column(controls, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def deck_line_of(edition_id: str) -> list[ft.Control]:
-    """The deck line of a running table's edition (none for the publisher's cards, or an unknown id)."""
+def deck_line_of(view: dict) -> list[ft.Control]:
+    """The deck line of a running table (its view): the host's deck at the version the table plays, even if
+    the host renamed it since (none for the publisher's cards, or a deck no longer on this device)."""
+    from scorer.table.board import table_edition
+
     try:
-        line = deck_line_text(resolve_edition(edition_id))
+        line = deck_line_text(table_edition(view))
     except (KeyError, EditionDataError):
         return []
     return [] if line is None else [sem("table-deck", ft.Text(line, size=13))]

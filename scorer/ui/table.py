@@ -435,7 +435,7 @@ class TableScreens:
 
         self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
                    sem("table-game", ft.Text(table_game(self.view), weight=ft.FontWeight.W_600)),
-                   *deck_line_of(self.view["edition"]["id"]),  # the host's deck is every seat's and the board's
+                   *deck_line_of(self.view),  # the host's deck is every seat's and the board's
                    sem("status", self.status),
                    sem("roster", self.roster),
                    ft.Row([sem("host-sheet", ft.FilledButton(
