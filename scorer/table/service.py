@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rules.engine import ROUNDS
+from scorer.pad.store import EventStore
 from scorer.table.errors import (
     Conflict,
     Forbidden,
@@ -35,6 +37,7 @@ from scorer.table.errors import (
 )
 from scorer.table.feed import Feed, Listener
 from scorer.table.games import Games
+from scorer.table.history import HostHistory, game_key
 from scorer.table.seats import Seats
 from scorer.table.store import PendingWrite, TableStore
 from scorer.table.submissions import Submissions
@@ -65,9 +68,11 @@ class TableService:
 
     def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
                  clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES,
-                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE) -> None:
+                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE,
+                 history: EventStore | None = None) -> None:
         """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
-        `scorer.table.credential`); without one the service makes its own for this process."""
+        `scorer.table.credential`); without one the service makes its own for this process. `history`: the
+        host's History, where each finished game of its tables is kept by itself (`scorer.table.history`)."""
         from scorer.packs import resolve_edition
 
         self.store = TableStore(db_path)
@@ -84,9 +89,39 @@ class TableService:
             except KeyError:  # its deck pack was removed: the table cannot be scored any more
                 continue
             self.tables.by_code[stored.code] = Table(stored, edition, now)
+        self.history = HostHistory(history) if history is not None else None
+        if self.history is not None:
+            self.tables.after_change = self._offer_if_finished
+            for table in self.tables.by_code.values():  # what a stop left unkept: kept once, as ever
+                for game in table.stored.past_games:
+                    self._offer(table, game)
+                self._offer_if_finished(table)
 
     def close(self) -> None:
+        if self.history is not None:
+            self.history.close()
         self.store.close()
+
+    def keep_finished(self, code: str) -> int | None:
+        """The table's current game kept in the host's History now, as it is kept by itself (once): its id
+        there; None when the game is not finished or this service keeps no History."""
+        if self.history is None:
+            return None
+        with self.tables.lock:
+            table = self.tables.get(code)
+            key = game_key(table.code, table.stored.created, table.stored.game)
+            record = table.record()
+        return self.history.keep(key, record)
+
+    def _offer_if_finished(self, table: Table) -> None:
+        """Under the tables' lock, after a change: a game with every round closed goes to the host's History."""
+        if table.open_round == ROUNDS:
+            self._offer(table, table.stored.game)
+
+    def _offer(self, table: Table, game: int) -> None:
+        assert self.history is not None
+        code = table.code
+        self.history.offer(game_key(code, table.stored.created, game), lambda: self.games.record(code, game))
 
     # --- seats and authentication ---------------------------------------------------------------------------
 
