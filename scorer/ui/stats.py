@@ -7,6 +7,7 @@ names with their figure).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from weakref import WeakKeyDictionary
 
 import flet as ft
 
@@ -27,6 +28,8 @@ BAR_WIDTH = 150
 ALL = "all"
 SOLO = "solo"
 RACE = "race"
+#: Each window's chosen view (all editions, one, solo, Race).
+CHOSEN_VIEW: WeakKeyDictionary[PadApp, dict[str, str]] = WeakKeyDictionary()
 
 
 def win_line(fig: stats.PlayerFigures) -> str:
@@ -83,7 +86,8 @@ def category_chart(fig: stats.PlayerFigures, ids: Sequence[str], labels: dict[st
                                                                points=one_decimal(value))
         rows.append(ft.Semantics(identifier=f"stats-bar-{index}-{cid}", label=text, container=True,
                                  exclude_semantics=True, content=ft.Row([
-                ft.Text(labels.get(cid, cid), size=12, expand=True, max_lines=1,
+                # two lines for a long name ("Objets Typiques Américains" beside a bar at 390 px)
+                ft.Text(labels.get(cid, cid), size=12, expand=True, max_lines=2,
                         overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Container(width=max(2, BAR_WIDTH * value / top), height=12, bgcolor=color, border_radius=2),
                 ft.Text(one_decimal(value), size=12, width=40, text_align=ft.TextAlign.RIGHT),
@@ -132,7 +136,8 @@ def stats_screen(app: PadApp) -> Screen:
     people = People(app.store)
     games = stats.played_games(app.store)
     races = kept_races(app.store)
-    chosen = {"view": ALL}
+    # the view chosen stays chosen when the screen is drawn anew (a rename, the theme, the language)
+    chosen = CHOSEN_VIEW.setdefault(app, {"view": ALL})
     body = ft.Column(spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     view_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
     figures_column = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -145,8 +150,10 @@ def stats_screen(app: PadApp) -> Screen:
         views.append((SOLO, _("Solo")))
         if races:
             views.append((RACE, "Race Around Europe"))
+        if chosen["view"] not in dict(views):  # its games were deleted since
+            chosen["view"] = ALL
         view_row.controls = [(ft.FilledButton if key == chosen["view"] else ft.OutlinedButton)(
-            label, height=44, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
+            label, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
             for key, label in views]
         if chosen["view"] == RACE:
             figures_column.controls = race_rows(stats.race_figures(races))
@@ -216,7 +223,7 @@ def stats_screen(app: PadApp) -> Screen:
         view_row, figures_column,
         section(_("Head to head"), ft.Row([first, second], spacing=8), sem("stats-versus", versus)),
         section(_("Rename or merge a player"), renamed, sem("stats-new-name", new_name),
-                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, height=44, on_click=rename)),
+                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, on_click=rename)),
                 message,
                 ft.Text(_("Saved games keep the names they were played under."), size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT)),
