@@ -26,8 +26,10 @@ def host(tmp_path):
     def start(keeping: bool = True) -> TableService:
         if services:
             services[-1].close()
-        services.append(TableService(tmp_path / "tables.sqlite3", history=history if keeping else None,
+        services.append(TableService(tmp_path / "tables.sqlite3",
                                      host_credential=services[0].host_credential if services else None))
+        if keeping:
+            services[-1].keep_history(history)
         return services[-1]
 
     yield history, start

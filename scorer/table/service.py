@@ -68,11 +68,9 @@ class TableService:
 
     def __init__(self, db_path: Path, idle_seconds: float = DEFAULT_IDLE_SECONDS,
                  clock: Callable[[], float] = time.time, max_tables: int = MAX_TABLES,
-                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE,
-                 history: EventStore | None = None) -> None:
+                 host_credential: str | None = None, tables_per_minute: int = TABLES_PER_MINUTE) -> None:
         """`host_credential` is what creating a table needs (`tourpad host` keeps it in the data folder,
-        `scorer.table.credential`); without one the service makes its own for this process. `history`: the
-        host's History, where each finished game of its tables is kept by itself (`scorer.table.history`)."""
+        `scorer.table.credential`); without one the service makes its own for this process."""
         from scorer.packs import resolve_edition
 
         self.store = TableStore(db_path)
@@ -89,18 +87,26 @@ class TableService:
             except KeyError:  # its deck pack was removed: the table cannot be scored any more
                 continue
             self.tables.by_code[stored.code] = Table(stored, edition, now)
-        self.history = HostHistory(history) if history is not None else None
-        if self.history is not None:
-            self.tables.after_change = self._offer_if_finished
-            for table in self.tables.by_code.values():  # what a stop left unkept: kept once, as ever
-                for game in table.stored.past_games:
-                    self._offer(table, game)
-                self._offer_if_finished(table)
+        #: The host's History, where each finished game of its tables is kept by itself (`keep_history`).
+        self.history: HostHistory | None = None
 
     def close(self) -> None:
         if self.history is not None:
             self.history.close()
         self.store.close()
+
+    # --- the host's History ---------------------------------------------------------------------------------
+
+    def keep_history(self, history: EventStore) -> None:
+        """Keep each finished game of this host's tables in `history` (`scorer.table.history`), those already
+        finished first: what a stop left unkept is kept now, once, as ever."""
+        with self.tables.lock:
+            self.history = HostHistory(history)
+            self.tables.after_change = self._offer_if_finished
+            for table in self.tables.by_code.values():
+                for game in table.stored.past_games:
+                    self._offer(table, game)
+                self._offer_if_finished(table)
 
     def keep_finished(self, code: str) -> int | None:
         """The table's current game kept in the host's History now, as it is kept by itself (once): its id
