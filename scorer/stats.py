@@ -12,6 +12,8 @@ What counts, and why:
   a category sheet is typed from the paper, not derived from the cards.
 - Solo games against bots are counted apart (`solo=True`): only the person's seat has figures there, the
   bots' places still decide whether the person won.
+- Race Around Europe is played here against bots only: its figures are the person's wins and the games'
+  length in turns (`race_figures`), from the finished games History keeps (`scorer.race.history`).
 - Two names are one player when they are the same name once cleaned and casefolded ("Ann", "ann "), or
   when the register of people says so (`who`: `scorer.pad.people.People.person`).
 """
@@ -29,6 +31,7 @@ from scorer.packs import resolve_edition
 from scorer.pad.game import CATEGORIES_MODE, fold
 from scorer.pad.people import name_key, tidy
 from scorer.pad.store import EventStore
+from scorer.race.history import KeptRace
 from scorer.solo import view as solo_view
 from scorer.solo.game import SoloError, SoloGame
 
@@ -234,3 +237,33 @@ def head_to_head(games: Iterable[PlayedGame], first: str, second: str,
         ahead += ra < rb
         behind += rb < ra
     return HeadToHead(together, ahead, behind, together - ahead - behind)
+
+
+# --- Race Around Europe ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RaceFigures:
+    """The person's finished Race Around Europe games against the bots."""
+
+    games: int
+    wins: int
+    #: Games a bot won, and games called a draw at the turn cap.
+    bot_wins: int
+    draws: int
+    #: Turns a game, every player's counted (0.0 without games).
+    average_turns: float
+    #: The fewest turns of a game the person won (None before a first win).
+    fastest_win: int | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def race_figures(races: Sequence[KeptRace]) -> RaceFigures:
+    """The figures over the kept games (`scorer.race.history.kept_races`)."""
+    wins = [r.turns for r in races if r.won]
+    draws = sum(r.winner is None for r in races)
+    return RaceFigures(games=len(races), wins=len(wins), bot_wins=len(races) - len(wins) - draws, draws=draws,
+                       average_turns=sum(r.turns for r in races) / len(races) if races else 0.0,
+                       fastest_win=min(wins, default=None))

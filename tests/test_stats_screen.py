@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import flet as ft
-from test_pad_screens import run_session, start, texts, top, walk
+from test_pad_screens import find_button, run_session, start, texts, top, walk
 
 from rules.i18n import format_percent, use_language
+from rules.race.bots import make_race_bot
 from rules.record import GameRecord
 from scorer.pad.game import GameSession
 from scorer.pad.people import People
@@ -81,6 +82,42 @@ def test_new_game_offers_the_players_met_before(tmp_path):
         await session.dispatch_event(met.content.controls[1]._i, "click", None)  # once only
         fields = [c for c in walk(top(page)) if isinstance(c, ft.TextField)]
         assert [f.value for f in fields[:2]] == ["Bob", None] or [f.value for f in fields[:2]] == ["Bob", ""]
+
+    run_session(run)
+    store.close()
+
+
+def test_the_race_tab_shows_wins_and_average_length(tmp_path):
+    """Three kept Race games, won by you, by a bot and by no one (the turn limit): the Race tab's lines."""
+    from rules.race.board import load_board
+    from scorer.race import history
+    from scorer.race.solo import SoloRace
+
+    store = EventStore(tmp_path / "games.sqlite3")
+    turns = []
+    for seed, cap in [(1, 2000), (6, 2000), (3, 12)]:
+        solo = SoloRace(load_board(), ("easy",), seed=seed, bot_seed=seed, turn_cap=cap, started_at=float(seed))
+        while not solo.state.is_terminal():  # your seat plays the normal bot's moves
+            solo.act(make_race_bot("normal", 100 + seed).act(solo.state.view(0)))
+        turns.append(solo.state.turn)
+        history.keep(store, solo)
+    assert [k.winner for k in history.kept_races(store)] == [0, 1, None]
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        await session.dispatch_event(find_button(page, "Race Around Europe")._i, "click", None)
+        shown = texts(page)
+        assert "3 finished games against the bots" in shown
+        assert f"You won 1 of 3 games ({format_percent(1 / 3)})" in shown
+        assert "the bots won 1, draws at the turn limit 1" in shown
+        assert f"average length {sum(turns) / 3:.1f} turns (every player's turns)" in shown
+        assert f"fastest win: {turns[0]} turns" in shown
+        with use_language("fr"):  # drawn anew in French: the Race tab stays chosen
+            page.data.language = "fr"
+            page.data.go("stats")
+        with use_language("fr"):
+            assert f"Vous avez gagné 1 sur 3 parties ({format_percent(1 / 3)})" in texts(page)
 
     run_session(run)
     store.close()

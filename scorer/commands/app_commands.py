@@ -171,7 +171,11 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
     except OSError as err:
         fail(_("cannot keep the host credential in {folder}: {error}").format(folder=data_dir(),
                                                                                error=err.strerror or err))
+    from scorer.pad.store import EventStore
+
+    # the host's own History keeps each finished game of its tables (its History and Stats count them)
     service = TableService(db_path(), idle_seconds=idle_hours * 3600, host_credential=credential)
+    service.keep_history(EventStore.default())
     try:
         plan = open_table(service, bind, port, edition, seats, new_table, new_host_token, https)
     except TableError as err:

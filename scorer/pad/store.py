@@ -135,9 +135,13 @@ class EventStore:
         return Event(last + 1, kind, payload, now)
 
     def restore_game(self, created_at: float, updated_at: float, edition: str, players: list[str], status: str,
-                     summary: str, events: list[tuple[str, dict, float]]) -> int:
-        """A game with its own times and events (a new one, or one from an export: `scorer.pad.archive`)."""
+                     summary: str, events: list[tuple[str, dict, float]], replacing: int | None = None) -> int:
+        """A game with its own times and events (a new one, or one from an export: `scorer.pad.archive`);
+        `replacing`: a game deleted in the same transaction (a kept table game corrected after it was kept,
+        `scorer.table.history`), so that the store never holds both nor neither."""
         with self._transaction():
+            if replacing is not None:
+                self._delete(replacing)
             cur = self._db.execute(
                 "INSERT INTO games (created_at, updated_at, edition, players, summary, status) "
                 "VALUES (?, ?, ?, ?, ?, ?)", (created_at, updated_at, edition, json.dumps(players), summary, status))
@@ -155,6 +159,12 @@ class EventStore:
             rows = self._db.execute("SELECT seq, kind, payload, at FROM events WHERE game_id = ? "
                                     "ORDER BY seq", (game_id,)).fetchall()
         return [Event(seq, kind, json.loads(payload), at) for seq, kind, payload, at in rows]
+
+    def first_payloads(self) -> dict[int, dict]:
+        """Every game's first event's payload, by game id (where a game says where it came from)."""
+        with self._lock:
+            rows = self._db.execute("SELECT game_id, payload FROM events WHERE seq = 1").fetchall()
+        return {game_id: json.loads(payload) for game_id, payload in rows}
 
     def games(self, status: str | None = None) -> list[GameRow]:
         """Games, most recently touched first."""
@@ -186,8 +196,11 @@ class EventStore:
 
     def delete_game(self, game_id: int) -> None:
         with self._transaction():
-            self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
-            self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            self._delete(game_id)
+
+    def _delete(self, game_id: int) -> None:
+        self._db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 
 # --- a saved game's line in the lists ----------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +73,11 @@ class SoloView:
 
 class SoloRace:
     def __init__(self, board: Board, bots: tuple[str, ...] = ("normal",), seed: int = 1,
-                 path: Path | None = None, turn_cap: int = 2000, bot_seed: int | None = None) -> None:
+                 path: Path | None = None, turn_cap: int = 2000, bot_seed: int | None = None,
+                 started_at: float | None = None) -> None:
         """`seed` shuffles the tiles; `bot_seed` (drawn at random when not given) seeds the bots apart from
-        it, so a bot's seed tells it nothing about the piles."""
+        it, so a bot's seed tells it nothing about the piles. `started_at` (now when not given) names the game
+        in History once it is over (`scorer.race.history`)."""
         for name in bots:
             if name not in RACE_BOTS:
                 raise SoloError(_("unknown bot {name!r}; choose from {bots}").format(name=name,
@@ -86,6 +89,7 @@ class SoloRace:
         self.seed = seed
         self.bot_seed = random.SystemRandom().randrange(1 << 30) if bot_seed is None else bot_seed
         self.path = path
+        self.started_at = time.time() if started_at is None else started_at
         self.game = RaceGame(1 + len(bots), seed, board, first_player=0, turn_cap=turn_cap)
         self.state: RaceState = self.game.new_initial_state()
         self.bots = [make_race_bot(name, self.bot_seed * 8 + i + 1) for i, name in enumerate(bots)]
@@ -99,7 +103,7 @@ class SoloRace:
     def to_dict(self) -> dict:
         return {"game": "race-around-europe", "board": self.board.id, "seed": self.seed,
                 "bots": list(self.bots_names), "actions": self.actions, "turn_cap": self.game.turn_cap,
-                "bot_seed": self.bot_seed}
+                "bot_seed": self.bot_seed, "started_at": self.started_at}
 
     def save(self) -> None:
         if self.path is None:
@@ -117,9 +121,12 @@ class SoloRace:
                 from scorer.packs import resolve_board
 
                 board = resolve_board(data.get("board", "tourpad"))
-            # games saved before the bots had a seed of their own seeded them from the tiles' seed
+            # games saved before the bots had a seed of their own seeded them from the tiles' seed; before
+            # they had a start time, the file's last change stands for it (a finished game's file stays put)
+            started_at = data.get("started_at")
             solo = cls(board, tuple(data["bots"]), int(data["seed"]), None, int(data.get("turn_cap", 2000)),
-                       int(data.get("bot_seed", data["seed"])))
+                       int(data.get("bot_seed", data["seed"])),
+                       float(started_at) if started_at is not None else path.stat().st_mtime)
             for action in data["actions"]:
                 solo._apply_human(int(action))
         except (OSError, ValueError, KeyError, TypeError) as err:

@@ -55,6 +55,8 @@ class Feed:
         with self.lock:
             watched = bool(self.listeners.get(code))
         event = {**event, "version": version, "table": table.view() if watched else None}
+        if self.tables.after_change is not None:
+            self.tables.after_change(table)
 
         def publish() -> None:
             with self.lock:

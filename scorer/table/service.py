@@ -24,6 +24,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rules.edition import Edition
+from rules.engine import ROUNDS
+from scorer.pad.store import EventStore
 from scorer.table.errors import (
     Conflict,
     Forbidden,
@@ -36,6 +38,7 @@ from scorer.table.errors import (
 )
 from scorer.table.feed import Feed, Listener
 from scorer.table.games import Games
+from scorer.table.history import HostHistory, game_key
 from scorer.table.seats import Seats
 from scorer.table.store import PendingWrite, TableStore
 from scorer.table.submissions import Submissions
@@ -93,9 +96,47 @@ class TableService:
             except KeyError:  # its deck pack was removed (and no version kept): the table cannot be scored
                 continue
             self.tables.by_code[stored.code] = Table(stored, edition, now)
+        #: The host's History, where each finished game of its tables is kept by itself (`keep_history`).
+        self.history: HostHistory | None = None
 
     def close(self) -> None:
+        if self.history is not None:
+            self.history.close()
         self.store.close()
+
+    # --- the host's History ---------------------------------------------------------------------------------
+
+    def keep_history(self, history: EventStore) -> None:
+        """Keep each finished game of this host's tables in `history` (`scorer.table.history`), those already
+        finished first: what a stop left unkept is kept now, once, as ever."""
+        with self.tables.lock:
+            self.history = HostHistory(history)
+            self.tables.after_change = self._offer_if_finished
+            for table in self.tables.by_code.values():
+                for game in table.stored.past_games:
+                    self._offer(table, game)
+                self._offer_if_finished(table)
+
+    def keep_finished(self, code: str) -> int | None:
+        """The table's current game kept in the host's History now, as it is kept by itself (once): its id
+        there; None when the game is not finished or this service keeps no History."""
+        if self.history is None:
+            return None
+        with self.tables.lock:
+            table = self.tables.get(code)
+            key = game_key(table.code, table.stored.created, table.stored.game)
+            record = table.record()
+        return self.history.keep(key, record)
+
+    def _offer_if_finished(self, table: Table) -> None:
+        """Under the tables' lock, after a change: a game with every round closed goes to the host's History."""
+        if table.open_round == ROUNDS:
+            self._offer(table, table.stored.game)
+
+    def _offer(self, table: Table, game: int) -> None:
+        assert self.history is not None
+        code = table.code
+        self.history.offer(game_key(code, table.stored.created, game), lambda: self.games.record(code, game))
 
     # --- seats and authentication ---------------------------------------------------------------------------
 

@@ -206,6 +206,8 @@ class Tables:
         self.by_code: dict[str, Table] = {}
         #: Set once the store could not save a change: memory is ahead of the file until a restart.
         self.broken: Exception | None = None
+        #: Told of every change of a table, under the lock (the host's History: `scorer.table.history`).
+        self.after_change: Callable[[Table], None] | None = None
 
     def get(self, code: str) -> Table:
         """The table with join code `code` (as typed); 404 when there is none, 503 once a save failed."""

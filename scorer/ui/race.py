@@ -17,6 +17,8 @@ import flet.canvas as cv
 from rules.race.board import Board
 from rules.race.journey import BROKEN, OK
 from scorer.locale import _, ngettext
+from scorer.pad.store import EventStore
+from scorer.race import history
 from scorer.race.checker import CheckerInputError, JourneyChecker
 from scorer.race.map_view import MapPicture, map_picture
 from scorer.race.solo import SoloError, SoloRace, bot_label
@@ -114,10 +116,13 @@ def map_caption(board: Board, picture: MapPicture, in_hand: str | None) -> str:
 
 
 class RaceScreens:
-    def __init__(self, rerender: Callable[[], None], board: Board, data_dir: Path) -> None:
+    def __init__(self, rerender: Callable[[], None], board: Board, data_dir: Path,
+                 store: EventStore | None = None) -> None:
+        """`store`: History, where each finished solo game is kept (`scorer.race.history`)."""
         self.rerender = rerender
         self.board = board
         self.data_dir = data_dir
+        self.store = store
         self.checker = JourneyChecker(board)
         self.selected = 0
         self.filter = ""
@@ -145,7 +150,12 @@ class RaceScreens:
     def open_solo(self) -> SoloRace:
         if self.solo is None:
             self.solo = self._resume_or_new()
+            self._keep_if_over()  # a game that ended before the app closed, and was not kept yet
         return self.solo
+
+    def _keep_if_over(self) -> None:
+        if self.store is not None and self.solo is not None:
+            history.keep(self.store, self.solo)
 
     # --- journey checker --------------------------------------------------------------------------------
 
@@ -351,6 +361,7 @@ class RaceScreens:
             self.message = str(err)
         else:
             self.message = None
+            self._keep_if_over()
         self.message_is_hint = False
         self.render()
 
@@ -507,7 +518,7 @@ def race_screens(app: PadApp) -> RaceScreens:
         from rules.race.board import load_board
         from scorer.packs import data_dir
 
-        _WINDOWS[app] = RaceScreens(app.render, load_board(), data_dir())
+        _WINDOWS[app] = RaceScreens(app.render, load_board(), data_dir(), app.store)
     return _WINDOWS[app]
 
 

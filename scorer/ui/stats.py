@@ -7,6 +7,7 @@ names with their figure).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from weakref import WeakKeyDictionary
 
 import flet as ft
 
@@ -17,6 +18,7 @@ from scorer.packs import available_editions
 from scorer.pad.chart import PLAYER_COLORS
 from scorer.pad.errors import EntryError
 from scorer.pad.people import People, name_key
+from scorer.race.history import kept_races
 from scorer.solo.view import one_decimal
 from scorer.ui.app import PadApp, Screen, screen, sem
 from scorer.ui.home import PAD, section, short_edition_name
@@ -25,6 +27,9 @@ from scorer.ui.home import PAD, section, short_edition_name
 BAR_WIDTH = 150
 ALL = "all"
 SOLO = "solo"
+RACE = "race"
+#: Each window's chosen view (all editions, one, solo, Race).
+CHOSEN_VIEW: WeakKeyDictionary[PadApp, dict[str, str]] = WeakKeyDictionary()
 
 
 def win_line(fig: stats.PlayerFigures) -> str:
@@ -81,7 +86,8 @@ def category_chart(fig: stats.PlayerFigures, ids: Sequence[str], labels: dict[st
                                                                points=one_decimal(value))
         rows.append(ft.Semantics(identifier=f"stats-bar-{index}-{cid}", label=text, container=True,
                                  exclude_semantics=True, content=ft.Row([
-                ft.Text(labels.get(cid, cid), size=12, expand=True, max_lines=1,
+                # two lines for a long name ("Objets Typiques Américains" beside a bar at 390 px)
+                ft.Text(labels.get(cid, cid), size=12, expand=True, max_lines=2,
                         overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Container(width=max(2, BAR_WIDTH * value / top), height=12, bgcolor=color, border_radius=2),
                 ft.Text(one_decimal(value), size=12, width=40, text_align=ft.TextAlign.RIGHT),
@@ -104,11 +110,34 @@ def player_card(fig: stats.PlayerFigures, index: int, ids: Sequence[str], labels
     ], spacing=4), padding=12)))
 
 
+def race_rows(figures: stats.RaceFigures) -> list[ft.Control]:
+    """Race Around Europe's figures: the person's wins against the bots, and how long the games last."""
+    rows: list[ft.Control] = [
+        sem("stats-games", ft.Text(ngettext("{n} finished game against the bots",
+                                            "{n} finished games against the bots",
+                                            figures.games).format(n=figures.games))),
+        sem("stats-race-wins", ft.Text(ngettext(
+            "You won {wins} of {games} game ({rate})", "You won {wins} of {games} games ({rate})",
+            figures.games).format(wins=figures.wins, games=figures.games, rate=format_percent(figures.win_rate)))),
+        ft.Text(_("the bots won {bots}, draws at the turn limit {draws}").format(bots=figures.bot_wins,
+                                                                                draws=figures.draws), size=13,
+                color=ft.Colors.ON_SURFACE_VARIANT),
+        sem("stats-race-length", ft.Text(_("average length {turns} turns (every player's turns)").format(
+            turns=one_decimal(figures.average_turns)))),
+    ]
+    if figures.fastest_win is not None:
+        rows.append(sem("stats-race-fastest", ft.Text(ngettext(
+            "fastest win: {n} turn", "fastest win: {n} turns", figures.fastest_win).format(n=figures.fastest_win))))
+    return rows
+
+
 @screen("stats")
 def stats_screen(app: PadApp) -> Screen:
     people = People(app.store)
     games = stats.played_games(app.store)
-    chosen = {"view": ALL}
+    races = kept_races(app.store)
+    # the view chosen stays chosen when the screen is drawn anew (a rename, the theme, the language)
+    chosen = CHOSEN_VIEW.setdefault(app, {"view": ALL})
     body = ft.Column(spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
     view_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
     figures_column = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -119,9 +148,16 @@ def stats_screen(app: PadApp) -> Screen:
         views = [(ALL, _("All editions"))] + [(e, short_edition_name(e)) for e in available_editions()
                                               if any(g.edition.id == e for g in games)]
         views.append((SOLO, _("Solo")))
+        if races:
+            views.append((RACE, "Race Around Europe"))
+        if chosen["view"] not in dict(views):  # its games were deleted since
+            chosen["view"] = ALL
         view_row.controls = [(ft.FilledButton if key == chosen["view"] else ft.OutlinedButton)(
-            label, height=44, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
+            label, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
             for key, label in views]
+        if chosen["view"] == RACE:
+            figures_column.controls = race_rows(stats.race_figures(races))
+            return
         solo = chosen["view"] == SOLO
         selected = stats.select(games, None if chosen["view"] in (ALL, SOLO) else chosen["view"], solo)
         figures = stats.figures(selected, people.person)
@@ -187,7 +223,7 @@ def stats_screen(app: PadApp) -> Screen:
         view_row, figures_column,
         section(_("Head to head"), ft.Row([first, second], spacing=8), sem("stats-versus", versus)),
         section(_("Rename or merge a player"), renamed, sem("stats-new-name", new_name),
-                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, height=44, on_click=rename)),
+                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, on_click=rename)),
                 message,
                 ft.Text(_("Saved games keep the names they were played under."), size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT)),

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from scorer.locale import _, ngettext
+from scorer.pad.store import summary_line
 from scorer.routes import board_link, format_route, join_link, seat_link
 from scorer.table.board import seat_name
 from scorer.table.lan import qr_png, session_credential
@@ -518,7 +519,13 @@ class TableScreens:
         from scorer.pad.game import EntryError, GameSession
 
         try:
-            session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
+            # a finished game is the one the host keeps by itself (`scorer.table.history`): never twice
+            number = self.service.keep_finished(self.code)
+            if number is None:
+                session = GameSession.from_record(self.app.store, GameRecord(**self.service.record(self.code)))
+                number, summary = session.game_id, summary_line(session.state.summary())
+            else:
+                summary = summary_line(self.app.store.game(number).summary)
         except TableError as err:
             self.message.value = _("could not save this game to History: {problem}").format(problem=err.message)
             self.message.color = ft.Colors.ERROR
@@ -527,7 +534,7 @@ class TableScreens:
             self.message.color = ft.Colors.ERROR
         else:
             self.message.value = _("Saved to History as game {number} ({summary})").format(
-                number=session.game_id, summary=session.state.summary())
+                number=number, summary=summary)
             self.message.color = ft.Colors.PRIMARY
         self._refresh()
 

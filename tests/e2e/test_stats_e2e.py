@@ -1,6 +1,7 @@
 """End to end: the Stats screen at phone size, in English and French, light and dark. Three finished games
 are prepared through the same GameSession the app uses; the screen must show each player's wins and
-average as the rules score those games, and head to head; a renamed player keeps their games."""
+average as the rules score those games, and head to head; a renamed player keeps their games; and all the
+games exported, then imported into a fresh app, show the same Stats."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import AppServer
 
 from rules.editions import load_edition
 from rules.i18n import format_percent, use_language
@@ -75,8 +77,17 @@ def card_of(pad, name: str) -> int:
     raise AssertionError(f"no card for {name}")
 
 
+def shown_figures(pad, names) -> dict[str, tuple[str, str]]:
+    """Each player's wins and average lines as the Stats screen shows them."""
+    shown = {}
+    for name in names:
+        i = card_of(pad, name)
+        shown[name] = (pad.text(f"stats-wins-{i}"), pad.text(f"stats-average-{i}"))
+    return shown
+
+
 def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared, server, phone, new_context,
-                                                                       open_app):
+                                                                       open_app, tmp_path):
     wins, points, ahead = prepared
     pad = open_app(phone, server.url + "history")
     pad.tap_ident("open-stats")
@@ -107,6 +118,36 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     i = card_of(pad, "Annie")
     assert pad.text(f"stats-wins-{i}") == f"won {wins['Ann']} of 3 games ({format_percent(wins['Ann'] / 3)})"
     assert "Ann" not in {pad.text(f"stats-name-{k}") for k in range(1, 4) if pad.ident(f"stats-name-{k}").count()}
+    before = shown_figures(pad, ("Annie", "Bob", "Cy"))
+    reach(pad, "stats-versus")
+    versus = pad.text("stats-versus")
+
+    # "Export all games" here, "Import games" in a fresh app (its own server and data folder, a new browser
+    # context): the same Stats, Annie's rename included (the register of people travels in the file)
+    pad.goto(server.url + "history")
+    reach(pad, "export-games")
+    with pad.page.expect_download(timeout=SLOW) as download:
+        pad.tap_ident("export-games")
+    exported = tmp_path / "tourpad-games.json"
+    download.value.save_as(exported)
+    (tmp_path / "fresh").mkdir()
+    fresh_server = AppServer(tmp_path / "fresh")
+    fresh_server.start()
+    try:
+        fresh = open_app(new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                     is_mobile=True, has_touch=True), fresh_server.url + "history")
+        reach(fresh, "import-games")
+        with fresh.page.expect_file_chooser(timeout=SLOW) as chooser:
+            fresh.tap_ident("import-games")
+        chooser.value.set_files(str(exported))
+        fresh.wait_text("toast", "3 games added", timeout=SLOW)
+        fresh.tap_ident("open-stats")
+        fresh.wait_text("stats-games", r"^3 finished games$", timeout=SLOW)
+        assert shown_figures(fresh, ("Annie", "Bob", "Cy")) == before
+        reach(fresh, "stats-versus")
+        assert fresh.text("stats-versus") == versus
+    finally:
+        fresh_server.stop()
 
     french = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
                          has_touch=True, locale="fr-FR")
