@@ -14,6 +14,7 @@ import base64
 import contextlib
 import functools
 import http.server
+import json
 import statistics
 import tempfile
 import threading
@@ -26,6 +27,7 @@ from benchmarks.chromium import CHROME_ARGS, CHROMIUM
 from benchmarks.scan import DEFAULT_PHOTOS, _percentile, photo_set
 from rules.edition import Edition
 from scorer.scan.browser import CloseLooks, codes_of, result_of_codes
+from scorer.scan.known import known_codes_json
 from scorer.scan.rows import FoundCode
 from scorer.web.code_reader import copy_into
 
@@ -35,15 +37,15 @@ SHARE_BAR = 0.98
 PAGE = """<!doctype html><meta charset="utf-8"><title>code reader bench</title>
 <script type="module">
 import {readAround, readCodes} from "./code-reader.js";
-window.readPhoto = async (text) => {
+window.readPhoto = async ([text, known]) => {
   const bytes = Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
   const started = performance.now();
-  const found = await readCodes(bytes);
+  const found = await readCodes(bytes, known);
   return {found, ms: performance.now() - started};
 };
-window.readAround = async ([x, y, size, doubt]) => {
+window.readAround = async ([x, y, size, doubt, edges]) => {
   const started = performance.now();
-  const found = await readAround(x, y, size, doubt);
+  const found = await readAround(x, y, size, doubt, edges);
   return {found, ms: performance.now() - started};
 };
 window.readerReady = true;
@@ -90,17 +92,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def read_in_page(page, data: bytes) -> tuple[list[FoundCode], tuple[int, int], float]:
-    """The codes the page's reader finds in one photo, with the close looks the app's Python asks for
-    (`scorer.scan.browser.CloseLooks`, as `scan_photo` drives them), the photo's size, and the time in ms the
-    page spent."""
-    answer = page.evaluate("(text) => window.readPhoto(text)", base64.b64encode(data).decode())
+def read_in_page(page, data: bytes, edition: Edition) -> tuple[list[FoundCode], tuple[int, int], float]:
+    """The codes the page's reader finds in one photo of `edition`'s cards, with the close looks the app's
+    Python asks for (`scorer.scan.browser.CloseLooks`, as `scan_photo` drives them), the photo's size, and
+    the time in ms the page spent."""
+    answer = page.evaluate("(photo) => window.readPhoto(photo)",
+                           [base64.b64encode(data).decode(), known_codes_json(edition)])
     ms = float(answer["ms"])
     codes, size = codes_of(answer["found"])
     looks = CloseLooks(codes, size)
     while (place := looks.next()) is not None:
-        (x, y), code_size, doubt = place
-        answer = page.evaluate("(place) => window.readAround(place)", [x, y, code_size, doubt])
+        (x, y), code_size, doubt, edges = place
+        answer = page.evaluate("(place) => window.readAround(place)", [x, y, code_size, doubt, json.dumps(edges)])
         ms += float(answer["ms"])
         looks.add(place, codes_of(answer["found"])[0])
     return looks.codes, size, ms
@@ -122,10 +125,10 @@ def run(edition: Edition, photos: int = DEFAULT_PHOTOS, seed: int = 2026, cache_
     native = {"read": 0, "wrong": 0, "ms": [], "failures": []}
     agree = 0
     with reader_page(browser) as page:
-        read_in_page(page, files[0][0].read_bytes())  # the first read compiles the wasm: not a photo's time
+        read_in_page(page, files[0][0].read_bytes(), edition)  # the first read compiles the wasm: not a photo's time
         for path, letters, case in files:
             data = path.read_bytes()
-            codes, size, ms = read_in_page(page, data)
+            codes, size, ms = read_in_page(page, data, edition)
             started = time.perf_counter()
             result = result_of_codes(codes, size, edition)
             web["ms"].append(ms + (time.perf_counter() - started) * 1000)
