@@ -92,7 +92,7 @@ async function pixels(bytes) {
   const context = board.getContext("2d", {willReadFrequently: true});
   context.drawImage(bitmap, 0, 0);
   bitmap.close();
-  return {board, width, height};
+  return {board, context, width, height};
 }
 
 function cut(board, x, y, w, h, scale) {
@@ -104,8 +104,8 @@ function cut(board, x, y, w, h, scale) {
 }
 
 // Every code in the photo (file bytes: JPEG, PNG, WebP, …) → JSON text {width, height, codes: [{text,
-// corners: [[x, y] × 4]}]}, corners top-left, top-right, bottom-right, bottom-left in the upright photo's
-// pixels. `known`: the card codes the game may show (JSON from scorer/scan/known.py), for telling a blurred
+// corners: [[x, y] × 4]}], reads}, corners top-left, top-right, bottom-right, bottom-left in the upright
+// photo's pixels; `reads`: the zxing reads spent on the photo so far (of READ_BUDGET). `known`: the card codes the game may show (JSON from scorer/scan/known.py), for telling a blurred
 // code by its look; without it only what a binarizer decodes is read. Throws {name: "NotAnImage"} for bytes
 // no browser decodes as a picture.
 export async function readCodes(bytes, known = null) {
@@ -117,7 +117,7 @@ export async function readCodes(bytes, known = null) {
     refused.name = "NotAnImage";
     throw refused;
   }
-  const {board, width, height} = picture;
+  const {board, context, width, height} = picture;
   last = board;
   reads = 0;
   if (known !== knownText) {
@@ -126,7 +126,8 @@ export async function readCodes(bytes, known = null) {
   }
   const found = [];
   const first = width * height > HALF_SIZE_PX ? 0.5 : 1;
-  const whole = cut(board, 0, 0, width, height, first);
+  // At full size the photo's own pixels: a copy drawn anew would cost as much as its decoding.
+  const whole = first === 1 ? context.getImageData(0, 0, width, height) : cut(board, 0, 0, width, height, first);
   for (const look of LOOKS) {
     merge(found, await read(whole, look.binarizer), first);
     // With one card read, the close looks Python asks for next find the others sooner than another pass.
@@ -146,7 +147,7 @@ export async function readCodes(bytes, known = null) {
       }
     }
   }
-  return JSON.stringify({width, height, codes: found});
+  return JSON.stringify({width, height, codes: found, reads});
 }
 
 async function read(image, binarizer, returnErrors = false) {
@@ -299,7 +300,7 @@ export async function readAround(x, y, size, doubt, edges = null) {
   let found = await lookClosely(x, y, size, doubt, 0, 1);
   if (!found.length && shape && families.length && reads < READ_BUDGET) found = tellAround(x, y, size, doubt, [shape]);
   if (!found.length) found = await lookClosely(x, y, size, doubt, 1, 3);
-  return JSON.stringify({width: last.width, height: last.height, codes: found});
+  return JSON.stringify({width: last.width, height: last.height, codes: found, reads});
 }
 
 //: Enlargements of a close look: [largest factor, px the code is enlarged to]. At 2–3 px per module, whether
