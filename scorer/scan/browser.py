@@ -73,7 +73,11 @@ Place = tuple[tuple[float, float], float, float, Edges]
 
 
 def code_edges(code: FoundCode) -> Edges:
-    """The code's top edge and left edge (as `scorer.scan.codes`), from its corners."""
+    """The code's top edge and left edge (as `scorer.scan.codes`), from its corners; square along its `right`
+    where they are not known."""
+    if len(code.corners) != 4:
+        rx, ry = code.right[0] * code.size, code.right[1] * code.size
+        return rx, ry, -ry, rx
     (x0, y0), (x1, y1), (x2, y2), (x3, y3) = code.corners
     return ((x1 - x0 + x2 - x3) / 2, (y1 - y0 + y2 - y3) / 2, (x3 - x0 + x2 - x1) / 2, (y3 - y0 + y2 - y1) / 2)
 
@@ -86,7 +90,8 @@ def edges_at(shapes: Mapping[int, Edges], k: int) -> Edges:
         return next(iter(shapes.values()))
     a, b = pair
     t = (k - a) / (b - a)
-    return tuple(ea + t * (eb - ea) for ea, eb in zip(shapes[a], shapes[b], strict=True))  # type: ignore[return-value]
+    (rx0, ry0, dx0, dy0), (rx1, ry1, dx1, dy1) = shapes[a], shapes[b]
+    return rx0 + t * (rx1 - rx0), ry0 + t * (ry1 - ry0), dx0 + t * (dx1 - dx0), dy0 + t * (dy1 - dy0)
 
 
 class CloseLooks:
