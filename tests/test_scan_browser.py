@@ -69,7 +69,7 @@ def test_close_looks_go_where_the_row_says_a_card_lies_then_stop():
     looks = CloseLooks(codes, size)
     place = looks.next()
     assert place is not None
-    (x, y), code_size, _doubt = place
+    (x, y), code_size, _doubt, _edges = place
     assert abs(x - 340) < 1 and abs(y - 70) < 1 and abs(code_size - 40) < 1  # between H and @, where N lies
     looks.add(place, [])  # nothing there: that place is not looked at again as it was
     assert looks.next() is None
@@ -77,3 +77,19 @@ def test_close_looks_go_where_the_row_says_a_card_lies_then_stop():
     fresh = CloseLooks(codes, size)
     fresh.add(fresh.next(), found)
     assert fresh.next() is None and len(fresh.codes) == 7  # the row is read: no more looks
+
+
+def test_close_looks_give_the_shape_a_missing_code_has_between_its_neighbours():
+    """The page searches for a code too soft to decode in the shape its read neighbours say: codes that grow
+    and turn along the row (perspective) give the missing one the shape between theirs."""
+    from scorer.scan.browser import CloseLooks
+    from scorer.scan.rows import FoundCode
+
+    codes = []
+    for i, letter in enumerate("KSHN@LQ"):
+        x, side, lean = 20 + 100 * i, 40 + 4 * i, 2 * i  # each code 4 px wider and a little more turned
+        codes.append(FoundCode.from_corners(f"tp:australia:{letter}", [
+            (x, 50), (x + side, 50 + lean), (x + side - lean, 50 + lean + side), (x - lean, 50 + side)]))
+    del codes[3]  # N: between H (48 px, lean 4) and @ (56 px, lean 8)
+    (_centre, _size, _doubt, edges) = CloseLooks(codes, (1000, 200)).next()
+    assert edges == pytest.approx((52, 6, -6, 52))

@@ -8,6 +8,7 @@ checked here (`ReaderAnswer`) before anything is made of it.
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Iterable, Mapping
@@ -17,7 +18,17 @@ from pydantic import BaseModel, Field, ValidationError
 
 from rules.edition import Edition
 from scorer.locale import N_, _
-from scorer.scan.rows import ROW_LENGTH, FoundCode, ScanResult, expected_spots, is_card_code, row_of_codes
+from scorer.scan.known import known_codes_json
+from scorer.scan.rows import (
+    ROW_LENGTH,
+    FoundCode,
+    ScanResult,
+    arrange,
+    expected_spots,
+    is_card_code,
+    neighbours,
+    row_of_codes,
+)
 
 #: Said where a photo shows no card code: the publisher's printed cards are read on the host only (issue 42).
 PRINTED_CARDS_NOT_HERE = N_("the publisher's printed cards (without tourpad's codes) cannot be read on the phone "
@@ -56,11 +67,38 @@ def codes_of(answer: str) -> tuple[list[FoundCode], tuple[int, int]]:
 CLOSE_LOOKS = 10
 
 
+#: A code's top edge and left edge as vectors: (rx, ry, dx, dy).
+Edges = tuple[float, float, float, float]
+Place = tuple[tuple[float, float], float, float, Edges]
+
+
+def code_edges(code: FoundCode) -> Edges:
+    """The code's top edge and left edge (as `scorer.scan.codes`), from its corners; square along its `right`
+    where they are not known."""
+    if len(code.corners) != 4:
+        rx, ry = code.right[0] * code.size, code.right[1] * code.size
+        return rx, ry, -ry, rx
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = code.corners
+    return ((x1 - x0 + x2 - x3) / 2, (y1 - y0 + y2 - y3) / 2, (x3 - x0 + x2 - x1) / 2, (y3 - y0 + y2 - y1) / 2)
+
+
+def edges_at(shapes: Mapping[int, Edges], k: int) -> Edges:
+    """A code's edges at draft position k, followed from its read neighbours' as `rows.spot` follows centres:
+    perspective skews the codes along the row, and a code too soft to decode is searched for in this shape."""
+    pair = neighbours(shapes, k)
+    if pair is None:
+        return next(iter(shapes.values()))
+    a, b = pair
+    t = (k - a) / (b - a)
+    (rx0, ry0, dx0, dy0), (rx1, ry1, dx1, dy1) = shapes[a], shapes[b]
+    return rx0 + t * (rx1 - rx0), ry0 + t * (ry1 - ry0), dx0 + t * (dx1 - dx0), dy0 + t * (dy1 - dy0)
+
+
 class CloseLooks:
     """Where the page should look again, closely, for the cards its first pass missed: the places the row's
     read codes say a card lies (`rows.expected_spots`), one at a time, re-planned after every find, as
     `tourpad scan` does (`scorer.scan.codes.read_codes`). The page crops, sharpens, enlarges and reads
-    there (code-reader.js `readAround`)."""
+    there, and searches for a code shaped as the neighbours' edges say (code-reader.js `readAround`)."""
 
     def __init__(self, codes: list[FoundCode], image_size: tuple[int, int], row_length: int = ROW_LENGTH) -> None:
         self.codes = list(codes)
@@ -69,19 +107,21 @@ class CloseLooks:
         self.looks = 0
         self._tried: list[tuple[tuple[float, float], float, float]] = []
 
-    def next(self) -> tuple[tuple[float, float], float, float] | None:
-        """(centre, code size, doubt) of the next place to look at; None when the row is read or no place is
-        left worth a look."""
+    def next(self) -> Place | None:
+        """(centre, code size, doubt, edges) of the next place to look at; None when the row is read or no
+        place is left worth a look."""
         cards = [code for code in self.codes if is_card_code(code.text)]
         if not cards or len(cards) >= self.row_length or self.looks >= CLOSE_LOOKS:
             return None
-        for centre, size, doubt, _position in expected_spots(cards, self.image_size, self.row_length):
+        row = arrange(cards, self.image_size, self.row_length)
+        shapes = {position: code_edges(code) for code, position in zip(row.codes, row.positions, strict=True)}
+        for centre, size, doubt, position in expected_spots(cards, self.image_size, self.row_length):
             if all(math.dist(centre, seen) > 0.3 * size or doubt < seen_doubt - 0.2 * size
                    or abs(size - seen_size) > 0.15 * size for seen, seen_size, seen_doubt in self._tried):
-                return centre, size, doubt
+                return centre, size, doubt, edges_at(shapes, position)
         return None
 
-    def add(self, place: tuple[tuple[float, float], float, float], found: list[FoundCode]) -> None:
+    def add(self, place: Place, found: list[FoundCode]) -> None:
         """What the look at `place` read; a place that gave nothing new is not looked at again as it was."""
         self.looks += 1
         added = 0
@@ -90,7 +130,7 @@ class CloseLooks:
                 self.codes.append(code)
                 added += 1
         if not added:
-            self._tried.append(place)
+            self._tried.append(place[:3])
 
 
 def result_of(answer: str, edition: Edition, taken: Mapping[str, str] | Iterable[str] = (),
@@ -120,12 +160,12 @@ async def scan_photo(data: bytes, edition: Edition, taken: Mapping[str, str] | I
     started = time.perf_counter()
     reader = js.tourpadCodeReader
     try:
-        answer = await reader.read(to_js(bytes(data)))
+        answer = await reader.read(to_js(bytes(data)), known_codes_json(edition))
         codes, size = codes_of(str(answer))
         looks = CloseLooks(codes, size, row_length)
         while (place := looks.next()) is not None:
-            (x, y), code_size, doubt = place
-            more, _size = codes_of(str(await reader.readAround(x, y, code_size, doubt)))
+            (x, y), code_size, doubt, edges = place
+            more, _size = codes_of(str(await reader.readAround(x, y, code_size, doubt, json.dumps(edges))))
             looks.add(place, more)
     except JsException as err:
         if "NotAnImage" in str(err):

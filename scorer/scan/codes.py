@@ -7,7 +7,6 @@ the codes say of the row (order, letters, problems) is `scorer.scan.rows`, share
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time
 from collections.abc import Callable, Iterable
@@ -18,9 +17,10 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
-from printables.payload import CARD_QR_BORDER, card_payload
+from printables.payload import CARD_QR_BORDER
 from rules.edition import Edition
 from scorer.scan.image import load_photo
+from scorer.scan.known import known_codes
 from scorer.scan.rows import ROW_LENGTH, FoundCode, arrange, expected_spots, neighbours
 
 #: CPU seconds the fallbacks may spend on a hard photo after the first read (the bench's bar is on the median,
@@ -89,21 +89,10 @@ def _code_families(edition: Edition) -> tuple[_CodeFamily, ...]:
     key = (edition.id, edition.letters)
     cached = _FAMILIES.get(key)
     if cached is None:
-        from printables.payload import card_qr
-        from rules.editions import bundled_ids
-        from scorer.packs import resolve_edition
-
-        letters_of = {edition.id: edition.letters}
-        for other in bundled_ids():
-            if other not in letters_of:
-                with contextlib.suppress(Exception):  # a bundled file that no longer loads narrows the comparison
-                    letters_of[other] = resolve_edition(other).letters
         by_size: dict[int, list[tuple[str, np.ndarray]]] = {}
-        for edition_id, letters in letters_of.items():
-            for letter in letters:
-                payload = card_payload(edition_id, letter)
-                matrix = np.array([list(row) for row in card_qr(payload).matrix], np.float32)
-                by_size.setdefault(len(matrix), []).append((payload, np.where(matrix > 0, 1.0, -1.0)))
+        for payload, rows in known_codes(edition):
+            matrix = np.array([[module == "1" for module in row] for row in rows], np.float32)
+            by_size.setdefault(len(matrix), []).append((payload, np.where(matrix > 0, 1.0, -1.0)))
         families = []
         for modules, group in by_size.items():
             stack = np.stack([pattern for _, pattern in group])

@@ -102,3 +102,21 @@ def test_the_bench_sets_the_web_reader_beside_tourpad_scan(browser, tmp_path):
     for reader in ("web_reader", "tourpad_scan"):
         assert not [f for f in report[reader]["failures"] if f.startswith("0000.jpg")], report
     assert report["same_letters_both"] in ("50.0%", "100.0%")
+
+
+def test_the_page_tells_codes_no_binarizer_decodes_by_their_look(browser, tmp_path):
+    """Photo 9 of the bench set: a far, dim, blurred row (0.61 scale, a third of the light, blur 1.5 px). The
+    page's zxing located its codes but decoded not one: each is told by its module greys among the game's
+    card codes (`matchKnownCode`, the host's `match_known_code`), and the row reads whole, in order."""
+    from benchmarks import scan_web
+    from scorer.packs import resolve_edition
+    from scorer.scan.browser import result_of_codes
+
+    australia = resolve_edition("australia")
+    photo = scan_photos.photo(2026, 9, "australia", all_letters=australia.letters, case="dim")
+    assert "scale=0.61 blur=1.49 exposure=0.35" in photo.description
+    (tmp_path / "dim.jpg").write_bytes(photo.jpeg)
+    with scan_web.reader_page(tmp_path, browser) as page:
+        codes, size, _ms = scan_web.read_in_page(page, tmp_path / "dim.jpg", australia)
+    result = result_of_codes(codes, size, australia)
+    assert result.letters == "".join(photo.letters) and result.complete

@@ -171,13 +171,15 @@ async function connect(started) {
 }
 
 // --- The code reader (scorer/scan/browser.py calls these) -----------------------------------------------
-// read(bytes): every QR code in a photo with its corners (code-reader.js and zxing-wasm, loaded the first
-// time a player scans); readAround(x, y, size, doubt): a close look at one place of that photo.
+// read(bytes, known): every QR code in a photo with its corners (code-reader.js and zxing-wasm, loaded the
+// first time a player scans; `known`: the card codes the game may show); readAround(x, y, size, doubt,
+// edges): a close look at one place of that photo.
 // photo(labels): the page's camera view (camera.js); resolves {bytes, error}.
 let photoAnswered = null;
 self.tourpadCodeReader = {
-  read: async (bytes) => (await import("./code-reader.js")).readCodes(bytes),
-  readAround: async (x, y, size, doubt) => (await import("./code-reader.js")).readAround(x, y, size, doubt),
+  read: async (bytes, known) => (await import("./code-reader.js")).readCodes(bytes, known),
+  readAround: async (x, y, size, doubt, edges) => (await import("./code-reader.js")).readAround(x, y, size, doubt,
+                                                                                                  edges),
   photo: (labels) => new Promise((resolve) => {
     if (photoAnswered) photoAnswered({bytes: null, error: "cancelled"});
     photoAnswered = resolve;
