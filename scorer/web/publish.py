@@ -514,6 +514,17 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
         set(url) { if (!String(url).startsWith("__RIVE_CDN__")) src.set.call(this, url); },
       });
     })();
+    // A new release installs while this page runs the one it has, and takes over once this page's start is
+    // done (python.js says so), never during it: a start must not load files of two releases (see sw.js).
+    const tourpadStartDone = new Promise((done) => addEventListener("tourpad:start-done", done, {once: true}));
+    function tourpadTakeOverWhenStarted(registration) {
+      const offer = (worker) => tourpadStartDone.then(() => worker.postMessage("tourpad:take-over"));
+      if (registration.waiting) offer(registration.waiting);
+      registration.addEventListener("updatefound", () => {
+        const worker = registration.installing;
+        if (worker) worker.addEventListener("statechange", () => { if (worker.state === "installed") offer(worker); });
+      });
+    }
     // Resolves once the site's service worker handles this page's requests (or there is none to wait for).
     const tourpadCaching = new Promise((ready) => {
       const workers = navigator.serviceWorker;
@@ -522,11 +533,16 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
       if (workers.controller) {
         ready();
         // a returning visit: look for a new version of the site now, not only when the browser gets round to it
-        workers.getRegistration().then((registration) => registration && registration.update())
-          .catch((e) => console.warn("offline cache:", e));
+        workers.getRegistration().then((registration) => {
+          if (!registration) return;
+          tourpadTakeOverWhenStarted(registration);
+          return registration.update();
+        }).catch((e) => console.warn("offline cache:", e));
         return;
       }
-      workers.register("sw.js").then((registration) => {
+      // sw.js is always asked of the host, never taken from the HTTP cache (whatever the host's Cache-Control)
+      workers.register("sw.js", {updateViaCache: "none"}).then((registration) => {
+        tourpadTakeOverWhenStarted(registration);
         const installing = registration.installing || registration.waiting;
         if (installing) {
           installing.addEventListener("statechange", () => { if (installing.state === "redundant") ready(); });

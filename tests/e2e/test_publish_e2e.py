@@ -235,13 +235,27 @@ def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, 
     assert log.take() == [] and outside == []
 
 
-def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, offline_phone):
+def recording_phone(new_context, url: str):
+    """A phone-sized context with the browser's HTTP cache on, as a real phone has it: requests to other hosts
+    are recorded in `outside`, not routed (Playwright's routing turns the HTTP cache off)."""
+    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                          has_touch=True)
+    context.outside = []
+    context.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
+               else context.outside.append(request.url))
+    return context
+
+
+def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, new_context):
     folder, url, log, _server = gzip_host
-    pad = settled_first_visit(offline_phone, url)
+    phone = recording_phone(new_context, url)
+    pad = settled_first_visit(phone, url)
     start_game(pad)
     log.take()
     version = release_changed_code(folder)
-    pad = open_home(pad, url)  # the next visit online: the old release opens, the new one installs meanwhile
+    # the next visit online: the release it has opens whole, with the game, while the new one installs
+    pad = open_home(pad, url)
+    pad.button("Resume: Ann · Bob").wait_for(timeout=START)
     deadline = time.monotonic() + START / 1000
     while pad.page.evaluate(SITE_CACHES_JS) != [f"tourpad-{version}"]:
         assert time.monotonic() < deadline, "the new release was not installed"
@@ -252,7 +266,7 @@ def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzi
     pad = open_home(pad, url)  # the new release, from the cache: nothing more to fetch, the game still there
     pad.button("Resume: Ann · Bob").wait_for(timeout=START)
     assert [p for p, _size in log.take() if p != "sw.js"] == []
-    assert offline_phone.outside == []
+    assert phone.outside == []
 
 
 def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:
