@@ -275,7 +275,7 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
     from scorer.web.publish import COMPRESSIBLE
 
     offered = tuple((coding, suffix) for coding, suffix in ENCODINGS if coding in encodings)
-    gzipped: dict[Path, bytes] = {}
+    gzipped: dict[tuple[Path, bytes], bytes] = {}
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -291,8 +291,23 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
             if not file.is_file():
                 self.send_error(404)
                 return
-            # the validator of the file's content, as hosts give one: a browser that has it revalidates for free
-            etag = '"' + hashlib.sha256(file.read_bytes()).hexdigest()[:16] + '"'
+            accept = self.headers.get("Accept-Encoding", "")
+            found = compressed_sibling(file, accept, offered)
+            coding = None
+            if found:
+                body, coding = found[0].read_bytes(), found[1]
+            elif "gzip" in encodings and "gzip" in accepted_encodings(accept) and COMPRESSIBLE.search(file.name):
+                content = file.read_bytes()
+                key = (file, hashlib.sha256(content).digest())
+                if key not in gzipped:
+                    gzipped[key] = gzip.compress(content, 6)
+                body, coding = gzipped[key], "gzip"
+            else:
+                body = file.read_bytes()
+            # the validator of what is sent, as hosts give one (nginx's gzip_static: the .gz file's own): a browser
+            # that has it revalidates for free, and one sent while a release is written never pairs another
+            # body with it
+            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             if etag in self.headers.get("If-None-Match", ""):
                 if log is not None:  # logged first: once the browser has the answer, the log has it too
                     log.not_modified(rel)
@@ -300,17 +315,6 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
                 self.send_header("ETag", etag)
                 self.end_headers()
                 return
-            accept = self.headers.get("Accept-Encoding", "")
-            found = compressed_sibling(file, accept, offered)
-            coding = None
-            if found:
-                body, coding = found[0].read_bytes(), found[1]
-            elif "gzip" in encodings and "gzip" in accepted_encodings(accept) and COMPRESSIBLE.search(file.name):
-                if file not in gzipped:
-                    gzipped[file] = gzip.compress(file.read_bytes(), 6)
-                body, coding = gzipped[file], "gzip"
-            else:
-                body = file.read_bytes()
             if log is not None:
                 log.add(rel, len(body))
             if link:
