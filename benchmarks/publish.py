@@ -11,8 +11,9 @@ wire, and any file sent twice is named. Cached visit: the same profile once the 
 navigated again. Update: the site becomes a release changing only our code (`release_changed_code`), and the
 next visit installs it; what it moved is reported. The first visit is repeated from a host that also sends
 Brotli. The bot: `benchmarks.bots.run` itself, run by Pyodide in the page (the same runtime and wheels the app
-uses). Goals: ≤ 15 MB and no file twice on a first visit, usable ≤ 20 s, cached start ≤ 5 s, update ≤ 1 MB,
-hard-bot median ≤ 150 ms.
+uses). The first scan's download (the page's code reader, fetched when a player first scans, never on the first
+visit) is reported apart and added to the first visit's. Goals: ≤ 15 MB and no file twice on a first visit,
+usable ≤ 20 s, cached start ≤ 5 s, update ≤ 1 MB, hard-bot median ≤ 150 ms.
 
 Where a start's time goes: the site's Python worker and bridge (scorer/web/client) leave performance marks
 in the page (`tourpad:…`, from navigation); each visit reports them, and `breakdown` the cached visit's
@@ -49,6 +50,13 @@ bots = sys.modules["bench_bots"] = types.ModuleType("bench_bots")
 exec(compile(bench_source, "benchmarks/bots.py", "exec"), bots.__dict__)
 json.dumps(bots.run(load_edition("australia"), games=${games}))`);
 }"""
+#: A first scan's download: the page's code reader (code-reader.js, zxing-wasm) imported and reading a QR code,
+#: as the keypad's scan does it the first time (the site's worker keeps what it fetched for offline use).
+FIRST_SCAN_JS = """async (png) => {
+  const reader = await import(new URL("code-reader.js", document.baseURI).href);
+  return JSON.parse(await reader.readCodes(new Uint8Array(png))).codes.map((code) => code.text);
+}"""
+FIRST_SCAN_TEXT = "tourpad bench publish"
 TIMEOUT_MS = 180_000
 MARKS_JS = """() => Object.fromEntries(performance.getEntriesByType("mark")
   .filter((m) => m.name.startsWith("tourpad:"))
@@ -108,8 +116,11 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
                 if "worker-started" in first_marks:  # a site with the start-up caches (not an older one)
                     page.wait_for_function("() => performance.getEntriesByName('tourpad:bytecode-saved').length",
                                            timeout=TIMEOUT_MS)
-                page.close()
                 first_sent = gzip_log.take()
+                # the first scan fetches the code reader (never the first visit)
+                scanned = page.evaluate(FIRST_SCAN_JS, list(qr_png(FIRST_SCAN_TEXT)))
+                reader_sent = gzip_log.take()
+                page.close()
                 page = context.new_page()
                 cached = _time_to_home(page, url)
                 cached_marks = {**page.evaluate(MARKS_JS), "home": round(cached, 2)}
@@ -141,6 +152,7 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
             brotli_server.shutdown()
     median_ms = round(bot["median_seconds"] * 1000, 1)
     wire_mb = round(sum(n for _path, n in first_sent) / 1e6, 2)
+    reader_mb = round(sum(n for _path, n in reader_sent) / 1e6, 2)
     twice = sorted({path for path, _n in first_sent if sum(1 for p, _ in first_sent if p == path) > 1})
     update_mb = round(sum(n for _path, n in update_sent) / 1e6, 2)
     return {
@@ -148,6 +160,10 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
         "first_visit_wire_mb_gzip": wire_mb,
         "first_visit_wire_mb_brotli": round(sum(n for _path, n in brotli_sent) / 1e6, 2),
         "first_visit_requests": len(first_sent),
+        "first_scan_code_reader_wire_mb_gzip": reader_mb,
+        "first_scan_fetched": sorted(path for path, _n in reader_sent),
+        "first_scan_read": scanned == [FIRST_SCAN_TEXT],
+        "first_visit_with_code_reader_wire_mb_gzip": round(wire_mb + reader_mb, 2),
         "files_fetched_twice": twice,
         "link": f"{LINK_MBIT} Mbit/s, {LINK_LATENCY_MS} ms (paced by the server, for every request)",
         "first_visit_seconds": round(first, 2),
@@ -167,6 +183,17 @@ def run(site: Path | None = None, bot_games: int = 1) -> dict:
         "meets_goal": wire_mb <= 15 and not twice and first <= 20 and cached <= 5.0 and update_installed
         and update_mb <= 1 and median_ms <= 150,
     }
+
+
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` as a PNG, as a photo of one would be read."""
+    import io
+
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m").save(out, kind="png", scale=8, border=4)
+    return out.getvalue()
 
 
 def breakdown(marks: dict[str, float]) -> dict[str, float]:
@@ -248,7 +275,7 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
     from scorer.web.publish import COMPRESSIBLE
 
     offered = tuple((coding, suffix) for coding, suffix in ENCODINGS if coding in encodings)
-    gzipped: dict[Path, bytes] = {}
+    gzipped: dict[tuple[Path, bytes], bytes] = {}
 
     class Handler(http.server.SimpleHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -264,8 +291,23 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
             if not file.is_file():
                 self.send_error(404)
                 return
-            # the validator of the file's content, as hosts give one: a browser that has it revalidates for free
-            etag = '"' + hashlib.sha256(file.read_bytes()).hexdigest()[:16] + '"'
+            accept = self.headers.get("Accept-Encoding", "")
+            found = compressed_sibling(file, accept, offered)
+            coding = None
+            if found:
+                body, coding = found[0].read_bytes(), found[1]
+            elif "gzip" in encodings and "gzip" in accepted_encodings(accept) and COMPRESSIBLE.search(file.name):
+                content = file.read_bytes()
+                key = (file, hashlib.sha256(content).digest())
+                if key not in gzipped:
+                    gzipped[key] = gzip.compress(content, 6)
+                body, coding = gzipped[key], "gzip"
+            else:
+                body = file.read_bytes()
+            # the validator of what is sent, as hosts give one (nginx's gzip_static: the .gz file's own): a browser
+            # that has it revalidates for free, and one sent while a release is written never pairs another
+            # body with it
+            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
             if etag in self.headers.get("If-None-Match", ""):
                 if log is not None:  # logged first: once the browser has the answer, the log has it too
                     log.not_modified(rel)
@@ -273,17 +315,6 @@ def serve_site(folder: Path, encodings: tuple[str, ...] = ("gzip",), log: WireLo
                 self.send_header("ETag", etag)
                 self.end_headers()
                 return
-            accept = self.headers.get("Accept-Encoding", "")
-            found = compressed_sibling(file, accept, offered)
-            coding = None
-            if found:
-                body, coding = found[0].read_bytes(), found[1]
-            elif "gzip" in encodings and "gzip" in accepted_encodings(accept) and COMPRESSIBLE.search(file.name):
-                if file not in gzipped:
-                    gzipped[file] = gzip.compress(file.read_bytes(), 6)
-                body, coding = gzipped[file], "gzip"
-            else:
-                body = file.read_bytes()
             if log is not None:
                 log.add(rel, len(body))
             if link:

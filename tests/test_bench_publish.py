@@ -68,3 +68,20 @@ def test_a_brotli_host_sends_the_br_copy_to_a_browser_that_takes_it(folder):
         assert "Content-Encoding" not in headers and body == (folder / "app.js").read_bytes()
     finally:
         server.shutdown()
+
+
+def test_a_validator_names_the_bytes_sent_so_a_release_written_meanwhile_is_never_mixed(folder):
+    """A browser that checked app.js while a release was half written (the file new, its .gz copy still the
+    old one) got the old bytes: their validator must be the old bytes', or every later check would answer
+    "not modified" for a file the browser never had."""
+    server = serve_site(folder, ("gzip",))
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    try:
+        (folder / "app.js").write_bytes(b"const answer = 43;\n" * 200)  # the release: its file first
+        _status, headers, body = get(url + "app.js", **{"Accept-Encoding": "gzip"})
+        assert gzip.decompress(body) == b"const answer = 42;\n" * 200  # the old copy, still there
+        (folder / "app.js.gz").write_bytes(gzip.compress((folder / "app.js").read_bytes()))  # then its copy
+        status, _headers, body = get(url + "app.js", **{"Accept-Encoding": "gzip", "If-None-Match": headers["ETag"]})
+        assert status == 200 and gzip.decompress(body) == b"const answer = 43;\n" * 200
+    finally:
+        server.shutdown()

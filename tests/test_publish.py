@@ -74,7 +74,7 @@ def test_the_page_runs_python_in_the_browser_under_the_prefix_with_nothing_from_
     assert "flet.pyodide = true;" in index
     assert 'flet.routeUrlStrategy="hash";' in index  # every screen reloads on any static server
     assert 'flet.pyodideUrl=new URL("pyodide/pyodide.mjs", document.baseURI).href;' in index
-    assert 'workers.register("sw.js")' in index and "navigator.storage.persist()" in index
+    assert 'workers.register("sw.js", {updateViaCache: "none"})' in index and "navigator.storage.persist()" in index
     bootstrap = (site / "flutter_bootstrap.js").read_text()
     assert "serviceWorkerVersion: \"" not in bootstrap  # Flutter's own worker would unregister ours
     fonts = json.loads((site / "assets" / "FontManifest.json").read_text())
@@ -263,6 +263,15 @@ def test_host_serves_a_published_site_under_app(tmp_path):
             assert answer.text == "// worker"  # as the browser reads it, decoded
         plain = client.get("/app/sw.js", headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.content == b"// worker"
+        # the worker that names a release is checked with the host at every use, compressed or not, and its
+        # "not modified" answer says so too; the files it names may be kept
+        for accept in ("br", "identity"):
+            answer = client.get("/app/sw.js", headers={"Accept-Encoding": accept})
+            assert answer.headers["cache-control"] == "no-cache"
+            again = client.get("/app/sw.js", headers={"Accept-Encoding": accept,
+                                                      "If-None-Match": answer.headers["etag"]})
+            assert (again.status_code, again.headers["cache-control"]) == (304, "no-cache")
+        assert "cache-control" not in client.get("/app/index.html").headers
         # the path checks are the static files' own: nothing outside the site, compressed or not
         (tmp_path / "secret.txt.br").write_bytes(brotli.compress(b"secret"))
         assert client.get("/app/../secret.txt", headers={"Accept-Encoding": "br"}).status_code == 404

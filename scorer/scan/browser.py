@@ -174,14 +174,15 @@ async def scan_photo(data: bytes, edition: Edition, taken: Mapping[str, str] | I
     return result_of_codes(looks.codes, size, edition, taken, row_length, time.perf_counter() - started)
 
 
-async def take_photo(title: str) -> bytes | None:
-    """A photo from the page's camera view (rear camera, a frame to fill, a shutter); None when cancelled,
-    PhotoError when there is no camera or the browser refuses it."""
+async def take_photo(title: str, hint: str | None = None) -> bytes | None:
+    """A photo from the page's camera view (rear camera, a frame to fill, a shutter; `hint` says what to fill
+    it with, by default a row of cards); None when cancelled, PhotoError when there is no camera or the
+    browser refuses it."""
     import js
     from pyodide.ffi import to_js
 
     labels = {"title": title, "shutter": _("Take photo"), "cancel": _("Cancel"),
-              "hint": _("Fill the frame with your row of cards, codes uncovered"),
+              "hint": hint or _("Fill the frame with your row of cards, codes uncovered"),
               "noCamera": _("No camera here: use Photo file instead")}
     answer = await js.tourpadCodeReader.photo(to_js(labels, dict_converter=js.Object.fromEntries))
     if answer.bytes:

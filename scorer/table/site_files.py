@@ -15,6 +15,10 @@ from pathlib import Path
 
 #: Encodings a sibling file may hold, best first, as (Content-Encoding, suffix of the sibling).
 ENCODINGS = (("br", ".br"), ("gzip", ".gz"))
+#: Files a browser must check with the host at every use, never keep fresh from its HTTP cache: the service
+#: worker, which names every other file of a release (browsers fetch it past their cache anyway; the page asks
+#: them to with updateViaCache "none"; this header says so to any cache between).
+REVALIDATED = frozenset({"sw.js"})
 
 
 def accepted_encodings(accept_encoding: str) -> set[str]:
@@ -66,6 +70,12 @@ def precompressed_static_files(directory: Path):
 
     class PrecompressedStaticFiles(StaticFiles):
         def file_response(self, full_path, stat_result, scope, status_code: int = 200):
+            response = self._file_response(full_path, stat_result, scope, status_code)
+            if Path(full_path).name in REVALIDATED:  # on a "not modified" answer too
+                response.headers["Cache-Control"] = "no-cache"
+            return response
+
+        def _file_response(self, full_path, stat_result, scope, status_code: int):
             request_headers = Headers(scope=scope)
             found = compressed_sibling(full_path, request_headers.get("accept-encoding", ""))
             if found is None:
@@ -74,8 +84,10 @@ def precompressed_static_files(directory: Path):
                     response.headers["Vary"] = "Accept-Encoding"
                 return response
             sibling, coding = found
+            # the copy's own validators (ETag, Last-Modified), there before the "not modified" check reads them
             response = FileResponse(sibling, status_code=status_code, media_type=media_type(full_path),
-                                    headers={"Content-Encoding": coding, "Vary": "Accept-Encoding"})
+                                    headers={"Content-Encoding": coding, "Vary": "Accept-Encoding"},
+                                    stat_result=sibling.stat())
             if self.is_not_modified(response.headers, request_headers):
                 return NotModifiedResponse(response.headers)
             return response

@@ -128,6 +128,7 @@ def games_with(app: PadApp, ident: str) -> int:
 @screen("decks")
 def decks_screen(app: PadApp) -> Screen:
     from scorer.ui.backup import pack_import_button
+    from scorer.ui.code_scan import scan_code_button
     from scorer.ui.confirm import ask
 
     rows: list[ft.Control] = []
@@ -209,10 +210,24 @@ def decks_screen(app: PadApp) -> Screen:
             app.toast(_("this is not a tourpad deck link or code (cut short or mistyped?)"), error=True)
 
     pasted.on_submit = open_pasted
+
+    def open_scanned(texts: list[str]) -> None:
+        from scorer.pad.scanned_code import deck_code_in
+
+        code = next((found for text in texts if (found := deck_code_in(text))), None)
+        if code is None:
+            app.toast(_("this QR code is not a tourpad deck's (its deck's Share shows one)"), error=True)
+            return
+        app.go("deck_link", deck_code=code)
+
+    scan = scan_code_button(app, "deck-code", _("Scan a shared deck"),
+                            _("Photograph the deck's QR code (another phone shows it with the deck's Share)."),
+                            open_scanned)
     body = ft.Column([
         *rows,
         ft.Row([sem("deck-link-field", pasted),
                 sem("deck-link-open", ft.FilledTonalButton(_("Open"), on_click=open_pasted))], spacing=8),
+        scan,
         ft.Text(_("Set up your own deck"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         ft.Text(_("Start from a copy of tourpad's deck and change what differs on your cards, or import a "
                   "deck pack file (docs/deck-pack-template-usa.toml)."), size=13,

@@ -17,9 +17,23 @@ TABLE_SCREENS = tuple(route.screen for route in ROUTES
 
 
 def table_needs_host(app: PadApp, **params) -> Screen:
+    from scorer.pad.scanned_code import table_link_in
+    from scorer.ui.code_scan import scan_code_button
+
+    async def open_table(texts: list[str]) -> None:
+        link = next((found for text in texts if (found := table_link_in(text))), None)
+        if link is None:
+            app.toast(_("this QR code is not a table's: scan the join code the table's computer shows"), error=True)
+            return
+        # the table lives on its computer: this tab opens the table's own page there
+        await ft.UrlLauncher().launch_url(link, web_only_window_name="_self")
+
     body = ft.Container(ft.Column([
         sem("hosted-only", ft.Text(needs_host(_("Table mode (every player on their own phone)")))),
         ft.Text(_("On this phone alone: New game passes one phone around the table.")),
+        ft.Text(_("A table already running on a computer shows a QR code to join it: scan it to take a seat.")),
+        scan_code_button(app, "join-code", _("Scan a table's join code"),
+                         _("Photograph the QR code the table's computer shows."), open_table),
         ft.FilledButton(_("Home"), on_click=lambda e: app.go("home"))], spacing=12), padding=16)
     return Screen(_("Table mode"), body)
 

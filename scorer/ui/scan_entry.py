@@ -48,8 +48,12 @@ class PhotoSource:
 
     def __init__(self, page: ft.Page, title: str, on_photo: Callable[[bytes], Awaitable[None]],
                  show: Callable[..., None], ident: str = "", on_start: Callable[[], None] | None = None,
-                 in_page: bool = False) -> None:
+                 in_page: bool = False, reading: str | None = None, camera_hint: str | None = None) -> None:
         self.page = page
+        #: Said while the photo is read ({file}: its name, if picked) and, in the web app's camera view, what
+        #: to fill the frame with (None: a row of cards).
+        self.reading = reading
+        self.camera_hint = camera_hint
         #: Called when a button is tapped, before the photo is asked for (the sheet holding the buttons closes).
         self.on_start = on_start or (lambda: None)
         self.title = title
@@ -80,7 +84,7 @@ class PhotoSource:
         if not files:
             return
         picked = files[0]
-        self.show(_("Reading the cards in {file}…").format(file=shown(picked.name)))
+        self.show((self.reading or _("Reading the cards in {file}…")).format(file=shown(picked.name)))
         try:
             data = picked.bytes if picked.bytes is not None else Path(picked.path or "").read_bytes()
             check_user_bytes(data, picked.name, _("a photo"), IMAGE_LIMIT)  # the command line's bound too
@@ -119,7 +123,7 @@ class PhotoSource:
                           error=True)
                 return
             close()
-            self.show(_("Reading the cards…"))
+            self.show((self.reading or _("Reading the cards…")).format(file=_("the photo")))
             await self.on_photo(data)
 
         dialog.actions = [ft.TextButton(_("Cancel"), on_click=close),
@@ -142,12 +146,12 @@ class PhotoSource:
         from scorer.scan.browser import PhotoError, take_photo
 
         try:
-            data = await take_photo(self.title)
+            data = await take_photo(self.title, hint=self.camera_hint)
         except PhotoError as err:
             self.show(str(err), error=True)
             return
         if data is not None:
-            self.show(_("Reading the cards…"))
+            self.show((self.reading or _("Reading the cards…")).format(file=_("the photo")))
             await self.on_photo(data)
 
 

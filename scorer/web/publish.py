@@ -153,8 +153,11 @@ def _copy_code_reader(out: Path) -> None:
 def seal(out: Path) -> Site:
     """The service worker for the site's files as they are now: any change makes a new version, which
     phones pick up on their next visit online."""
-    version = _write_service_worker(out)
+    # every other file and its compressed copies first, the worker that names them last: a browser that
+    # checks for a release meanwhile gets the old worker, or the new one with every file it names ready
     precompress(out)
+    version = _write_service_worker(out)
+    precompress(out, files=[out / "sw.js"])
     (out / MARKER).write_text(version + "\n")
     files = [p for p in out.rglob("*") if p.is_file() and p.suffix not in (".br", ".gz")]  # not the copies
     return Site(out, len(files), sum(p.stat().st_size for p in files), version)
@@ -179,11 +182,12 @@ def release_changed_code(out: Path, note: str = "a release that changes our code
     return seal(out).version
 
 
-def precompress(out: Path, cache: Path | None = None) -> None:
+def precompress(out: Path, cache: Path | None = None, files: list[Path] | None = None) -> None:
     """A `.br` and a `.gz` beside each file that compresses well (hosts that serve precompressed files send one
     of them when the browser accepts it; `tourpad host --site` does); a copy that would not be smaller is not
     written. Brotli's strongest setting takes minutes over the Flutter and Pyodide runtimes, which are the same
-    in every release: each compressed copy is kept in the cache under its content's hash and reused."""
+    in every release: each compressed copy is kept in the cache under its content's hash and reused. `files`:
+    only these (default: every file of the site)."""
     import gzip
 
     import brotli
@@ -192,7 +196,7 @@ def precompress(out: Path, cache: Path | None = None) -> None:
     store.mkdir(parents=True, exist_ok=True)
     squeezers = ((".br", lambda d: brotli.compress(d, quality=BROTLI_QUALITY)),
                  (".gz", lambda d: gzip.compress(d, GZIP_LEVEL, mtime=0)))
-    for path in sorted(out.rglob("*")):
+    for path in sorted(out.rglob("*")) if files is None else files:
         if not path.is_file() or path.suffix in (".br", ".gz") or not COMPRESSIBLE.search(path.name):
             continue
         data = path.read_bytes()
@@ -517,6 +521,17 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
         set(url) { if (!String(url).startsWith("__RIVE_CDN__")) src.set.call(this, url); },
       });
     })();
+    // A new release installs while this page runs the one it has, and takes over once this page's start is
+    // done (python.js says so), never during it: a start must not load files of two releases (see sw.js).
+    const tourpadStartDone = new Promise((done) => addEventListener("tourpad:start-done", done, {once: true}));
+    function tourpadTakeOverWhenStarted(registration) {
+      const offer = (worker) => tourpadStartDone.then(() => worker.postMessage("tourpad:take-over"));
+      if (registration.waiting) offer(registration.waiting);
+      registration.addEventListener("updatefound", () => {
+        const worker = registration.installing;
+        if (worker) worker.addEventListener("statechange", () => { if (worker.state === "installed") offer(worker); });
+      });
+    }
     // Resolves once the site's service worker handles this page's requests (or there is none to wait for).
     const tourpadCaching = new Promise((ready) => {
       const workers = navigator.serviceWorker;
@@ -525,11 +540,16 @@ PAGE_ADDITIONS = """  <meta name="theme-color" content="__THEME__">
       if (workers.controller) {
         ready();
         // a returning visit: look for a new version of the site now, not only when the browser gets round to it
-        workers.getRegistration().then((registration) => registration && registration.update())
-          .catch((e) => console.warn("offline cache:", e));
+        workers.getRegistration().then((registration) => {
+          if (!registration) return;
+          tourpadTakeOverWhenStarted(registration);
+          return registration.update();
+        }).catch((e) => console.warn("offline cache:", e));
         return;
       }
-      workers.register("sw.js").then((registration) => {
+      // sw.js is always asked of the host, never taken from the HTTP cache (whatever the host's Cache-Control)
+      workers.register("sw.js", {updateViaCache: "none"}).then((registration) => {
+        tourpadTakeOverWhenStarted(registration);
         const installing = registration.installing || registration.waiting;
         if (installing) {
           installing.addEventListener("statechange", () => { if (installing.state === "redundant") ready(); });

@@ -220,6 +220,7 @@ def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, 
     paths = [path for path, _size in sent]
     assert sorted({p for p in paths if paths.count(p) > 1}) == [], sent
     assert {"index.html", "sw.js", "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"} <= set(paths)
+    assert not set(paths) & set(reader_files()), paths  # the code reader comes with the first scan
     # one of Flutter's two builds, and one CanvasKit variant of the renderer it picked
     assert len({"main.dart.js", "main.dart.wasm"} & set(paths)) == 1, paths
     assert len([p for p in paths if p.startswith("canvaskit/") and p.endswith(".wasm")]) == 1, paths
@@ -235,13 +236,27 @@ def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, 
     assert log.take() == [] and outside == []
 
 
-def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, offline_phone):
+def recording_phone(new_context, url: str):
+    """A phone-sized context with the browser's HTTP cache on, as a real phone has it: requests to other hosts
+    are recorded in `outside`, not routed (Playwright's routing turns the HTTP cache off)."""
+    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                          has_touch=True)
+    context.outside = []
+    context.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
+               else context.outside.append(request.url))
+    return context
+
+
+def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, new_context):
     folder, url, log, _server = gzip_host
-    pad = settled_first_visit(offline_phone, url)
+    phone = recording_phone(new_context, url)
+    pad = settled_first_visit(phone, url)
     start_game(pad)
     log.take()
     version = release_changed_code(folder)
-    pad = open_home(pad, url)  # the next visit online: the old release opens, the new one installs meanwhile
+    # the next visit online: the release it has opens whole, with the game, while the new one installs
+    pad = open_home(pad, url)
+    pad.button("Resume: Ann · Bob").wait_for(timeout=START)
     deadline = time.monotonic() + START / 1000
     while pad.page.evaluate(SITE_CACHES_JS) != [f"tourpad-{version}"]:
         assert time.monotonic() < deadline, "the new release was not installed"
@@ -252,7 +267,67 @@ def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzi
     pad = open_home(pad, url)  # the new release, from the cache: nothing more to fetch, the game still there
     pad.button("Resume: Ann · Bob").wait_for(timeout=START)
     assert [p for p, _size in log.take() if p != "sw.js"] == []
-    assert offline_phone.outside == []
+    assert phone.outside == []
+
+
+def reader_files() -> list[str]:
+    """The site's files of the page's code reader (zxing-wasm and ours), fetched the first time a player scans."""
+    from scorer.web.code_reader import site_files as code_reader_files
+
+    return list(code_reader_files())
+
+
+def qr_photo(path: Path, text: str) -> Path:
+    """A photo (PNG) of a QR code of `text`, as a phone's screen shows one."""
+    import segno
+
+    segno.make(text, error="m").save(str(path), kind="png", scale=6, border=4)
+    return path
+
+
+def scan_photo_file(pad: Pad, ident: str, photo: Path) -> None:
+    """A screen's "Scan a code" (`ident`), then Photo file with `photo`."""
+    pad.tap_until(lambda: pad.tap_ident(f"{ident}-button"),
+                  lambda ms: pad.ident(f"{ident}-scan-button").wait_for(timeout=ms))
+    with pad.page.expect_file_chooser(timeout=15000) as chooser:
+        pad.tap_ident(f"{ident}-scan-button")
+    chooser.value.set_files(str(photo))
+
+
+def test_the_code_reader_comes_with_the_first_scan_and_reads_decks_and_join_codes_offline(gzip_host, new_context,
+                                                                                           tmp_path):
+    """Issue 40, items 3 and 4: a first visit fetches no file of the code reader; the first scan (a shared
+    deck's QR code, from Your decks) fetches each once, and the service worker keeps them: offline, the table
+    screen's scan still reads a table's join code, and opens the table's own page."""
+    from scorer.packs import deck_share_code, duplicate_deck
+    from scorer.routes import deck_link, join_link
+
+    _folder, url, log, server = gzip_host
+    phone = recording_phone(new_context, url)
+    pad = settled_first_visit(phone, url)
+    assert not {p for p, _size in log.take()} & set(reader_files())
+    deck = duplicate_deck("usa")
+    pad.page.goto(url + "#/decks")
+    pad.ident("deck-code-button").wait_for(timeout=SLOW)
+    pad.shot("web-decks-scan-a-code")
+    link = deck_link("https://another.phone", deck_share_code(deck))
+    scan_photo_file(pad, "deck-code", qr_photo(tmp_path / "deck.png", link))
+    pad.wait_text("shared-deck-name", r"^Boomerang: USA \(copy\)$", timeout=SLOW)
+    fetched = [p for p, _size in log.take()]
+    # each file the reader runs on, once (the camera's view waits for the camera; the licence is for people)
+    assert sorted(p for p in fetched if p in reader_files()) == sorted(set(reader_files()) - {"camera.js",
+                                                                                              "zxing/LICENSE"})
+    pad.shot("web-scan-deck-code")
+
+    server.shutdown()  # offline: the app and its reader come from the service worker's cache
+    pad = open_home(pad, url)
+    pad.tap_until(lambda: pad.tap("Table mode: host or join"),
+                  lambda ms: pad.ident("join-code-button").wait_for(timeout=ms))
+    pad.shot("web-table-scan-a-join-code")
+    table = join_link("http://127.0.0.1:9", "ABCD-EFGH")  # a table's computer: its page is asked for, that is all
+    with pad.page.expect_request(table, timeout=SLOW):
+        scan_photo_file(pad, "join-code", qr_photo(tmp_path / "join.png", table))
+    assert phone.outside == [table]
 
 
 def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:

@@ -55,6 +55,8 @@ globalThis.jsConnect = async function (appId, args, dartOnMessage) {
   worker.tourpadOnMessage = dartOnMessage;
   worker.postMessage({tourpadConnect: {args: args, documentUrl: document.URL}});
   const reply = await worker.tourpadReply;
+  // the app's files are loaded (or failed to): a new release of the site may take over (index.html)
+  dispatchEvent(new Event("tourpad:start-done"));
   if (reply !== "initialized") {
     console.error("Python worker init error:", reply);
     await jsDisconnect(appId);

@@ -9,6 +9,11 @@
 // stored file whose hash is unchanged, copying it into its own cache, fetches anew only the stored files whose
 // content changed, and replaces the old cache once it is complete. Games are in IndexedDB, never touched here;
 // Python's start-up caches (python-worker.js) are named apart.
+//
+// A new release takes over only when no page is starting the old one: as soon as the old release's pages are
+// gone, or when a page of it says its start is done ("tourpad:take-over", see PAGE_ADDITIONS in publish.py).
+// Taking over swaps the worker under every open page: a page still starting would load the old release's
+// package list and the new release's wheel, which Pyodide refuses (their hashes differ), and the app fails.
 const VERSION = "__VERSION__";
 const FILES = __FILES__;
 const CACHE = "tourpad-" + VERSION;
@@ -44,9 +49,14 @@ async function contentHash(bytes) {
   return Array.from(digest.slice(0, HASH_BYTES), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// The newest complete cache of an earlier release (LIST is written last; a cache without it is not one).
 async function previousCache() {
   const names = (await caches.keys()).filter((k) => k.startsWith("tourpad-") && k !== CACHE);
-  return names.length ? caches.open(names[names.length - 1]) : null;
+  for (const name of names.reverse()) {
+    const cache = await caches.open(name);
+    if (await cache.match(new URL(LIST, scope()).href)) return cache;
+  }
+  return null;
 }
 
 async function install() {
@@ -86,7 +96,11 @@ async function install() {
 }
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(install().then(() => self.skipWaiting()));
+  event.waitUntil(install());
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "tourpad:take-over") self.skipWaiting();
 });
 
 self.addEventListener("activate", (event) => {
@@ -102,14 +116,16 @@ self.addEventListener("fetch", (event) => {
   const path = fileOf(request);
   if (path === null) return;  // not a file of this site: the network, as without this worker
   event.respondWith((async () => {
-    const cache = await caches.open(CACHE);
     const key = new URL(path, scope()).href;
-    const hit = await cache.match(key);
+    // never caches.open here: once a new release has deleted this one's cache, opening it would make it anew
+    const hit = await caches.match(key, {cacheName: CACHE});
     if (hit) return hit;
     const response = await fetch(request);
-    if (response.status === 200) {
+    if (response.status === 200 && await caches.has(CACHE)) {
       // stored whole (the page reads its copy meanwhile); a partial or failed answer is never kept
-      event.waitUntil(cache.put(key, response.clone()).catch((e) => console.warn("offline cache:", path, e)));
+      const copy = response.clone();  // before the page reads the body
+      const stored = caches.open(CACHE).then((cache) => cache.put(key, copy));
+      event.waitUntil(stored.catch((e) => console.warn("offline cache:", path, e)));
     }
     return response;
   })());
