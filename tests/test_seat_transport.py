@@ -4,16 +4,14 @@ and the same seat over a `tourpad host`'s JSON API and event stream (scorer/tabl
 from __future__ import annotations
 
 import queue
-import threading
-import time
 
 import pytest
+from live_api import serve_table_api
+from test_table_sheet_session import seated
 
 from benchmarks.table import scripted_rounds
 from rules.editions import load_edition
 from scorer.pad.errors import EntryError
-from scorer.ports import free_port
-from scorer.table import api
 from scorer.table.errors import NotFound, TableError
 from scorer.table.http_seat import HttpSeatTransport, server_sent_events
 from scorer.table.service import TableService
@@ -26,11 +24,6 @@ def service(tmp_path):
     s = TableService(tmp_path / "tables.sqlite3")
     yield s
     s.close()
-
-
-def seated(service: TableService, seats: int) -> tuple[str, list[str]]:
-    code, _ = service.create_table("australia", seats, credential=service.host_credential)
-    return code, [service.claim_seat(code, s, f"P{s}") for s in range(1, seats + 1)]
 
 
 class HandTransport:
@@ -90,18 +83,7 @@ def test_a_seat_needs_nothing_of_a_table_but_its_transport(service):
 @pytest.fixture
 def live_host(service):
     """The table API on a free loopback port, served by uvicorn on a thread (real HTTP, real event stream)."""
-    import uvicorn
-
-    port = free_port("127.0.0.1")
-    server = uvicorn.Server(uvicorn.Config(api.create_app(service), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    yield from serve_table_api(service)
 
 
 class Phone:

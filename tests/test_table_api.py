@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from live_api import serve_table_api
 
 from benchmarks.table import scripted_rounds
 from rules.record import GameRecord, PlayerRound, score_record
-from scorer.ports import free_port
 from scorer.table import api
 from scorer.table.host import join_link, join_url, qr_png, seat_link
 from scorer.table.service import TableService, new_token
@@ -375,19 +375,7 @@ def test_idle_tables_expire_and_reads_keep_a_table_alive(tmp_path):
 
 @pytest.fixture
 def live_server(service):
-    import uvicorn
-
-    port = free_port("127.0.0.1")
-    server = uvicorn.Server(uvicorn.Config(api.create_app(service), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    yield from serve_table_api(service)
 
 
 def read_events(response: httpx.Response, count: int) -> list[dict]:

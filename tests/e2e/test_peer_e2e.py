@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_page_channel import Answered
 
 from benchmarks.table import scripted_rounds
 from rules.editions import load_edition
@@ -38,15 +39,6 @@ LOAD_JS = """async () => {
   window.toWorker = [];
   window.worker = {postMessage: (message) => window.toWorker.push(message)};
 }"""
-
-
-class Answered:
-    def __init__(self, value) -> None:
-        self.value = value
-
-    def __await__(self):
-        return self.value
-        yield
 
 
 def settled(coroutine):
