@@ -26,7 +26,15 @@ from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
 from scorer.ui.named import icon_button, menu_button
-from scorer.ui.text_size import DEFAULT_TEXT_SIZE, keep_text_size, saved_text_size, text_size_menu
+from scorer.ui.text_size import (
+    DEFAULT_TEXT_SIZE,
+    TEXT_SCALES,
+    action_width,
+    keep_text_size,
+    saved_text_size,
+    text_size_menu,
+    title_fits,
+)
 from scorer.ui.theme import SEED_COLOR, build_theme  # noqa: F401  (the shell's theme: main and publish read it here)
 
 log = logging.getLogger(__name__)
@@ -311,10 +319,21 @@ class PadApp:
             _("Light / dark theme"), lambda e: self.toggle_theme()))
         settings = ([self.language_menu(), text_size_menu(self.text_size, self.pick_text_size)] if path == "/"
                     else [])  # the home screen keeps the settings
-        appbar = ft.AppBar(leading=back, automatically_imply_leading=False,
-                           title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
-                           actions=[*shown.actions, *settings, theme_button], center_title=False)
+        actions = [*shown.actions, *settings, theme_button]
+        scale = TEXT_SCALES[self.text_size]
+        title = sem("screen-title", ft.Text(shown.title, theme_style=ft.TextThemeStyle.TITLE_LARGE,
+                                            weight=ft.FontWeight.BOLD))
         body = shown.body
+        if not title_fits(shown.title, self.page.width or MAX_BODY_WIDTH, scale, back is not None,
+                          sum(action_width(a, scale) for a in actions)):
+            # the app bar would cut it short ("Table 9GWU-VNN8 · …" on a phone, large text): the title
+            # heads the screen instead, where it wraps
+            body = ft.Column([ft.Container(ft.Semantics(header=True, content=title),
+                                           padding=ft.Padding.only(left=16, right=16, top=12)), body],
+                             spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            title = None
+        appbar = ft.AppBar(leading=back, automatically_imply_leading=False, title=title, actions=actions,
+                           center_title=False)
         # a desktop window: a centred phone-width column reads better than full width (but not the board)
         if self.wide and not shown.full_width:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)

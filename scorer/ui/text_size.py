@@ -25,6 +25,8 @@ TEXT_SIZE_KEY = "tourpad.text_size"
 DEFAULT_TEXT_SIZE = "normal"
 #: Each setting's root font size in px: the browser's default 16 px is Flutter's text scale 1.
 TEXT_SIZES = {"normal": 16, "large": 20, "largest": 24}
+#: Each setting's text scale (what Flutter's web client makes of the root font size).
+TEXT_SCALES = {size: px / TEXT_SIZES[DEFAULT_TEXT_SIZE] for size, px in TEXT_SIZES.items()}
 TEXT_SIZE_NAMES = {"normal": N_("Normal text"), "large": N_("Large text"), "largest": N_("Largest text")}
 #: How long a choice waits for the device to keep it, and the first screen for the saved one (s).
 KEEP_SECONDS = 3.0
@@ -118,3 +120,35 @@ def text_size_menu(current: str, choose: Callable[[str], None]) -> ft.Control:
                               checked=size == current, on_click=lambda e, size=size: choose(size))
              for size, name in TEXT_SIZE_NAMES.items()]
     return ft.Semantics(identifier="text-size", content=menu_button(ft.Icons.FORMAT_SIZE, _("Text size"), items))
+
+
+#: The app bar's title: Material 3's title-large text, in bold.
+TITLE_SIZE = 22
+#: Material's app bar draws its title at most this much larger, whatever the text scale (Flutter's
+#: `_kMaxTitleTextScaleFactor`).
+APP_BAR_TITLE_MAX_SCALE = 1.34
+#: A bold Roboto letter's advance, as a share of the font size, a little over the average of mixed text
+#: ("Table 9GWU-VNN8 · Hôte" is 0.55): over-estimating only moves a title that would have fitted.
+LETTER_EM = 0.6
+#: Where Material's app bar starts its title (after a back arrow, and without), and the room kept before
+#: the actions (px).
+TITLE_START_AFTER_BACK, TITLE_START, TITLE_END_GAP = 72, 16, 16
+
+
+def title_fits(title: str, width: float, scale: float, back: bool, actions_width: float) -> bool:
+    """Whether `title` fits on one line of an app bar `width` px wide at text scale `scale` (Flutter's app
+    bar would cut it short with "…" otherwise)."""
+    room = width - (TITLE_START_AFTER_BACK if back else TITLE_START) - TITLE_END_GAP - actions_width
+    return len(title) * LETTER_EM * TITLE_SIZE * min(scale, APP_BAR_TITLE_MAX_SCALE) <= room
+
+
+def action_width(control: ft.Control, scale: float) -> float:
+    """How wide an app bar action is drawn (px): an icon's tap target, or a text button's label and icon."""
+    from scorer.ui.named import TAP_TARGET
+
+    while isinstance(control, ft.Semantics) and control.content is not None:
+        control = control.content
+    if isinstance(control, ft.TextButton) and isinstance(control.content, str):
+        icon = 26 if control.icon is not None else 0  # 18 px and the gap after it
+        return 24 + icon + len(control.content) * LETTER_EM * 14 * scale
+    return TAP_TARGET

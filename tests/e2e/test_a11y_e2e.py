@@ -1,5 +1,6 @@
 """Every player can use the eight main screens: axe-core finds nothing serious or critical, nothing is wider
-than a 320 px phone, and every control is at least 44×44 px, at the normal and at the largest text size.
+than a 320 px phone, every control is at least 44×44 px and the screen's title is not cut short, at the normal
+and at the largest text size.
 
 What axe-core sees here: Flet's web client draws on a canvas; what a screen reader reads is Flutter's
 semantics tree, which the page only builds once accessibility is switched on (the conftest does, as a
@@ -26,7 +27,7 @@ from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.ports import free_port
 from scorer.solo.view import new_game
-from scorer.ui.text_size import TEXT_SIZE_KEY
+from scorer.ui.text_size import APP_BAR_TITLE_MAX_SCALE, TEXT_SIZE_KEY, TITLE_SIZE
 
 pytestmark = pytest.mark.e2e
 
@@ -93,6 +94,26 @@ SCROLL_JS = """(by) => {
   const before = region.scrollTop;
   region.scrollTop = before + by;
   return region.scrollTop !== before; }"""
+
+#: The screen's title as drawn: [text, its width in the title's font (px), the width and the lines it is
+#: given]. Flutter paints on a canvas; its semantics node only tells the text and the box the title was
+#: laid out in, so the text is measured here in the font Flutter draws it with (the app's own Roboto) at
+#: the title's size under the page's text scale. A title cut short with "…" needs more than its lines hold.
+TITLE_JS = """async ([titlePx, lineHeight, barScale]) => {
+  const face = new FontFace('tourpad-title', 'url(/assets/fonts/roboto.woff2)');
+  document.fonts.add(await face.load());
+  const scale = parseFloat(getComputedStyle(document.documentElement).fontSize) / 16;
+  const ctx = document.createElement('canvas').getContext('2d');
+  return Array.from(document.querySelectorAll('[flt-semantics-identifier="screen-title"]')).map(e => {
+    const r = e.getBoundingClientRect(), text = e.innerText.trim();
+    // in the app bar (56 px tall), Material caps the title's text scale
+    const px = titlePx * (r.bottom <= 57 ? Math.min(scale, barScale) : scale);
+    ctx.font = `${px}px tourpad-title`;
+    return [text, Math.round(ctx.measureText(text).width), Math.round(r.width),
+            Math.max(1, Math.round(r.height / (px * lineHeight)))];
+  }); }"""
+#: Material 3's title-large line height, as a share of its size (28 px for 22)
+TITLE_LINE_HEIGHT = 28 / 22
 
 
 @pytest.fixture(scope="module")
@@ -174,5 +195,10 @@ def test_screen_is_usable_at_320_px(screen, text_size, urls, new_context):
     if text_size == "normal":  # names and roles are the same tree at every text size: axe reads it once
         findings = serious_findings(pad.page, f"{screen}-{text_size}")
         assert findings == [], "\n".join(findings)
+    titles = pad.page.evaluate(TITLE_JS, [TITLE_SIZE, TITLE_LINE_HEIGHT, APP_BAR_TITLE_MAX_SCALE])
+    assert len(titles) == 1, titles
+    (title, needs, width, lines), = titles
+    # a wrapped title's lines hold its words (the spaces where it breaks aside); 2 px for rounding
+    assert needs <= width * lines + (lines - 1) * TITLE_SIZE + 2, f"{title!r} is cut short: {titles}"
     problems = layout_problems(pad, f"{screen}-{text_size}")
     assert problems == [], "\n".join(map(str, problems))
