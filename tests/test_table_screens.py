@@ -79,3 +79,34 @@ def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting
             page.data.table_screens.close()
 
     run_session(run)
+
+
+def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
+    """The board is a component: in a desktop window at the largest text size, what it renders (at the
+    first draw and after each change at the table) has its type scaled by the app; a phone's board is
+    drawn in type sized to be read in hand."""
+    from test_text_size import desktop_window, until
+
+    from scorer.ui.table_board import ACROSS_THE_ROOM, IN_HAND
+    from scorer.ui.text_size import TEXT_SIZE_KEY
+
+    service, store = hosting
+    code, _ = service.create_table("australia", 2, credential=service.host_credential)
+
+    def status(page) -> ft.Text:
+        return next(c.content for c in walk(top(page)) if isinstance(c, ft.Semantics)
+                    and c.identifier == "board-status")
+
+    async def run():
+        page = await desktop_window(store, f"/table/{code}/board", {TEXT_SIZE_KEY: "largest"})
+        await until(lambda: status(page).value.startswith("Round 1"))
+        assert status(page).size == ACROSS_THE_ROOM.big * 1.5
+        service.claim_seat(code, 1, "Ann")
+        await until(lambda: "Ann" in status(page).value)
+        assert status(page).size == ACROSS_THE_ROOM.big * 1.5
+        _phone, phone_page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/board", {},
+                                                        page.session.connection.pubsubhub,
+                                                        page.session.connection.executor)
+        assert status(phone_page).size == IN_HAND.big  # the browser scales it: the app does not
+
+    run_session(run)

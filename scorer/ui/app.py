@@ -31,7 +31,9 @@ from scorer.ui.text_size import (
     TEXT_SCALES,
     action_width,
     keep_text_size,
+    own_text_scale,
     saved_text_size,
+    scale_text,
     text_size_menu,
     title_fits,
 )
@@ -142,7 +144,18 @@ def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
     (`Renderer` is Flet's own, not exported: flet is pinned to 1.0.5.)"""
     from flet.components.component import Renderer
 
-    return Renderer().render(ft.memo(component), *args, **kwargs)
+    app = ft.context.page.data
+    scale = app.own_text_scale if isinstance(app, PadApp) else 1.0
+    if scale == 1:
+        return Renderer().render(ft.memo(component), *args, **kwargs)
+    # a window the app scales itself: what the component renders gets its text sizes scaled
+    return Renderer().render(ft.memo(scaled_island), component.__component_impl__, scale, *args, **kwargs)
+
+
+@ft.component
+def scaled_island(render: Callable[..., ft.Control], scale: float, *args, **kwargs) -> ft.Control:
+    """A component's render with its explicit text sizes `scale` times larger (`island`)."""
+    return scale_text(render(*args, **kwargs), scale)
 
 
 def start_islands(page: ft.Page) -> None:
@@ -321,11 +334,13 @@ class PadApp:
                     else [])  # the home screen keeps the settings
         actions = [*shown.actions, *settings, theme_button]
         scale = TEXT_SCALES[self.text_size]
+        scale_text(shown.body, self.own_text_scale)  # a window with no page to scale: the app scales its text
+        scale_text(shown.actions, self.own_text_scale)
         title = sem("screen-title", ft.Text(shown.title, theme_style=ft.TextThemeStyle.TITLE_LARGE,
                                             weight=ft.FontWeight.BOLD))
         body = shown.body
         if not title_fits(shown.title, self.page.width or MAX_BODY_WIDTH, scale, back is not None,
-                          sum(action_width(a, scale) for a in actions)):
+                          sum(action_width(a, scale) for a in actions), capped=self.own_text_scale == 1):
             # the app bar would cut it short ("Table 9GWU-VNN8 · …" on a phone, large text): the title
             # heads the screen instead, where it wraps
             body = ft.Column([ft.Container(ft.Semantics(header=True, content=title),
@@ -339,6 +354,21 @@ class PadApp:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
         return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
                        scroll=ft.ScrollMode.AUTO, padding=0)
+
+    @property
+    def own_text_scale(self) -> float:
+        """The text scale the app applies itself (a desktop window; a browser scales the page itself)."""
+        return own_text_scale(self.page, self.text_size)
+
+    def show_text_size(self, size: str) -> None:
+        """Draw every screen at text size `size`; a window the app scales itself gets its theme scaled too."""
+        self.text_size = size
+        if self.page.web:
+            self.render()  # the page's script scaled the text: the menu's check mark moves
+            return
+        self.page.theme = build_theme(False, self.own_text_scale)
+        self.page.dark_theme = build_theme(True, self.own_text_scale)
+        self.render(rebuild_below=True)
 
     @property
     def wide(self) -> bool:
@@ -455,14 +485,13 @@ class PadApp:
         """The text size kept on this device, checked in its menu (the page itself applied it at load)."""
         saved = await saved_text_size()
         if saved != self.text_size:
-            self.text_size = saved
-            self.render()
+            self.show_text_size(saved)
 
     def pick_text_size(self, size: str) -> None:
         async def keep() -> None:
             self.text_size = size
             await keep_text_size(size)
-            self.render()
+            self.show_text_size(size)
         self.page.run_task(keep)
 
     def toggle_theme(self) -> None:

@@ -5,13 +5,16 @@ page's root font size (16 px is 1×) and follows it live, explicit sizes include
 on the device as the language is (`ft.SharedPreferences`, which a browser keeps in localStorage under
 "flutter.<key>"), and a small script in the served page (`PAGE_SCRIPT`, put in by `with_page_script` and by
 `tourpad publish`) sets the root font size from it: at load, and the moment the app stores a new choice.
-A desktop window (no browser) keeps its size.
+A window with no page to scale (the desktop app, an app on a phone) gets the setting from the app itself:
+its theme's text styles (`text_theme`) and every explicit text size on its screens (`scale_text`) are
+multiplied by the setting's scale.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 from collections.abc import Callable
 
@@ -135,11 +138,14 @@ LETTER_EM = 0.6
 TITLE_START_AFTER_BACK, TITLE_START, TITLE_END_GAP = 72, 16, 16
 
 
-def title_fits(title: str, width: float, scale: float, back: bool, actions_width: float) -> bool:
+def title_fits(title: str, width: float, scale: float, back: bool, actions_width: float,
+               capped: bool = True) -> bool:
     """Whether `title` fits on one line of an app bar `width` px wide at text scale `scale` (Flutter's app
-    bar would cut it short with "…" otherwise)."""
+    bar would cut it short with "…" otherwise); `capped`: Flutter scales the text (a browser), and caps
+    the title's scale; the app's own scale (`own_text_scale`) is not capped."""
     room = width - (TITLE_START_AFTER_BACK if back else TITLE_START) - TITLE_END_GAP - actions_width
-    return len(title) * LETTER_EM * TITLE_SIZE * min(scale, APP_BAR_TITLE_MAX_SCALE) <= room
+    drawn = min(scale, APP_BAR_TITLE_MAX_SCALE) if capped else scale
+    return len(title) * LETTER_EM * TITLE_SIZE * drawn <= room
 
 
 def action_width(control: ft.Control, scale: float) -> float:
@@ -152,3 +158,55 @@ def action_width(control: ft.Control, scale: float) -> float:
         icon = 26 if control.icon is not None else 0  # 18 px and the gap after it
         return 24 + icon + len(control.content) * LETTER_EM * 14 * scale
     return TAP_TARGET
+
+
+
+#: Material 3's text roles at scale 1 (px): the sizes Flutter's theme gives them.
+MATERIAL_TEXT_SIZES = {
+    "display_large": 57, "display_medium": 45, "display_small": 36,
+    "headline_large": 32, "headline_medium": 28, "headline_small": 24,
+    "title_large": 22, "title_medium": 16, "title_small": 14,
+    "body_large": 16, "body_medium": 14, "body_small": 12,
+    "label_large": 14, "label_medium": 12, "label_small": 11,
+}
+
+
+def own_text_scale(page: ft.Page, size: str) -> float:
+    """The text scale the app applies itself: none in a browser (the page script scales the page's text);
+    a desktop or phone app's window has no page to scale, so the app multiplies its text sizes."""
+    return 1.0 if page.web else TEXT_SCALES.get(size, 1.0)
+
+
+def text_theme(scale: float) -> ft.TextTheme | None:
+    """Every Material text role `scale` times its size (None at scale 1: Flutter's own)."""
+    if scale == 1:
+        return None
+    return ft.TextTheme(**{role: ft.TextStyle(size=px * scale) for role, px in MATERIAL_TEXT_SIZES.items()})
+
+
+def scale_text(control, scale: float):
+    """`control` with every explicit text size under it `scale` times its own (once: a control drawn again
+    keeps the size it was given); components are left to scale what they render themselves."""
+    from flet.components.component import Component
+
+    if scale == 1 or control is None:
+        return control
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, list):
+            stack.extend(c)
+            continue
+        if not isinstance(c, ft.BaseControl) or isinstance(c, Component):
+            continue
+        if isinstance(c, ft.Text) and c.size is not None:
+            own = c.__dict__.setdefault("_unscaled_size", c.size)
+            c.size = own * scale
+        for f in dataclasses.fields(c):
+            if f.name.startswith("_"):
+                continue
+            value = getattr(c, f.name, None)
+            if isinstance(value, ft.BaseControl) or (isinstance(value, list) and value
+                                                     and isinstance(value[0], ft.BaseControl)):
+                stack.append(value)
+    return control
