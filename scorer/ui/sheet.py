@@ -276,10 +276,12 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
             buttons.append(ft.Container(ft.Row([
                 ft.Icon(ft.Icons.CHECK if entered[p] else ft.Icons.EDIT_NOTE, size=18,
                         color=ft.Colors.PRIMARY if entered[p] else ft.Colors.ON_SURFACE_VARIANT),
-                sem(f"entering-{p + 1}", ft.Text(
+                # wraps, and the chip grows with it, rather than running past its side (large text): the
+                # row's own child is what it lets flex, not the text under the semantics
+                ft.Container(sem(f"entering-{p + 1}", ft.Text(
                     (_("{name}: entered") if entered[p] else _("{name}: entering…")).format(name=name),
-                    weight=ft.FontWeight.W_500))], spacing=6, tight=True),
-                height=48, padding=ft.Padding.symmetric(horizontal=14), border_radius=24,
+                    weight=ft.FontWeight.W_500)), expand=True, expand_loose=True)], spacing=6, tight=True),
+                padding=ft.Padding.symmetric(horizontal=14, vertical=12), border_radius=24,
                 border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
     heading = wording.round_heading(r + 1, ROUNDS, passes_left(r, state.setup.n, True)
                                     if state.setup.direction_variant else None)

@@ -133,7 +133,7 @@ class BoardScreen:
 
 def standings(board: Board, t: BoardType) -> ft.Control:
     rows = [ft.Row([ft.Text(f"{s.rank}.", size=t.large, width=44, weight=ft.FontWeight.BOLD),
-                    ft.Text(s.name, size=t.large, expand=True, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS),
+                    ft.Text(s.name, size=t.large, expand=True),  # a long name wraps: never cut short
                     ft.Text(f"{s.total}", size=t.large, weight=ft.FontWeight.BOLD)])
             for s in board.standings]
     return sem("board-standings", _card(t, _("Standings"), *rows))
@@ -195,8 +195,7 @@ def sheet_card(board: Board, sheet: SheetColumn, t: BoardType) -> ft.Control:
     if sheet.entering:
         lines.append(ft.Text(_("entering round {round}…").format(round=board.round), size=t.medium, italic=True,
                              color=ft.Colors.TERTIARY))
-    header = ft.Row([ft.Text(sheet.name, size=t.large, weight=ft.FontWeight.BOLD, expand=True, no_wrap=True,
-                             overflow=ft.TextOverflow.ELLIPSIS),
+    header = ft.Row([ft.Text(sheet.name, size=t.large, weight=ft.FontWeight.BOLD, expand=True),
                      ft.Text(ngettext("{n} pts", "{n} pts", sheet.total).format(n=sheet.total), size=t.large,
                              weight=ft.FontWeight.BOLD)])
     leading = sheet.rank == 1 and sheet.total > 0
