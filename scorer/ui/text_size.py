@@ -31,8 +31,12 @@ TEXT_SIZES = {"normal": 16, "large": 20, "largest": 24}
 #: Each setting's text scale (what Flutter's web client makes of the root font size).
 TEXT_SCALES = {size: px / TEXT_SIZES[DEFAULT_TEXT_SIZE] for size, px in TEXT_SIZES.items()}
 TEXT_SIZE_NAMES = {"normal": N_("Normal text"), "large": N_("Large text"), "largest": N_("Largest text")}
-#: How long a choice waits for the device to keep it, and the first screen for the saved one (s).
+#: How long a choice waits for the device to keep it (s).
 KEEP_SECONDS = 3.0
+#: How long the first screen waits for the device to say the size it keeps (s): a busy phone or host may
+#: take seconds, and until then the app draws for the normal size (titles it would not fit in the app bar
+#: at the largest one stay there, cut short).
+ASK_SECONDS = 10.0
 
 PAGE_SCRIPT = """<script>
   // tourpad's text size (scorer/ui/text_size.py): the page's root font size, which Flutter reads as its text
@@ -105,7 +109,7 @@ class PageScriptMiddleware:
 async def saved_text_size() -> str:
     """The size chosen on this device, else the default (also when the device does not answer)."""
     with contextlib.suppress(Exception):
-        saved = await asyncio.wait_for(ft.SharedPreferences().get(TEXT_SIZE_KEY), KEEP_SECONDS)
+        saved = await asyncio.wait_for(ft.SharedPreferences().get(TEXT_SIZE_KEY), ASK_SECONDS)
         if saved in TEXT_SIZES:
             return saved
     return DEFAULT_TEXT_SIZE

@@ -109,8 +109,7 @@ TITLE_JS = """async ([titlePx, lineHeight, barScale]) => {
     // in the app bar (56 px tall), Material caps the title's text scale
     const px = titlePx * (r.bottom <= 57 ? Math.min(scale, barScale) : scale);
     ctx.font = `${px}px tourpad-title`;
-    return [text, Math.round(ctx.measureText(text).width), Math.round(r.width),
-            Math.max(1, Math.round(r.height / (px * lineHeight)))];
+    return [text, ctx.measureText(text).width, r.width, Math.max(1, Math.round(r.height / (px * lineHeight)))];
   }); }"""
 #: Material 3's title-large line height, as a share of its size (28 px for 22)
 TITLE_LINE_HEIGHT = 28 / 22
@@ -171,6 +170,23 @@ def serious_findings(page, screen: str) -> list[str]:
             for v in results["violations"] if v["impact"] in SERIOUS]
 
 
+def title_fits(needs: float, width: float, lines: int) -> bool:
+    """A wrapped title's lines hold its words (the spaces where it breaks aside); one line holds it only
+    if it is no wider (Flutter cuts a title that overflows by a pixel)."""
+    return needs <= width * lines + (lines - 1) * TITLE_SIZE + 0.5
+
+
+def title_drawn(pad) -> list[list]:
+    """TITLE_JS once the app has drawn the screen for this device's text size: it learns the size from the
+    device's storage after its first screen (seconds on a busy machine), then draws the screen again."""
+    for _ in range(30):
+        titles = pad.page.evaluate(TITLE_JS, [TITLE_SIZE, TITLE_LINE_HEIGHT, APP_BAR_TITLE_MAX_SCALE])
+        if len(titles) == 1 and title_fits(*titles[0][1:]):
+            break
+        pad.page.wait_for_timeout(500)
+    return titles
+
+
 def layout_problems(pad, screen: str) -> list[list]:
     """LAYOUT_JS at each scroll step, from the top of the screen to its foot; a screenshot of each step."""
     problems: list[list] = []
@@ -195,10 +211,9 @@ def test_screen_is_usable_at_320_px(screen, text_size, urls, new_context):
     if text_size == "normal":  # names and roles are the same tree at every text size: axe reads it once
         findings = serious_findings(pad.page, f"{screen}-{text_size}")
         assert findings == [], "\n".join(findings)
-    titles = pad.page.evaluate(TITLE_JS, [TITLE_SIZE, TITLE_LINE_HEIGHT, APP_BAR_TITLE_MAX_SCALE])
+    titles = title_drawn(pad)
     assert len(titles) == 1, titles
     (title, needs, width, lines), = titles
-    # a wrapped title's lines hold its words (the spaces where it breaks aside); 2 px for rounding
-    assert needs <= width * lines + (lines - 1) * TITLE_SIZE + 2, f"{title!r} is cut short: {titles}"
+    assert title_fits(needs, width, lines), f"{title!r} is cut short: {titles}"
     problems = layout_problems(pad, f"{screen}-{text_size}")
     assert problems == [], "\n".join(map(str, problems))
