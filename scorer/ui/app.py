@@ -144,7 +144,10 @@ def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
     (`Renderer` is Flet's own, not exported: flet is pinned to 1.0.5.)"""
     from flet.components.component import Renderer
 
-    app = ft.context.page.data
+    try:
+        app = ft.context.page.data
+    except RuntimeError:  # drawn outside a session (a screen built alone, as a test may)
+        app = None
     scale = app.own_text_scale if isinstance(app, PadApp) else 1.0
     if scale == 1:
         return Renderer().render(ft.memo(component), *args, **kwargs)
