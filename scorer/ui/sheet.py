@@ -19,6 +19,7 @@ from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import icon_reference, is_dark
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 MAP_W = 330  # fits a 390 px phone less the page's and the card's padding and margins
@@ -101,9 +102,10 @@ def cell(text: str, width: int, bold: bool = False, color=None, strike: bool = F
                         else ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(vertical=6))
 
 
-def region_map(state: PadState, player: int) -> ft.Control:
+def region_map(state: PadState, player: int, fixed_label: bool = True) -> ft.Control:
     """Letters by region; the letters this player has visited are crossed; the bonus is circled when
-    this player scored it, struck out when someone else claimed it first."""
+    this player scored it, struck out when someone else claimed it first. `fixed_label`: the region names
+    in a column of their own (normal text), else each as wide as it needs."""
     edition = state.edition
     visited = state.visited(player)
     claims = state.region_claims()
@@ -135,8 +137,10 @@ def region_map(state: PadState, player: int) -> ft.Control:
         # wraps: on a 320 px phone (or in large text) the letters and the bonus go under the region's name
         rows.append(ft.Row([
             ft.Row([ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-                    ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
-                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6, tight=True),
+                    # a long name wraps rather than being cut short; in large text, where the letters go
+                    # under it, it takes the width it needs
+                    ft.Text(region.label, size=13, width=(118 if most <= 4 else 110) if fixed_label else None,
+                            expand=not fixed_label, expand_loose=True)], spacing=6, tight=True),
             ft.Row([ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap), bonus],
                    spacing=6, tight=True)], spacing=6, wrap=True, run_spacing=4))
     status = state.route_status(player)
@@ -248,7 +252,7 @@ def category_table(state: PadState, player: int) -> ft.Control:
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
                             color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                     ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
-                            size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
+                            size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)], spacing=6)
     # focusable: a keyboard can reach the table to scroll it sideways (on a phone it is wider than the screen)
     table = ft.Semantics(content=ft.Column(rows, spacing=0), focusable=True)
     return ft.Column([ft.Row([table], scroll=ft.ScrollMode.AUTO), check], spacing=6)
@@ -364,7 +368,7 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
                                  for line in session.status_lines()),
                                status_box, tabs]
     if state.setup.mode == LETTERS_MODE:
-        places = [region_map(state, player)]
+        places = [region_map(state, player, fixed_label=app.text_size == DEFAULT_TEXT_SIZE)]
         if has_town_map(state.edition):
             places.insert(0, town_map(state, player))
         parts.append(ft.Card(ft.Container(ft.Column(places, spacing=8), padding=10)))

@@ -121,7 +121,7 @@ def typed_field(place: TablePlace, key: str, label: str, width: int = 220, **opt
 
 
 def picked_dropdown(place: TablePlace, key: str, default: str, label: str, options: list[ft.DropdownOption],
-                    width: int, then: Callable[[str], None] | None = None) -> ft.Dropdown:
+                    width: int | None, then: Callable[[str], None] | None = None) -> ft.Dropdown:
     """A drop-down whose choice lives in `place`; `then(choice)` follows a pick."""
     def pick(e) -> None:
         quiet()
@@ -287,7 +287,7 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
         place._typed["seat"] = "1"
     seat_pick = picked_dropdown(place, "seat", "1", _("Seat"),
                                 [ft.DropdownOption(key=str(s["seat"]), text=f"{s['seat']}: {seat_name(s)}")
-                                 for s in view["seats"]], 180)
+                                 for s in view["seats"]], None)  # as wide as its longest name
 
     def run(e, action: Callable[[], object], done: str) -> None:
         quiet()
