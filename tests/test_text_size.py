@@ -4,12 +4,18 @@ that turns the stored choice into the page's text scale (what Flutter's web clie
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 
 import flet as ft
+from flet.pubsub.pubsub_hub import PubSubHub
 from test_language_switch import Device, device, settled, store  # noqa: F401  (fixtures)
-from test_pad_screens import run_session, start_at
+from test_pad_screens import run_session, start_at, top, walk
 
+from benchmarks.table_flet import HeadlessPhone, register_session
+from rules import wording
+from scorer.pad.store import EventStore
 from scorer.ui.main import make_main
 from scorer.ui.text_size import PAGE_SCRIPT, TEXT_SIZE_KEY, TEXT_SIZES, PageScriptMiddleware
 
@@ -92,3 +98,45 @@ def test_the_script_reads_the_key_the_app_stores_and_scales_from_the_browsers_de
     assert json.dumps(TEXT_SIZES) in PAGE_SCRIPT
     assert TEXT_SIZES["normal"] == 16  # the browser's default: Flutter's text scale 1
     assert TEXT_SIZES["normal"] < TEXT_SIZES["large"] < TEXT_SIZES["largest"]
+
+
+
+async def desktop_window(games: EventStore, route: str, storage: dict) -> ft.Page:
+    """A desktop app's window (no browser page whose text a script could scale) at `route`, its device's
+    storage `storage`, once the saved text size is applied."""
+    executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    connection = HeadlessPhone(storage)
+    connection.loop = asyncio.get_running_loop()
+    connection.executor = executor
+    connection.pubsubhub = PubSubHub(loop=connection.loop, executor=executor)
+    _session, page = await register_session(connection, make_main(lambda: games), route,
+                                            {"width": 1280, "height": 800, "platform": "linux", "web": False})
+    await until(lambda: page.data.text_size == storage.get(TEXT_SIZE_KEY, "normal"))
+    return page
+
+
+async def until(check) -> None:
+    for _ in range(400):
+        if check():
+            await asyncio.sleep(0.01)  # the redraw that follows
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the window never got there")
+
+
+def variant_effect(page) -> ft.Text:
+    return next(c for c in walk(top(page)) if isinstance(c, ft.Text) and c.value == wording.direction_variant_effect())
+
+
+def test_a_desktop_window_scales_its_own_text(store):  # noqa: F811
+    """A desktop window has no page for the script to scale: the app scales its theme's text styles and
+    every explicit text size on its screens itself, and back when the size is set to normal again."""
+    async def run():
+        page = await desktop_window(store, "/new", {TEXT_SIZE_KEY: "largest"})
+        assert page.theme.text_theme.body_medium.size == 21 and page.dark_theme.text_theme.title_large.size == 33
+        assert variant_effect(page).size == 13 * 1.5
+        page.data.pick_text_size("normal")
+        await until(lambda: page.theme.text_theme is None)
+        assert variant_effect(page).size == 13
+
+    run_session(run)

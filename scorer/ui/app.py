@@ -26,7 +26,17 @@ from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, RouteError, chain, format_route, normalise, parent, parse
 from scorer.ui.named import icon_button, menu_button
-from scorer.ui.text_size import DEFAULT_TEXT_SIZE, keep_text_size, saved_text_size, text_size_menu
+from scorer.ui.text_size import (
+    DEFAULT_TEXT_SIZE,
+    TEXT_SCALES,
+    action_width,
+    keep_text_size,
+    own_text_scale,
+    saved_text_size,
+    scale_text,
+    text_size_menu,
+    title_fits,
+)
 from scorer.ui.theme import SEED_COLOR, build_theme  # noqa: F401  (the shell's theme: main and publish read it here)
 
 log = logging.getLogger(__name__)
@@ -134,7 +144,21 @@ def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
     (`Renderer` is Flet's own, not exported: flet is pinned to 1.0.5.)"""
     from flet.components.component import Renderer
 
-    return Renderer().render(ft.memo(component), *args, **kwargs)
+    try:
+        app = ft.context.page.data
+    except RuntimeError:  # drawn outside a session (a screen built alone, as a test may)
+        app = None
+    scale = app.own_text_scale if isinstance(app, PadApp) else 1.0
+    if scale == 1:
+        return Renderer().render(ft.memo(component), *args, **kwargs)
+    # a window the app scales itself: what the component renders gets its text sizes scaled
+    return Renderer().render(ft.memo(scaled_island), component.__component_impl__, scale, *args, **kwargs)
+
+
+@ft.component
+def scaled_island(render: Callable[..., ft.Control], scale: float, *args, **kwargs) -> ft.Control:
+    """A component's render with its explicit text sizes `scale` times larger (`island`)."""
+    return scale_text(render(*args, **kwargs), scale)
 
 
 def start_islands(page: ft.Page) -> None:
@@ -311,15 +335,43 @@ class PadApp:
             _("Light / dark theme"), lambda e: self.toggle_theme()))
         settings = ([self.language_menu(), text_size_menu(self.text_size, self.pick_text_size)] if path == "/"
                     else [])  # the home screen keeps the settings
-        appbar = ft.AppBar(leading=back, automatically_imply_leading=False,
-                           title=ft.Text(shown.title, weight=ft.FontWeight.BOLD),
-                           actions=[*shown.actions, *settings, theme_button], center_title=False)
+        actions = [*shown.actions, *settings, theme_button]
+        scale = TEXT_SCALES[self.text_size]
+        scale_text(shown.body, self.own_text_scale)  # a window with no page to scale: the app scales its text
+        scale_text(shown.actions, self.own_text_scale)
+        title = sem("screen-title", ft.Text(shown.title, theme_style=ft.TextThemeStyle.TITLE_LARGE,
+                                            weight=ft.FontWeight.BOLD))
         body = shown.body
+        if not title_fits(shown.title, self.page.width or MAX_BODY_WIDTH, scale, back is not None,
+                          sum(action_width(a, scale) for a in actions), capped=self.own_text_scale == 1):
+            # the app bar would cut it short ("Table 9GWU-VNN8 · …" on a phone, large text): the title
+            # heads the screen instead, where it wraps
+            body = ft.Column([ft.Container(ft.Semantics(header=True, content=title),
+                                           padding=ft.Padding.only(left=16, right=16, top=12)), body],
+                             spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+            title = None
+        appbar = ft.AppBar(leading=back, automatically_imply_leading=False, title=title, actions=actions,
+                           center_title=False)
         # a desktop window: a centred phone-width column reads better than full width (but not the board)
         if self.wide and not shown.full_width:
             body = ft.Row([ft.Container(body, width=MAX_BODY_WIDTH)], alignment=ft.MainAxisAlignment.CENTER)
         return ft.View(route=path, appbar=appbar, controls=[ft.SafeArea(content=body)],
                        scroll=ft.ScrollMode.AUTO, padding=0)
+
+    @property
+    def own_text_scale(self) -> float:
+        """The text scale the app applies itself (a desktop window; a browser scales the page itself)."""
+        return own_text_scale(self.page, self.text_size)
+
+    def show_text_size(self, size: str) -> None:
+        """Draw every screen at text size `size`; a window the app scales itself gets its theme scaled too."""
+        self.text_size = size
+        if self.page.web:
+            self.render()  # the page's script scaled the text: the menu's check mark moves
+            return
+        self.page.theme = build_theme(False, self.own_text_scale)
+        self.page.dark_theme = build_theme(True, self.own_text_scale)
+        self.render(rebuild_below=True)
 
     @property
     def wide(self) -> bool:
@@ -436,14 +488,13 @@ class PadApp:
         """The text size kept on this device, checked in its menu (the page itself applied it at load)."""
         saved = await saved_text_size()
         if saved != self.text_size:
-            self.text_size = saved
-            self.render()
+            self.show_text_size(saved)
 
     def pick_text_size(self, size: str) -> None:
         async def keep() -> None:
             self.text_size = size
             await keep_text_size(size)
-            self.render()
+            self.show_text_size(size)
         self.page.run_task(keep)
 
     def toggle_theme(self) -> None:

@@ -19,6 +19,7 @@ from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
 from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import icon_reference, is_dark
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 MAP_W = 330  # fits a 390 px phone less the page's and the card's padding and margins
@@ -101,9 +102,10 @@ def cell(text: str, width: int, bold: bool = False, color=None, strike: bool = F
                         else ft.Alignment.CENTER_LEFT, padding=ft.Padding.symmetric(vertical=6))
 
 
-def region_map(state: PadState, player: int) -> ft.Control:
+def region_map(state: PadState, player: int, fixed_label: bool = True) -> ft.Control:
     """Letters by region; the letters this player has visited are crossed; the bonus is circled when
-    this player scored it, struck out when someone else claimed it first."""
+    this player scored it, struck out when someone else claimed it first. `fixed_label`: the region names
+    in a column of their own (normal text), else each as wide as it needs."""
     edition = state.edition
     visited = state.visited(player)
     claims = state.region_claims()
@@ -135,8 +137,10 @@ def region_map(state: PadState, player: int) -> ft.Control:
         # wraps: on a 320 px phone (or in large text) the letters and the bonus go under the region's name
         rows.append(ft.Row([
             ft.Row([ft.Container(width=6, height=30, bgcolor=region.color, border_radius=3),
-                    ft.Text(region.label, size=13, width=118 if most <= 4 else 110, max_lines=1,
-                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6, tight=True),
+                    # a long name wraps rather than being cut short; in large text, where the letters go
+                    # under it, it takes the width it needs
+                    ft.Text(region.label, size=13, width=(118 if most <= 4 else 110) if fixed_label else None,
+                            expand=not fixed_label, expand_loose=True)], spacing=6, tight=True),
             ft.Row([ft.Container(ft.Row(letters, spacing=gap), width=most * circle + (most - 1) * gap), bonus],
                    spacing=6, tight=True)], spacing=6, wrap=True, run_spacing=4))
     status = state.route_status(player)
@@ -248,7 +252,7 @@ def category_table(state: PadState, player: int) -> ft.Control:
     check = ft.Row([ft.Icon(ft.Icons.CHECK_CIRCLE if not problems else ft.Icons.ERROR, size=16,
                             color=ft.Colors.PRIMARY if not problems else ft.Colors.ERROR),
                     ft.Text(_("Categories add up to the totals") if not problems else "; ".join(problems),
-                            size=12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=6)
+                            size=12, color=ft.Colors.ON_SURFACE_VARIANT, expand=True)], spacing=6)
     # focusable: a keyboard can reach the table to scroll it sideways (on a phone it is wider than the screen)
     table = ft.Semantics(content=ft.Column(rows, spacing=0), focusable=True)
     return ft.Column([ft.Row([table], scroll=ft.ScrollMode.AUTO), check], spacing=6)
@@ -276,10 +280,12 @@ def round_status(app: PadApp, session: SheetSession) -> ft.Control:
             buttons.append(ft.Container(ft.Row([
                 ft.Icon(ft.Icons.CHECK if entered[p] else ft.Icons.EDIT_NOTE, size=18,
                         color=ft.Colors.PRIMARY if entered[p] else ft.Colors.ON_SURFACE_VARIANT),
-                sem(f"entering-{p + 1}", ft.Text(
+                # wraps, and the chip grows with it, rather than running past its side (large text): the
+                # row's own child is what it lets flex, not the text under the semantics
+                ft.Container(sem(f"entering-{p + 1}", ft.Text(
                     (_("{name}: entered") if entered[p] else _("{name}: entering…")).format(name=name),
-                    weight=ft.FontWeight.W_500))], spacing=6, tight=True),
-                height=48, padding=ft.Padding.symmetric(horizontal=14), border_radius=24,
+                    weight=ft.FontWeight.W_500)), expand=True, expand_loose=True)], spacing=6, tight=True),
+                padding=ft.Padding.symmetric(horizontal=14, vertical=12), border_radius=24,
                 border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)))
     heading = wording.round_heading(r + 1, ROUNDS, passes_left(r, state.setup.n, True)
                                     if state.setup.direction_variant else None)
@@ -362,7 +368,7 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
                                  for line in session.status_lines()),
                                status_box, tabs]
     if state.setup.mode == LETTERS_MODE:
-        places = [region_map(state, player)]
+        places = [region_map(state, player, fixed_label=app.text_size == DEFAULT_TEXT_SIZE)]
         if has_town_map(state.edition):
             places.insert(0, town_map(state, player))
         parts.append(ft.Card(ft.Container(ft.Column(places, spacing=8), padding=10)))

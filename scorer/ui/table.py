@@ -20,6 +20,7 @@ The service exists only under `tourpad host` (`configure`); plain `tourpad app` 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from scorer.table.board import seat_name
 from scorer.table.lan import qr_png, session_credential
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import TableSheetSession
-from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
@@ -68,13 +69,318 @@ def table_game(view: dict) -> str:
         edition=edition_name(view["edition"]["id"]), n=n)
 
 
+@functools.lru_cache(maxsize=32)
+def _qr_src(link: str, scale: int) -> bytes:
+    """A QR code's PNG, made once per link (the host's screen draws its codes again at every change)."""
+    return qr_png(link, scale=scale)
+
+
 def qr_image(identifier: str, link: str, scale: int) -> ft.Control:
     """A QR code of `link` on screen; its accessible name is the link itself (screen readers, tests)."""
-    return sem(identifier, ft.Image(src=qr_png(link, scale=scale), width=150, height=150, semantics_label=link))
+    return sem(identifier, ft.Image(src=_qr_src(link, scale), width=150, height=150, semantics_label=link))
+
+
+@ft.observable
+@dataclass
+class TablePlace:
+    """What one table screen shows, drawn by the `table_place` component: `shows` is "opening" (the device's
+    storage is being read), "start" (join or host a table), "seats" (table `code`'s seat picker) or "host"
+    (its host's controls). A change re-renders the screen, patching only what changed."""
+
+    shows: str = "opening"
+    code: str = ""
+    #: a line under the form: why it is shown (red), or what just happened (`good_news`: the primary colour)
+    message: str = ""
+    good_news: bool = False
+    #: the host's: the table as last published, the link of the player just seated, the record exported
+    view: dict | None = None
+    seat_link: str = ""
+    record: str = ""
+
+    def __post_init__(self) -> None:
+        # What is typed and picked in the screen's fields, by field. Not observed (a keystroke redraws
+        # nothing): a redraw for another reason shows each field as it was typed, never emptied.
+        self._typed: dict[str, str] = {}
+
+    def say(self, message: str, good_news: bool = False) -> None:
+        self.message, self.good_news = message, good_news
+
+
+def quiet() -> None:
+    """In a handler of a table screen: the component patches itself; the update of the whole page after the
+    handler would draw it anew instead (and every other screen's views with it)."""
+    ft.context.disable_auto_update()
+
+
+def typed_field(place: TablePlace, key: str, label: str, width: int = 220, **options) -> ft.TextField:
+    """A text field whose text lives in `place` (see `TablePlace._typed`)."""
+    def keep(e) -> None:
+        quiet()
+        place._typed[key] = e.control.value or ""
+
+    return ft.TextField(label=label, value=place._typed.get(key, ""), width=width, on_change=keep, **options)
+
+
+def picked_dropdown(place: TablePlace, key: str, default: str, label: str, options: list[ft.DropdownOption],
+                    width: int | None, then: Callable[[str], None] | None = None) -> ft.Dropdown:
+    """A drop-down whose choice lives in `place`; `then(choice)` follows a pick."""
+    def pick(e) -> None:
+        quiet()
+        place._typed[key] = e.control.value or default
+        if then is not None:
+            then(place._typed[key])
+
+    return ft.Dropdown(label=label, value=place._typed.get(key, default), width=width, options=options,
+                       on_select=pick)
+
+
+@ft.component
+def table_place(place: TablePlace, screens: TableScreens) -> ft.Control:
+    """A table screen's body, a function of its `place` (see `TablePlace`)."""
+    if place.shows == "opening":
+        controls = [ft.Text(_("Opening the table…"), color=ft.Colors.ON_SURFACE_VARIANT)]
+    else:
+        drawn = {"start": start_form, "seats": seat_picker, "host": host_desk}[place.shows]
+        title, *controls = drawn(place, screens)
+        controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
+                    *controls]
+    return ft.Column(controls, spacing=12)
+
+
+def message_line(place: TablePlace) -> ft.Control:
+    return sem("message", ft.Text(place.message, color=ft.Colors.PRIMARY if place.good_news else ft.Colors.ERROR))
+
+
+def start_form(place: TablePlace, screens: TableScreens) -> list:
+    """Join a table by its code, or host one (the host's own devices): the title, then the controls."""
+    from scorer.packs import available_editions
+    from scorer.ui.decks import deck_base, deck_choice
+
+    code_field = typed_field(place, "code", _("Join code"), hint_text="ABCD-EFGH",
+                             capitalization=ft.TextCapitalization.CHARACTERS)
+
+    def pick_deck(ident: str) -> None:
+        """An edition picked, or one of the owner's decks: the host's deck is every seat's and the board's."""
+        quiet()
+        place._typed["edition"] = ident
+        place.notify()  # the deck line follows the choice
+
+    edition = picked_dropdown(place, "edition", "australia", _("Edition"),
+                              [ft.DropdownOption(key=e, text=e.title()) for e in available_editions()], 220,
+                              then=pick_deck)
+    chosen = place._typed.get("edition", "australia")
+    seats = picked_dropdown(place, "seats", "4", _("Players"),
+                            [ft.DropdownOption(key=str(n), text=str(n)) for n in (2, 3, 4)], 120)
+
+    async def join(e) -> None:
+        quiet()
+        await screens.join(place, place._typed.get("code", ""))
+
+    async def host(e) -> None:
+        quiet()
+        await screens.host(place, place._typed.get("edition", "australia"), int(place._typed.get("seats", "4")))
+
+    code_field.on_submit = join
+    own: list[ft.Control] = []
+    if screens.host_device or session_credential(screens.service, screens.page.client_ip):
+        for code in screens.service.host_codes():
+            with contextlib.suppress(TableError):  # expired meanwhile
+                own.append(sem(f"own-table-{code}", ft.OutlinedButton(
+                    _("Host screen: {code} · {game}").format(code=code, game=table_game(screens.service.view(code))),
+                    icon=ft.Icons.TABLE_RESTAURANT,
+                    on_click=lambda e, code=code: screens.app.go("table_host", code=code))))
+    if own:
+        own.insert(0, ft.Text(_("Your tables"), size=18, weight=ft.FontWeight.W_600))
+    return [
+        _("Table mode"),
+        ft.Text(_("Everyone keeps score on their own phone; the host's device keeps the one shared table.")),
+        *own,
+        ft.Text(_("Join a table"), size=18, weight=ft.FontWeight.W_600),
+        ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True),
+        ft.Divider(),
+        ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
+        ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
+        ft.Column([deck_choice(screens.app, deck_base(chosen), chosen, pick_deck)], spacing=0,
+                  horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+        message_line(place),
+    ]
+
+
+def seat_picker(place: TablePlace, screens: TableScreens) -> list:
+    """Table `place.code`'s seats: a free one taken by name, or a token used."""
+    try:
+        view = screens.service.view(place.code)
+    except TableError as err:  # gone since it was opened
+        return [_("Table mode"), sem("message", ft.Text(err.message, color=ft.Colors.ERROR)),
+                ft.TextButton(_("Another table"), on_click=lambda e: screens.app.go("table"))]
+    code = view["code"]
+    rows: list[ft.Control] = []
+    for seat in view["seats"]:
+        if seat["claimed"]:
+            rows.append(ft.ListTile(title=ft.Text(_("Seat {seat}: {name}").format(seat=seat["seat"],
+                                                                                  name=seat["name"])),
+                                    subtitle=ft.Text(_("taken"))))
+            continue
+
+        async def take(e, seat_no=seat["seat"]) -> None:
+            quiet()
+            await screens.take_seat(place, code, seat_no, place._typed.get(f"name-{seat_no}", ""))
+
+        name = typed_field(place, f"name-{seat['seat']}", _("Your name (seat {seat})").format(seat=seat["seat"]),
+                           on_submit=take)
+        rows.append(ft.Row([name, ft.FilledButton(_("Take seat {seat}").format(seat=seat["seat"]), on_click=take)],
+                           wrap=True))
+
+    async def use_token(e) -> None:
+        quiet()
+        try:
+            await screens._enter(place, code, place._typed.get("token", ""))
+        except TableError as err:
+            place.say(err.message)
+
+    return [_("Table {code}: pick your seat").format(code=code),
+            sem("table-game", ft.Text(table_game(view), weight=ft.FontWeight.W_600)),
+            *rows, message_line(place),
+            ft.TextButton(_("Another table"), on_click=lambda e: screens.app.go("table")),
+            ft.Divider(),
+            ft.Text(_("Have a token? The host token `tourpad host` printed, or the seat token the host "
+                      "gave you when seating you.")),
+            ft.Row([typed_field(place, "token", _("Token"), password=True, can_reveal_password=True),
+                    ft.OutlinedButton(_("Use token"), on_click=use_token)], wrap=True)]
+
+
+def host_status(view: dict) -> str:
+    """The host's line on the game: its number, the round and who the table waits for, or how it ended."""
+    names = {s["seat"]: seat_name(s) for s in view["seats"]}
+    if view["ended"]:
+        status = _("The host ended the game")
+    elif view["finished"]:
+        status = _("Game over")
+    else:
+        waiting = ", ".join(names[s] for s in view["waiting_for"])
+        status = _("Round {round} · waiting for {names}").format(round=view["round"], names=waiting)
+    if view["game"] > 1:
+        status = _("Game {game} · {status}").format(game=view["game"], status=status)
+    return status
+
+
+def roster(view: dict) -> ft.Control:
+    totals = [p["total"] for p in view["scores"]["players"]]
+    waiting = set(view["waiting_for"])
+    return ft.Column([
+        sem(f"roster-{seat['seat']}", ft.Text(
+            ngettext("{seat}: {name} · {n} pts", "{seat}: {name} · {n} pts", totals[seat["seat"] - 1]).format(
+                seat=seat["seat"], name=seat_name(seat), n=totals[seat["seat"] - 1])
+            + (_(" · entering…") if seat["seat"] in waiting else "")
+            + ("" if seat["claimed"] else _(" · no phone yet"))))
+        for seat in view["seats"]], spacing=2)
+
+
+def host_desk(place: TablePlace, screens: TableScreens) -> list:
+    """The host runs the table: who sits where and has entered, the links, joining, seats, the games.
+    Entering or correcting a round happens on the host's sheet (the same sheet every seat has)."""
+    from scorer.ui.decks import deck_line_of
+
+    view = place.view
+    code = view["code"]
+    seats = len(view["seats"])
+    if int(place._typed.get("seat", "1")) > seats:  # a seat removed since it was picked
+        place._typed["seat"] = "1"
+    seat_pick = picked_dropdown(place, "seat", "1", _("Seat"),
+                                [ft.DropdownOption(key=str(s["seat"]), text=f"{s['seat']}: {seat_name(s)}")
+                                 for s in view["seats"]], None)  # as wide as its longest name
+
+    def run(e, action: Callable[[], object], done: str) -> None:
+        quiet()
+        screens.host_action(place, action, done)
+
+    def remove_seat(e) -> None:
+        seat_no = int(place._typed.get("seat", "1"))
+        place._typed["seat"] = "1"
+        run(e, lambda: screens.service.remove_seat(code, seat_no, screens.token),
+            _("Seat {seat} ({name}) is removed").format(seat=seat_no, name=view["seats"][seat_no - 1]["name"]))
+
+    reopen = view["locked"]
+    joining = ft.OutlinedButton(
+        _("Open joining") if reopen else _("Close joining"),
+        on_click=lambda e: run(e, lambda: screens.service.set_joining(code, reopen, screens.token),
+                               _("New players can join again") if reopen else
+                               _("The table is closed to new players")))
+
+    async def seat_player(e) -> None:
+        quiet()
+        await screens.seat_player(place, int(place._typed.get("seat", "1")), place._typed.get("seat_name", ""))
+
+    def export_record(e) -> None:
+        quiet()
+        screens.export_record(place)
+
+    def save_to_history(e) -> None:
+        quiet()
+        screens.save_to_history(place)
+
+    record_link = (_("The record `tourpad score` reads (game {game}), also at {link}").format(
+        game=view["game"], link=f"{screens.url.rstrip('/')}/api/tables/{code}/record") if place.record else "")
+    return [
+        _("Table {code} · Host").format(code=code),
+        sem("table-game", ft.Text(table_game(view), weight=ft.FontWeight.W_600)),
+        *deck_line_of(view),  # the host's deck is every seat's and the board's
+        sem("status", ft.Text(host_status(view))),
+        sem("roster", roster(view)),
+        ft.Row([sem("host-sheet", ft.FilledButton(_("Score sheets"), icon=ft.Icons.GRID_ON,
+                                                  on_click=lambda e: screens.app.go("table_host_sheet", code=code))),
+                ft.TextButton(_("Leave"), on_click=lambda e: screens.app.go("table"))], wrap=True),
+        ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "
+                  "score sheets."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
+        message_line(place),
+        join_card(screens.url, code),
+        board_card(screens.url, code),
+        ft.Text(_("Seats"), weight=ft.FontWeight.W_600),
+        ft.Row([sem("seat-pick", seat_pick)], wrap=True),
+        # a player without a phone, or one whose phone lost its seat: the host seats them by name
+        ft.Row([typed_field(place, "seat_name", _("Player's name")),
+                ft.OutlinedButton(_("Seat player"), on_click=seat_player)], wrap=True),
+        ft.Container(qr_image("seat-link", place.seat_link, scale=5) if place.seat_link else None,
+                     visible=bool(place.seat_link)),
+        ft.Column([
+            ft.Text(_("Run the table"), weight=ft.FontWeight.W_600),
+            ft.Row([joining,
+                    ft.OutlinedButton(_("Remove seat"), on_click=remove_seat),
+                    ft.OutlinedButton(_("End game"), on_click=lambda e: run(
+                        e, lambda: screens.service.end_game(code, screens.token), _("The game is ended"))),
+                    ft.OutlinedButton(_("Play again"), on_click=lambda e: run(
+                        e, lambda: screens.service.play_again(code, screens.token), _("A new game has started"))),
+                    ft.OutlinedButton(_("Export record"), on_click=export_record),
+                    ft.OutlinedButton(_("Save to History"), on_click=save_to_history)], wrap=True),
+            sem("record", ft.Text(record_link)),
+            ft.Text(place.record, selectable=True, size=12, visible=bool(place.record))]),
+    ]
+
+
+def join_card(url: str, code: str) -> ft.Control:
+    return ft.Row([qr_image("join-qr", join_link(url, code), scale=6),
+                   ft.Column([ft.Text(_("Scan to join, or open")), ft.Text(url, selectable=True,
+                                                                     weight=ft.FontWeight.BOLD),
+                              ft.Text(_("and enter the code")),
+                              sem("join-code", ft.Text(code, size=24, weight=ft.FontWeight.BOLD))])],
+                  wrap=True)
+
+
+def board_card(url: str, code: str) -> ft.Control:
+    """The table's big-screen board (scorer/ui/table_board.py): its QR code and link for a laptop or TV."""
+    link = board_link(url, code)
+    return ft.Row([qr_image("board-qr", link, scale=4),
+                   # narrow enough to stay beside its QR code on a phone (the long link wraps instead)
+                   ft.Column([ft.Text(_("Show the table on a big screen"), weight=ft.FontWeight.W_600),
+                              ft.Text(_("Open on a laptop or TV beside the table:")),
+                              sem("board-link", ft.Text(link, selectable=True))], width=180)],
+                  wrap=True)
 
 
 class TableScreens:
-    """One window's table mode: the device's tokens, the links it has followed, and the sheet it shows live."""
+    """One window's table mode: the device's tokens, the links it has followed, and the sheet it shows live.
+    Its screens are `table_place` components over a `TablePlace` each; what it learns (storage read, a
+    table's change) it writes into their places."""
 
     def __init__(self, app: PadApp, service: TableService, url: str) -> None:
         self.app = app
@@ -85,7 +391,8 @@ class TableScreens:
         self.code: str | None = None
         self.token: str | None = None
         self.seat: int | None = None  # None with a token = the host
-        self.view: dict | None = None  # the host's controls: the table as last published
+        #: The host screen on show, live (its place's view follows the table).
+        self.host_place: TablePlace | None = None
         #: The sheet this window shows live (a seat's, or the host's).
         self.sheet: TableSheetSession | None = None
         self._game_seen = 0
@@ -156,9 +463,9 @@ class TableScreens:
         else:
             self.app.go("table_seat", code=code, seat=seat + 1)
 
-    async def _enter(self, root: ft.Column, code: str, token: str | None = None) -> None:
+    async def _enter(self, place: TablePlace, code: str, token: str | None = None) -> None:
         """Open table `code`: with a token, as its holder (the host token: the host's sheet; a seat token: that
-        seat); without, this device's remembered seat there, else its seat picker (in `root`).
+        seat); without, this device's remembered seat there, else its seat picker (in `place`).
         Raises TableError (changing nothing) for an unknown table or a token that is no good there."""
         code = self.service.view(code)["code"]
         if token:
@@ -170,155 +477,69 @@ class TableScreens:
         if held is not None:
             self._go_to_sheet(code, held[1])
             return
-        self.fill_seats(root, code)
+        self.show_seats(place, code)
 
-    async def _follow(self, root: ft.Column, code: str | None = None, token: str | None = None) -> None:
+    async def _follow(self, place: TablePlace, code: str | None = None, token: str | None = None) -> None:
         """A link (or `/table`, code None: this device's last table) opened for the first time in this window."""
         await self._host_credential()
         try:
             if code is not None:
-                await self._enter(root, code, token)
+                await self._enter(place, code, token)
                 return
             last = await self.prefs.get(LAST_TABLE_KEY)
             if isinstance(last, str) and (held := await self._role(last)) is not None:
                 self._go_to_sheet(last, held[1])
                 return
         except TableError as err:
-            self.fill_start(root, err.message)
+            self.show_start(place, err.message)
             return
-        self.fill_start(root)
+        self.show_start(place)
 
-    # --- screens ----------------------------------------------------------------------------------------------
+    # --- what the start screen and the seat picker do -------------------------------------------------------
 
-    def _fill(self, root: ft.Column, title: str, *controls: ft.Control) -> None:
-        root.controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
-                         *controls]
-        self._refresh()
-
-    def _refresh(self) -> None:
-        # Explicit: the control whose event started this may have just left the page, and background
-        # (live) updates get no auto-update at all.
-        with contextlib.suppress(RuntimeError):  # not on the page yet: the view's first update shows it
-            self.page.update()
-
-    def fill_start(self, root: ft.Column, message: str = "", good_news: bool = False) -> None:
-        from scorer.packs import available_editions
-
+    def show_start(self, place: TablePlace, message: str = "", good_news: bool = False) -> None:
         message, self.notice = message or self.notice, ""
-        code_field = ft.TextField(label=_("Join code"), hint_text="ABCD-EFGH",
-                                  capitalization=ft.TextCapitalization.CHARACTERS, width=220)
-        feedback = ft.Text(message, color=ft.Colors.PRIMARY if good_news else ft.Colors.ERROR)
-        edition = ft.Dropdown(label=_("Edition"), value="australia", width=220,
-                              options=[ft.DropdownOption(key=e, text=e.title()) for e in available_editions()])
-        from scorer.ui.decks import deck_base, deck_choice
+        place.say(message, good_news)
+        place.shows = "start"
 
-        deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-        def show_deck(ident: str | None = None) -> None:
-            """The deck line under the edition: the host's deck is the table's, for every seat and the board."""
-            if ident is not None:
-                edition.value = ident
-            chosen = edition.value or "australia"
-            deck_column.controls = [deck_choice(self.app, deck_base(chosen), chosen, show_deck)]
-            if ident is not None:
-                self._refresh()
-
-        edition.on_select = lambda e: show_deck(e.control.value)
-        show_deck()
-        seats = ft.Dropdown(label=_("Players"), value="4", width=120,
-                            options=[ft.DropdownOption(key=str(n), text=str(n)) for n in (2, 3, 4)])
-
-        async def join(e) -> None:
-            try:
-                code = self.service.view(code_field.value or "")["code"]
-            except TableError as err:
-                feedback.value = err.message
-                return
-            held = await self._role(code)
-            if held is not None:
-                self._go_to_sheet(code, held[1])
-            else:
-                self.app.go("table_seats", code=code)
-
-        async def host(e) -> None:
-            try:
-                # The host's own device is known server-side; a second host device opened the host link once.
-                credential = (session_credential(self.service, self.page.client_ip)
-                              or await self.prefs.get(HOST_CREDENTIAL_KEY))
-                code, token = self.service.create_table(edition.value, int(seats.value), credential=credential)
-            except TableError as err:
-                feedback.value = err.message
-                return
-            await self._remember(code, token, None)
-            self._go_to_sheet(code, None)
-
-        code_field.on_submit = join
-        own: list[ft.Control] = []
-        if self.host_device or session_credential(self.service, self.page.client_ip):
-            for code in self.service.host_codes():
-                with contextlib.suppress(TableError):  # expired meanwhile
-                    own.append(sem(f"own-table-{code}", ft.OutlinedButton(
-                        _("Host screen: {code} · {game}").format(code=code, game=table_game(self.service.view(code))),
-                        icon=ft.Icons.TABLE_RESTAURANT,
-                        on_click=lambda e, code=code: self.app.go("table_host", code=code))))
-        if own:
-            own.insert(0, ft.Text(_("Your tables"), size=18, weight=ft.FontWeight.W_600))
-        self._fill(
-            root,
-            _("Table mode"),
-            ft.Text(_("Everyone keeps score on their own phone; the host's device keeps the one shared table.")),
-            *own,
-            ft.Text(_("Join a table"), size=18, weight=ft.FontWeight.W_600),
-            ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True),
-            ft.Divider(),
-            ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
-            ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
-            deck_column,
-            sem("message", feedback),
-        )
-
-    def fill_seats(self, root: ft.Column, code: str, message: str = "") -> None:
+    def show_seats(self, place: TablePlace, code: str, message: str = "") -> None:
         """Table `code`'s seat picker; raises TableError for a table that does not exist (any more)."""
-        view = self.service.view(code)
-        code = view["code"]
-        feedback = ft.Text(message, color=ft.Colors.ERROR)
-        rows: list[ft.Control] = []
-        for seat in view["seats"]:
-            if seat["claimed"]:
-                rows.append(ft.ListTile(title=ft.Text(_("Seat {seat}: {name}").format(seat=seat["seat"],
-                                                                                      name=seat["name"])),
-                                        subtitle=ft.Text(_("taken"))))
-                continue
-            name = ft.TextField(label=_("Your name (seat {seat})").format(seat=seat["seat"]), width=220)
+        place.code = self.service.view(code)["code"]
+        place.say(message)
+        place.shows = "seats"
 
-            async def take(e, seat_no=seat["seat"], name=name) -> None:
-                try:
-                    token = self.service.claim_seat(code, seat_no, name.value or "")
-                except TableError as err:
-                    feedback.value = err.message
-                    return
-                await self._remember(code, token, seat_no - 1)
-                self._go_to_sheet(code, seat_no - 1)
+    async def join(self, place: TablePlace, typed: str) -> None:
+        try:
+            code = self.service.view(typed)["code"]
+        except TableError as err:
+            place.say(err.message)
+            return
+        held = await self._role(code)
+        if held is not None:
+            self._go_to_sheet(code, held[1])
+        else:
+            self.app.go("table_seats", code=code)
 
-            name.on_submit = take
-            rows.append(ft.Row([name, ft.FilledButton(_("Take seat {seat}").format(seat=seat["seat"]), on_click=take)],
-                               wrap=True))
-        token_field = ft.TextField(label=_("Token"), password=True, can_reveal_password=True, width=220)
+    async def host(self, place: TablePlace, edition: str, seats: int) -> None:
+        try:
+            # The host's own device is known server-side; a second host device opened the host link once.
+            credential = (session_credential(self.service, self.page.client_ip)
+                          or await self.prefs.get(HOST_CREDENTIAL_KEY))
+            code, token = self.service.create_table(edition, seats, credential=credential)
+        except TableError as err:
+            place.say(err.message)
+            return
+        await self._remember(code, token, None)
+        self._go_to_sheet(code, None)
 
-        async def use_token(e) -> None:
-            try:
-                await self._enter(root, code, token_field.value or "")
-            except TableError as err:
-                feedback.value = err.message
-
-        self._fill(root, _("Table {code}: pick your seat").format(code=code),
-                   sem("table-game", ft.Text(table_game(view), weight=ft.FontWeight.W_600)),
-                   *rows, sem("message", feedback),
-                   ft.TextButton(_("Another table"), on_click=lambda e: self.app.go("table")),
-                   ft.Divider(),
-                   ft.Text(_("Have a token? The host token `tourpad host` printed, or the seat token the host "
-                             "gave you when seating you.")),
-                   ft.Row([token_field, ft.OutlinedButton(_("Use token"), on_click=use_token)], wrap=True))
+    async def take_seat(self, place: TablePlace, code: str, seat_no: int, name: str) -> None:
+        try:
+            token = self.service.claim_seat(code, seat_no, name)
+        except TableError as err:
+            place.say(err.message)
+            return
+        await self._remember(code, token, seat_no - 1)
+        self._go_to_sheet(code, seat_no - 1)
 
     # --- a seat's sheet (and the host's): the pad's sheet screens over a TableSheetSession ---------------
 
@@ -330,30 +551,30 @@ class TableScreens:
             return session
         return None
 
-    async def open_seat(self, root: ft.Column, code: str, seat: int | None) -> None:
+    async def open_seat(self, place: TablePlace, code: str, seat: int | None) -> None:
         """Open seat `seat`'s sheet (None: the host's) when this device holds its token, then draw the route
-        again; else the seat picker in `root`, saying why."""
+        again; else the seat picker in `place`, saying why."""
         held = await (self._role(code) if seat is not None else self._host_role(code))
         if held is not None and held[1] == seat:
             try:
                 self._watch(code, held[0], seat)
             except TableError as err:
-                self.fill_start(root, err.message)
+                self.show_start(place, err.message)
                 return
             self.app.render()
             return
-        self._not_held(root, code, seat)
+        self._not_held(place, code, seat)
 
-    def _not_held(self, root: ft.Column, code: str, seat: int | None) -> None:
+    def _not_held(self, place: TablePlace, code: str, seat: int | None) -> None:
         """A seat's (`seat`, 0-based) or the host's (None) screen opened on a device without its token: the
         table's seat picker."""
         message = (_("This device does not hold the host's token at table {code}: pick your seat, or use a token.")
                    if seat is None else
                    _("This device does not hold seat {seat} at table {code}: pick your seat, or use a token."))
         try:
-            self.fill_seats(root, code, message.format(code=code, seat=None if seat is None else seat + 1))
+            self.show_seats(place, code, message.format(code=code, seat=None if seat is None else seat + 1))
         except TableError as err:
-            self.fill_start(root, err.message)
+            self.show_start(place, err.message)
 
     def _watch(self, code: str, token: str, seat: int | None) -> None:
         if self.sheet is not None:
@@ -407,113 +628,68 @@ class TableScreens:
 
     # --- the host's controls -------------------------------------------------------------------------------
 
-    async def open_host(self, root: ft.Column, code: str) -> None:
+    async def open_host(self, place: TablePlace, code: str) -> None:
         """The host's controls of table `code`, when this device holds its host token (or the host
         credential, for a table the host opened); else the picker."""
         held = await self._host_role(code)
         if held is not None and held[1] is None:
             self.code, (self.token, self.seat) = code, held
-            self.show_host(root)
+            self.show_host(place)
             return
-        self._not_held(root, code, None)
+        self._not_held(place, code, None)
 
-    def show_host(self, root: ft.Column) -> None:
-        """The host runs the table: who sits where and has entered, the links, joining, seats, the games.
-        Entering or correcting a round happens on the host's sheet (the same sheet every seat has)."""
+    def show_host(self, place: TablePlace) -> None:
+        """The host's controls in `place`, following the table live from now on."""
         self.stop_listening()
         try:
-            self.view, self._unsubscribe = self.service.subscribe(self.code, self._on_event)
+            view, self._unsubscribe = self.service.subscribe(self.code, self._on_event)
         except TableError as err:
-            self.fill_start(root, err.message)
+            self.show_start(place, err.message)
             return
-        self.status = ft.Text()
-        self.message = ft.Text()
-        self.roster = ft.Column(spacing=2)
-        self.seat_pick = ft.Dropdown(label=_("Seat"), width=180)
-        self.seat_name = ft.TextField(label=_("Player's name"), width=220)
-        self.seat_qr = ft.Container(visible=False)  # the seat link of the player just seated
-        from scorer.ui.decks import deck_line_of
+        self.host_place = place
+        place.view = view
+        place.shows = "host"
 
-        self._fill(root, _("Table {code} · Host").format(code=self.view["code"]),
-                   sem("table-game", ft.Text(table_game(self.view), weight=ft.FontWeight.W_600)),
-                   *deck_line_of(self.view),  # the host's deck is every seat's and the board's
-                   sem("status", self.status),
-                   sem("roster", self.roster),
-                   ft.Row([sem("host-sheet", ft.FilledButton(
-                       _("Score sheets"), icon=ft.Icons.GRID_ON,
-                       on_click=lambda e: self.app.go("table_host_sheet", code=self.view["code"]))),
-                           ft.TextButton(_("Leave"), on_click=lambda e: self.app.go("table"))], wrap=True),
-                   ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "
-                             "score sheets."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
-                   sem("message", self.message),
-                   self._join_card(),
-                   self._board_card(),
-                   ft.Text(_("Seats"), weight=ft.FontWeight.W_600),
-                   ft.Row([sem("seat-pick", self.seat_pick)], wrap=True),
-                   # a player without a phone, or one whose phone lost its seat: the host seats them by name
-                   ft.Row([self.seat_name, ft.OutlinedButton(_("Seat player"), on_click=self._seat_player)],
-                          wrap=True),
-                   self.seat_qr,
-                   self._host_controls())
-        self._render()
-
-    def _host_controls(self) -> ft.Control:
-        """The host runs the table: joining, a seat that never played, the end of the game, the next one."""
-        self.joining_button = ft.OutlinedButton(_("Close joining"), on_click=self._toggle_joining)
-        self.record_link = ft.Text()
-        self.record_text = ft.Text(selectable=True, size=12, visible=False)
-        return ft.Column([
-            ft.Text(_("Run the table"), weight=ft.FontWeight.W_600),
-            ft.Row([self.joining_button,
-                    ft.OutlinedButton(_("Remove seat"), on_click=self._remove_seat),
-                    ft.OutlinedButton(_("End game"), on_click=lambda e: self._host_action(
-                        lambda: self.service.end_game(self.code, self.token), _("The game is ended"))),
-                    ft.OutlinedButton(_("Play again"), on_click=lambda e: self._host_action(
-                        lambda: self.service.play_again(self.code, self.token), _("A new game has started"))),
-                    ft.OutlinedButton(_("Export record"), on_click=self._export_record),
-                    ft.OutlinedButton(_("Save to History"), on_click=self._save_to_history)], wrap=True),
-            sem("record", self.record_link), self.record_text])
-
-    def _host_action(self, action: Callable[[], dict], done: str) -> None:
+    def host_action(self, place: TablePlace, action: Callable[[], object], done: str) -> None:
+        """One of the host's buttons: the service's answer said in the message line, the table as it is now."""
         try:
             action()
         except TableError as err:
-            self.message.value = err.message
-            self.message.color = ft.Colors.ERROR
-            self._refresh()
+            place.say(err.message)
             return
-        self.message.value = done
-        self.message.color = ft.Colors.PRIMARY
-        self.view = self.service.view(self.code)
-        self._render()
+        place.say(done, good_news=True)
+        place.view = self.service.view(self.code)
 
-    def _toggle_joining(self, e) -> None:
-        reopen = self.view["locked"]
-        self._host_action(lambda: self.service.set_joining(self.code, reopen, self.token),
-                          _("New players can join again") if reopen else _("The table is closed to new players"))
+    async def seat_player(self, place: TablePlace, seat_no: int, typed: str) -> None:
+        name = typed.strip()
+        was = place.view["seats"][seat_no - 1]
+        try:
+            token = self.service.claim_seat(self.code, seat_no, name, self.token)
+        except TableError as err:
+            place.say(err.message)
+            return
+        if was["claimed"]:
+            message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
+                        "score sheets, or let their phone scan this code (or type the seat token under 'Have a "
+                        "token?'): {token}")
+        else:
+            message = _("Seat {seat} is {name}'s. Enter their rounds on the score sheets, or let their phone scan "
+                        "this code (or type the seat token under 'Have a token?'): {token}")
+        place._typed["seat_name"] = ""
+        place.seat_link = seat_link(self.url, self.code, token)
+        place.say(message.format(seat=seat_no, name=name, old=was["name"], token=token), good_news=True)
+        place.view = self.service.view(self.code)
 
-    def _remove_seat(self, e) -> None:
-        seat_no = int(self.seat_pick.value or "1")
-        name = self.view["seats"][seat_no - 1]["name"]
-        self.seat_pick.value = "1"
-        self._host_action(lambda: self.service.remove_seat(self.code, seat_no, self.token),
-                          _("Seat {seat} ({name}) is removed").format(seat=seat_no, name=name))
-
-    def _export_record(self, e) -> None:
+    def export_record(self, place: TablePlace) -> None:
         """The game as the JSON record `tourpad score` reads (also at /api/tables/<code>/record)."""
         try:
             record = self.service.record(self.code)
         except TableError as err:
-            self.message.value, self.message.color = err.message, ft.Colors.ERROR
-            self._refresh()
+            place.say(err.message)
             return
-        self.record_link.value = _("The record `tourpad score` reads (game {game}), also at {link}").format(
-            game=self.view["game"], link=f"{self.url.rstrip('/')}/api/tables/{self.view['code']}/record")
-        self.record_text.value = json.dumps(record, ensure_ascii=False, indent=1)
-        self.record_text.visible = True
-        self._refresh()
+        place.record = json.dumps(record, ensure_ascii=False, indent=1)
 
-    def _save_to_history(self, e) -> None:
+    def save_to_history(self, place: TablePlace) -> None:
         """This game (its closed rounds) as a game of this device's History, with the pad's own export."""
         from rules.record import GameRecord
         from scorer.pad.game import EntryError, GameSession
@@ -527,105 +703,29 @@ class TableScreens:
             else:
                 summary = summary_line(self.app.store.game(number).summary)
         except TableError as err:
-            self.message.value = _("could not save this game to History: {problem}").format(problem=err.message)
-            self.message.color = ft.Colors.ERROR
+            place.say(_("could not save this game to History: {problem}").format(problem=err.message))
         except (EntryError, ValueError) as err:
-            self.message.value = _("could not save this game to History: {problem}").format(problem=err)
-            self.message.color = ft.Colors.ERROR
+            place.say(_("could not save this game to History: {problem}").format(problem=err))
         else:
-            self.message.value = _("Saved to History as game {number} ({summary})").format(
-                number=number, summary=summary)
-            self.message.color = ft.Colors.PRIMARY
-        self._refresh()
+            place.say(_("Saved to History as game {number} ({summary})").format(number=number, summary=summary),
+                      good_news=True)
 
-    def _join_card(self) -> ft.Control:
-        return ft.Row([qr_image("join-qr", join_link(self.url, self.view["code"]), scale=6),
-                       ft.Column([ft.Text(_("Scan to join, or open")), ft.Text(self.url, selectable=True,
-                                                                         weight=ft.FontWeight.BOLD),
-                                  ft.Text(_("and enter the code")),
-                                  sem("join-code", ft.Text(self.view["code"], size=24,
-                                                              weight=ft.FontWeight.BOLD))])],
-                      wrap=True)
-
-    def _board_card(self) -> ft.Control:
-        """The table's big-screen board (scorer/ui/table_board.py): its QR code and link for a laptop or TV."""
-        link = board_link(self.url, self.view["code"])
-        return ft.Row([qr_image("board-qr", link, scale=4),
-                       # narrow enough to stay beside its QR code on a phone (the long link wraps instead)
-                       ft.Column([ft.Text(_("Show the table on a big screen"), weight=ft.FontWeight.W_600),
-                                  ft.Text(_("Open on a laptop or TV beside the table:")),
-                                  sem("board-link", ft.Text(link, selectable=True))], width=180)],
-                      wrap=True)
-
-    # --- state → screen ---------------------------------------------------------------------------------------
-
-    def _render(self) -> None:
-        view = self.view
-        names = {s["seat"]: seat_name(s) for s in view["seats"]}
-        if view["ended"]:
-            status = _("The host ended the game")
-        elif view["finished"]:
-            status = _("Game over")
-        else:
-            waiting = ", ".join(names[s] for s in view["waiting_for"])
-            status = _("Round {round} · waiting for {names}").format(round=view["round"], names=waiting)
-        if view["game"] > 1:
-            status = _("Game {game} · {status}").format(game=view["game"], status=status)
-        self.status.value = status
-        self.joining_button.content = _("Open joining") if view["locked"] else _("Close joining")
-        self.seat_pick.options = [ft.DropdownOption(key=str(s), text=f"{s}: {n}") for s, n in names.items()]
-        if self.seat_pick.value is None or int(self.seat_pick.value) > len(names):
-            self.seat_pick.value = "1"
-        totals = [p["total"] for p in view["scores"]["players"]]
-        waiting = set(view["waiting_for"])
-        self.roster.controls = [
-            sem(f"roster-{seat['seat']}", ft.Text(
-                ngettext("{seat}: {name} · {n} pts", "{seat}: {name} · {n} pts", totals[seat["seat"] - 1]).format(
-                    seat=seat["seat"], name=seat_name(seat), n=totals[seat["seat"] - 1])
-                + (_(" · entering…") if seat["seat"] in waiting else "")
-                + ("" if seat["claimed"] else _(" · no phone yet"))))
-            for seat in view["seats"]]
-        self._refresh()
-
-    async def _seat_player(self, e) -> None:
-        seat_no = int(self.seat_pick.value or "1")
-        name = (self.seat_name.value or "").strip()
-        was = self.view["seats"][seat_no - 1]
-        try:
-            token = self.service.claim_seat(self.code, seat_no, name, self.token)
-        except TableError as err:
-            self.message.value = err.message
-            self.message.color = ft.Colors.ERROR
-            return
-        if was["claimed"]:
-            message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
-                        "score sheets, or let their phone scan this code (or type the seat token under 'Have a "
-                        "token?'): {token}")
-        else:
-            message = _("Seat {seat} is {name}'s. Enter their rounds on the score sheets, or let their phone scan "
-                        "this code (or type the seat token under 'Have a token?'): {token}")
-        self.message.value = message.format(seat=seat_no, name=name, old=was["name"], token=token)
-        self.message.color = ft.Colors.PRIMARY
-        self.seat_qr.content = qr_image("seat-link", seat_link(self.url, self.code, token), scale=5)
-        self.seat_qr.visible = True
-        self.seat_name.value = ""
-        self.view = self.service.view(self.code)
-        self._render()
+    # --- live ---------------------------------------------------------------------------------------------------
 
     def _on_event(self, event: dict) -> None:
         """Called by the service (any thread, under its lock): hand over to this session's loop."""
         self.page.run_task(self._apply_event, event)
 
     async def _apply_event(self, event: dict) -> None:
+        place = self.host_place
         if event["kind"] == "expired":
             self.stop_listening()
             self.notice = _("The table expired")
             self.app.go("table")
             return
-        if event["version"] <= self.view["version"]:
+        if place is None or place.view is None or event["version"] <= place.view["version"]:
             return
-        self.view = event["table"]
-        self._render()
+        place.view = event["table"]  # the host's screen re-renders itself: no page update
 
     def close(self) -> None:
         self.stop_listening()
@@ -633,10 +733,10 @@ class TableScreens:
             self.sheet.stop()
 
     def stop_listening(self) -> None:
+        self.host_place = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-
 
 
 def table_screens(app: PadApp) -> TableScreens | None:
@@ -659,49 +759,49 @@ def how_to_host() -> Screen:
     ], spacing=12), padding=PAD))
 
 
-def table_screen(title: str, fill: Callable[[TableScreens, ft.Column], object], app: PadApp,
+def table_screen(title: str, fill: Callable[[TableScreens, TablePlace], object], app: PadApp,
                  on_leave: Callable[[], None] | None = None) -> Screen:
-    """A table screen whose content `fill` puts into a fresh column (at once, or in a task once the device's
-    storage has answered)."""
+    """A table screen: a `table_place` component over a new place, which `fill` sets (at once, or in a task
+    once the device's storage has answered; until then it says the table is opening)."""
     screens = table_screens(app)
     if screens is None:
         return how_to_host()
-    root = ft.Column([ft.Text(_("Opening the table…"), color=ft.Colors.ON_SURFACE_VARIANT)], spacing=12)
-    fill(screens, root)
-    return Screen(title, ft.Container(root, padding=PAD), on_leave=on_leave)
+    place = TablePlace()
+    fill(screens, place)
+    return Screen(title, ft.Container(island(table_place, place, screens), padding=PAD), on_leave=on_leave)
 
 
-def follow_once(app: PadApp, screens: TableScreens, root: ft.Column, path: str, code: str | None = None,
+def follow_once(app: PadApp, screens: TableScreens, place: TablePlace, path: str, code: str | None = None,
                 token: str | None = None) -> None:
     """Follow a link (or `/table`) the first time this window shows it on top; Back to it later (or drawn
     under another screen) shows, in place, the table's seat picker (the start screen for `/table`)."""
     follow = path not in screens.followed and app.path == path
     screens.followed.add(path)
     if follow:
-        app.page.run_task(screens._follow, root, code, token)
+        app.page.run_task(screens._follow, place, code, token)
     elif code is None:
-        screens.fill_start(root)
+        screens.show_start(place)
     else:
         try:
-            screens.fill_seats(root, code)
+            screens.show_seats(place, code)
         except TableError as err:
-            screens.fill_start(root, err.message)
+            screens.show_start(place, err.message)
 
 
 @screen("table")
 def start(app: PadApp) -> Screen:
     """Join by code or host a table; the first time, this device's last table if it still holds a seat."""
-    def fill(screens: TableScreens, root: ft.Column) -> None:
-        follow_once(app, screens, root, format_route("table"))
+    def fill(screens: TableScreens, place: TablePlace) -> None:
+        follow_once(app, screens, place, format_route("table"))
 
     return table_screen(_("Table mode"), fill, app)
 
 
 @screen("table_seats")
 def seats(app: PadApp, code: str) -> Screen:
-    def fill(screens: TableScreens, root: ft.Column) -> None:
+    def fill(screens: TableScreens, place: TablePlace) -> None:
         try:
-            screens.fill_seats(root, code)
+            screens.show_seats(place, code)
         except TableError as err:
             raise NotFound(err.message) from None
 
@@ -717,7 +817,7 @@ def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[Table
         return how_to_host()
     session = screens.sheet_session(code, seat)
     if session is None:
-        return table_screen(_("Table mode"), lambda screens, root: app.page.run_task(screens.open_seat, root, code,
+        return table_screen(_("Table mode"), lambda screens, place: app.page.run_task(screens.open_seat, place, code,
                                                                                    seat), app)
     return build(session)
 
@@ -745,7 +845,7 @@ def seat_end(app: PadApp, code: str, seat: int) -> Screen:
 
 @screen("table_host")
 def host_controls(app: PadApp, code: str) -> Screen:
-    return table_screen(_("Table mode"), lambda screens, root: app.page.run_task(screens.open_host, root, code),
+    return table_screen(_("Table mode"), lambda screens, place: app.page.run_task(screens.open_host, place, code),
                         app, on_leave=lambda: leave_host(app))
 
 
@@ -778,8 +878,8 @@ def leave_host(app: PadApp) -> None:
 @screen("join")
 def join(app: PadApp, code: str) -> Screen:
     """A scanned join QR code: this device's seat at that table, else its seat picker."""
-    def fill(screens: TableScreens, root: ft.Column) -> None:
-        follow_once(app, screens, root, format_route("join", code=code), code)
+    def fill(screens: TableScreens, place: TablePlace) -> None:
+        follow_once(app, screens, place, format_route("join", code=code), code)
 
     return table_screen(_("Table mode"), fill, app)
 
@@ -787,8 +887,8 @@ def join(app: PadApp, code: str) -> Screen:
 @screen("seat_link")
 def seat_by_link(app: PadApp, code: str, token: str) -> Screen:
     """A seat's QR code (the host seated this player): that seat, its token kept on this device."""
-    def fill(screens: TableScreens, root: ft.Column) -> None:
-        follow_once(app, screens, root, format_route("seat_link", code=code, token=token), code, token)
+    def fill(screens: TableScreens, place: TablePlace) -> None:
+        follow_once(app, screens, place, format_route("seat_link", code=code, token=token), code, token)
 
     return table_screen(_("Table mode"), fill, app)
 
@@ -798,10 +898,10 @@ def host_by_link(app: PadApp, credential: str) -> Screen:
     """The host link `tourpad host` printed: this device keeps the host credential, then opens the host
     screen of the host's most recently active table (the one `tourpad host` just opened or resumed), or the
     start screen, where it may open tables, when there is none."""
-    def fill(screens: TableScreens, root: ft.Column) -> None:
+    def fill(screens: TableScreens, place: TablePlace) -> None:
         async def keep() -> None:
             if not screens.service.is_host(credential):
-                screens.fill_start(root, _("that host link is not this host's (it may have been renewed)"))
+                screens.show_start(place, _("that host link is not this host's (it may have been renewed)"))
                 return
             await screens.prefs.set(HOST_CREDENTIAL_KEY, credential)
             screens.host_device = True
@@ -810,7 +910,7 @@ def host_by_link(app: PadApp, credential: str) -> Screen:
                 if held is not None and held[1] is None:
                     screens.app.go("table_host", code=code)
                     return
-            screens.fill_start(root, _("This device can now host tables."), good_news=True)
+            screens.show_start(place, _("This device can now host tables."), good_news=True)
 
         app.page.run_task(keep)
 

@@ -5,13 +5,14 @@ Every sheet side by side, the standings, who is still entering this round, and t
 type large enough to read across a room. Like the event stream, the join code is all it needs; it holds no
 token and has nothing to tap. It stays live the way the seat screens do: the service calls this window's
 listener after every committed change. Columns reflow with the window (a TV at 1920×1080: all sheets in one
-row beside the standings; a tablet: two sheets a row under them).
+row beside the standings; a tablet: two sheets a row under them); on a phone its type is sized to be read
+in hand (`IN_HAND`).
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -20,14 +21,28 @@ from scorer.locale import _, ngettext
 from scorer.table.board import Board, OpenRegion, RouteBoard, SheetColumn, TakenBonus, board_from_view, tiers_text
 from scorer.table.service import TableError, TableService
 from scorer.ui import table as table_ui
-from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 
-BIG, LARGE, MEDIUM, SMALL = 40, 30, 24, 18
+
+@dataclass(frozen=True)
+class BoardType:
+    """The board's type sizes (px): large enough to read across a room, or, on a phone, to read in hand."""
+
+    big: int
+    large: int
+    medium: int
+    small: int
+
+
+ACROSS_THE_ROOM = BoardType(40, 30, 24, 18)
+IN_HAND = BoardType(28, 22, 18, 15)
+#: A window narrower than this is a phone's: the board's type is sized to be read in hand (px).
+PHONE_WIDTH = 600
 CARD_PAD = ft.Padding.symmetric(horizontal=18, vertical=14)
 
 
-def _card(title: str, *controls: ft.Control, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
-    return ft.Container(ft.Column([ft.Text(title, size=LARGE, weight=ft.FontWeight.BOLD), *controls], spacing=6),
+def _card(t: BoardType, title: str, *controls: ft.Control, bgcolor=ft.Colors.SURFACE_CONTAINER_HIGHEST) -> ft.Container:
+    return ft.Container(ft.Column([ft.Text(title, size=t.large, weight=ft.FontWeight.BOLD), *controls], spacing=6),
                         padding=CARD_PAD, border_radius=12, bgcolor=bgcolor)
 
 
@@ -35,8 +50,44 @@ def _names(names: tuple[str, ...]) -> str:
     return " & ".join(names)
 
 
+@ft.observable
+@dataclass
+class BoardShown:
+    """What one window's board shows: the table as last published, or that it expired."""
+
+    board: Board
+    expired: bool = False
+    #: the type's sizes for this window (`ACROSS_THE_ROOM`, or `IN_HAND` on a phone)
+    sizes: BoardType = ACROSS_THE_ROOM
+
+
+@ft.component
+def board_body(shown: BoardShown) -> ft.Control:
+    """The board of `shown` (a component: each event re-renders it, patching what changed)."""
+    t = shown.sizes
+    if shown.expired:
+        controls = [sem("board-status", ft.Text(_("The table expired"), size=t.big))]
+    else:
+        board = shown.board
+        status = ft.Text(board.status, size=t.big, weight=ft.FontWeight.BOLD,
+                         color=ft.Colors.PRIMARY if not board.finished else ft.Colors.TERTIARY)
+        side = ft.ResponsiveRow([
+            ft.Container(standings(board, t), col={"xs": 12, "md": 5, "xl": 12}),
+            ft.Container(bonuses(board, t), col={"xs": 12, "md": 7, "xl": 12}),
+        ], spacing=16, run_spacing=16)
+        per_row = 12 // len(board.sheets)
+        sheets = ft.ResponsiveRow([ft.Container(sheet_card(board, s, t), col={"xs": 12, "sm": 6, "xl": per_row})
+                                   for s in board.sheets], spacing=16, run_spacing=16)
+        controls = [
+            sem("board-status", status),
+            ft.ResponsiveRow([ft.Container(side, col={"xs": 12, "xl": 3}),
+                              ft.Container(sheets, col={"xs": 12, "xl": 9})], spacing=16, run_spacing=16),
+        ]
+    return ft.Column(controls, spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
 class BoardScreen:
-    """One window's board of one table, redrawn from each event the service sends.
+    """One window's board of one table: it follows the table's events into its `BoardShown`.
 
     Leaving the screen unsubscribes (`Screen.on_leave`). A window closed while showing the board does not say
     so here (the page's `on_close` belongs to the seat screens); its listener goes at the first event after
@@ -45,15 +96,18 @@ class BoardScreen:
     def __init__(self, app: PadApp, service: TableService, code: str) -> None:
         self.app = app
         self.service = service
-        self.root = ft.Column(spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        self.board: Board | None = None
         self._unsubscribe: Callable[[], None] | None = None
         try:
             view, self._unsubscribe = service.subscribe(code, self._on_event)
         except TableError as err:
             raise NotFound(err.message) from None
-        self.board = board_from_view(view)
-        self._draw()
+        narrow = (app.page.width or PHONE_WIDTH) < PHONE_WIDTH
+        self.shown = BoardShown(board_from_view(view), sizes=IN_HAND if narrow else ACROSS_THE_ROOM)
+        self.root = island(board_body, self.shown)
+
+    @property
+    def board(self) -> Board:
+        return self.shown.board
 
     def stop(self) -> None:
         if self._unsubscribe is not None:
@@ -67,106 +121,87 @@ class BoardScreen:
         self.app.page.run_task(self._apply, event)
 
     async def _apply(self, event: dict) -> None:
+        """The board re-renders itself from its model (background work gets no page update)."""
         if event["kind"] == "expired":
             self.stop()
-            self.root.controls = [sem("board-status", ft.Text(_("The table expired"), size=BIG))]
-        elif event["table"] is not None and event["version"] > self.board.version:
-            self.board = board_from_view(event["table"])
-            self._draw()
-        else:
-            return
-        with contextlib.suppress(RuntimeError):  # background updates get no auto-update
-            self.app.page.update()
+            self.shown.expired = True
+        elif event["table"] is not None and event["version"] > self.shown.board.version:
+            self.shown.board = board_from_view(event["table"])
 
-    # --- drawing --------------------------------------------------------------------------------------------
 
-    def _draw(self) -> None:
-        board = self.board
-        status = ft.Text(board.status, size=BIG, weight=ft.FontWeight.BOLD,
-                         color=ft.Colors.PRIMARY if not board.finished else ft.Colors.TERTIARY)
-        side = ft.ResponsiveRow([
-            ft.Container(self._standings(), col={"xs": 12, "md": 5, "xl": 12}),
-            ft.Container(self._bonuses(), col={"xs": 12, "md": 7, "xl": 12}),
-        ], spacing=16, run_spacing=16)
-        per_row = 12 // len(board.sheets)
-        sheets = ft.ResponsiveRow([ft.Container(self._sheet(s), col={"xs": 12, "sm": 6, "xl": per_row})
-                                   for s in board.sheets], spacing=16, run_spacing=16)
-        self.root.controls = [
-            sem("board-status", status),
-            ft.ResponsiveRow([ft.Container(side, col={"xs": 12, "xl": 3}),
-                              ft.Container(sheets, col={"xs": 12, "xl": 9})], spacing=16, run_spacing=16),
-        ]
+# --- drawing ------------------------------------------------------------------------------------------------
 
-    def _standings(self) -> ft.Control:
-        rows = [ft.Row([ft.Text(f"{s.rank}.", size=LARGE, width=44, weight=ft.FontWeight.BOLD),
-                        ft.Text(s.name, size=LARGE, expand=True, no_wrap=True, overflow=ft.TextOverflow.ELLIPSIS),
-                        ft.Text(f"{s.total}", size=LARGE, weight=ft.FontWeight.BOLD)])
-                for s in self.board.standings]
-        return sem("board-standings", _card(_("Standings"), *rows))
+def standings(board: Board, t: BoardType) -> ft.Control:
+    rows = [ft.Row([ft.Text(f"{s.rank}.", size=t.large, width=44, weight=ft.FontWeight.BOLD),
+                    ft.Text(s.name, size=t.large, expand=True),  # a long name wraps: never cut short
+                    ft.Text(f"{s.total}", size=t.large, weight=ft.FontWeight.BOLD)])
+            for s in board.standings]
+    return sem("board-standings", _card(t, _("Standings"), *rows))
 
-    def _bonuses(self) -> ft.Control:
-        board = self.board
-        parts: list[ft.Control] = [ft.Text(_("Regions still open"), size=MEDIUM, weight=ft.FontWeight.W_600)]
-        parts.append(sem("board-regions-open", ft.Row(
-            [self._region_chip(r) for r in board.open_regions] or [ft.Text(wording.regions_none_left(), size=MEDIUM)],
-            wrap=True, spacing=8, run_spacing=8)))
-        if board.taken_regions:
-            parts.append(ft.Text(_("Regions taken"), size=MEDIUM, weight=ft.FontWeight.W_600))
-            parts.append(sem("board-regions-taken", ft.Column(
-                [self._taken(t) for t in board.taken_regions], spacing=2)))
-        if board.route is not None:
-            parts.append(sem("board-route", self._route(board.route)))
-        return _card(_("Shared bonuses"), *parts)
 
-    @staticmethod
-    def _region_chip(region: OpenRegion) -> ft.Control:
-        return ft.Container(
-            ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
-                    # wraps rather than runs past the screen's side (a phone, large text)
-                    ft.Text(f"{region.name} +{region.points}", size=SMALL, expand=True, expand_loose=True)],
-                   spacing=6, tight=True),
-            padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
-            border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
+def bonuses(board: Board, t: BoardType) -> ft.Control:
+    parts: list[ft.Control] = [ft.Text(_("Regions still open"), size=t.medium, weight=ft.FontWeight.W_600)]
+    parts.append(sem("board-regions-open", ft.Row(
+        [region_chip(r, t) for r in board.open_regions] or [ft.Text(wording.regions_none_left(), size=t.medium)],
+        wrap=True, spacing=8, run_spacing=8)))
+    if board.taken_regions:
+        parts.append(ft.Text(_("Regions taken"), size=t.medium, weight=ft.FontWeight.W_600))
+        parts.append(sem("board-regions-taken", ft.Column([taken_line(taken, t) for taken in board.taken_regions],
+                                                          spacing=2)))
+    if board.route is not None:
+        parts.append(sem("board-route", route_lines(board.route, t)))
+    return _card(t, _("Shared bonuses"), *parts)
 
-    @staticmethod
-    def _taken(taken: TakenBonus) -> ft.Control:
-        return ft.Text(_("{bonus} +{points}: {names} (round {round})").format(
-            bonus=taken.name, points=taken.points, names=_names(taken.by), round=taken.round), size=SMALL)
 
-    def _route(self, route: RouteBoard) -> ft.Control:
-        lines: list[ft.Control] = [
-            ft.Text(_("{route}: {tiers}").format(route=route.name, tiers=tiers_text(route)), size=MEDIUM,
-                    weight=ft.FontWeight.W_600)]
-        lines += [ft.Text(_("+{points}: {names} (round {round})").format(points=t.points, names=_names(t.by),
-                                                                          round=t.round), size=SMALL)
-                  for t in route.taken]
-        return ft.Column(lines, spacing=2)
+def region_chip(region: OpenRegion, t: BoardType) -> ft.Control:
+    return ft.Container(
+        ft.Row([ft.Container(width=14, height=14, border_radius=7, bgcolor=region.color),
+                # wraps rather than runs past the screen's side (a phone, large text)
+                ft.Text(f"{region.name} +{region.points}", size=t.small, expand=True, expand_loose=True)],
+               spacing=6, tight=True),
+        padding=ft.Padding.symmetric(horizontal=10, vertical=4), border_radius=16,
+        border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT))
 
-    def _sheet(self, sheet: SheetColumn) -> ft.Control:
-        lines: list[ft.Control] = []
-        for line in sheet.rounds:
-            choice = f" · {line.choice}" if line.choice else ""
-            head = _("R{round}").format(round=line.round) + f"  {line.cards}{choice}"
-            total = ft.Text(f"{line.total}" if line.closed else _("entered"), size=MEDIUM,
-                            weight=ft.FontWeight.BOLD if line.closed else None,
-                            color=None if line.closed else ft.Colors.ON_SURFACE_VARIANT)
-            lines.append(ft.Row([ft.Text(head, size=MEDIUM, weight=ft.FontWeight.W_500, expand=True), total]))
-            if line.points:
-                # one unbreakable item per category: a category's name never wraps away from its points
-                lines.append(ft.Row([ft.Text(f"{name} {points}", size=SMALL, no_wrap=True,
-                                             color=ft.Colors.ON_SURFACE_VARIANT) for name, points in line.points],
-                                    wrap=True, spacing=14, run_spacing=0))
-        if sheet.entering:
-            lines.append(ft.Text(_("entering round {round}…").format(round=self.board.round), size=MEDIUM, italic=True,
-                                 color=ft.Colors.TERTIARY))
-        header = ft.Row([ft.Text(sheet.name, size=LARGE, weight=ft.FontWeight.BOLD, expand=True, no_wrap=True,
-                                 overflow=ft.TextOverflow.ELLIPSIS),
-                         ft.Text(ngettext("{n} pts", "{n} pts", sheet.total).format(n=sheet.total), size=LARGE,
-                                 weight=ft.FontWeight.BOLD)])
-        leading = sheet.rank == 1 and sheet.total > 0
-        return sem(f"board-sheet-{sheet.seat}", ft.Container(
-            ft.Column([header, ft.Divider(height=4), *lines], spacing=4), padding=CARD_PAD, border_radius=12,
-            bgcolor=ft.Colors.PRIMARY_CONTAINER if leading else ft.Colors.SURFACE_CONTAINER_HIGHEST))
+
+def taken_line(taken: TakenBonus, t: BoardType) -> ft.Control:
+    return ft.Text(_("{bonus} +{points}: {names} (round {round})").format(
+        bonus=taken.name, points=taken.points, names=_names(taken.by), round=taken.round), size=t.small)
+
+
+def route_lines(route: RouteBoard, t: BoardType) -> ft.Control:
+    lines: list[ft.Control] = [
+        ft.Text(_("{route}: {tiers}").format(route=route.name, tiers=tiers_text(route)), size=t.medium,
+                weight=ft.FontWeight.W_600)]
+    lines += [ft.Text(_("+{points}: {names} (round {round})").format(points=tier.points, names=_names(tier.by),
+                                                                      round=tier.round), size=t.small)
+              for tier in route.taken]
+    return ft.Column(lines, spacing=2)
+
+
+def sheet_card(board: Board, sheet: SheetColumn, t: BoardType) -> ft.Control:
+    lines: list[ft.Control] = []
+    for line in sheet.rounds:
+        choice = f" · {line.choice}" if line.choice else ""
+        head = _("R{round}").format(round=line.round) + f"  {line.cards}{choice}"
+        total = ft.Text(f"{line.total}" if line.closed else _("entered"), size=t.medium,
+                        weight=ft.FontWeight.BOLD if line.closed else None,
+                        color=None if line.closed else ft.Colors.ON_SURFACE_VARIANT)
+        lines.append(ft.Row([ft.Text(head, size=t.medium, weight=ft.FontWeight.W_500, expand=True), total]))
+        if line.points:
+            # one unbreakable item per category: a category's name never wraps away from its points
+            lines.append(ft.Row([ft.Text(f"{name} {points}", size=t.small, no_wrap=True,
+                                         color=ft.Colors.ON_SURFACE_VARIANT) for name, points in line.points],
+                                wrap=True, spacing=14, run_spacing=0))
+    if sheet.entering:
+        lines.append(ft.Text(_("entering round {round}…").format(round=board.round), size=t.medium, italic=True,
+                             color=ft.Colors.TERTIARY))
+    header = ft.Row([ft.Text(sheet.name, size=t.large, weight=ft.FontWeight.BOLD, expand=True),
+                     ft.Text(ngettext("{n} pts", "{n} pts", sheet.total).format(n=sheet.total), size=t.large,
+                             weight=ft.FontWeight.BOLD)])
+    leading = sheet.rank == 1 and sheet.total > 0
+    return sem(f"board-sheet-{sheet.seat}", ft.Container(
+        ft.Column([header, ft.Divider(height=4), *lines], spacing=4), padding=CARD_PAD, border_radius=12,
+        bgcolor=ft.Colors.PRIMARY_CONTAINER if leading else ft.Colors.SURFACE_CONTAINER_HIGHEST))
 
 
 @screen("table_board")

@@ -56,8 +56,12 @@ TEXT_BUTTON_PADDING = ft.Padding.symmetric(horizontal=12, vertical=14)
 BUTTON_PADDING = ft.Padding.symmetric(horizontal=24, vertical=14)
 
 
-def build_theme(dark: bool) -> ft.Theme:
-    return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True,
+def build_theme(dark: bool, text_scale: float = 1.0) -> ft.Theme:
+    """The app's theme; `text_scale`: every text style that much larger (a window the app scales itself,
+    `scorer.ui.text_size.own_text_scale`)."""
+    from scorer.ui.text_size import text_theme
+
+    return ft.Theme(color_scheme_seed=SEED_COLOR, use_material3=True, text_theme=text_theme(text_scale),
                     color_scheme=ft.ColorScheme(**PALETTES[dark]),
                     visual_density=ft.VisualDensity.STANDARD,  # not compact in a desktop browser
                     text_button_theme=ft.TextButtonTheme(style=ft.ButtonStyle(padding=TEXT_BUTTON_PADDING)),

@@ -1,5 +1,6 @@
 """Every player can use the eight main screens: axe-core finds nothing serious or critical, nothing is wider
-than a 320 px phone, and every control is at least 44×44 px, at the normal and at the largest text size.
+than a 320 px phone, every control is at least 44×44 px and the screen's title is not cut short, at the normal
+and at the largest text size.
 
 What axe-core sees here: Flet's web client draws on a canvas; what a screen reader reads is Flutter's
 semantics tree, which the page only builds once accessibility is switched on (the conftest does, as a
@@ -26,7 +27,7 @@ from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.ports import free_port
 from scorer.solo.view import new_game
-from scorer.ui.text_size import TEXT_SIZE_KEY
+from scorer.ui.text_size import APP_BAR_TITLE_MAX_SCALE, TEXT_SIZE_KEY, TITLE_SIZE
 
 pytestmark = pytest.mark.e2e
 
@@ -94,6 +95,25 @@ SCROLL_JS = """(by) => {
   region.scrollTop = before + by;
   return region.scrollTop !== before; }"""
 
+#: The screen's title as drawn: [text, its width in the title's font (px), the width and the lines it is
+#: given]. Flutter paints on a canvas; its semantics node only tells the text and the box the title was
+#: laid out in, so the text is measured here in the font Flutter draws it with (the app's own Roboto) at
+#: the title's size under the page's text scale. A title cut short with "…" needs more than its lines hold.
+TITLE_JS = """async ([titlePx, lineHeight, barScale]) => {
+  const face = new FontFace('tourpad-title', 'url(/assets/fonts/roboto.woff2)');
+  document.fonts.add(await face.load());
+  const scale = parseFloat(getComputedStyle(document.documentElement).fontSize) / 16;
+  const ctx = document.createElement('canvas').getContext('2d');
+  return Array.from(document.querySelectorAll('[flt-semantics-identifier="screen-title"]')).map(e => {
+    const r = e.getBoundingClientRect(), text = e.innerText.trim();
+    // in the app bar (56 px tall), Material caps the title's text scale
+    const px = titlePx * (r.bottom <= 57 ? Math.min(scale, barScale) : scale);
+    ctx.font = `${px}px tourpad-title`;
+    return [text, ctx.measureText(text).width, r.width, Math.max(1, Math.round(r.height / (px * lineHeight)))];
+  }); }"""
+#: Material 3's title-large line height, as a share of its size (28 px for 22)
+TITLE_LINE_HEIGHT = 28 / 22
+
 
 @pytest.fixture(scope="module")
 def urls(tmp_path_factory):
@@ -150,6 +170,23 @@ def serious_findings(page, screen: str) -> list[str]:
             for v in results["violations"] if v["impact"] in SERIOUS]
 
 
+def title_fits(needs: float, width: float, lines: int) -> bool:
+    """A wrapped title's lines hold its words (the spaces where it breaks aside); one line holds it only
+    if it is no wider (Flutter cuts a title that overflows by a pixel)."""
+    return needs <= width * lines + (lines - 1) * TITLE_SIZE + 0.5
+
+
+def title_drawn(pad) -> list[list]:
+    """TITLE_JS once the app has drawn the screen for this device's text size: it learns the size from the
+    device's storage after its first screen (seconds on a busy machine), then draws the screen again."""
+    for _ in range(30):
+        titles = pad.page.evaluate(TITLE_JS, [TITLE_SIZE, TITLE_LINE_HEIGHT, APP_BAR_TITLE_MAX_SCALE])
+        if len(titles) == 1 and title_fits(*titles[0][1:]):
+            break
+        pad.page.wait_for_timeout(500)
+    return titles
+
+
 def layout_problems(pad, screen: str) -> list[list]:
     """LAYOUT_JS at each scroll step, from the top of the screen to its foot; a screenshot of each step."""
     problems: list[list] = []
@@ -174,5 +211,9 @@ def test_screen_is_usable_at_320_px(screen, text_size, urls, new_context):
     if text_size == "normal":  # names and roles are the same tree at every text size: axe reads it once
         findings = serious_findings(pad.page, f"{screen}-{text_size}")
         assert findings == [], "\n".join(findings)
+    titles = title_drawn(pad)
+    assert len(titles) == 1, titles
+    (title, needs, width, lines), = titles
+    assert title_fits(needs, width, lines), f"{title!r} is cut short: {titles}"
     problems = layout_problems(pad, f"{screen}-{text_size}")
     assert problems == [], "\n".join(map(str, problems))

@@ -1,0 +1,112 @@
+"""The table's host screen is a component over a small model (`scorer.ui.table.TablePlace`), in a real Flet
+session with no client (the harness of test_pad_screens): a tap or a phone's change at the table re-renders
+it, patching what changed; no button a tap is aimed at is replaced, and what the host typed stays typed."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+
+import flet as ft
+import pytest
+from flet.pubsub.pubsub_hub import PubSubHub
+from test_pad_screens import find_button, run_session, texts, top, walk
+
+from benchmarks import table_flet
+from scorer.pad.store import EventStore
+from scorer.table.service import TableService
+from scorer.ui import table as table_ui
+from scorer.ui.main import make_main
+
+
+@pytest.fixture
+def hosting(tmp_path, monkeypatch):
+    service = TableService(tmp_path / "tables.sqlite3")
+    store = EventStore(tmp_path / "games.sqlite3")
+    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, table_flet.HOST_URL))
+    yield service, store
+    store.close()
+    service.close()
+
+
+async def until(check, what: str) -> None:
+    for _ in range(400):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the host's screen never showed {what}")
+
+
+def name_field(page) -> ft.TextField:
+    return next(c for c in walk(top(page)) if isinstance(c, ft.TextField) and c.label == "Player's name")
+
+
+def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting):
+    service, store = hosting
+    code, host_token = service.create_table("australia", 3, credential=service.host_credential)
+    storage = {table_ui.PREFS_PREFIX + code: json.dumps({"token": host_token, "seat": None}),
+               table_ui.LAST_TABLE_KEY: code}
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            phone, page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/host", storage,
+                                                      hub, executor)
+            session = phone.session
+            await until(lambda: any(t.startswith("1: seat 1") for t in texts(page)), "its roster")
+            labels = ("Close joining", "Remove seat", "Seat player", "End game", "Export record")
+            ids = {label: find_button(page, label)._i for label in labels}
+            field = name_field(page)
+            session.apply_patch(field._i, {"value": "Max"})  # the host types, as the browser reports it
+            await session.dispatch_event(field._i, "change", "Max")
+
+            service.claim_seat(code, 2, "Ann")  # a phone takes seat 2: the screen follows, live
+            await until(lambda: any(t.startswith("2: Ann") for t in texts(page)), "Ann in seat 2")
+            assert name_field(page)._i == field._i and name_field(page).value == "Max"
+
+            await session.dispatch_event(ids["Close joining"], "click", None)
+            await until(lambda: "The table is closed to new players" in texts(page), "joining closed")
+            assert find_button(page, "Open joining")._i == ids["Close joining"]  # the same button, relabelled
+            assert name_field(page).value == "Max"
+
+            await session.dispatch_event(ids["Seat player"], "click", None)
+            await until(lambda: any(t.startswith("Seat 1 is Max's") for t in texts(page)), "Max seated")
+            assert name_field(page)._i == field._i and name_field(page).value == ""  # seated: the field empties
+            assert any(t.startswith("1: Max") for t in texts(page))
+            assert {label: find_button(page, "Open joining" if label == "Close joining" else label)._i
+                    for label in labels} == ids
+            page.data.table_screens.close()
+
+    run_session(run)
+
+
+def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
+    """The board is a component: in a desktop window at the largest text size, what it renders (at the
+    first draw and after each change at the table) has its type scaled by the app; a phone's board is
+    drawn in type sized to be read in hand."""
+    from test_text_size import desktop_window, until
+
+    from scorer.ui.table_board import ACROSS_THE_ROOM, IN_HAND
+    from scorer.ui.text_size import TEXT_SIZE_KEY
+
+    service, store = hosting
+    code, _ = service.create_table("australia", 2, credential=service.host_credential)
+
+    def status(page) -> ft.Text:
+        return next(c.content for c in walk(top(page)) if isinstance(c, ft.Semantics)
+                    and c.identifier == "board-status")
+
+    async def run():
+        page = await desktop_window(store, f"/table/{code}/board", {TEXT_SIZE_KEY: "largest"})
+        await until(lambda: status(page).value.startswith("Round 1"))
+        assert status(page).size == ACROSS_THE_ROOM.big * 1.5
+        service.claim_seat(code, 1, "Ann")
+        await until(lambda: "Ann" in status(page).value)
+        assert status(page).size == ACROSS_THE_ROOM.big * 1.5
+        _phone, phone_page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/board", {},
+                                                        page.session.connection.pubsubhub,
+                                                        page.session.connection.executor)
+        assert status(phone_page).size == IN_HAND.big  # the browser scales it: the app does not
+
+    run_session(run)
