@@ -66,12 +66,12 @@ class RecordingConnection(Connection):
         await self.route_changed(self.history[-1])
 
 
-def run_session(scenario) -> None:
-    """`asyncio.run(scenario())` on a thread of its own: Playwright's sync API (the browser tests' browser,
-    session-wide, in whichever worker random ordering puts them) keeps an event loop running on the main
-    thread, where `asyncio.run` refuses to start."""
+def run_session(scenario):
+    """`asyncio.run(scenario())` on a thread of its own, returning what it returns: Playwright's sync API (the
+    browser tests' browser, session-wide, in whichever worker random ordering puts them) keeps an event loop
+    running on the main thread, where `asyncio.run` refuses to start."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, scenario()).result()
+        return pool.submit(asyncio.run, scenario()).result()
 
 
 async def settle() -> None:

@@ -4,9 +4,8 @@ Chromium by tests/e2e/test_peer_e2e.py."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from test_pad_screens import run_session
 from test_peer_code import CHROMIUM_OFFER, OTHER_ANSWER
 
 from scorer.table.page_channel import ChannelEvents, PageChannels
@@ -51,9 +50,9 @@ class Told:
 def test_the_host_shows_its_offer_as_a_code_and_hears_its_channel():
     page = Page(offer={"id": "peer-1", "sdp": CHROMIUM_OFFER})
     channels, told = PageChannels(page), Told()
-    channel, code = asyncio.run(channels.offer(told.events))
+    channel, code = run_session(lambda: channels.offer(told.events))
     assert (channel, code) == ("peer-1", pack("offer", CHROMIUM_OFFER))
-    asyncio.run(channels.accept(channel, pack("answer", OTHER_ANSWER)))
+    run_session(lambda: channels.accept(channel, pack("answer", OTHER_ANSWER)))
     name, accepted, sdp = page.calls[-1]
     assert (name, accepted) == ("accept", "peer-1")
     assert parse_sdp("answer", sdp) == parse_sdp("answer", OTHER_ANSWER)  # the guest's answer, expanded
@@ -66,7 +65,7 @@ def test_the_host_shows_its_offer_as_a_code_and_hears_its_channel():
 def test_the_guest_answers_the_hosts_code_with_its_own():
     page = Page(answer={"id": "peer-3", "sdp": OTHER_ANSWER})
     channels, told = PageChannels(page), Told()
-    channel, code = asyncio.run(channels.answer(pack("offer", CHROMIUM_OFFER), told.events))
+    channel, code = run_session(lambda: channels.answer(pack("offer", CHROMIUM_OFFER), told.events))
     assert (channel, code) == ("peer-3", pack("answer", OTHER_ANSWER))
     name, sdp = page.calls[-1]
     assert name == "answer" and parse_sdp("offer", sdp) == parse_sdp("offer", CHROMIUM_OFFER)
@@ -78,7 +77,7 @@ def test_the_guest_answers_the_hosts_code_with_its_own():
 def test_a_code_scanned_on_the_wrong_phone_says_which_to_scan():
     channels = PageChannels(Page())
     with pytest.raises(PeerCodeError, match="scan the code on the host's phone"):
-        asyncio.run(channels.answer(pack("answer", OTHER_ANSWER), Told().events))
+        run_session(lambda: channels.answer(pack("answer", OTHER_ANSWER), Told().events))
     with pytest.raises(PeerCodeError, match="scan the code on the joining phone"):
-        asyncio.run(channels.accept("peer-1", pack("offer", CHROMIUM_OFFER)))
+        run_session(lambda: channels.accept("peer-1", pack("offer", CHROMIUM_OFFER)))
     assert channels.page.calls == []  # nothing reached the page

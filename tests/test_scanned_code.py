@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 
 import pytest
 import segno
+from test_pad_screens import run_session
 
 from scorer.pad.scanned_code import deck_code_in, table_link_in
 from scorer.routes import board_link, deck_link, host_link, join_link, seat_link
@@ -48,6 +48,6 @@ def test_anything_else_is_no_table(text):
 def test_the_host_reads_every_qr_code_in_a_photo_and_refuses_a_file_that_is_none():
     out = io.BytesIO()
     segno.make(join_link("http://10.0.0.2:8550", "ABCD-EFGH"), error="m").save(out, kind="png", scale=6, border=4)
-    assert asyncio.run(code_texts(out.getvalue())) == ["http://10.0.0.2:8550/join/ABCD-EFGH"]
+    assert run_session(lambda: code_texts(out.getvalue())) == ["http://10.0.0.2:8550/join/ABCD-EFGH"]
     with pytest.raises(CodePhotoError):
-        asyncio.run(code_texts(b"not a photo"))
+        run_session(lambda: code_texts(b"not a photo"))
