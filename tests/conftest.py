@@ -43,9 +43,10 @@ def australia():
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """The browser tests (10–110 s each) are dealt to xdist's workers first and the short tests fill in after:
-    dealt last, one long browser test kept one worker busy for minutes while the other sat idle. The order
-    within each group stays pytest-randomly's (this hook runs after its shuffle)."""
+    """The browser tests (10–100 s each) come first and the short tests after: with `--dist worksteal`
+    (Makefile) the worker that runs out takes tests from the end of the other's queue, so the short ones even
+    out the finish instead of a long browser test starting last. The order within each group stays
+    pytest-randomly's (this hook runs after its shuffle)."""
     items.sort(key=lambda item: "e2e" not in item.keywords)
 
 

@@ -2,9 +2,9 @@
 size, with every request to another host refused and counted (there must be none).
 
 A 2-player Australia game by letters, a reload mid-game that resumes it with a half-tapped keypad, the final
-ranking; then the server stops and the app still opens from the service worker's cache with the game in History.
-Solo against a hard bot plays a round. The site is built once per session (wheels come from the cache after the
-first build).
+ranking; then the server stops and the app still opens from the service worker's cache with the game in History. A
+French phone plays a solo round against a hard bot. The site is built once per session (wheels come from the cache
+after the first build).
 """
 
 from __future__ import annotations
@@ -349,43 +349,30 @@ def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:
     pad.tap_ident("solo-start")
 
 
-def test_published_solo_round_against_a_hard_bot(static, offline_phone):
-    pad = open_site(offline_phone, static.url)
-    start_solo_against_one_bot(pad, "Play solo", "hard")
-    pad.wait_text("solo-status", "^Round 1 of 4: choose your Throw card", timeout=SLOW)
-    hinted = False
+def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, new_context):
+    """The browser-only app in French against the hard bot, a whole round: the catalogs from our wheel, and
+    Babel's French number format (the Hint's values) from the trimmed Babel wheel, both inside Pyodide."""
+    context = offline_context(new_context, locale="fr-FR")
+    pad = open_site(context, static.url)
+    start_solo_against_one_bot(pad, "Jouer en solo", "hard")
+    pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
+    hint = ""
     while not pad.ident("summary-title").count():
         status, before = pad.text("solo-status"), pad.text("solo-step")
-        if "Catch has arrived" in status:
+        if "la carte Réception est arrivée" in status:
             pad.tap_ident("choice-0")
         else:
-            if not hinted and "keep" in status:
+            if not hint and "carte à garder" in status:
                 pad.tap_ident("solo-hint-button")
-                pad.wait_text("solo-hint", "^Hint: the hard bot would choose ", timeout=SLOW)
-                hinted = True
+                hint = pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
+                pad.shot("fr-publish-solo-hint")
             pad.tap_ident("hand-0")
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
         pad.wait_any("solo-status", "summary-title", timeout=SLOW)
-    assert pad.wait_text("summary-title", "^Round 1 closed$")
-    assert hinted
-    pad.shot("publish-solo-round")
-    assert offline_phone.outside == []
-
-
-def test_the_published_site_speaks_french_to_a_french_phone(static, new_context):
-    """The browser-only app in French: the catalogs from our wheel, and Babel's French number format (the
-    Hint's values) from the trimmed Babel wheel, both inside Pyodide."""
-    context = offline_context(new_context, locale="fr-FR")
-    pad = open_site(context, static.url)
-    start_solo_against_one_bot(pad, "Jouer en solo", "easy")
-    pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
-    pad.tap_ident("hand-0")
-    pad.wait_text("solo-status", r"choisissez une carte à garder", timeout=SLOW)
-    pad.tap_ident("solo-hint-button")
-    hint = pad.wait_text("solo-hint", r"^Conseil\s: le bot difficile choisirait ", timeout=SLOW)
+    assert pad.wait_text("summary-title", "^Manche 1 close$")
     # French decimals from Babel inside Pyodide: "1,7 pts de moins · rapporte +3,0 pts maintenant"
     assert re.search(r"(le meilleur|\d+,\d pts de moins) · rapporte [+-]\d+,\d pts maintenant", hint), hint
-    pad.shot("fr-publish-solo-hint")
+    pad.shot("fr-publish-solo-round")
     assert context.outside == []
