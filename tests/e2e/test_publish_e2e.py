@@ -214,15 +214,29 @@ def settled_first_visit(context, url: str) -> Pad:
     return pad
 
 
-def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, new_context):
+def recording_phone(new_context, url: str):
+    """A phone-sized context with the browser's HTTP cache on, as a real phone has it: requests to other hosts
+    are recorded in `outside`, not routed (Playwright's routing turns the HTTP cache off)."""
+    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                          has_touch=True)
+    context.outside = []
+    context.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
+               else context.outside.append(request.url))
+    return context
+
+
+
+def test_a_first_visit_fetches_each_file_once_and_the_first_scan_brings_the_reader(gzip_host, new_context,
+                                                                                   tmp_path):
+    """Issue 39: a first visit fetches each file once, one renderer's files only, and stores just those.
+    Issue 40, items 3 and 4: it fetches no file of the code reader; the first scan (a shared deck's QR code,
+    from Your decks) fetches each once, and the service worker keeps them: offline, the app opens and the table
+    screen's scan still reads a table's join code, and opens the table's own page."""
+    from scorer.packs import deck_share_code, duplicate_deck
+    from scorer.routes import deck_link, join_link
+
     _folder, url, log, server = gzip_host
-    # requests elsewhere are recorded, not routed: Playwright's routing turns the browser's HTTP cache off, and
-    # the service worker takes the page's own files from there
-    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                        has_touch=True)
-    outside = []
-    phone.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
-             else outside.append(request.url))
+    phone = recording_phone(new_context, url)
     pad = settled_first_visit(phone, url)
     assert pad.page.evaluate("() => !!navigator.serviceWorker.controller")
     sent = log.take()
@@ -238,23 +252,29 @@ def test_a_first_visit_fetches_each_file_once_and_only_one_renderers(gzip_host, 
       .then(keys => caches.open(keys.find(k => k.startsWith('tourpad-'))))
       .then(cache => cache.keys()).then(requests => requests.map(r => r.url))""")
     assert {u.removeprefix(url) for u in stored} == {*paths, "tourpad-files.json"} - {"sw.js"}
-    # offline: the app opens from what the first visit stored
-    server.shutdown()
+
+    deck = duplicate_deck("usa")
+    pad.page.goto(url + "#/decks")
+    pad.ident("deck-code-button").wait_for(timeout=SLOW)
+    pad.shot("web-decks-scan-a-code")
+    link = deck_link("https://another.phone", deck_share_code(deck))
+    scan_photo_file(pad, "deck-code", qr_photo(tmp_path / "deck.png", link))
+    pad.wait_text("shared-deck-name", r"^Boomerang: USA \(copy\)$", timeout=SLOW)
+    fetched = [p for p, _size in log.take()]
+    # each file the reader runs on, once (the camera's view waits for the camera; the licence is for people)
+    assert sorted(p for p in fetched if p in reader_files()) == sorted(set(reader_files()) - {"camera.js",
+                                                                                              "zxing/LICENSE"})
+    pad.shot("web-scan-deck-code")
+
+    server.shutdown()  # offline: the app and its reader come from the service worker's cache
     pad = open_home(pad, url)
-    pad.button("New game").wait_for(timeout=START)
-    assert log.take() == [] and outside == []
-
-
-def recording_phone(new_context, url: str):
-    """A phone-sized context with the browser's HTTP cache on, as a real phone has it: requests to other hosts
-    are recorded in `outside`, not routed (Playwright's routing turns the HTTP cache off)."""
-    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True)
-    context.outside = []
-    context.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
-               else context.outside.append(request.url))
-    return context
-
+    pad.tap_until(lambda: pad.tap("Table mode: host or join"),
+                  lambda ms: pad.ident("join-code-button").wait_for(timeout=ms))
+    pad.shot("web-table-scan-a-join-code")
+    table = join_link("http://127.0.0.1:9", "ABCD-EFGH")  # a table's computer: its page is asked for, that is all
+    with pad.page.expect_request(table, timeout=SLOW):
+        scan_photo_file(pad, "join-code", qr_photo(tmp_path / "join.png", table))
+    assert log.take() == [] and phone.outside == [table]
 
 def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, new_context):
     folder, url, log, _server = gzip_host
@@ -301,42 +321,6 @@ def scan_photo_file(pad: Pad, ident: str, photo: Path) -> None:
     with pad.page.expect_file_chooser(timeout=15000) as chooser:
         pad.tap_ident(f"{ident}-scan-button")
     chooser.value.set_files(str(photo))
-
-
-def test_the_code_reader_comes_with_the_first_scan_and_reads_decks_and_join_codes_offline(gzip_host, new_context,
-                                                                                           tmp_path):
-    """Issue 40, items 3 and 4: a first visit fetches no file of the code reader; the first scan (a shared
-    deck's QR code, from Your decks) fetches each once, and the service worker keeps them: offline, the table
-    screen's scan still reads a table's join code, and opens the table's own page."""
-    from scorer.packs import deck_share_code, duplicate_deck
-    from scorer.routes import deck_link, join_link
-
-    _folder, url, log, server = gzip_host
-    phone = recording_phone(new_context, url)
-    pad = settled_first_visit(phone, url)
-    assert not {p for p, _size in log.take()} & set(reader_files())
-    deck = duplicate_deck("usa")
-    pad.page.goto(url + "#/decks")
-    pad.ident("deck-code-button").wait_for(timeout=SLOW)
-    pad.shot("web-decks-scan-a-code")
-    link = deck_link("https://another.phone", deck_share_code(deck))
-    scan_photo_file(pad, "deck-code", qr_photo(tmp_path / "deck.png", link))
-    pad.wait_text("shared-deck-name", r"^Boomerang: USA \(copy\)$", timeout=SLOW)
-    fetched = [p for p, _size in log.take()]
-    # each file the reader runs on, once (the camera's view waits for the camera; the licence is for people)
-    assert sorted(p for p in fetched if p in reader_files()) == sorted(set(reader_files()) - {"camera.js",
-                                                                                              "zxing/LICENSE"})
-    pad.shot("web-scan-deck-code")
-
-    server.shutdown()  # offline: the app and its reader come from the service worker's cache
-    pad = open_home(pad, url)
-    pad.tap_until(lambda: pad.tap("Table mode: host or join"),
-                  lambda ms: pad.ident("join-code-button").wait_for(timeout=ms))
-    pad.shot("web-table-scan-a-join-code")
-    table = join_link("http://127.0.0.1:9", "ABCD-EFGH")  # a table's computer: its page is asked for, that is all
-    with pad.page.expect_request(table, timeout=SLOW):
-        scan_photo_file(pad, "join-code", qr_photo(tmp_path / "join.png", table))
-    assert phone.outside == [table]
 
 
 def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:
