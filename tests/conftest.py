@@ -34,6 +34,23 @@ def english_terminal(monkeypatch):
     set_default_language(DEFAULT_LANGUAGE)
 
 
+@pytest.fixture
+def hosting(tmp_path, monkeypatch):
+    """The app's table mode hosting on a table service in this test's folder; yields (service, the pad's
+    store), both closed after the test."""
+    from benchmarks import table_flet
+    from scorer.pad.store import EventStore
+    from scorer.table.service import TableService
+    from scorer.ui import table as table_ui
+
+    service = TableService(tmp_path / "tables.sqlite3")
+    store = EventStore(tmp_path / "games.sqlite3")
+    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, table_flet.HOST_URL))
+    yield service, store
+    store.close()
+    service.close()
+
+
 @pytest.fixture(scope="session")
 def australia():
     from rules.editions import load_edition

@@ -6,23 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from test_pad_screens import run_session, settle, start_at, texts
 
-from scorer.pad.store import EventStore
 from scorer.table.service import TableService
-from scorer.ui import table as table_ui
 from scorer.ui.main import make_main
-
-
-@pytest.fixture
-def hosting(tmp_path, monkeypatch):
-    service = TableService(tmp_path / "tables.sqlite3")
-    store = EventStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, "http://127.0.0.1:8550"))
-    yield service, store
-    store.close()
-    service.close()
 
 
 def listeners(service: TableService, code: str) -> int:

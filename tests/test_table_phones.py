@@ -26,16 +26,6 @@ from scorer.ui.entry import submit_round
 from scorer.ui.main import make_main
 
 
-@pytest.fixture
-def hosting(tmp_path, monkeypatch):
-    service = TableService(tmp_path / "tables.sqlite3")
-    store = EventStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, table_flet.HOST_URL))
-    yield service, store
-    store.close()
-    service.close()
-
-
 async def save(phone: table_flet.Phone, round_index: int, cards: str, choice: str | None) -> None:
     """What the keypad's Save does on the phone (`submit_round`): the seat's submission, then where it leads."""
     _context_page.set(phone.page)

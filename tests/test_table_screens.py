@@ -9,25 +9,12 @@ import concurrent.futures
 import json
 
 import flet as ft
-import pytest
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import find_button, run_session, texts, top, walk
 
 from benchmarks import table_flet
-from scorer.pad.store import EventStore
-from scorer.table.service import TableService
 from scorer.ui import table as table_ui
 from scorer.ui.main import make_main
-
-
-@pytest.fixture
-def hosting(tmp_path, monkeypatch):
-    service = TableService(tmp_path / "tables.sqlite3")
-    store = EventStore(tmp_path / "games.sqlite3")
-    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, table_flet.HOST_URL))
-    yield service, store
-    store.close()
-    service.close()
 
 
 async def until(check, what: str) -> None:
