@@ -224,6 +224,12 @@ class Pad:
         self.page.goto(url)
         attach(self.page)
 
+    def failure_shot(self, test_name: str) -> None:
+        """SHOTS/FAILED-<test>.png, always: for a page of a browser of the test's own, which the fixtures'
+        failure screenshots (new_context) do not see."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SHOTS / f"FAILED-{test_name}.png"))
+
     def shot(self, name: str) -> Path | None:
         """The page as a person sees it, in SHOTS/<name>.png, when screenshots were asked for (TAKE_SHOTS)."""
         if not TAKE_SHOTS:

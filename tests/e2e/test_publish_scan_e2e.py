@@ -26,34 +26,9 @@ static = published.static
 READ = 90000
 
 
-def test_a_photo_file_fills_the_keypad_in_the_web_app(static, new_context, tmp_path):
-    phone = offline_context(new_context)
-    requested: list[str] = []
-    phone.on("request", lambda request: requested.append(request.url))
-    pad = open_site(phone, static.url)
-    pad.button("New game").wait_for(timeout=START)
-    start_and_open_entry(pad)
-    open_scan_menu(pad)
-    assert "cannot be read on the phone alone" in pad.text("scan-how")  # the publisher's cards: typed here
-    pad.shot("web-scan-00-menu")
-    pad.page.keyboard.press("Escape")
-    upload(pad, row_photo(tmp_path / "ann.jpg", ANN))
-    pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=READ)
-    assert "save the round" in pad.text("scan-status")
-    pad.shot("web-scan-01-filled")
-
-    # A row with a Europe card in it: refused by name, its position left for the keypad.
-    mixed = scan_photos.photo(11, 0, "australia", tuple(ANN), scale=1.1, blur=0.5,
-                              extra_faces={2: scan_photos.card_face("europe", "H")})
-    (tmp_path / "mixed.jpg").write_bytes(mixed.jpeg)
-    upload(pad, tmp_path / "mixed.jpg")
-    pad.wait_text("scan-status", r"position 3: card H of edition 'europe' is not a card of this game", timeout=READ)
-    pad.shot("web-scan-02-other-edition")
-    assert phone.outside == []
-    assert any(url.startswith(static.url) and url.endswith("/zxing/zxing_reader.wasm") for url in requested)
-
-
-def test_the_camera_fills_the_keypad_in_the_web_app(static, browser, tmp_path):
+def test_a_photo_file_and_the_camera_fill_the_keypad_in_the_web_app(static, browser, tmp_path):
+    """One phone (Python starts once): a photo file fills the keypad, then the camera does, then a row with a
+    card of another edition is refused by name."""
     photo = scan_photos.photo(12, 0, "australia", tuple(ANN), scale=1.45, blur=0.0)
     frame = Image.open(io.BytesIO(photo.jpeg)).convert("RGB").resize((1920, 1440), Image.LANCZOS)
     video = y4m_of(frame, tmp_path / "row.y4m")
@@ -64,9 +39,22 @@ def test_the_camera_fills_the_keypad_in_the_web_app(static, browser, tmp_path):
     pad = None
     try:
         phone = offline_context(lambda **options: camera_browser.new_context(**options, permissions=["camera"]))
+        requested: list[str] = []
+        phone.on("request", lambda request: requested.append(request.url))
         pad = open_site(phone, static.url)
         pad.button("New game").wait_for(timeout=START)
         start_and_open_entry(pad)
+        open_scan_menu(pad)
+        assert "cannot be read on the phone alone" in pad.text("scan-how")  # the publisher's cards: typed here
+        pad.shot("web-scan-00-menu")
+        pad.page.keyboard.press("Escape")
+        upload(pad, row_photo(tmp_path / "ann.jpg", ANN))
+        pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=READ)
+        assert "save the round" in pad.text("scan-status")
+        pad.shot("web-scan-01-filled")
+
+        pad.tap("Clear")
+        pad.wait_text("entry-cards", r"^Cards: none")
         open_scan_menu(pad)
         pad.tap_ident("camera-button")
         shutter = pad.page.locator("#tourpad-camera-shutter")
@@ -78,10 +66,20 @@ def test_the_camera_fills_the_keypad_in_the_web_app(static, browser, tmp_path):
         pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=READ)
         assert not pad.page.locator("#tourpad-camera").count()  # the camera's view is gone, the camera off
         pad.shot("web-scan-04-camera-filled")
+
+        # A row with a Europe card in it: refused by name, its position left for the keypad.
+        mixed = scan_photos.photo(11, 0, "australia", tuple(ANN), scale=1.1, blur=0.5,
+                                  extra_faces={2: scan_photos.card_face("europe", "H")})
+        (tmp_path / "mixed.jpg").write_bytes(mixed.jpeg)
+        upload(pad, tmp_path / "mixed.jpg")
+        pad.wait_text("scan-status", r"position 3: card H of edition 'europe' is not a card of this game",
+                      timeout=READ)
+        pad.shot("web-scan-02-other-edition")
         assert phone.outside == []
+        assert any(url.startswith(static.url) and url.endswith("/zxing/zxing_reader.wasm") for url in requested)
     except Exception:
         if pad is not None:  # a browser of its own, so the fixtures' failure screenshots miss it
-            pad.shot("FAILED-test_the_camera_fills_the_keypad_in_the_web_app")
+            pad.failure_shot("test_a_photo_file_and_the_camera_fill_the_keypad_in_the_web_app")
         raise
     finally:
         camera_browser.close()

@@ -115,7 +115,7 @@ def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
         pad.shot("scan-05-camera-filled")
     except Exception:
         if pad is not None:  # a browser of its own, so the fixtures' failure screenshots miss it
-            pad.shot("FAILED-test_the_live_camera_fills_in_the_row")
+            pad.failure_shot("test_the_live_camera_fills_in_the_row")
         raise
     finally:
         camera_browser.close()
