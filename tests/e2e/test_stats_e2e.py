@@ -58,6 +58,7 @@ def prepared(tmp_path):
 def reach(pad, identifier: str) -> None:
     """Scroll until the identified node is drawn (a long screen draws what is near the view only)."""
     for _ in range(12):
+        pad.settle()  # a redraw (the theme, a rename) replaces the nodes a scroll would aim at
         if pad.ident(identifier).count():
             pad.ident(identifier).scroll_into_view_if_needed()
             return
