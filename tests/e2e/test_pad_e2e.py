@@ -83,11 +83,12 @@ def enter_by_typing(pad, letters: str, choice: str | None) -> None:
     choose_and_save(pad, choice)
 
 
-def play_round(pad, number: int, shots: bool = False) -> None:
+def play_round(pad, number: int, shots: bool = False, ann_types: bool = False) -> None:
+    """Round `number` of GAME: Ann's row by the keypad's taps (typed with `ann_types`), Bob's typed."""
     a, ca, b, cb = GAME[number - 1]
     pad.wait_text("round-status", rf"^Round {number} of 4")
     pad.tap("Enter Ann")
-    enter_by_keypad(pad, a, ca)
+    (enter_by_typing if ann_types else enter_by_keypad)(pad, a, ca)
     # saving Ann's round moves straight on to Bob's keypad
     pad.wait_text("entry-subtotal", r"^0 points so far")
     if number == 1:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ENABLE_SEMANTICS_JS, Pad
-from test_pad_e2e import GAME, check_final_ranking, enter_by_keypad, enter_by_typing, play_round, start_game
+from test_pad_e2e import GAME, check_final_ranking, enter_by_keypad, play_round, start_game
 
 from benchmarks.publish import SITE_CACHES_JS, WireLog, serve_site
 from scorer.web.publish import publish, release_changed_code, seal
@@ -124,25 +124,13 @@ def open_home(pad: Pad, url: str) -> Pad:
     return wait_usable(pad.page)
 
 
-def type_round(pad, number: int) -> None:
-    """Round `number` of GAME with both rows typed: the keypad's taps in Python in the browser are round 1's
-    and round 3's (each tap is a round trip to the worker's Python; typing is one)."""
-    a, ca, b, cb = GAME[number - 1]
-    pad.wait_text("round-status", rf"^Round {number} of 4")
-    pad.tap("Enter Ann")
-    enter_by_typing(pad, a, ca)
-    pad.wait_text("entry-subtotal", r"^0 points so far")  # Bob's keypad: Ann's round is confirmed
-    enter_by_typing(pad, b, cb)
-    pad.wait_text("summary-title", rf"Round {number} closed")
-    pad.tap("Final ranking" if number == 4 else f"Start round {number + 1}")
-
-
 def test_published_game_survives_reload_and_opens_offline(static, offline_phone):
     pad = open_site(offline_phone, static.url)
     pad.button("New game").wait_for(timeout=START)
     start_game(pad)
     play_round(pad, 1)  # Ann by the keypad's taps, Bob typed, as the pad's own game
-    type_round(pad, 2)
+    # rounds 2 and 4 typed: each keypad tap is a round trip to the worker's Python, typing is one
+    play_round(pad, 2, ann_types=True)
     pad.wait_text("round-status", r"^Round 3 of 4")
     pad.tap("Enter Ann")
     enter_by_keypad(pad, GAME[2][0], GAME[2][1])
@@ -172,7 +160,7 @@ def test_published_game_survives_reload_and_opens_offline(static, offline_phone)
     pad.tap_ident("save")
     pad.wait_text("summary-title", "Round 3 closed")
     pad.tap("Start round 4")
-    type_round(pad, 4)
+    play_round(pad, 4, ann_types=True)
     check_final_ranking(pad)
     pad.shot("publish-final-ranking")
 
