@@ -225,8 +225,8 @@ class Pad:
         attach(self.page)
 
     def failure_shot(self, test_name: str) -> None:
-        """SHOTS/FAILED-<test>.png, always: for a page of a browser of the test's own, which the fixtures'
-        failure screenshots (new_context) do not see."""
+        """SHOTS/FAILED-<test>.png, always (new_context takes one of each of its pages; a test with a browser
+        of its own takes its page's)."""
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SHOTS / f"FAILED-{test_name}.png"))
 
@@ -323,9 +323,8 @@ def new_context(browser, request):
 
     yield make
     if getattr(request.node, "failed_call", False):
-        SHOTS.mkdir(parents=True, exist_ok=True)
         for i, page in enumerate(page for ctx in made for page in ctx.pages):
-            page.screenshot(path=str(SHOTS / f"FAILED-{request.node.name}-{i}.png"))
+            Pad(page).failure_shot(f"{request.node.name}-{i}")
     for ctx in made:
         ctx.close()
 
