@@ -73,8 +73,8 @@ def test_the_expert_uses_its_base_editions_fitted_weights_with_three_or_four_pla
 def test_fitted_and_shipped_weights_name_hards_picks_more_often_than_hards_own() -> None:
     """On held-out games (a different seed from the shipped fit's), both the weights fitted on a few games
     and the shipped ones name `hard`'s pick more often than `hard`'s own rollout weights do."""
-    result = run(load_edition("australia"), players=4, games=10, seed=17)
-    assert result["picks_fitted"] == 8 * 96 and result["picks_held_out"] == 2 * 96
+    result = run(load_edition("australia"), players=4, games=5, seed=17)
+    assert result["picks_fitted"] == 4 * 96 and result["picks_held_out"] == 1 * 96
     agreed = result["agreement_held_out"]
     assert agreed["fitted"] > agreed["hard_rollout_policy"] + 0.03
     assert agreed["shipped"] > agreed["hard_rollout_policy"] + 0.05

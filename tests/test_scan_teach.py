@@ -175,3 +175,29 @@ def test_without_opencv_teach_says_what_to_install(data_dir, first_photo, monkey
     assert result.exit_code == 2
     assert result.output.startswith("error: reading the publisher's cards needs OpenCV, which is not installed here")
     assert result.output.rstrip().endswith("pip install opencv-python-headless")
+
+
+def test_a_saved_deck_reads_back_exactly_with_its_descriptors_kept_as_bytes(data_dir):
+    """SIFT's descriptors are whole numbers up to 255: the deck's file keeps them as bytes and gives back
+    exactly the float32 values the matcher was taught with; a field that is not whole numbers is kept as is."""
+    import numpy as np
+
+    from scorer.scan import taught
+
+    rng = np.random.default_rng(5)
+    whole = rng.integers(0, 256, (300, 128)).astype(np.float32)
+    card = taught.LearnedCard(letter=rng.random((40, 30), dtype=np.float32),
+                              number=rng.random((40, 30), dtype=np.float32),
+                              face=rng.random((60, 40), dtype=np.float32),
+                              points=rng.random((300, 2), dtype=np.float32), descriptors=whole,
+                              circle=rng.random((30, 30), dtype=np.float32),
+                              blurred_points=rng.random((2, 2), dtype=np.float32),
+                              blurred_descriptors=np.full((2, 128), 0.5, np.float32))
+    taught.save_deck("australia", {"A": card})
+    with np.load(taught.deck_file("australia")) as kept:
+        assert kept["descriptors_0"].dtype == np.uint8  # a quarter of float32's bytes
+    back = taught.load_deck("australia")["A"]
+    for name in ("letter", "number", "face", "points", "descriptors", "circle", "blurred_points",
+                 "blurred_descriptors"):
+        assert getattr(back, name).dtype == np.float32, name
+        assert np.array_equal(getattr(back, name), getattr(card, name)), name

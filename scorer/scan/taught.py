@@ -38,6 +38,19 @@ class LearnedCard:
 #: letter → what was learned of that card from the player's deck.
 Deck = dict[str, LearnedCard]
 _LEARNED_FIELDS = tuple(kept.name for kept in fields(LearnedCard))  # as kept in the deck's file
+#: SIFT's descriptors are whole numbers 0–255 kept in float32: the file keeps them as bytes, a quarter of
+#: the size, so saving a taught deck compresses 2 MB rather than 9 MB (a second a save, on a phone too)
+_BYTE_FIELDS = ("descriptors", "blurred_descriptors")
+
+
+def _as_kept(name: str, values: np.ndarray) -> np.ndarray:
+    if name in _BYTE_FIELDS and values.size and np.array_equal(values, values.astype(np.uint8)):
+        return values.astype(np.uint8)
+    return values
+
+
+def _as_read(name: str, values: np.ndarray) -> np.ndarray:
+    return values.astype(np.float32) if name in _BYTE_FIELDS else values
 
 
 # --- Learned templates (the player's deck) ------------------------------------------------------------------
@@ -70,7 +83,7 @@ def load_deck(edition_id: str, damaged_is_empty: bool = False) -> Deck:
             if letters and "descriptors_0" not in data:
                 return {}
             kept = set(data.files)
-            return {letter: LearnedCard(**{name: data[f"{name}_{i}"] for name in _LEARNED_FIELDS
+            return {letter: LearnedCard(**{name: _as_read(name, data[f"{name}_{i}"]) for name in _LEARNED_FIELDS
                                            if f"{name}_{i}" in kept})
                     for i, letter in enumerate(letters)}
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as err:
@@ -87,7 +100,7 @@ def save_deck(edition_id: str, deck: Deck) -> None:
     arrays = {"letters": np.array(json.dumps(letters))}
     for i, letter in enumerate(letters):
         for name in _LEARNED_FIELDS:
-            arrays[f"{name}_{i}"] = getattr(deck[letter], name)
+            arrays[f"{name}_{i}"] = _as_kept(name, getattr(deck[letter], name))
     partial = path.with_suffix(".tmp.npz")
     np.savez_compressed(partial, **arrays)
     partial.replace(path)  # all or nothing: a crash mid-write keeps the old templates
