@@ -43,9 +43,6 @@ def pytest_collection_modifyitems(items):
             continue
         if not Path(CHROMIUM).exists():
             item.add_marker(missing)
-        # One retry, as Playwright's own CI preset does: Flutter's web semantics bridge can drop a tap or a
-        # keystroke under load. The retry shows as "rerun" in the summary; a real bug fails both tries.
-        item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
 
 
 class AppServer:
@@ -303,10 +300,9 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     if report.when == "call":
-        item.failed_call = report.failed or report.outcome == "rerun"  # a first try that failed, too
+        item.failed_call = report.failed
         if item.failed_call:
-            # A first try's traceback is not printed when its retry passes: kept beside its screenshots, so a
-            # flaky step can be found and fixed rather than retried for ever.
+            # kept beside the failure's screenshots, so the step and the screen it failed on are read together
             SHOTS.mkdir(parents=True, exist_ok=True)
             (SHOTS / f"FAILED-{item.name}.txt").write_text(report.longreprtext, encoding="utf-8")
 
