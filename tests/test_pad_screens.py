@@ -28,7 +28,7 @@ from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, chain, format_route
-from scorer.ui.app import SCREENS
+from scorer.ui.app import GAMES_TOPIC, SCREENS
 from scorer.ui.main import make_main
 
 
@@ -263,6 +263,30 @@ def test_a_second_tab_sees_entries_live(store):
                 break
             await asyncio.sleep(0.02)
         assert "Waiting for Bob" in texts(page_b)
+
+    run_session(run)
+
+
+def test_home_follows_another_tabs_game_in_place(store):
+    """Home is a component over this device's games: a game finished in another tab updates it live,
+    patching what changed; no button a tap may be aimed at is replaced."""
+    async def run():
+        main = make_main(lambda: store)
+        _, page_a, conn = await start(main)
+        _, page_b, _ = await start(main, hub=conn.pubsubhub)
+        new_game, history = find_button(page_b, "New game"), find_button(page_b, "History (0)")
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        for ann, bob in (("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"),
+                         ("UVWXYZ@", "OPQRST#")):
+            game.enter_letters(0, ann, None)
+            game.enter_letters(1, bob, None)
+        page_a.pubsub.send_others_on_topic(GAMES_TOPIC, game.game_id)
+        for _ in range(100):  # pubsub handlers run on the hub's executor
+            if "History (1)" in texts(page_b):
+                break
+            await asyncio.sleep(0.02)
+        assert find_button(page_b, "History (1)")._i == history._i  # the same button, relabelled
+        assert find_button(page_b, "New game")._i == new_game._i
 
     run_session(run)
 

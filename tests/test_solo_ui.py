@@ -6,6 +6,7 @@ import re
 
 import flet as ft
 import pytest
+from flet.components.component import Component, Renderer
 
 from scorer.pad.store import EventStore
 from scorer.solo.view import unfinished
@@ -38,10 +39,19 @@ class Shell:
         self.toasts.append(message)
 
 
+def rendered(component: Component) -> ft.Control:
+    """What a component draws. A stand-in shell has no Flet session to render it, so the test renders it,
+    afresh at each look: a tap's change to its model shows at the next look, as the session would patch it."""
+    return Renderer(component).render(component.fn, *component.args, **component.kwargs)
+
+
 def walk(control):
     stack = [control]
     while stack:
         c = stack.pop()
+        if isinstance(c, Component):
+            stack.append(rendered(c))
+            continue
         yield c
         for attr in ("content", "controls", "actions"):
             child = getattr(c, attr, None)

@@ -96,7 +96,7 @@ def backup_buttons(app: PadApp) -> ft.Control:
         else:
             app.toast(ngettext("{name}: {added} game added", "{name}: {added} games added", added).format(
                 name=shown(name), added=added))
-        app.render()
+        app.refresh()  # History lists the games added
 
     return ft.Row([
         sem("export-games", ft.OutlinedButton(_("Export all games"), icon=ft.Icons.DOWNLOAD, on_click=export_all,
