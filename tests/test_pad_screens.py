@@ -291,6 +291,47 @@ def test_home_follows_another_tabs_game_in_place(store):
     run_session(run)
 
 
+def test_a_solo_tap_patches_the_table_in_place(store):
+    """The solo game's screen is a component over its window's model: a card played patches the status
+    and the hand; the status line and the app bar's Hint are the same controls, not drawn anew."""
+    from scorer.solo.view import new_game
+
+    async def run():
+        game_id, _game = new_game(store, "australia", ["easy"], False)
+        session, page, _ = await start_at(make_main(lambda: store), f"/solo/{game_id}")
+        status, hint = hook(page, "solo-status"), hook(page, "solo-hint-button")
+        assert status.value.startswith("Round 1 of 4: choose your Throw card")
+        await session.dispatch_event(hook(page, "hand-0")._i, "click", None)
+        for _ in range(100):  # the component re-renders on the session's scheduler
+            if hook(page, "solo-step").value == "Card 2 of 7":
+                break
+            await asyncio.sleep(0.01)
+        assert hook(page, "solo-step").value == "Card 2 of 7"
+        assert hook(page, "solo-status")._i == status._i and hook(page, "solo-hint-button")._i == hint._i
+        assert len([i for i in identifiers(page) if i.startswith("hand-")]) == 6
+
+    run_session(run)
+
+
+def test_the_solo_set_up_keeps_the_button_tapped(store):
+    """The solo set-up form is a component over its choices: a tap restyles the buttons whose choice
+    changed and shows or hides the bots' rows; the buttons tapped stay the same controls."""
+    async def run():
+        session, page, _ = await start_at(make_main(lambda: store), "/solo/new")
+        one, three = hook(page, "bots-1"), hook(page, "bots-3")
+        assert "bot-3-hard" in identifiers(page)
+        await session.dispatch_event(one._i, "click", None)
+        for _ in range(100):  # the component re-renders on the session's scheduler
+            if "bot-3-hard" not in identifiers(page):
+                break
+            await asyncio.sleep(0.01)
+        assert "bot-2-hard" not in identifiers(page)
+        assert hook(page, "bots-1")._i == one._i and hook(page, "bots-3")._i == three._i
+        assert hook(page, "bots-1").style is not None and hook(page, "bots-3").style is None
+
+    run_session(run)
+
+
 def hook(page, identifier: str):
     """The control under `ft.Semantics(identifier=...)` on the screen on show (app bar included)."""
     return next(c.content for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier == identifier)
