@@ -334,9 +334,13 @@ def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
              else _("Hint: the hard bot would choose {option}"))
     lines: list[ft.Control] = [ft.Text(title.format(option=hint["best_label"]), weight=ft.FontWeight.BOLD)]
     for line in hint_lines(hint):
-        lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
-                                     size=13),
-                             ft.Text(line.value, size=13, expand=True)]))
+        label = ft.Text(line.label, weight=ft.FontWeight.BOLD if line.best else None, size=13)
+        value = ft.Text(line.value, size=13)
+        if app.text_size == DEFAULT_TEXT_SIZE:
+            label.width, value.expand = 150, True
+            lines.append(ft.Row([label, value]))
+        else:  # larger text: beside a 150 px label the figures had a few letters a line ("maintenan / t")
+            lines.append(ft.Column([label, ft.Container(value, padding=ft.Padding.only(left=16))], spacing=0))
     lines.append(ft.Text(_("Options ranked by {why}.").format(why=hint["why"]), size=12,
                          color=ft.Colors.ON_SURFACE_VARIANT))
     # The hint's words are one node a screen reader reads whole; a button inside it would split that node
