@@ -60,7 +60,8 @@ def shown_strings(page) -> list[str]:
             if isinstance(value, str) and value and not (attr == "value" and isinstance(control, ft.TextField)):
                 out.append(value)
         for attr in ("controls", "content", "actions", "leading", "title", "appbar", "icon", "trailing",
-                     "subtitle", "label", "tabs", "options", "floating_action_button", "bottom_appbar"):
+                     "subtitle", "label", "tabs", "options", "floating_action_button", "bottom_appbar",
+                     "_b"):  # _b: what a component rendered
             value = getattr(control, attr, None)
             for child in value if isinstance(value, list) else [value]:
                 if isinstance(child, BaseControl):

@@ -28,7 +28,7 @@ from rules.scoring import drawn_pathways
 from scorer.pad.game import CATEGORIES_MODE, GameSession
 from scorer.pad.store import EventStore
 from scorer.routes import BY_SCREEN, chain, format_route
-from scorer.ui.app import SCREENS
+from scorer.ui.app import GAMES_TOPIC, SCREENS
 from scorer.ui.main import make_main
 
 
@@ -263,6 +263,71 @@ def test_a_second_tab_sees_entries_live(store):
                 break
             await asyncio.sleep(0.02)
         assert "Waiting for Bob" in texts(page_b)
+
+    run_session(run)
+
+
+def test_home_follows_another_tabs_game_in_place(store):
+    """Home is a component over this device's games: a game finished in another tab updates it live,
+    patching what changed; no button a tap may be aimed at is replaced."""
+    async def run():
+        main = make_main(lambda: store)
+        _, page_a, conn = await start(main)
+        _, page_b, _ = await start(main, hub=conn.pubsubhub)
+        new_game, history = find_button(page_b, "New game"), find_button(page_b, "History (0)")
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        for ann, bob in (("ABCDEFG", "HIJKLMN"), ("OPQRSTU", "VWXYZ@#"), ("ABCDIJK", "EFGHLMN"),
+                         ("UVWXYZ@", "OPQRST#")):
+            game.enter_letters(0, ann, None)
+            game.enter_letters(1, bob, None)
+        page_a.pubsub.send_others_on_topic(GAMES_TOPIC, game.game_id)
+        for _ in range(100):  # pubsub handlers run on the hub's executor
+            if "History (1)" in texts(page_b):
+                break
+            await asyncio.sleep(0.02)
+        assert find_button(page_b, "History (1)")._i == history._i  # the same button, relabelled
+        assert find_button(page_b, "New game")._i == new_game._i
+
+    run_session(run)
+
+
+def test_a_solo_tap_patches_the_table_in_place(store):
+    """The solo game's screen is a component over its window's model: a card played patches the status
+    and the hand; the status line and the app bar's Hint are the same controls, not drawn anew."""
+    from scorer.solo.view import new_game
+
+    async def run():
+        game_id, _game = new_game(store, "australia", ["easy"], False)
+        session, page, _ = await start_at(make_main(lambda: store), f"/solo/{game_id}")
+        status, hint = hook(page, "solo-status"), hook(page, "solo-hint-button")
+        assert status.value.startswith("Round 1 of 4: choose your Throw card")
+        await session.dispatch_event(hook(page, "hand-0")._i, "click", None)
+        for _ in range(100):  # the component re-renders on the session's scheduler
+            if hook(page, "solo-step").value == "Card 2 of 7":
+                break
+            await asyncio.sleep(0.01)
+        assert hook(page, "solo-step").value == "Card 2 of 7"
+        assert hook(page, "solo-status")._i == status._i and hook(page, "solo-hint-button")._i == hint._i
+        assert len([i for i in identifiers(page) if i.startswith("hand-")]) == 6
+
+    run_session(run)
+
+
+def test_the_solo_set_up_keeps_the_button_tapped(store):
+    """The solo set-up form is a component over its choices: a tap restyles the buttons whose choice
+    changed and shows or hides the bots' rows; the buttons tapped stay the same controls."""
+    async def run():
+        session, page, _ = await start_at(make_main(lambda: store), "/solo/new")
+        one, three = hook(page, "bots-1"), hook(page, "bots-3")
+        assert "bot-3-hard" in identifiers(page)
+        await session.dispatch_event(one._i, "click", None)
+        for _ in range(100):  # the component re-renders on the session's scheduler
+            if "bot-3-hard" not in identifiers(page):
+                break
+            await asyncio.sleep(0.01)
+        assert "bot-2-hard" not in identifiers(page)
+        assert hook(page, "bots-1")._i == one._i and hook(page, "bots-3")._i == three._i
+        assert hook(page, "bots-1").style is not None and hook(page, "bots-3").style is None
 
     run_session(run)
 

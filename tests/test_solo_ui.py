@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import flet as ft
 import pytest
+from flet.components.component import Component, Renderer
 
 from scorer.pad.store import EventStore
 from scorer.solo.view import unfinished
@@ -38,10 +40,19 @@ class Shell:
         self.toasts.append(message)
 
 
+def rendered(component: Component) -> ft.Control:
+    """What a component draws. A stand-in shell has no Flet session to render it, so the test renders it,
+    afresh at each look: a tap's change to its model shows at the next look, as the session would patch it."""
+    return Renderer(component).render(component.fn, *component.args, **component.kwargs)
+
+
 def walk(control):
     stack = [control]
     while stack:
         c = stack.pop()
+        if isinstance(c, Component):
+            stack.append(rendered(c))
+            continue
         yield c
         for attr in ("content", "controls", "actions"):
             child = getattr(c, attr, None)
@@ -62,15 +73,24 @@ def hook(shell: Shell, identifier: str, where=None):
     raise AssertionError(f"no {identifier!r} on {shell.route}")
 
 
+def handle(handler) -> None:
+    """Call a click handler as Flet does: a generator handler (a tap that shows a step before its work,
+    "The bots are choosing…") is run to its end."""
+    steps = handler(None)
+    if inspect.isgenerator(steps):
+        for _step in steps:
+            pass
+
+
 def tap(shell: Shell, identifier: str) -> None:
-    hook(shell, identifier).on_click(None)
+    handle(hook(shell, identifier).on_click)
 
 
 def click(shell: Shell, label: str) -> None:
     for c in walk(shell.current.body):
         if isinstance(c, ft.Button | ft.FilledButton | ft.FilledTonalButton | ft.OutlinedButton) \
                 and c.content == label:
-            c.on_click(None)
+            handle(c.on_click)
             return
     raise AssertionError(f"no button {label!r} on {shell.route}")
 
@@ -133,7 +153,7 @@ def test_set_up_play_a_round_hint_and_resume_from_home(shell) -> None:
 @pytest.mark.parametrize(("edition", "bots"), [("australia", 1), ("europe", 3), ("usa", 2)])
 def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> None:
     shell.go("solo_setup")
-    solo.window(shell).setup["edition"] = edition
+    solo.window(shell).setup.edition = edition
     tap(shell, f"bots-{bots}")
     for bot in range(1, bots + 1):
         tap(shell, f"bot-{bot}-easy")
@@ -180,7 +200,7 @@ def test_a_whole_game_ends_on_the_ranking_and_chart(shell, edition, bots) -> Non
 def test_an_impossible_set_up_is_refused_with_the_reason(shell) -> None:
     shell.go("solo_setup")
     tap(shell, "bots-1")
-    solo.window(shell).setup["variant"] = True  # the switch is disabled for 1 bot; force it anyway
+    solo.window(shell).setup.variant = True  # the switch is disabled for 1 bot; force it anyway
     tap(shell, "solo-start")
     assert "direction variant is for 3 or 4 players" in hook(shell, "solo-setup-message").value
     assert shell.route[0] == "solo_setup" and unfinished(shell.store) == []
@@ -201,3 +221,20 @@ def test_a_move_the_store_refuses_is_not_shown_as_played(shell, monkeypatch) -> 
     tap(shell, "hand-0")
     assert shell.toasts and "could not be saved (disk full)" in shell.toasts[-1]
     assert hook(shell, "solo-step").value == step  # replayed from the store: the move did not happen
+
+
+def test_a_searching_bot_says_it_is_choosing_before_it_thinks(shell) -> None:
+    """A tap against a bot that searches shows "The bots are choosing…", with the hand not tappable, as a
+    step Flet draws before the search (a generator handler's yield), then the table after it."""
+    shell.go("solo_setup")
+    tap(shell, "bots-1")
+    tap(shell, "bot-1-hard")
+    tap(shell, "solo-start")
+    steps = hook(shell, "hand-0").on_click(None)
+    next(steps)
+    assert hook(shell, "solo-status").value == "The bots are choosing…"
+    assert hook(shell, "hand-1").on_click is None
+    for _step in steps:
+        pass
+    assert hook(shell, "solo-step").value == "Card 2 of 7"
+    assert hook(shell, "hand-0").on_click is not None

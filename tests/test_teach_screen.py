@@ -36,7 +36,7 @@ def first_photo() -> bytes:
 def walk(control):
     """Every control under `control`, list tiles' titles and subtitles too."""
     yield control
-    for attr in ("controls", "content", "actions", "leading", "title", "subtitle", "appbar", "icon"):
+    for attr in ("controls", "content", "actions", "leading", "title", "subtitle", "appbar", "icon", "_b"):
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):

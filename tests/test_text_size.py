@@ -140,3 +140,60 @@ def test_a_desktop_window_scales_its_own_text(store):  # noqa: F811
         assert variant_effect(page).size == 13
 
     run_session(run)
+
+
+def test_the_keypad_keeps_its_words_whole_at_the_largest_size_on_a_320_px_phone(store):  # noqa: F811
+    """At the largest text size on a 320 px phone, no word of the keypad's is set in a box narrower than the
+    word (Flutter would break it mid-word: "Thro / w", "Queenslan / d"), in English or in French."""
+    from rules.i18n import use_language
+    from scorer.pad.game import GameSession
+    from scorer.ui.app import LANGUAGE_KEY
+    from scorer.ui.text_size import LETTER_EM, TEXT_SCALES
+
+    scale = TEXT_SCALES["largest"]
+
+    def keypad(control):
+        """The entry screen's controls but its points this round (a table whose label column fits its
+        words in Roboto, which the estimate below, a bold title's letter width, overstates)."""
+        if isinstance(control, ft.Semantics) and control.identifier == "entry-lines":
+            return
+        yield control
+        for attr in ("controls", "content", "_b"):
+            value = getattr(control, attr, None)
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ft.Control):
+                    yield from keypad(child)
+
+    def too_narrow(page) -> list[str]:
+        found = []
+        for c in keypad(top(page)):
+            text, room = None, None
+            if isinstance(c, ft.Text) and c.width:
+                text, room = c, c.width
+            elif isinstance(c, ft.Container) and c.width and isinstance(c.content, ft.Text):
+                padding = c.padding.left + c.padding.right if isinstance(c.padding, ft.Padding) else 0
+                text, room = c.content, c.width - padding
+            if text is None or not isinstance(text.value, str) or not text.value.strip():
+                continue
+            longest = max(text.value.split(), key=len)
+            if len(longest) * LETTER_EM * (text.size or 14) * scale > room:
+                found.append(f"{longest!r} in {room} px")
+        return found
+
+    async def run():
+        executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+        hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+        for game_id, language in ((australia.game_id, "en"), (europe.game_id, "fr")):
+            connection = HeadlessPhone({TEXT_SIZE_KEY: "largest", LANGUAGE_KEY: language})
+            connection.loop, connection.executor, connection.pubsubhub = asyncio.get_running_loop(), executor, hub
+            _session, page = await register_session(connection, make_main(lambda: store),
+                                                    f"/game/{game_id}/round/1/player/1",
+                                                    {"width": 320, "height": 640, "platform": "android", "web": True})
+            await until(lambda page=page, language=language: page.data.text_size == "largest"
+                        and (page.data.language or "en") == language)
+            with use_language(language):
+                assert too_narrow(page) == [], language
+
+    australia = GameSession.new(store, "australia", ["Ann", "Bob"])
+    europe = GameSession.new(store, "europe", ["Ann", "Bob"])
+    run_session(run)

@@ -414,6 +414,11 @@ class PadApp:
         if state.rounds_done > rounds_done_before and name in (place.sheet, place.entry):
             self.go_to(place.route("summary", round_index=state.rounds_done - 1))  # it says the round closed
             return
+        self.refresh()
+
+    def refresh(self) -> None:
+        """The screen on show brought up to date with what changed under it: in place when it can
+        (`Screen.on_change`: a component's model read again, only what changed patched), else drawn anew."""
         top = self._drawn.get(self.path)
         if top is not None and top.screen.on_change is not None:
             top.screen.on_change()
@@ -421,10 +426,16 @@ class PadApp:
             self.render()
 
     def on_game_changed(self, topic: str, game_id: int) -> None:
-        """Another session wrote to a game: redraw if this tab is only looking at it."""
+        """Another session wrote to a game: bring this tab up to date if it is only looking at it. Called
+        on a worker thread (pubsub): the screen's components re-render on the session's loop."""
         name, params = self.route
         if name in LIVE_SCREENS and params.get("game_id", game_id) == game_id:
-            self.render()
+            self.page.run_task(self._game_changed, game_id)
+
+    async def _game_changed(self, game_id: int) -> None:
+        if self.session is not None and self.session.game_id == game_id:
+            self.session.reload()  # what the other session wrote
+        self.refresh()
 
     # --- feedback --------------------------------------------------------------------------------------
 

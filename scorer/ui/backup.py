@@ -96,10 +96,11 @@ def backup_buttons(app: PadApp) -> ft.Control:
         else:
             app.toast(ngettext("{name}: {added} game added", "{name}: {added} games added", added).format(
                 name=shown(name), added=added))
-        app.render()
+        app.refresh()  # History lists the games added
 
+    # wraps: side by side they run past a 320 px phone's side (the buttons sit under semantics, where
+    # `expand` does not reach the row)
     return ft.Row([
-        sem("export-games", ft.OutlinedButton(_("Export all games"), icon=ft.Icons.DOWNLOAD, on_click=export_all,
-                                              expand=True)),
-        sem("import-games", ft.OutlinedButton(_("Import games"), icon=ft.Icons.UPLOAD_FILE, on_click=import_file,
-                                              expand=True))], spacing=8)
+        sem("export-games", ft.OutlinedButton(_("Export all games"), icon=ft.Icons.DOWNLOAD, on_click=export_all)),
+        sem("import-games", ft.OutlinedButton(_("Import games"), icon=ft.Icons.UPLOAD_FILE, on_click=import_file))],
+        spacing=8, run_spacing=8, wrap=True)

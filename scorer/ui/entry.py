@@ -134,11 +134,23 @@ class LetterEntry:
         self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD),
                                         width=slot, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
                            for _i in range(HAND_SIZE)]
-        self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
-            _("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1), size=10, width=slot,
-            text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2,
-            horizontal_alignment=ft.CrossAxisAlignment.CENTER))
-            for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        words = [_("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1) for i in range(HAND_SIZE)]
+        if app.text_size == DEFAULT_TEXT_SIZE:
+            self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
+                words[i], size=10, width=slot, text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT)],
+                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+                for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        else:
+            # larger text: "Throw" and "Catch" no longer fit under a slot ("Thro / w"); they go whole under
+            # the first and the last, the slots named by them for a screen reader
+            row_width = HAND_SIZE * slot + (HAND_SIZE - 1) * 4
+            self.slots = ft.Column([
+                ft.Row([ft.Semantics(identifier=f"slot-{i + 1}", label=words[i], content=box)
+                        for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+                ft.Container(ft.Row([ft.Text(word, size=10, no_wrap=True, color=ft.Colors.ON_SURFACE_VARIANT)
+                                     for word in (words[0], words[-1])],
+                                    alignment=ft.MainAxisAlignment.SPACE_BETWEEN), width=row_width)],
+                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
         # Plain boxes, not buttons: a button's ink ripple and state animations keep the phone drawing frame
         # after frame for some 400 ms after each tap, and quick taps then wait behind those frames. A key
         # answers by filling with its region's colour; to a screen reader it is still a button named by its
@@ -147,12 +159,14 @@ class LetterEntry:
             ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
             border_radius=10, clip_behavior=ft.ClipBehavior.NONE, alignment=ft.Alignment.CENTER,
             on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
+        self.normal_text = normal_text = app.text_size == DEFAULT_TEXT_SIZE
         self.keypad = ft.Column([ft.Row([
             # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
             ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
                                  weight=ft.FontWeight.W_500),
-                         # as tall as a key; in larger text as tall as its words (three short lines)
-                         width=REGION_LABEL, height=KEY_HEIGHT if app.text_size == DEFAULT_TEXT_SIZE else None,
+                         # as tall as a key; in larger text as wide and tall as its words, which a fixed width
+                         # broke mid-word ("Queenslan / d"); the row's keys wrap under it when need be
+                         width=REGION_LABEL if normal_text else None, height=KEY_HEIGHT if normal_text else None,
                          bgcolor=region.color, border_radius=10,
                          padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
             *(ft.Semantics(content=self.keys[card.letter], button=True) for card in self.edition.cards
@@ -377,16 +391,26 @@ class LetterEntry:
         self.choice_note.content.value = wording.choice_may_rise_note(self.edition.choice.label) if rising else ""
         self.choice_note.visible = rising
 
+    def cards_row(self) -> ft.Control:
+        """The cards typed so far, and Remove the last card, Clear and Scan: beside them in normal text; in
+        larger text the line has a row of its own (beside the buttons, "Cards: none" had a few letters a
+        line in French: "Ca / rte / s :")."""
+        line = sem("entry-cards", self.cards_line)
+        buttons = [sem("backspace", icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove the last card"),
+                                                self.backspace)),
+                   ft.TextButton(_("Clear"), on_click=self.clear),
+                   self.scan.button]
+        if self.normal_text:
+            return ft.Row([ft.Container(line, expand=True), *buttons], spacing=2)
+        return ft.Column([line, ft.Row(buttons, spacing=2, wrap=True, alignment=ft.MainAxisAlignment.END)],
+                         spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
     def body(self) -> ft.Control:
         self.root = ft.Container(ft.Column([
             self.scan.status_view,
             sem("scan-row", self.scan.row),
             self.slots,
-            ft.Row([ft.Container(sem("entry-cards", self.cards_line), expand=True),
-                    sem("backspace", icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove the last card"),
-                                                    self.backspace)),
-                    ft.TextButton(_("Clear"), on_click=self.clear),
-                    self.scan.button], spacing=2),
+            self.cards_row(),
             self.message_view,
             self.keypad,
             self.choices,

@@ -15,7 +15,7 @@ from scorer.packs import available_editions, resolve_edition
 from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
 from scorer.pad.people import People, name_key
-from scorer.pad.store import summary_line
+from scorer.pad.store import EventStore, GameRow, summary_line
 from scorer.ui.app import PadApp, Screen, island, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
@@ -38,10 +38,47 @@ def section(title: str, *controls: ft.Control) -> ft.Control:
                       *controls], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
+@ft.observable
+@dataclass
+class Shelf:
+    """This device's games as home and History list them, last read from the store: a change (a game
+    finished here, another tab's round, an import) re-renders the screen over it, patching what changed."""
+
+    playing: tuple[GameRow, ...] = ()
+    finished: tuple[GameRow, ...] = ()
+    solo: tuple[GameRow, ...] = ()
+
+    @classmethod
+    def of(cls, store: EventStore) -> Shelf:
+        shelf = cls()
+        shelf.refresh(store)
+        return shelf
+
+    def refresh(self, store: EventStore) -> None:
+        """Read the store again (only fields that differ notify the screen)."""
+        from scorer.solo.view import unfinished
+
+        self.playing = tuple(store.games("playing"))
+        self.finished = tuple(store.games("finished"))
+        self.solo = tuple(unfinished(store))
+
+
+def shelf_screen(app: PadApp, title: str, body: Callable[..., ft.Control], **kwargs) -> Screen:
+    """A screen listing this device's games: a component over a `Shelf`, brought up to date in place when
+    a game changes (`Screen.on_change`), never drawn anew for it."""
+    shelf = Shelf.of(app.store)
+    return Screen(title, ft.Container(island(body, shelf, app), padding=PAD),
+                  on_change=lambda: shelf.refresh(app.store), **kwargs)
+
+
 @screen("home")
 def home(app: PadApp) -> Screen:
-    playing = app.store.games("playing")
-    finished = app.store.games("finished")
+    return shelf_screen(app, "tourpad", home_body)
+
+
+@ft.component
+def home_body(shelf: Shelf, app: PadApp) -> ft.Control:
+    """Home: new game, the games to resume, History, the table, teaching, solo and Race (over `shelf`)."""
     items: list[ft.Control] = [
         ft.Container(ft.Column([
             ft.Icon(ft.Icons.EXPLORE, size=56, color=ft.Colors.PRIMARY),
@@ -53,43 +90,38 @@ def home(app: PadApp) -> Screen:
         ft.FilledButton(_("New game"), icon=ft.Icons.ADD, expand=True,
                         on_click=lambda e: app.go("new_game")),
     ]
-    if playing:
-        game = playing[0]
+    if shelf.playing:
+        game, *others = shelf.playing
         items.append(ft.FilledTonalButton(
             _("Resume: {players}").format(players=" · ".join(game.players)), icon=ft.Icons.PLAY_ARROW,
             on_click=lambda e, gid=game.id: resume(app, gid)))
         items.append(sem("resume-info", ft.Text(f"{edition_name(game.edition)}, {summary_line(game.summary)}",
                                                 color=ft.Colors.ON_SURFACE_VARIANT)))
-        for other in playing[1:]:
+        for other in others:
             items.append(ft.TextButton(_("Also unfinished: {players} ({summary})").format(
                 players=" · ".join(other.players), summary=summary_line(other.summary)),
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
-    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(finished)), icon=ft.Icons.HISTORY,
+    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(shelf.finished)), icon=ft.Icons.HISTORY,
                                    on_click=lambda e: app.go("history")))
     items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS,
                                    on_click=lambda e: app.go("table")))
     items.append(ft.OutlinedButton(_("Teach tourpad your cards"), icon=ft.Icons.SCHOOL_OUTLINED,
                                    tooltip=_("So that Camera and Photo file read the publisher's cards"),
                                    on_click=lambda e: app.go("teach")))
-    items.append(solo_entries(app))
+    items.append(solo_entries(app, shelf.solo))
     items.append(section(
         "Race Around Europe",
         ft.OutlinedButton(_("Journey checker"), icon=ft.Icons.RULE,
                           on_click=lambda e: app.go("race_checker")),
         ft.OutlinedButton(_("Solo game vs a bot"), icon=ft.Icons.SMART_TOY,
                           on_click=lambda e: app.go("race_solo"))))
-    body = ft.Container(ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-                        padding=PAD)
-    return Screen("tourpad", body)
+    return ft.Column(items, spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def solo_entries(app: PadApp) -> ft.Control:
-    """Play solo against bots, and resume the last unfinished solo game."""
-    from scorer.solo.view import unfinished
-
+def solo_entries(app: PadApp, saved: tuple[GameRow, ...]) -> ft.Control:
+    """Play solo against bots, and resume the last unfinished solo game (`saved`, most recent first)."""
     entries: list[ft.Control] = [ft.OutlinedButton(_("Play solo"), icon=ft.Icons.SMART_TOY,
                                                    on_click=lambda e: app.go("solo_setup"))]
-    saved = unfinished(app.store)
     if saved:
         entries.append(ft.FilledTonalButton(
             _("Resume solo game"), icon=ft.Icons.PLAY_ARROW,
@@ -106,11 +138,19 @@ def resume(app: PadApp, game_id: int) -> None:
 
 @screen("history")
 def history(app: PadApp) -> Screen:
+    stats_action = sem("open-stats", ft.TextButton(_("Stats"), icon=ft.Icons.INSIGHTS,
+                                                   on_click=lambda e: app.go("stats")))
+    return shelf_screen(app, _("History"), history_body, actions=[stats_action])
+
+
+@ft.component
+def history_body(shelf: Shelf, app: PadApp) -> ft.Control:
+    """Every finished game, most recent first (a tap opens its final ranking), and the backup buttons."""
+    from scorer.ui.backup import backup_buttons
     from scorer.ui.decks import played_with
 
-    finished = app.store.games("finished")
     rows: list[ft.Control] = []
-    for i, game in enumerate(finished, start=1):
+    for i, game in enumerate(shelf.finished, start=1):
         when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
         rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(summary_line(game.summary)),
@@ -118,12 +158,8 @@ def history(app: PadApp) -> Screen:
             on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
     if not rows:
         rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
-    from scorer.ui.backup import backup_buttons
-
     rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
-    stats_action = sem("open-stats", ft.TextButton(_("Stats"), icon=ft.Icons.INSIGHTS,
-                                                   on_click=lambda e: app.go("stats")))
-    return Screen(_("History"), ft.Container(ft.Column(rows, spacing=8), padding=PAD), actions=[stats_action])
+    return ft.Column(rows, spacing=8)
 
 
 def met_before(app: PadApp, fields: list[ft.TextField]) -> ft.Control:

@@ -5,6 +5,8 @@ summary, final ranking). The rules and bots are `scorer.solo.game.SoloGame`; sav
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 import flet as ft
@@ -25,9 +27,9 @@ from scorer.solo.view import (
     status_line,
     step_line,
 )
-from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 from scorer.ui.end import final_ranking_view
-from scorer.ui.home import PAD, section, short_edition_name
+from scorer.ui.home import CHOSEN, PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
 from scorer.ui.sheet import round_summary_view
 from scorer.ui.text_size import DEFAULT_TEXT_SIZE
@@ -37,19 +39,60 @@ CARD_HEIGHT = 164
 LARGE_TEXT_CARD_WIDTH = 136
 
 
-class SoloWindow:
-    """One window's open solo game and what it is showing (a hint, a finished round's summary)."""
+@ft.observable
+@dataclass
+class SoloSetup:
+    """The set-up form's choices, drawn by the `setup_form` component: a tap changes one, and only the
+    buttons whose look changed are patched (the one tapped keeps its identity)."""
 
-    def __init__(self) -> None:
-        self.game_id: int | None = None
-        self.game: SoloGame | None = None
-        self.hint: dict | None = None
-        #: The finished round whose summary is shown (1-based), or None to show the table.
-        self.summary_round: int | None = None
-        #: The bots are deciding: the hand is not tappable meanwhile.
-        self.thinking = False
-        self.setup = {"edition": "australia", "bots": ["normal", "normal", "normal"], "count": 3,
-                      "variant": False}
+    edition: str = "australia"
+    #: the deck the game is played with: the edition's own, or an owner's deck of it (`scorer.ui.decks`)
+    deck: str = "australia"
+    bots: tuple[str, ...] = ("normal", "normal", "normal")
+    count: int = 3
+    variant: bool = False
+    #: why the game could not start
+    message: str = ""
+
+    def choose_count(self, count: int) -> None:
+        self.count = count
+        if count < 2:  # the direction variant is for 3 or 4 players
+            self.variant = False
+
+    def choose_bot(self, bot: int, level: str) -> None:
+        self.bots = tuple(level if i == bot else chosen for i, chosen in enumerate(self.bots))
+
+
+@ft.observable
+@dataclass
+class SoloWindow:
+    """One window's open solo game and what it is showing (a hint, a finished round's summary): the game
+    screen is a component over it, so a tap changes this model and only what changed is patched."""
+
+    game_id: int | None = None
+    #: The game, changed in place by each move: `moves` counts them, so that a move re-renders the screen.
+    game: SoloGame | None = None
+    moves: int = 0
+    hint: dict | None = None
+    #: The finished round whose summary is shown (1-based), or None to show the table.
+    summary_round: int | None = None
+    #: The bots are deciding: the hand is not tappable meanwhile.
+    thinking: bool = False
+
+    def __post_init__(self) -> None:
+        # the set-up form's choices, kept for the window's next game (a model of its own: the game's
+        # component does not follow it)
+        self._setup = SoloSetup()
+
+    @property
+    def setup(self) -> SoloSetup:
+        return self._setup
+
+    def page_shown(self) -> str:
+        """Which of the game screen's pages is up: its title and app bar go with it."""
+        if self.summary_round is not None:
+            return "summary"
+        return "end" if self.game is not None and self.game.state.is_terminal() else "play"
 
 
 _WINDOWS: WeakKeyDictionary[PadApp, SoloWindow] = WeakKeyDictionary()
@@ -64,7 +107,7 @@ def window(app: PadApp) -> SoloWindow:
 # --- cards ------------------------------------------------------------------------------------------------
 
 def card_face(card: dict, on_click=None, identifier: str | None = None, width: float = 112,
-              fixed_height: bool = True) -> ft.Control:
+              fixed_height: bool = True, key: str | None = None) -> ft.Control:
     """A card as printed: letter, Throw & Catch number, site, region colour, the icons' names; all cards
     one height, unless `fixed_height` is off (larger text: each card as tall as its words)."""
     fg = text_on(card["color"])
@@ -84,7 +127,9 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         width=width if fixed_height else max(width, LARGE_TEXT_CARD_WIDTH),
         height=CARD_HEIGHT if fixed_height else None,
         border=ft.Border.all(2, "#263238"), on_click=on_click, ink=on_click is not None)
-    return sem(identifier, face) if identifier else face
+    shown = sem(identifier, face) if identifier else face
+    shown.key = key
+    return shown
 
 
 def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control:
@@ -120,59 +165,71 @@ def hidden_card(label: str = "?") -> ft.Control:
 
 @screen("solo_setup")
 def solo_setup(app: PadApp) -> Screen:
-    win = window(app)
-    chosen = win.setup
+    setup = window(app).setup
+    if setup.deck not in available_editions():  # deleted since it was chosen
+        setup.deck = setup.edition
+    setup.message = ""
+    return Screen(_("Play solo"), ft.Container(island(setup_form, setup, app), padding=PAD))
+
+
+def chosen_style(selected: bool) -> ft.ButtonStyle | None:
+    """The chosen option: an outlined button drawn as a filled one (`scorer.ui.home.CHOSEN`), so that
+    choosing another only changes two buttons' style."""
+    return CHOSEN if selected else None
+
+
+def quiet(change) -> None:
+    """A tap on the form: the model changes and the component patches itself; the page-wide update after
+    the handler would draw the form anew instead."""
+    ft.context.disable_auto_update()
+    change()
+
+
+@ft.component
+def setup_form(setup: SoloSetup, app: PadApp) -> ft.Control:
+    """The solo set-up form over `setup`: edition and deck, how many bots and how strong, the variant."""
     from scorer.ui.decks import deck_choice
 
-    editions = [e for e in SOLO_EDITIONS if e in available_editions()]
-    if chosen.get("deck") not in available_editions():  # none chosen yet, or deleted since
-        chosen["deck"] = chosen["edition"]
-    edition_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
-    deck_column = ft.Column(spacing=0, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    count_row = ft.Row(spacing=8)
-    bots_column = ft.Column(spacing=8)
-    variant = ft.Switch(value=chosen["variant"], on_change=lambda e: chosen.update(variant=bool(e.control.value)))
-    message = ft.Text("", color=ft.Colors.ERROR)
-
     def choice_button(label: str, selected: bool, on_click, identifier: str | None = None) -> ft.Control:
-        button = (ft.FilledButton if selected else ft.OutlinedButton)(label, on_click=on_click)
+        button = ft.OutlinedButton(label, style=chosen_style(selected), on_click=on_click)
         return sem(identifier, button) if identifier else button
 
-    def redraw() -> None:
-        edition_row.controls = [
-            choice_button(short_edition_name(e), e == chosen["edition"],
-                          lambda ev, e=e: (chosen.update(edition=e, deck=e), redraw()))
-            for e in editions]
-        deck_column.controls = [deck_choice(app, chosen["edition"], chosen["deck"],
-                                            lambda deck: (chosen.update(deck=deck), redraw()))]
-        count_row.controls = [
-            choice_button(str(n), n == chosen["count"], lambda ev, n=n: (chosen.update(count=n), redraw()),
-                          f"bots-{n}")
-            for n in (1, 2, 3)]
-        bots_column.controls = [
-            ft.Row([ft.Text(_("Bot {n}").format(n=i + 1), width=52),
-                    *(choice_button(difficulty_label(level), chosen["bots"][i] == level,
-                                    lambda ev, i=i, level=level: (chosen["bots"].__setitem__(i, level), redraw()),
-                                    f"bot-{i + 1}-{level}")
-                      for level in DIFFICULTIES)], spacing=6, wrap=True, run_spacing=6)
-            for i in range(chosen["count"])]
-        variant.disabled = chosen["count"] < 2
-        if variant.disabled:
-            variant.value = chosen["variant"] = False
+    def pick_edition(edition: str) -> None:
+        setup.edition = setup.deck = edition
 
-    redraw()
+    def pick_deck(deck: str) -> None:
+        quiet(lambda: setattr(setup, "deck", deck))
 
     def start(e) -> None:
-        win_bots = chosen["bots"][:chosen["count"]]
         try:
-            game_id, game = new_game(app.store, chosen["deck"], win_bots, chosen["variant"])
+            game_id, game = new_game(app.store, setup.deck, list(setup.bots[:setup.count]), setup.variant)
         except SoloError as err:
-            message.value = str(err)
+            refused = str(err)
+            quiet(lambda: setattr(setup, "message", refused))
             return
+        win = window(app)
         win.game_id, win.game, win.hint, win.summary_round = game_id, game, None, None
         app.go("solo_game", game_id=game_id)
 
-    body = ft.Container(ft.Column([
+    editions = [e for e in SOLO_EDITIONS if e in available_editions()]
+    edition_row = ft.Row([choice_button(short_edition_name(e), e == setup.edition,
+                                        lambda ev, e=e: quiet(lambda: pick_edition(e)))
+                          for e in editions], wrap=True, spacing=8, run_spacing=8)
+    deck_column = ft.Column([deck_choice(app, setup.edition, setup.deck, pick_deck)], spacing=0,
+                            horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    count_row = ft.Row([choice_button(str(n), n == setup.count, lambda ev, n=n: quiet(lambda: setup.choose_count(n)),
+                                      f"bots-{n}")
+                        for n in (1, 2, 3)], spacing=8)
+    bots_column = ft.Column([
+        ft.Row([ft.Text(_("Bot {n}").format(n=i + 1), width=52),
+                *(choice_button(difficulty_label(level), setup.bots[i] == level,
+                                lambda ev, i=i, level=level: quiet(lambda: setup.choose_bot(i, level)),
+                                f"bot-{i + 1}-{level}")
+                  for level in DIFFICULTIES)], spacing=6, wrap=True, run_spacing=6)
+        for i in range(setup.count)], spacing=8)
+    variant = ft.Switch(value=setup.variant, disabled=setup.count < 2,
+                        on_change=lambda e: quiet(lambda: setattr(setup, "variant", bool(e.control.value))))
+    return ft.Column([
         section(_("Edition"), edition_row, deck_column),
         section(_("Bots"), count_row, bots_column,
                 ft.Text(_("easy: random legal cards · normal: greedy · hard: searches the deals it cannot see · "
@@ -180,11 +237,10 @@ def solo_setup(app: PadApp) -> Screen:
                         size=12, color=ft.Colors.ON_SURFACE_VARIANT)),
         ft.Row([variant, ft.Text(wording.direction_variant_solo_switch(),
                                  expand=True, size=13)], spacing=8),
-        sem("solo-setup-message", message),
+        sem("solo-setup-message", ft.Text(setup.message, color=ft.Colors.ERROR)),
         sem("solo-start", ft.FilledButton(_("Start solo game"), icon=ft.Icons.PLAY_ARROW,
                                           on_click=start)),
-    ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-    return Screen(_("Play solo"), body)
+    ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 # --- the game ---------------------------------------------------------------------------------------------
@@ -202,14 +258,16 @@ def open_game(app: PadApp, game_id: int) -> SoloGame:
     return win.game
 
 
-def decide(app: PadApp, action: int) -> None:
-    """The person's pick or choice: the bots answer, everything is saved, then the screen shows it."""
+def decide(app: PadApp, action: int) -> Iterator[None]:
+    """The person's pick or choice: the bots answer, everything is saved, then the screen shows it. A
+    generator handler: its `yield` has Flet draw "The bots are choosing…" before a searching bot thinks."""
     win = window(app)
     game = win.game
+    shown = win.page_shown()
     rounds_before = len(game.state.round_log)
     if any(level in SEARCHING_LEVELS for level in game.setup.bots):
         win.thinking = True  # a searching bot takes up to a second or two: say so instead of looking frozen
-        app.render()
+        yield
     try:
         events = game.play(action)
     except SoloError as err:
@@ -220,22 +278,30 @@ def decide(app: PadApp, action: int) -> None:
     try:
         save(app.store, win.game_id, game, events)
     except Exception as err:  # not saved, so not done: drop the move by replaying what the store holds
-        win.game = None
+        win.game = load(app.store, win.game_id)
         app.toast(_("Your move could not be saved ({error}); the game goes on from what was saved.").format(
             error=err), error=True)
+    else:
+        win.hint = None
+        if len(game.state.round_log) > rounds_before:
+            win.summary_round = len(game.state.round_log)
+    win.moves += 1
+    turn_page(app, win, shown)
+
+
+def turn_page(app: PadApp, win: SoloWindow, shown: str) -> None:
+    """After a tap: the component has patched the page it shows; another page (a round's summary, the
+    final ranking) has its own title and app bar, so the screen is drawn anew for it."""
+    if win.page_shown() != shown:
         app.render()
-        return
-    win.hint = None
-    if len(game.state.round_log) > rounds_before:
-        win.summary_round = len(game.state.round_log)
-    app.render()
 
 
-def show_hint(app: PadApp, longer: bool = False) -> None:
+def show_hint(app: PadApp, longer: bool = False) -> Iterator[None]:
+    """The hard bot's (or, `longer`, the expert's) view of the options, shown above the hand."""
     win = window(app)
     if longer:
         win.thinking = True  # the expert's search takes about a second: say so instead of looking frozen
-        app.render()
+        yield
     try:
         win.hint = win.game.hint(longer=longer)
     except SoloError as err:
@@ -243,7 +309,6 @@ def show_hint(app: PadApp, longer: bool = False) -> None:
         return
     finally:
         win.thinking = False
-    app.render()
 
 
 def table_rows(view: dict) -> ft.Control:
@@ -269,23 +334,37 @@ def hint_panel(app: PadApp, hint: dict, can_think_longer: bool) -> ft.Control:
              else _("Hint: the hard bot would choose {option}"))
     lines: list[ft.Control] = [ft.Text(title.format(option=hint["best_label"]), weight=ft.FontWeight.BOLD)]
     for line in hint_lines(hint):
-        lines.append(ft.Row([ft.Text(line.label, width=150, weight=ft.FontWeight.BOLD if line.best else None,
-                                     size=13),
-                             ft.Text(line.value, size=13, expand=True)]))
+        label = ft.Text(line.label, weight=ft.FontWeight.BOLD if line.best else None, size=13)
+        value = ft.Text(line.value, size=13)
+        if app.text_size == DEFAULT_TEXT_SIZE:
+            label.width, value.expand = 150, True
+            lines.append(ft.Row([label, value]))
+        else:  # larger text: beside a 150 px label the figures had a few letters a line ("maintenan / t")
+            lines.append(ft.Column([label, ft.Container(value, padding=ft.Padding.only(left=16))], spacing=0))
     lines.append(ft.Text(_("Options ranked by {why}.").format(why=hint["why"]), size=12,
                          color=ft.Colors.ON_SURFACE_VARIANT))
     # The hint's words are one node a screen reader reads whole; a button inside it would split that node
     # (its text then becomes the group's label and the button's the only text), so the button sits below it.
     body: list[ft.Control] = [sem("solo-hint", ft.Column(lines, spacing=4))]
     if can_think_longer:
+        def think_longer(e) -> Iterator[None]:
+            yield from show_hint(app, longer=True)
+
         body.append(sem("solo-hint-longer", ft.TextButton(_("Think longer (expert bot)"), icon=ft.Icons.PSYCHOLOGY,
-                                                          on_click=lambda e: show_hint(app, longer=True))))
+                                                          on_click=think_longer)))
     return ft.Card(ft.Container(ft.Column(body, spacing=4), padding=10))
 
 
-def play_body(app: PadApp, game: SoloGame) -> ft.Control:
+def decision(app: PadApp, action: int):
+    """The click handler of a card or a choice: a generator function, as Flet must see it (`decide`)."""
+    def tapped(e) -> Iterator[None]:
+        yield from decide(app, action)
+    return tapped
+
+
+def play_body(app: PadApp, win: SoloWindow) -> ft.Control:
+    game = win.game
     view = game.screen()
-    win = window(app)
     items: list[ft.Control] = [
         sem("solo-status", ft.Text(_("The bots are choosing…") if win.thinking else status_line(view),
                                    weight=ft.FontWeight.BOLD, size=16)),
@@ -302,10 +381,11 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
         options = []
         dark = is_dark(app.page)
         for i, option in enumerate(view["choices"]):
-            options.append(sem(f"choice-{i}", ft.FilledTonalButton(
+            options.append(ft.Semantics(identifier=f"choice-{i}", key=f"choice-{win.moves}-{win.thinking}-{i}",
+                                        content=ft.FilledTonalButton(
                 _("{option}: {points} pts").format(option=option["label"], points=option["points"]),
                 icon=card_icon(option["icon"], "choice", dark=dark) if option["icon"] else None,
-                on_click=None if win.thinking else lambda e, a=option["action"]: decide(app, a))))
+                on_click=None if win.thinking else decision(app, option["action"]))))
         # scored in an earlier round: shown, not choosable
         for name, shown in zip(view["choices_used"], view["choices_used_labels"], strict=True):
             options.append(ft.OutlinedButton(_("{option}: used up").format(option=shown), disabled=True,
@@ -316,8 +396,11 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
                   sem("choices-used", ft.Text(_("Already used: {choices}").format(choices=used), size=12))]
     else:
         legal = set() if win.thinking else {a["action"] for a in view["actions"]}
-        hand = [card_face(c, on_click=(lambda e, a=c["index"]: decide(app, a)) if c["index"] in legal else None,
-                          identifier=f"hand-{i}", fixed_height=app.text_size == DEFAULT_TEXT_SIZE)
+        # keyed by the move and whether the bots are thinking: a hand dealt anew gets cards of its own, so a
+        # tap the browser sent to the hand before (while a bot searched) lands on no card of this one
+        hand = [card_face(c, on_click=decision(app, c["index"]) if c["index"] in legal else None,
+                          identifier=f"hand-{i}", fixed_height=app.text_size == DEFAULT_TEXT_SIZE,
+                          key=f"hand-{win.moves}-{win.thinking}-{i}")
                 for i, c in enumerate(view["hand"])]
         items += [ft.Text(_("Your hand: tap a card"), weight=ft.FontWeight.BOLD),
                   ft.Row(hand, wrap=True, spacing=6, run_spacing=6)]
@@ -326,24 +409,29 @@ def play_body(app: PadApp, game: SoloGame) -> ft.Control:
     return ft.Column(items, spacing=10)
 
 
-def summary_body(app: PadApp, game: SoloGame, round_number: int) -> ft.Control:
+def summary_body(app: PadApp, win: SoloWindow) -> ft.Control:
     """A finished round's summary: the score pad's, drawn from the same model."""
-    win = window(app)
+    game, round_number = win.game, win.summary_round
 
     def next_step(e) -> None:
+        shown = win.page_shown()
         win.summary_round = None
-        app.render()
+        turn_page(app, win, shown)
 
     return round_summary_view(game.pad_state(), round_number - 1, to_end=game.state.is_terminal(),
                               on_proceed=next_step)
 
 
-def end_body(app: PadApp, game: SoloGame) -> ft.Control:
+def end_body(app: PadApp, win: SoloWindow) -> ft.Control:
     """The final ranking: the score pad's, with a way back to each round's summary and to a new game."""
-    win = window(app)
+    game = win.game
+
+    def back_to(round_number: int) -> None:
+        win.summary_round = round_number
+        turn_page(app, win, "end")
+
     return final_ranking_view(game.pad_state(), after_podium=[], closing=[
-        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r),
-                                  on_click=lambda e, r=r: (setattr(win, "summary_round", r), app.render()))
+        ft.Row([ft.OutlinedButton(_("Round {n}").format(n=r), on_click=lambda e, r=r: back_to(r))
                 for r in range(1, len(game.state.round_log) + 1)], wrap=True, spacing=6),
         ft.Row([ft.FilledTonalButton(_("New solo game"), icon=ft.Icons.SMART_TOY,
                                      on_click=lambda e: app.go("solo_setup")),
@@ -351,17 +439,28 @@ def end_body(app: PadApp, game: SoloGame) -> ft.Control:
                wrap=True, spacing=8)])
 
 
+@ft.component
+def solo_body(win: SoloWindow, app: PadApp) -> ft.Control:
+    """The game screen's body over `win`: the table and hand, a round's summary or the final ranking."""
+    return {"summary": summary_body, "end": end_body, "play": play_body}[win.page_shown()](app, win)
+
+
 @screen("solo_game")
 def solo_game(app: PadApp, game_id: int) -> Screen:
-    game = open_game(app, game_id)
+    open_game(app, game_id)
     win = window(app)
+    game = win.game
     actions: list[ft.Control] = []
-    if win.summary_round is not None:
-        body, title = summary_body(app, game, win.summary_round), _("Round {round}").format(round=win.summary_round)
-    elif game.state.is_terminal():
-        body, title = end_body(app, game), _("Final ranking")
+    shown = win.page_shown()
+    if shown == "summary":
+        title = _("Round {round}").format(round=win.summary_round)
+    elif shown == "end":
+        title = _("Final ranking")
     else:
-        body, title = play_body(app, game), _("Solo: {edition}").format(edition=short_edition_name(game.edition.id))
-        actions.append(sem("solo-hint-button", ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB,
-                                                             on_click=lambda e: show_hint(app))))
-    return Screen(title, ft.Container(body, padding=PAD), actions=actions)
+        title = _("Solo: {edition}").format(edition=short_edition_name(game.edition.id))
+
+        def hint(e) -> Iterator[None]:
+            yield from show_hint(app)
+
+        actions.append(sem("solo-hint-button", ft.TextButton(_("Hint"), icon=ft.Icons.LIGHTBULB, on_click=hint)))
+    return Screen(title, ft.Container(island(solo_body, win, app), padding=PAD), actions=actions)
