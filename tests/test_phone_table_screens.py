@@ -155,18 +155,25 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             assert not any(text.startswith("http") for text in texts(host_page))  # no address to join by
             await host_screens.seat_player(place, 1, "Ann")  # the host phone's own player
 
-            # "Join a table" on the guest phone: the host's code scanned, its answer shown, scanned back
+            # "Join a table" on the guest phone (its own tables, none of them this one): the host's code scanned,
+            # its answer shown, scanned back
+            hosting = table_ui.HOSTING
+            guest_path = path.with_name("guest-" + FILE_NAME)
+            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
+                                                hosting.channels)
             _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
             guest_screens = guest_page.data.table_screens
-            await until(lambda: "Scan the host's code" in texts(guest_page) or "Scan a code" in texts(guest_page),
-                        "the guest's start screen")
+            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
+            table_ui.HOSTING = hosting
             answer_place = table_ui.TablePlace(shows="start")
             await guest_screens.scan_host_code(answer_place, [place.offer])
             assert answer_place.shows == "answer" and expand(answer_place.offer)[0] == "answer"
             first_offer = host_screens.host_links.waiting
             await host_screens.scan_guest_answer(place, [answer_place.offer])
             await until(lambda: guest_page.data.route == ("table_seats", {"code": code}), "the seat picker")
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat, from the host phone")
             await until(lambda: place.guests == 1, "one phone connected")
+            assert place.message == "A phone joined the table"
             assert host_screens.host_links.waiting not in (None, first_offer)  # the next guest: a code of its own
 
             # the guest takes seat 2 and plays it on the pad's own sheet, over the channel
@@ -227,5 +234,6 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             assert "hotspot" in third.message and "tourpad host" in third.message
             host_page.data.table_screens.close()
             guest_page.data.table_screens.close()
+            guest_screens.service.close()
 
     run_session(run)

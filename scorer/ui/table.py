@@ -232,7 +232,8 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
         *joining,
         ft.Divider(),
         ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
-        ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
+        ft.Row([sem("edition-pick", edition), sem("players-pick", seats),
+                ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
         ft.Column([deck_choice(screens.app, deck_base(chosen), chosen, pick_deck)], spacing=0,
                   horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         message_line(place),
@@ -242,7 +243,7 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
 def seat_picker(place: TablePlace, screens: TableScreens) -> list:
     """Table `place.code`'s seats: a free one taken by name, or a token used."""
     try:
-        view = screens.service.view(place.code)
+        view = screens.table_view(place.code)
     except TableError as err:  # gone since it was opened
         return [_("Table mode"), sem("message", ft.Text(err.message, color=ft.Colors.ERROR)),
                 ft.TextButton(_("Another table"), on_click=lambda e: screens.app.go("table"))]
@@ -428,7 +429,7 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
                     ft.OutlinedButton(_("Export record"), on_click=export_record),
                     ft.OutlinedButton(_("Save to History"), on_click=save_to_history)], wrap=True),
             sem("record", ft.Text(record_link)),
-            ft.Text(place.record, selectable=True, size=12, visible=bool(place.record))]),
+            sem("record-text", ft.Text(place.record, selectable=True, size=12, visible=bool(place.record)))]),
     ]
 
 
@@ -601,12 +602,12 @@ class TableScreens:
         links = self.host_links
         if links is None:
             return
+        place.say(_("Connecting to the guest's phone…"), good_news=True)  # said before the channel can open
         try:
             await links.accept(texts[0])
         except PeerCodeError as err:
             place.say(str(err))
             return
-        place.say(_("Connecting to the guest's phone…"), good_news=True)
         place.offer = links.offer_code
 
     # --- storage ----------------------------------------------------------------------------------------------
