@@ -193,6 +193,8 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             guest_channel = guest_screens.guest.channel
             pages.drop(guest_channel)
             await until(lambda: place.guests == 0, "the host sees the phone gone")
+            await until(lambda: guest_page.data.route == ("table", {}), "the guest's start screen, to rescan")
+            assert any(text.startswith("The connection to the host's phone dropped") for text in texts(guest_page))
             again = table_ui.TablePlace(shows="start")
             await guest_screens.scan_host_code(again, [place.offer])
             await host_screens.scan_guest_answer(place, [again.offer])

@@ -284,7 +284,7 @@ def seat_picker(place: TablePlace, screens: TableScreens) -> list:
 
 
 def code_image(identifier: str, code: str) -> ft.Control:
-    """A phone's connection code as a QR code, its text under it (read aloud, or typed where no camera works);
+    """A phone's connection code as a QR code, its text under it (selectable, for a screen reader or a copy);
     the image's accessible name is the code itself."""
     return ft.Column([sem(identifier, ft.Image(src=_qr_src(code, 5), width=230, height=230, semantics_label=code)),
                       ft.Text(code, selectable=True, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
@@ -559,8 +559,13 @@ class TableScreens:
                 place.say(detail)
             return
         if what == "closed":
-            self.app.toast(_("The connection to the host's phone dropped. To rejoin, scan its code again (Table "
-                             "mode, Join a table): your seat and what you typed are kept."), error=True)
+            # nothing can be saved without the channel: the start screen, its scan a tap away, says why
+            if self.sheet is not None and self.sheet.transport is self.guest.transport:
+                self.sheet.stop()
+                self.sheet = None
+            self.notice = _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
+                            "seat and what you typed are kept.")
+            self.app.go("table")
             return
         self.page.run_task(self._joined)
 
