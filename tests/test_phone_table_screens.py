@@ -154,6 +154,7 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
                 assert control in texts(host_page), control
             assert not any(text.startswith("http") for text in texts(host_page))  # no address to join by
             await host_screens.seat_player(place, 1, "Ann")  # the host phone's own player
+            assert place.message == "Seat 1 is Ann's: enter their rounds on the score sheets."
 
             # "Join a table" on the guest phone (its own tables, none of them this one): the host's code scanned,
             # its answer shown, scanned back

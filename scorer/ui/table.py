@@ -892,7 +892,9 @@ class TableScreens:
         except TableError as err:
             place.say(err.message)
             return
-        if was["claimed"]:
+        if self.phone:  # a host phone's guests take their seats by codes: no seat link, no token to type
+            message = _("Seat {seat} is {name}'s: enter their rounds on the score sheets.")
+        elif was["claimed"]:
             message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
                         "score sheets, or let their phone scan this code (or type the seat token under 'Have a "
                         "token?'): {token}")
