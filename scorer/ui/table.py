@@ -429,7 +429,9 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
                     ft.OutlinedButton(_("Export record"), on_click=export_record),
                     ft.OutlinedButton(_("Save to History"), on_click=save_to_history)], wrap=True),
             sem("record", ft.Text(record_link)),
-            sem("record-text", ft.Text(place.record, selectable=True, size=12, visible=bool(place.record)))]),
+            # selectable (to copy it), and read out whole: a selectable text's words are not in its semantics
+            sem("record-text", ft.Text(place.record, selectable=True, size=12, visible=bool(place.record),
+                                       semantics_label=place.record or None))]),
     ]
 
 
