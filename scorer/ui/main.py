@@ -13,14 +13,23 @@ import flet as ft
 from rules.i18n import set_language_source
 from scorer.locale import _
 from scorer.pad.store import EventStore
-from scorer.runtime import IN_BROWSER
-from scorer.ui import deck_editor, decks, end, entry, home, race, sheet, solo, stats, teach  # noqa: F401  (registers the screens)
-from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme, start_islands
 
-if IN_BROWSER:  # a table needs a server: the browser-only build says so on the table's routes
-    from scorer.ui import hosted_only  # noqa: F401  (registers the table's screens)
-else:
-    from scorer.ui import table, table_board  # noqa: F401  (registers the table's screens)
+# the table's screens too: in the browser a phone hosts its own tables, its guests joining over data channels
+from scorer.ui import (  # noqa: F401  (registers the screens)
+    deck_editor,
+    decks,
+    end,
+    entry,
+    home,
+    race,
+    sheet,
+    solo,
+    stats,
+    table,
+    table_board,
+    teach,
+)
+from scorer.ui.app import GAMES_TOPIC, PAGE_TITLE, PadApp, build_theme, start_islands
 
 
 def session_language() -> str | None:

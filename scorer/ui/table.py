@@ -32,8 +32,12 @@ from scorer.pad.store import summary_line
 from scorer.routes import board_link, format_route, join_link, seat_link
 from scorer.table.board import seat_name
 from scorer.table.lan import qr_png, session_credential
+from scorer.table.page_channel import PageChannels
+from scorer.table.peer_code import PeerCodeError
+from scorer.table.phone_links import GuestLink, HostLinks
 from scorer.table.service import TableError, TableService, normalize_code
-from scorer.table.sheet import TableSheetSession
+from scorer.table.sheet import SeatSheetSession
+from scorer.table.transport import SeatTransport, ServiceTransport
 from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
@@ -50,15 +54,28 @@ PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
 class Hosting:
     service: TableService
     url: str
+    #: A host phone (the web app): the page's data channels, made at first use. Its guests join by two codes
+    #: over a channel each (scorer/table/phone_links.py), not by its URL; None under `tourpad host`.
+    channels: Callable[[], PageChannels] | None = None
 
 
 HOSTING: Hosting | None = None
 
 
-def configure(service: TableService, url: str) -> None:
-    """Called by `tourpad host`: this process holds the tables, players reach it at `url`."""
+def configure(service: TableService, url: str, channels: Callable[[], PageChannels] | None = None) -> None:
+    """Called by `tourpad host`: this process holds the tables, players reach it at `url`. The web app calls it
+    with `channels`: the phone holds its own tables and reaches other phones over data channels."""
     global HOSTING
-    HOSTING = Hosting(service, url)
+    HOSTING = Hosting(service, url, channels)
+
+
+def configure_phone() -> None:
+    """The web app's table mode: this phone's tables in its own storage (`scorer.table.phone_store`), its guests
+    over the page's data channels."""
+    from scorer.packs import data_dir
+    from scorer.table.phone_store import phone_table_service
+
+    configure(phone_table_service(data_dir()), "", PageChannels.in_browser)
 
 
 def table_game(view: dict) -> str:
@@ -96,6 +113,10 @@ class TablePlace:
     view: dict | None = None
     seat_link: str = ""
     record: str = ""
+    #: a phone's connection code on show ("host": for the next guest; "answer": the guest's answer), and the
+    #: number of guests' phones connected to the host phone
+    offer: str = ""
+    guests: int = 0
 
     def __post_init__(self) -> None:
         # What is typed and picked in the screen's fields, by field. Not observed (a keystroke redraws
@@ -140,7 +161,7 @@ def table_place(place: TablePlace, screens: TableScreens) -> ft.Control:
     if place.shows == "opening":
         controls = [ft.Text(_("Opening the table…"), color=ft.Colors.ON_SURFACE_VARIANT)]
     else:
-        drawn = {"start": start_form, "seats": seat_picker, "host": host_desk}[place.shows]
+        drawn = {"start": start_form, "seats": seat_picker, "host": host_desk, "answer": answer_card}[place.shows]
         title, *controls = drawn(place, screens)
         controls = [ft.Text(title, theme_style=ft.TextThemeStyle.TITLE_LARGE, weight=ft.FontWeight.BOLD),
                     *controls]
@@ -191,15 +212,28 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
                     on_click=lambda e, code=code: screens.app.go("table_host", code=code))))
     if own:
         own.insert(0, ft.Text(_("Your tables"), size=18, weight=ft.FontWeight.W_600))
+    if screens.phone:
+        # phone to phone: the host phone's code scanned here, this phone's answer shown back
+        from scorer.ui.code_scan import scan_code_button
+
+        async def scanned(texts: list[str]) -> None:
+            await screens.scan_host_code(place, texts)
+
+        joining = [ft.Text(_("Scan the code on the host's phone, then show it the code this phone makes.")),
+                   scan_code_button(screens.app, "join-code", _("Scan the host's code"),
+                                    _("Photograph the code on the host's phone."), scanned)]
+    else:
+        joining = [ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True)]
     return [
         _("Table mode"),
         ft.Text(_("Everyone keeps score on their own phone; the host's device keeps the one shared table.")),
         *own,
         ft.Text(_("Join a table"), size=18, weight=ft.FontWeight.W_600),
-        ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True),
+        *joining,
         ft.Divider(),
         ft.Text(_("Host a table"), size=18, weight=ft.FontWeight.W_600),
-        ft.Row([edition, seats, ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
+        ft.Row([sem("edition-pick", edition), sem("players-pick", seats),
+                ft.FilledButton(_("Host a table"), on_click=host)], wrap=True),
         ft.Column([deck_choice(screens.app, deck_base(chosen), chosen, pick_deck)], spacing=0,
                   horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
         message_line(place),
@@ -209,7 +243,7 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
 def seat_picker(place: TablePlace, screens: TableScreens) -> list:
     """Table `place.code`'s seats: a free one taken by name, or a token used."""
     try:
-        view = screens.service.view(place.code)
+        view = screens.table_view(place.code)
     except TableError as err:  # gone since it was opened
         return [_("Table mode"), sem("message", ft.Text(err.message, color=ft.Colors.ERROR)),
                 ft.TextButton(_("Another table"), on_click=lambda e: screens.app.go("table"))]
@@ -247,6 +281,41 @@ def seat_picker(place: TablePlace, screens: TableScreens) -> list:
                       "gave you when seating you.")),
             ft.Row([typed_field(place, "token", _("Token"), password=True, can_reveal_password=True),
                     ft.OutlinedButton(_("Use token"), on_click=use_token)], wrap=True)]
+
+
+def code_image(identifier: str, code: str) -> ft.Control:
+    """A phone's connection code as a QR code, its text under it (selectable, for a screen reader or a copy);
+    the image's accessible name is the code itself."""
+    return ft.Column([sem(identifier, ft.Image(src=_qr_src(code, 5), width=230, height=230, semantics_label=code)),
+                      ft.Text(code, selectable=True, size=10, color=ft.Colors.ON_SURFACE_VARIANT)],
+                     horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=4)
+
+
+def answer_card(place: TablePlace, screens: TableScreens) -> list:
+    """A guest phone's answer to the host's code: the host phone scans it, then the channel opens."""
+    return [_("Join a table"),
+            ft.Text(_("Show this code to the host's phone: it scans it with “Scan a guest's answer”.")),
+            code_image("answer-code", place.offer),
+            message_line(place),
+            ft.TextButton(_("Another table"), on_click=lambda e: screens.app.go("table"))]
+
+
+def guest_card(place: TablePlace, screens: TableScreens) -> ft.Control:
+    """The host phone's code for the next guest, and the scan of that guest's answer (a new code follows)."""
+    from scorer.ui.code_scan import scan_code_button
+
+    async def scanned(texts: list[str]) -> None:
+        await screens.scan_guest_answer(place, texts)
+
+    return ft.Column([
+        ft.Text(_("Phones joining"), weight=ft.FontWeight.W_600),
+        sem("guests", ft.Text(ngettext("{n} phone connected", "{n} phones connected", place.guests).format(
+            n=place.guests))),
+        ft.Text(_("A guest's phone scans this code (Table mode, Join a table), then shows its own: scan it here. "
+                  "A phone that lost its seat rejoins the same way.")),
+        code_image("guest-code", place.offer) if place.offer else ft.Text(_("Making a code…")),
+        scan_code_button(screens.app, "guest-answer", _("Scan a guest's answer"),
+                         _("Photograph the code on the guest's phone."), scanned)], spacing=8)
 
 
 def host_status(view: dict) -> str:
@@ -319,8 +388,16 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
         quiet()
         screens.save_to_history(place)
 
-    record_link = (_("The record `tourpad score` reads (game {game}), also at {link}").format(
-        game=view["game"], link=f"{screens.url.rstrip('/')}/api/tables/{code}/record") if place.record else "")
+    if not place.record:
+        record_link = ""
+    elif screens.phone:  # no address: the record is the text below
+        record_link = _("The record `tourpad score` reads (game {game})").format(game=view["game"])
+    else:
+        record_link = _("The record `tourpad score` reads (game {game}), also at {link}").format(
+            game=view["game"], link=f"{screens.url.rstrip('/')}/api/tables/{code}/record")
+    # a host phone's guests join by codes, not by an address (and its board is not served to anyone)
+    reach = [guest_card(place, screens)] if screens.phone else [join_card(screens.url, code),
+                                                                  board_card(screens.url, code)]
     return [
         _("Table {code} · Host").format(code=code),
         sem("table-game", ft.Text(table_game(view), weight=ft.FontWeight.W_600)),
@@ -333,8 +410,7 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
         ft.Text(_("Enter a round for a player without a phone, or correct any seat's round, on the "
                   "score sheets."), size=12, color=ft.Colors.ON_SURFACE_VARIANT),
         message_line(place),
-        join_card(screens.url, code),
-        board_card(screens.url, code),
+        *reach,
         ft.Text(_("Seats"), weight=ft.FontWeight.W_600),
         ft.Row([sem("seat-pick", seat_pick)], wrap=True),
         # a player without a phone, or one whose phone lost its seat: the host seats them by name
@@ -353,7 +429,9 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
                     ft.OutlinedButton(_("Export record"), on_click=export_record),
                     ft.OutlinedButton(_("Save to History"), on_click=save_to_history)], wrap=True),
             sem("record", ft.Text(record_link)),
-            ft.Text(place.record, selectable=True, size=12, visible=bool(place.record))]),
+            # selectable (to copy it), and read out whole: a selectable text's words are not in its semantics
+            sem("record-text", ft.Text(place.record, selectable=True, size=12, visible=bool(place.record),
+                                       semantics_label=place.record or None))]),
     ]
 
 
@@ -382,11 +460,20 @@ class TableScreens:
     Its screens are `table_place` components over a `TablePlace` each; what it learns (storage read, a
     table's change) it writes into their places."""
 
-    def __init__(self, app: PadApp, service: TableService, url: str) -> None:
+    def __init__(self, app: PadApp, service: TableService, url: str,
+                 channels: Callable[[], PageChannels] | None = None) -> None:
         self.app = app
         self.page = app.page
         self.service = service
         self.url = url
+        #: a host phone's (the web app's) data channels, made at first use; None under `tourpad host`
+        self._channels = channels
+        self._made_channels: PageChannels | None = None
+        #: the host phone's guests at the table whose host screen is open
+        self.host_links: HostLinks | None = None
+        #: a guest phone's channel to a host phone, and the screen that shows its answer code
+        self.guest: GuestLink | None = None
+        self.link_place: TablePlace | None = None
         self.prefs = ft.SharedPreferences()
         self.code: str | None = None
         self.token: str | None = None
@@ -394,7 +481,7 @@ class TableScreens:
         #: The host screen on show, live (its place's view follows the table).
         self.host_place: TablePlace | None = None
         #: The sheet this window shows live (a seat's, or the host's).
-        self.sheet: TableSheetSession | None = None
+        self.sheet: SeatSheetSession | None = None
         self._game_seen = 0
         self._revisions_seen: dict[int, int] = {}
         self.followed: set[str] = set()  # the links (paths) this window has followed
@@ -404,6 +491,131 @@ class TableScreens:
         # Not on_disconnect: a phone that drops off Wi-Fi reattaches to this same session and must still
         # get live updates; on_close is the session's end.
         self.page.on_close = lambda e: self.close()
+
+    # --- phone to phone (the web app) ------------------------------------------------------------------------
+
+    @property
+    def phone(self) -> bool:
+        """This is a phone's web app: its own tables, and other phones' over data channels."""
+        return self._channels is not None
+
+    def channels(self) -> PageChannels:
+        if self._made_channels is None:
+            self._made_channels = self._channels()
+        return self._made_channels
+
+    def remote(self, code: str) -> GuestLink | None:
+        """The channel to the host phone that holds table `code`, when this phone joined it that way."""
+        guest = self.guest
+        if guest is not None and guest.transport.code and normalize_code(guest.transport.code) == normalize_code(code):
+            return guest
+        return None
+
+    def table_view(self, code: str) -> dict:
+        """Table `code` as it is now: from the host phone this phone joined, else from this device's service."""
+        guest = self.remote(code)
+        return guest.transport.view() if guest is not None else self.service.view(code)
+
+    def transport(self, code: str, token: str) -> SeatTransport:
+        guest = self.remote(code)
+        if guest is None:
+            return ServiceTransport(self.service, code, token)
+        guest.transport.token = token
+        return guest.transport
+
+    def _from_the_channel(self, what: str, detail: str, act: Callable[[str, str], object]) -> None:
+        """A channel's news, told where the page's event arrived: handled on this window's loop."""
+        async def run() -> None:
+            act(what, detail)
+
+        self.page.run_task(run)
+
+    async def scan_host_code(self, place: TablePlace, texts: list[str]) -> None:
+        """A guest: the host phone's code scanned; this phone's answer code shown in `place`. A table link from
+        a `tourpad host` computer opens that table's own page instead."""
+        from scorer.pad.scanned_code import table_link_in
+        from scorer.runtime import IN_BROWSER
+        from scorer.table.phone_links import page_wait
+
+        link = next((found for text in texts if (found := table_link_in(text))), None)
+        if link is not None:  # the table lives on its computer: this tab opens the table's page there
+            await ft.UrlLauncher().launch_url(link, web_only_window_name="_self")
+            return
+        if self.guest is None:
+            self.guest = GuestLink(self.channels(), lambda what, detail: self._from_the_channel(
+                what, detail, self._guest_news), wait=page_wait if IN_BROWSER else None)
+        try:
+            answer = await self.guest.answer(texts[0])
+        except PeerCodeError as err:
+            place.say(str(err))
+            return
+        self.link_place = place
+        place.offer = answer
+        place.say(_("Waiting for the host's phone to scan this code…"), good_news=True)
+        place.shows = "answer"
+
+    def _guest_news(self, what: str, detail: str) -> None:
+        place = self.link_place
+        if what == "failed":
+            if place is not None:
+                place.say(detail)
+            return
+        if what == "closed":
+            # nothing can be saved without the channel: the start screen, its scan a tap away, says why
+            if self.sheet is not None and self.sheet.transport is self.guest.transport:
+                self.sheet.stop()
+                self.sheet = None
+            self.notice = _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
+                            "seat and what you typed are kept.")
+            self.app.go("table")
+            return
+        self.page.run_task(self._joined)
+
+    async def _joined(self) -> None:
+        """The channel opened: this phone's seat there if it holds one (a rejoin), else the table's seat picker."""
+        guest, place = self.guest, self.link_place
+        try:
+            code = guest.transport.view()["code"]
+        except TableError as err:
+            if place is not None:
+                place.say(err.message)
+            return
+        guest.transport.code = code
+        held = await self._role(code)
+        if held is not None and held[1] is not None:
+            if self.sheet is not None and self.sheet.transport is guest.transport:
+                self.sheet = None  # the sheet followed the channel that dropped: open it anew
+            self._go_to_sheet(code, held[1])
+        else:
+            self.app.go("table_seats", code=code)
+
+    def _host_news(self, what: str, detail: str) -> None:
+        links, place = self.host_links, self.host_place
+        if links is None or place is None:
+            return
+        place.guests = links.connected
+        if what == "failed":
+            place.say(detail)
+            self.page.run_task(self._next_offer, place)
+        elif what == "opened":
+            place.say(_("A phone joined the table"), good_news=True)
+
+    async def _next_offer(self, place: TablePlace) -> None:
+        if self.host_links is not None:
+            place.offer = await self.host_links.offer()
+
+    async def scan_guest_answer(self, place: TablePlace, texts: list[str]) -> None:
+        """The host phone: a guest's answer scanned; its channel opens, and the next guest gets a new code."""
+        links = self.host_links
+        if links is None:
+            return
+        place.say(_("Connecting to the guest's phone…"), good_news=True)  # said before the channel can open
+        try:
+            await links.accept(texts[0])
+        except PeerCodeError as err:
+            place.say(str(err))
+            return
+        place.offer = links.offer_code
 
     # --- storage ----------------------------------------------------------------------------------------------
 
@@ -423,6 +635,8 @@ class TableScreens:
         saved = await self._recall(code)
         if not saved or not saved.get("token"):
             return None
+        if self.remote(code) is not None:  # the host phone checks the token at every save
+            return saved["token"], saved.get("seat")
         try:
             return saved["token"], self.service.role(code, saved["token"])
         except TableError:  # a seat the host has since given to someone else, or a table that is gone
@@ -430,8 +644,10 @@ class TableScreens:
 
     async def _host_credential(self) -> str | None:
         """The host credential this device holds: the host's own device is known server-side (the socket's
-        address, never a header); a second host device kept it when it opened the host link."""
-        credential = session_credential(self.service, self.page.client_ip)
+        address, never a header); a second host device kept it when it opened the host link; a host phone holds
+        its own tables' credential."""
+        credential = self.service.host_credential if self.phone else session_credential(self.service,
+                                                                                         self.page.client_ip)
         if credential is None:
             stored = await self.prefs.get(HOST_CREDENTIAL_KEY)
             credential = stored if isinstance(stored, str) and self.service.is_host(stored) else None
@@ -504,7 +720,7 @@ class TableScreens:
 
     def show_seats(self, place: TablePlace, code: str, message: str = "") -> None:
         """Table `code`'s seat picker; raises TableError for a table that does not exist (any more)."""
-        place.code = self.service.view(code)["code"]
+        place.code = self.table_view(code)["code"]
         place.say(message)
         place.shows = "seats"
 
@@ -523,8 +739,7 @@ class TableScreens:
     async def host(self, place: TablePlace, edition: str, seats: int) -> None:
         try:
             # The host's own device is known server-side; a second host device opened the host link once.
-            credential = (session_credential(self.service, self.page.client_ip)
-                          or await self.prefs.get(HOST_CREDENTIAL_KEY))
+            credential = (await self._host_credential()) or await self.prefs.get(HOST_CREDENTIAL_KEY)
             code, token = self.service.create_table(edition, seats, credential=credential)
         except TableError as err:
             place.say(err.message)
@@ -533,17 +748,19 @@ class TableScreens:
         self._go_to_sheet(code, None)
 
     async def take_seat(self, place: TablePlace, code: str, seat_no: int, name: str) -> None:
+        guest = self.remote(code)
         try:
-            token = self.service.claim_seat(code, seat_no, name)
+            token = guest.transport.claim(seat_no, name) if guest is not None else self.service.claim_seat(
+                code, seat_no, name)
         except TableError as err:
             place.say(err.message)
             return
         await self._remember(code, token, seat_no - 1)
         self._go_to_sheet(code, seat_no - 1)
 
-    # --- a seat's sheet (and the host's): the pad's sheet screens over a TableSheetSession ---------------
+    # --- a seat's sheet (and the host's): the pad's sheet screens over a SeatSheetSession ----------------
 
-    def sheet_session(self, code: str, seat: int | None) -> TableSheetSession | None:
+    def sheet_session(self, code: str, seat: int | None) -> SeatSheetSession | None:
         """This window's live sheet of table `code` as seat `seat` (None: the host), once it is open."""
         session = self.sheet
         if (session is not None and session.gone is None and session.seat == seat
@@ -579,7 +796,7 @@ class TableScreens:
     def _watch(self, code: str, token: str, seat: int | None) -> None:
         if self.sheet is not None:
             self.sheet.stop()
-        session = TableSheetSession(self.service, code, token, seat)
+        session = SeatSheetSession(self.transport(code, token), seat)
         self.sheet = session
         self._game_seen = session.view["game"]
         self._revisions_seen: dict[int, int] = {}
@@ -591,7 +808,7 @@ class TableScreens:
     async def _run(update: Callable[[], None]) -> None:
         update()
 
-    def _sheet_changed(self, session: TableSheetSession) -> None:
+    def _sheet_changed(self, session: SeatSheetSession) -> None:
         """A committed change at the table (on this session's loop): follow it on this window's screens."""
         game, self._game_seen = self._game_seen, session.view["game"]
         name, params = self.app.route
@@ -616,7 +833,7 @@ class TableScreens:
             return
         self.app.sheet_changed(session, session.rounds_done_before)
 
-    def _host_corrections(self, session: TableSheetSession) -> list[int]:
+    def _host_corrections(self, session: SeatSheetSession) -> list[int]:
         """The rounds (from 1) of this seat the host has changed since this window last looked."""
         if session.seat is None:
             return []
@@ -649,6 +866,15 @@ class TableScreens:
         self.host_place = place
         place.view = view
         place.shows = "host"
+        if self.phone:  # the guests' phones connect to this one: a code for the next
+            if self.host_links is None or self.host_links.code != view["code"]:
+                if self.host_links is not None:
+                    self.host_links.close()
+                self.host_links = HostLinks(self.channels(), self.service, view["code"],
+                                            lambda what, detail: self._from_the_channel(what, detail,
+                                                                                        self._host_news))
+            place.guests = self.host_links.connected
+            self.page.run_task(self._next_offer, place)
 
     def host_action(self, place: TablePlace, action: Callable[[], object], done: str) -> None:
         """One of the host's buttons: the service's answer said in the message line, the table as it is now."""
@@ -668,7 +894,9 @@ class TableScreens:
         except TableError as err:
             place.say(err.message)
             return
-        if was["claimed"]:
+        if self.phone:  # a host phone's guests take their seats by codes: no seat link, no token to type
+            message = _("Seat {seat} is {name}'s: enter their rounds on the score sheets.")
+        elif was["claimed"]:
             message = _("Seat {seat} is {name}'s. {old}'s old seat token no longer works. Enter their rounds on the "
                         "score sheets, or let their phone scan this code (or type the seat token under 'Have a "
                         "token?'): {token}")
@@ -676,7 +904,7 @@ class TableScreens:
             message = _("Seat {seat} is {name}'s. Enter their rounds on the score sheets, or let their phone scan "
                         "this code (or type the seat token under 'Have a token?'): {token}")
         place._typed["seat_name"] = ""
-        place.seat_link = seat_link(self.url, self.code, token)
+        place.seat_link = "" if self.phone else seat_link(self.url, self.code, token)
         place.say(message.format(seat=seat_no, name=name, old=was["name"], token=token), good_news=True)
         place.view = self.service.view(self.code)
 
@@ -742,10 +970,14 @@ class TableScreens:
 def table_screens(app: PadApp) -> TableScreens | None:
     """This window's table mode (one per window, across its screens); None under plain `tourpad app`."""
     if HOSTING is None:
-        return None
+        from scorer.runtime import IN_BROWSER
+
+        if not IN_BROWSER:
+            return None
+        configure_phone()  # at the first table screen: the data folder is open by then
     screens: TableScreens | None = getattr(app, "table_screens", None)
     if screens is None:
-        screens = TableScreens(app, HOSTING.service, HOSTING.url)
+        screens = TableScreens(app, HOSTING.service, HOSTING.url, HOSTING.channels)
         app.table_screens = screens
     return screens
 
@@ -808,7 +1040,7 @@ def seats(app: PadApp, code: str) -> Screen:
     return table_screen(_("Table mode"), fill, app)
 
 
-def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[TableSheetSession], Screen]) -> Screen:
+def sheet_route(app: PadApp, code: str, seat: int | None, build: Callable[[SeatSheetSession], Screen]) -> Screen:
     """A screen of a seat's sheet (`seat` 0-based; None: the host's), built by the pad's own sheet screens
     once this window has the table open; until then "Opening the table…" while the device's storage is
     read for its token (a reload, a pasted link)."""

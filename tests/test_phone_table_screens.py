@@ -1,0 +1,242 @@
+"""The web app's table mode, phone to phone (issue 41): a host phone keeps the table in its own storage and shows a
+code per guest; a guest scans it, shows its answer, and plays its seat on the pad's own sheet screens over the
+data channel. Two real Flet sessions with no client (the harness of test_table_screens); the pages' data channels
+are played by `LinkedPages` (what peer.js does in Chromium is tests/e2e/test_peer_e2e.py's business), and a
+scanned code is handed to the screen as the camera's reader would hand it."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+
+import pytest
+from flet.pubsub.pubsub_hub import PubSubHub
+from test_pad_screens import run_session, texts
+from test_page_channel import Answered
+from test_peer_code import CHROMIUM_OFFER, OTHER_ANSWER
+
+from benchmarks import table_flet
+from benchmarks.table import scripted_rounds
+from rules.editions import load_edition
+from scorer.pad.store import EventStore
+from scorer.table.page_channel import PageChannels
+from scorer.table.peer_code import expand
+from scorer.table.phone_links import unreachable
+from scorer.table.phone_store import FILE_NAME, InlineTableStore
+from scorer.table.service import TableService
+from scorer.table.sheet import TableSheetSession
+from scorer.ui import table as table_ui
+from scorer.ui.main import make_main
+
+
+class LinkedPages:
+    """Two phones' pages with a data channel between them, as peer.js behaves: the host's `offer`, the guest's
+    `answer`, and once the host `accept`s, both channels open; a text sent on one arrives on the other."""
+
+    def __init__(self) -> None:
+        self.host = _Page(self, "host")
+        self.guest = _Page(self, "guest")
+        #: the pages whose channels the app makes next: the host phone opens its table first, then the guest scans
+        self.opening = [self.host, self.guest]
+        self.made = 0
+        self.pairs: dict[str, str] = {}  # channel → the other end's channel
+
+    def deliver(self, channel: str, kind: str, detail=None) -> None:
+        for page in (self.host, self.guest):
+            if channel in page.channels:
+                page.listener(kind, channel, detail)
+
+    def reload_host(self) -> None:
+        """The host phone's page reloads: its channels die with it (each guest told), a new page opens."""
+        for channel in list(self.host.channels):
+            if channel in self.pairs:
+                self.drop(channel)
+        self.host = _Page(self, "host")
+        self.opening.append(self.host)
+
+    def drop(self, channel: str) -> None:
+        """The channel closes (a locked screen, a reload): both ends are told."""
+        other = self.pairs.pop(channel)
+        self.pairs.pop(other, None)
+        self.deliver(channel, "closed")
+        self.deliver(other, "closed")
+
+
+class _Page:
+    def __init__(self, pages: LinkedPages, side: str) -> None:
+        self.pages, self.side = pages, side
+        self.channels: set[str] = set()
+        self.listener = None
+        self.pending: list[str] = []  # a guest's channels waiting for the host's accept
+
+    def listen(self, listener) -> None:
+        self.listener = listener
+
+    def _new(self) -> str:
+        self.pages.made += 1
+        channel = f"peer-{self.pages.made}"
+        self.channels.add(channel)
+        return channel
+
+    def call(self, name, *args):
+        pages = self.pages
+        if name == "offer":
+            return Answered({"id": self._new(), "sdp": CHROMIUM_OFFER})
+        if name == "answer":
+            channel = self._new()
+            self.pending.append(channel)
+            return Answered({"id": channel, "sdp": OTHER_ANSWER})
+        if name == "accept":
+            host_channel = args[0]
+            guest_channel = pages.guest.pending.pop()
+            pages.pairs[host_channel], pages.pairs[guest_channel] = guest_channel, host_channel
+            pages.deliver(host_channel, "open")
+            pages.deliver(guest_channel, "open")
+            return Answered(None)
+        if name == "send":
+            channel, text = args
+            other = pages.pairs.get(channel)
+            if other is None:
+                return Answered(False)
+            pages.deliver(other, "message", text)
+            return Answered(True)
+        if name == "close":
+            self.channels.discard(args[0])
+            return Answered(None)
+        raise AssertionError(f"no call {name}")
+
+
+async def until(check, what: str) -> None:
+    for _ in range(500):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.fixture
+def phone_hosting(tmp_path, monkeypatch):
+    """The web app's table mode on this test's host phone: its tables on the phone's thread-free store, the
+    pages' channels linked; yields (pages, the table file, the pad's store)."""
+    pages = LinkedPages()
+    path = tmp_path / FILE_NAME
+    service = TableService(path, store=InlineTableStore(path))
+    store = EventStore(tmp_path / "games.sqlite3")
+    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(service, "", lambda: PageChannels(pages.opening.pop(0))))
+    yield pages, path, store
+    store.close()
+    table_ui.HOSTING.service.close()  # the one the host phone opened last
+
+
+def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(phone_hosting):
+    pages, path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
+
+    async def run():
+        nonlocal service
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            main = make_main(lambda: store)
+            # "Host a table" on the host phone: the table in its storage, its host controls, a code for a guest
+            host_storage: dict = {}
+            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            host_screens = host_page.data.table_screens
+            await until(lambda: "Host a table" in texts(host_page), "the start screen")
+            await host_screens.host(table_ui.TablePlace(), "europe", 2)
+            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
+            place = host_screens.host_place
+            code = place.view["code"]
+            assert host_page.data.route == ("table_host", {"code": code})
+            assert "0 phones connected" in texts(host_page)
+            for control in ("Close joining", "Remove seat", "End game", "Play again", "Scan a code"):
+                assert control in texts(host_page), control
+            assert not any(text.startswith("http") for text in texts(host_page))  # no address to join by
+            await host_screens.seat_player(place, 1, "Ann")  # the host phone's own player
+            assert place.message == "Seat 1 is Ann's: enter their rounds on the score sheets."
+
+            # "Join a table" on the guest phone (its own tables, none of them this one): the host's code scanned,
+            # its answer shown, scanned back
+            hosting = table_ui.HOSTING
+            guest_path = path.with_name("guest-" + FILE_NAME)
+            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
+                                                hosting.channels)
+            _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+            guest_screens = guest_page.data.table_screens
+            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
+            table_ui.HOSTING = hosting
+            answer_place = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(answer_place, [place.offer])
+            assert answer_place.shows == "answer" and expand(answer_place.offer)[0] == "answer"
+            first_offer = host_screens.host_links.waiting
+            await host_screens.scan_guest_answer(place, [answer_place.offer])
+            await until(lambda: guest_page.data.route == ("table_seats", {"code": code}), "the seat picker")
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat, from the host phone")
+            await until(lambda: place.guests == 1, "one phone connected")
+            assert place.message == "A phone joined the table"
+            assert host_screens.host_links.waiting not in (None, first_offer)  # the next guest: a code of its own
+
+            # the guest takes seat 2 and plays it on the pad's own sheet, over the channel
+            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+            sheet = guest_screens.sheet
+            assert sheet.transport is guest_screens.guest.transport and sheet.seat == 1
+            sheet.enter_letters(1, *rounds[0][1])  # acknowledged once the host phone kept it
+            assert service.view(code)["rounds"][0]["entries"][1]["cards"] == rounds[0][1][0]
+            ann = TableSheetSession(service, code, json.loads(
+                host_storage[table_ui.PREFS_PREFIX + code])["token"], None)
+            ann.enter_letters(0, *rounds[0][0])  # the host phone enters its own player's round: it closes
+            await until(lambda: sheet.state.rounds_done == 1, "the closed round on the guest")
+            assert sheet.view["sheet"] == service.view(code)["sheet"]
+
+            # the guest's channel drops: one scan each way and it is back in its seat, token kept
+            guest_channel = guest_screens.guest.channel
+            pages.drop(guest_channel)
+            await until(lambda: place.guests == 0, "the host sees the phone gone")
+            await until(lambda: guest_page.data.route == ("table", {}), "the guest's start screen, to rescan")
+            assert any(text.startswith("The connection to the host's phone dropped") for text in texts(guest_page))
+            again = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(again, [place.offer])
+            await host_screens.scan_guest_answer(place, [again.offer])
+            await until(lambda: guest_page.data.route == ("table_seat", {"code": code, "seat": 2}),
+                        "the guest back in seat 2")
+            await until(lambda: guest_screens.sheet is not None and guest_screens.sheet.state.rounds_done == 1,
+                        "the guest's sheet again")
+            assert service.view(code)["seats"][1]["name"] == "Zoé"
+
+            # the host phone's page reloads mid-round: its table comes back from its storage, with a code to
+            # rejoin by, and the guest continues after one scan each way
+            sheet = guest_screens.sheet
+            sheet.enter_letters(1, *rounds[1][1])
+            pages.reload_host()
+            host_screens.close()
+            service.close()
+            service = TableService(path, store=InlineTableStore(path))
+            table_ui.HOSTING = table_ui.Hosting(service, "", table_ui.HOSTING.channels)
+            _host, host_page = await table_flet.open_phone(main, f"/table/{code}/host", host_storage, hub, executor)
+            host_screens = host_page.data.table_screens
+            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
+            place = host_screens.host_place
+            assert place.view["rounds"][1]["entries"][1]["cards"] == rounds[1][1][0]  # kept by the host phone
+            assert any(text.startswith("2: Zoé") for text in texts(host_page))
+            again = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(again, [place.offer])
+            await host_screens.scan_guest_answer(place, [again.offer])
+            await until(lambda: place.guests == 1, "the guest back")
+            await until(lambda: guest_screens.sheet is not None and guest_screens.sheet is not sheet, "its sheet")
+            TableSheetSession(service, code, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"],
+                              None).enter_letters(0, *rounds[1][0])
+            await until(lambda: guest_screens.sheet.state.rounds_done == 2, "round 2 closed on the guest")
+
+            # no channel opens: plain words, and what works instead
+            third = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(third, [place.offer])
+            pages.deliver(guest_screens.guest.channel, "failed", "timeout")
+            await until(lambda: third.message == unreachable(), "the guest told why")
+            assert "hotspot" in third.message and "tourpad host" in third.message
+            host_page.data.table_screens.close()
+            guest_page.data.table_screens.close()
+            guest_screens.service.close()
+
+    run_session(run)
