@@ -46,6 +46,7 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
 
     results = {"untaught": [], "taught": []}
     times, wrong_certain, failures = [], 0, []
+    wrong_by_kind = {"untaught": 0, "taught": 0}
     previous = os.environ.get("TOURPAD_DATA_DIR")
     with tempfile.TemporaryDirectory(prefix="tourpad-bench-scan-") as data, \
             tempfile.TemporaryDirectory(prefix="tourpad-bench-scan-untaught-") as untaught_data:
@@ -73,8 +74,10 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
                 for kind, result in (("untaught", untaught), ("taught", taught)):
                     good = result.complete and result.letters == truth
                     results[kind].append(good)
-                    wrong_certain += sum(1 for got, want in zip(result.slots, truth, strict=False)
-                                         if got is not None and got != want)
+                    wrong = sum(1 for got, want in zip(result.slots, truth, strict=False)
+                                if got is not None and got != want)
+                    wrong_certain += wrong
+                    wrong_by_kind[kind] += wrong
                 if not results["taught"][-1] and not held_out:
                     failures.append(f"{index}: read {taught.letters}, laid out {truth} ({shot.description})")
         finally:
@@ -95,6 +98,7 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
         "after_teaching": f"{share['taught']:.1%} (goal ≥ 97%: {'met' if share['taught'] >= 0.97 else 'NOT met'})",
         "without_teaching": f"{share['untaught']:.1%}",
         "wrong_letters_presented_as_certain": wrong_certain,
+        "wrong_letters_taught_untaught": f"{wrong_by_kind['taught']} / {wrong_by_kind['untaught']}",
         "median_decode_cpu_ms": f"{median_ms:.0f} (goal ≤ 1000 ms: {'met' if median_ms <= 1000 else 'NOT met'})",
         "p90_decode_cpu_ms": round(statistics.quantiles(times, n=10)[-1] * 1000) if len(times) >= 2 else None,
         "failures": failures,
