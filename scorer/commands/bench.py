@@ -298,8 +298,9 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
          seed: int = 2026, edition: str = "australia",
          qr_mm: float | None = typer.Option(None, help=N_("card code size incl. quiet zone, to try another design; "
                                                            "default: the printed cards' (printed faces)")),
-         style: str = typer.Option("tourpad", help=N_("tourpad (our QR cards) or publisher (the boxed game's "
-                                                      "printed cards: every bundled edition)")),
+         style: str = typer.Option("tourpad", help=N_("tourpad (our QR cards), publisher (the boxed game's "
+                                                      "printed cards: every bundled edition) or publisher-held-out "
+                                                      "(printings and rows the reader is never tuned on)")),
          reader: str = typer.Option("host", help=N_("host (tourpad scan) or web: the published web app's code "
                                                     "reader in Chromium against tourpad scan on the same photos "
                                                     "(bar ≥ 98 %, no wrong letter)")),
@@ -323,11 +324,12 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
     if reader != "host":
         fail(_("unknown --reader {reader}: host or web").format(reader=repr(reader)))
 
-    if style == "publisher":
+    if style in ("publisher", "publisher-held-out"):
         from benchmarks import scan_publisher
         from rules.editions import bundled_ids
 
-        results = [scan_publisher.run(edition_or_fail(e), photos, seed) for e in bundled_ids()]
+        results = [scan_publisher.run(edition_or_fail(e), photos, seed, held_out=style == "publisher-held-out")
+                   for e in bundled_ids()]
         if as_json:
             print(json.dumps({"editions": results}, indent=2))
             return
@@ -335,7 +337,7 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
             report(result, False)
         return
     if style != "tourpad":
-        fail(_("unknown --style {style}: tourpad or publisher").format(style=repr(style)))
+        fail(_("unknown --style {style}: tourpad, publisher or publisher-held-out").format(style=repr(style)))
     from benchmarks import scan as bench_scan
     from benchmarks.scan_photos import QR_MM
 
