@@ -11,10 +11,13 @@ show the same files as they are.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
@@ -78,6 +81,8 @@ def load_icon(key: str) -> tuple[Shape, ...]:
 
 
 def parse_svg(text: str, where: str = "icon") -> tuple[Shape, ...]:
+    import xml.etree.ElementTree as ET  # here: the web app's home screen draws no icon, and its start pays for it
+
     root = ET.fromstring(text)
     shapes = []
     for el in root.iter():

@@ -10,11 +10,13 @@ edition, so a card of one edition scanned during a game of another is refused wi
 from __future__ import annotations
 
 import re
-
-import segno
+from typing import TYPE_CHECKING
 
 from printables.locale import _
 from rules.model import LETTERS
+
+if TYPE_CHECKING:
+    import segno
 
 PREFIX = "tp"
 _EDITION_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -49,6 +51,8 @@ def parse_card_payload(text: str) -> tuple[str, str]:
 
 def card_qr(payload: str) -> segno.QRCode:
     """The QR code printed for a text: error level M, never a micro code (phones read those poorly)."""
+    import segno  # here: segno brings urllib, http.client and email, 0.2 s of the web app's start
+
     return segno.make(payload, error="m", micro=False)
 
 

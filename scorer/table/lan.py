@@ -8,8 +8,6 @@ import io
 import ipaddress
 import socket
 
-import segno
-
 from scorer.table.service import TableService
 
 
@@ -34,6 +32,8 @@ def join_url(bind: str, port: int, https: bool = False) -> str:
 
 def qr_terminal(url: str) -> str:
     out = io.StringIO()
+    import segno  # imported when a code is drawn: segno brings urllib and email, slow in the web app's start
+
     segno.make(url, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue()
 
@@ -41,6 +41,8 @@ def qr_terminal(url: str) -> str:
 def qr_png(url: str, scale: int = 8) -> bytes:
     """The QR code as PNG bytes (for an image control on the host's screen)."""
     out = io.BytesIO()
+    import segno
+
     segno.make(url, error="m").save(out, kind="png", scale=scale, border=2)
     return out.getvalue()
 
