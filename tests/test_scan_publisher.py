@@ -260,14 +260,29 @@ def test_a_card_is_named_by_the_sharp_or_the_blurred_look(monkeypatch, sharp, bl
     assert (letter, firm) == named
 
 
-def test_a_blurred_photo_is_read_by_the_blurred_look(australia, tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def four_photo_deck(australia, tmp_path_factory) -> bytes:
+    """Australia's deck file, taught from the four photos the teach screen asks for (taught once: two tests read
+    with it, and teaching 28 cards is most of their time)."""
+    folder = tmp_path_factory.mktemp("taught")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TOURPAD_DATA_DIR", str(folder))
+        for letters in photos.teaching_rows(australia):
+            faces.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
+                                  photo_size=BIG), australia, letters)
+        return taught.deck_file(australia.id).read_bytes()
+
+
+def use_deck(deck: bytes, data_dir, monkeypatch) -> None:
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(data_dir))
+    taught.deck_file("australia", create=True).write_bytes(deck)
+
+
+def test_a_blurred_photo_is_read_by_the_blurred_look(australia, four_photo_deck, tmp_path, monkeypatch):
     # A row photographed small and blurred: for its third card (H) the sharp teaching cuts' keypoints agree on
     # a look-alike (F, with the same number) by three keypoints only, which names nothing; the same cuts blurred
     # name H firmly.
-    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    for letters in photos.teaching_rows(australia):
-        faces.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
-                                   photo_size=BIG), australia, letters)
+    use_deck(four_photo_deck, tmp_path, monkeypatch)
     blurred = shot(australia, index=8, photo_size=BIG, scale=0.7, blur=1.8)
 
     def read() -> str:
@@ -373,11 +388,8 @@ def test_teaching_drops_the_table_taken_for_an_eighth_card(tmp_path, monkeypatch
         faces.teach_deck(shot(europe, tuple("ABCDEFG"), photo_size=BIG), europe, "ABCDEF")  # cards all
 
 
-def test_teach_four_photos_then_read_another_row(australia, tmp_path, monkeypatch):
-    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    for letters in photos.teaching_rows(australia):
-        faces.teach_deck(shot(australia, tuple(letters), index=20 + australia.letters.index(letters[0]),
-                                   photo_size=BIG), australia, letters)
+def test_teach_four_photos_then_read_another_row(australia, four_photo_deck, tmp_path, monkeypatch):
+    use_deck(four_photo_deck, tmp_path, monkeypatch)
     assert taught.learned(australia) == australia.letters
     result = scan_row(shot(australia, index=5, photo_size=BIG), australia)
     assert result.complete and result.letters == "".join(ROW), result.letters
