@@ -31,7 +31,15 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
 
 from benchmarks.scan_photos import Photo, place, sensor_noise, uneven_light
-from benchmarks.scan_publisher_photos import CARD_MM, FACE_PX_PER_MM, ROW_LENGTH, _font, glare
+from benchmarks.scan_publisher_photos import (
+    CARD_MM,
+    FACE_PX_PER_MM,
+    ROW_LENGTH,
+    _font,
+    die_cut,
+    glare,
+    printed_facts,
+)
 from rules.edition import Edition
 
 #: The held-out set's seed: committed with the styles, never changed while tuning.
@@ -154,19 +162,11 @@ def held_out_face(edition_id: str, letter: str, site: str, number: int, icons: t
             draw.rounded_rectangle((cx - 0.85 * r, cy - r, cx + 0.85 * r, cy + r), radius=2.5 * mm,
                                    fill=style.letter_fill)
         draw.text((cx, cy), letter, font=letter_font, fill=style.letter_ink, anchor="mm")
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=3.5 * mm, fill=255)
-    out = Image.new("RGBA", size, (0, 0, 0, 0))
-    out.paste(face, (0, 0), mask)
-    return out
+    return die_cut(face, 3.5 * mm)
 
 
 def face_of(edition: Edition, letter: str, style: HeldOutStyle) -> Image.Image:
-    card = edition.cards[edition.card_index(letter)]
-    icons = tuple(family.icons[index].name for family, index in
-                  ((edition.collection, card.collection), (edition.pairs, card.pairs), (edition.choice, card.choice))
-                  if index >= 0)
-    return held_out_face(edition.id, letter, card.site, card.number, icons, style)
+    return held_out_face(edition.id, letter, *printed_facts(edition, letter), style)
 
 
 def mat(size: tuple[int, int], rng: random.Random) -> Image.Image:

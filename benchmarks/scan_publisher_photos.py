@@ -154,20 +154,29 @@ def card_face(edition_id: str, letter: str, site: str, number: int, icons: tuple
         else:
             draw.rounded_rectangle(box, radius=1.5 * mm, fill=style.letter_fill)
         _text_centred(draw, (cx, cy), letter, letter_font, style.letter_ink)
-    # Rounded die-cut corners: the table shows through.
-    mask = Image.new("L", size, 0)
-    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size[0] - 1, size[1] - 1), radius=3 * mm, fill=255)
-    out = Image.new("RGBA", size, (0, 0, 0, 0))
+    return die_cut(face, 3 * mm)
+
+
+def die_cut(face: Image.Image, radius: float) -> Image.Image:
+    """The face with rounded corners cut off (RGBA): the table shows through."""
+    mask = Image.new("L", face.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, face.size[0] - 1, face.size[1] - 1), radius=radius, fill=255)
+    out = Image.new("RGBA", face.size, (0, 0, 0, 0))
     out.paste(face, (0, 0), mask)
     return out
 
 
-def face_of(edition: Edition, letter: str, style: DeckStyle) -> Image.Image:
+def printed_facts(edition: Edition, letter: str) -> tuple[str, int, tuple[str, ...]]:
+    """What a card of `letter` prints: its site, its number and the names of its icons."""
     card = edition.cards[edition.card_index(letter)]
     icons = tuple(family.icons[index].name for family, index in
                   ((edition.collection, card.collection), (edition.pairs, card.pairs), (edition.choice, card.choice))
                   if index >= 0)
-    return card_face(edition.id, letter, card.site, card.number, icons, style)
+    return card.site, card.number, icons
+
+
+def face_of(edition: Edition, letter: str, style: DeckStyle) -> Image.Image:
+    return card_face(edition.id, letter, *printed_facts(edition, letter), style)
 
 
 def lay_out(faces: list[Image.Image], rng: random.Random, overlap: bool, gap_mm: float | None = None) -> Image.Image:
