@@ -73,7 +73,7 @@ class AppServer:
             except OSError:
                 if self.proc.poll() is not None:
                     break
-                time.sleep(0.2)
+                time.sleep(0.05)  # the server answers about 1 s after it starts: every browser test waits for it
         self.stop()
         log = (self.data_dir / f"server-{port}.log").read_text()
         raise RuntimeError(f"the app server did not start: {log}")
@@ -227,13 +227,16 @@ class Pad:
         SHOTS.mkdir(parents=True, exist_ok=True)
         self.page.screenshot(path=str(SHOTS / f"FAILED-{test_name}.png"))
 
-    def shot(self, name: str) -> Path | None:
-        """The page as a person sees it, in SHOTS/<name>.png, when screenshots were asked for (TAKE_SHOTS)."""
+    def shot(self, name: str, splash_ms: int = 0) -> Path | None:
+        """The page as a person sees it, in SHOTS/<name>.png, when screenshots were asked for (TAKE_SHOTS).
+        `splash_ms`: how long a page just opened can still paint Flet's loading screen over a ready semantics
+        tree; only a picture waits it out (nothing a test reads is under it)."""
         if not TAKE_SHOTS:
             # the screen still settles: tests read the next step off a screen they would have photographed
             self.settle()
             return None
         SHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.wait_for_timeout(splash_ms)
         self.page.wait_for_timeout(400)  # a frame right after a change can be half drawn
         self.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         self.page.wait_for_timeout(300)

@@ -119,8 +119,7 @@ def test_the_editor_names_a_broken_rule_and_a_reload_keeps_the_draft(server, pho
     pad = open_app(phone, server.url + f"decks/{mine.id}")
     pad.ident("deck-ok").wait_for(timeout=SLOW)
     pad.button("Next card").wait_for(timeout=SLOW)
-    pad.page.wait_for_timeout(3000)  # a deep link's first frame: the loading screen is still fading out
-    pad.shot("editor-cards")
+    pad.shot("editor-cards", splash_ms=3000)  # a deep link's first frame: the loading screen still fading out
     pad.tap_until(lambda: pad.tap_ident(f"number-{number % 7 + 1}"),
                   lambda ms: pad.wait_text("deck-problem", rf"^number {number}: must be on exactly 4 cards; found on",
                                            timeout=ms))

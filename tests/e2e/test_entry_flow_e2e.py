@@ -134,12 +134,9 @@ def test_undo_asks_naming_the_entry_and_redo_restores_it(server, phone, open_app
     game = game_on_device(server, "usa", ["Ann", "Bob"], [[("ACHIJXB", "Hiking"), ("", None)]])
     pad = open_app(phone, f"{server.url}game/{game}")
     pad.wait_text("waiting-for", "^Waiting for Bob$")
-    # a page just opened can still paint Flet's "Working..." placeholder over a ready semantics tree; only
-    # the screenshot below waits it out (nothing asserted depends on this)
-    pad.page.wait_for_timeout(3000)
     pad.tap_ident("undo")
     pad.wait_text("undo-question", r"^Undo Ann's round 1 \(ACHIJXB, Hiking\)\?$")
-    pad.shot("entry-flow-undo-question-en")
+    pad.shot("entry-flow-undo-question-en", splash_ms=3000)
     assert saved_entries(server, game)[0] == {0: {"cards": "ACHIJXB", "choice": "Hiking"}}  # asked first
     pad.tap_ident("undo-question-yes")
     pad.wait_text("waiting-for", "^Waiting for Ann, Bob$")
