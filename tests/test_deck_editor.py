@@ -75,6 +75,7 @@ def shown_text(page, identifier: str) -> str:
     return node(page, identifier).value
 
 
+@pytest.mark.slow
 def test_a_whole_usa_deck_differing_in_every_card_and_half_its_pathways_by_taps(store):
     target = different_usa_deck()
     mine = duplicate_deck("usa")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from benchmarks.imitation import agreement, collect, fit, run
 from rules.bots.expert import EXPERT_PICK, expert_pick_weights
@@ -70,6 +71,7 @@ def test_the_expert_uses_its_base_editions_fitted_weights_with_three_or_four_pla
     assert set(EXPERT_PICK) == {"australia", "europe", "usa"}
 
 
+@pytest.mark.slow
 def test_fitted_and_shipped_weights_name_hards_picks_more_often_than_hards_own() -> None:
     """On held-out games (a different seed from the shipped fit's), both the weights fitted on a few games
     and the shipped ones name `hard`'s pick more often than `hard`'s own rollout weights do."""

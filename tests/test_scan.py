@@ -420,6 +420,7 @@ def test_cli_refuses_a_file_that_is_no_image(tmp_path):
     assert unknown.exit_code == 2 and "unknown edition 'narnia'" in one_line(unknown.stderr)
 
 
+@pytest.mark.slow
 def test_bench_scan_measures_a_small_set(tmp_path, australia):
     from benchmarks import scan as bench_scan
 

@@ -308,6 +308,7 @@ submission_like = st.fixed_dictionaries(
 @settings(max_examples=40, deadline=None)
 @given(body=json_values | submission_like, seat=st.integers(-1, 6), round_no=st.integers(-1, 6),
        as_host=st.booleans())
+@pytest.mark.slow
 def test_no_payload_breaks_the_api_or_changes_a_refused_table(tmp_path_factory, body, seat, round_no,
                                                                as_host):
     svc = TableService(tmp_path_factory.mktemp("h") / "t.sqlite3")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from benchmarks.table import log_tail, start_host, stop_host
 from scorer.ports import free_port
 
@@ -29,6 +31,7 @@ def printed(output: str, label: str) -> str:
     return found[-1]
 
 
+@pytest.mark.slow
 def test_an_explicit_edition_or_seat_count_starts_that_table_and_says_why(tmp_path):
     first = run_host(tmp_path, "--edition", "europe", "--seats", "3")
     europe = printed(first, "Join code:")
