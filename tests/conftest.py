@@ -62,8 +62,8 @@ def australia():
 def pytest_collection_modifyitems(items):
     """The browser tests (10–100 s each) come first, then the other slow ones (marked `slow`), and the short
     tests after: with `--dist worksteal` (Makefile) the worker that runs out takes tests from the end of the
-    other's queue, so the short ones even out the finish instead of a long test starting last. The order within each group stays
-    pytest-randomly's (this hook runs after its shuffle)."""
+    other's queue, so the short ones even out the finish instead of a long test starting last. The order
+    within each group stays pytest-randomly's (this hook runs after its shuffle)."""
     items.sort(key=lambda item: 0 if "e2e" in item.keywords else 1 if "slow" in item.keywords else 2)
 
 
