@@ -66,12 +66,17 @@ def spawn_host(data_dir: Path, port: int, extra: tuple[str, ...] = ("--api-only"
     env = {**os.environ, **(env or {}), "TOURPAD_DATA_DIR": str(data_dir)}
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / f"host-{port}.log"
-    with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
-        proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "host", "--bind", "127.0.0.1",
-                                 "--port", str(port), *extra],
-                                env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = launch_tourpad(["host", "--bind", "127.0.0.1", "--port", str(port), *extra], env, log_path)
     proc.log_path = log_path
     return proc
+
+
+def launch_tourpad(argv: list[str], env: dict[str, str], log_path: Path) -> subprocess.Popen:
+    """`tourpad ARGV` in a new process with `env`, its output appended to `log_path`. (The tests replace it with
+    a fork of a process that has the imports done: tests/forked_tourpad.py.)"""
+    with open(log_path, "ab") as log:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen([sys.executable, "-m", "scorer.cli", *argv], env=env, stdout=log,
+                                stderr=subprocess.STDOUT)
 
 
 def log_tail(proc: subprocess.Popen, chars: int = 3000) -> str:

@@ -21,6 +21,17 @@ def isolated_data_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def warm_tourpad_processes(monkeypatch):
+    """`tourpad host` processes the tests start (benchmarks.table) are forked from a process that has their
+    imports done (tests/forked_tourpad.py): the same command, a second of a core less each."""
+    from forked_tourpad import fork_tourpad
+
+    from benchmarks import table
+
+    monkeypatch.setattr(table, "launch_tourpad", fork_tourpad)
+
+
+@pytest.fixture(autouse=True)
 def english_terminal(monkeypatch):
     """The CLI follows the terminal's language (LANGUAGE, LC_ALL, LC_MESSAGES, LANG) and makes it the process's
     default: tests that read its English run in an English terminal whatever the machine's (a test of French

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from forked_tourpad import fork_tourpad
 
 from benchmarks.table import host_auth, log_tail, printed, scripted_rounds, start_host
 from rules.text import NAME_LENGTH
@@ -501,9 +502,7 @@ def test_the_score_pad_refuses_a_page_of_another_site_too(tmp_path):
     it) is refused to a page of another origin, and opened for its own."""
     port = free_port("127.0.0.1")
     env = {**os.environ, "TOURPAD_DATA_DIR": str(tmp_path)}
-    with open(tmp_path / "app.log", "wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "scorer.cli", "app", "--web", "--no-browser", "--port",
-                                 str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = fork_tourpad(["app", "--web", "--no-browser", "--port", str(port)], env, tmp_path / "app.log")
     try:
         deadline = time.monotonic() + 60
         while True:

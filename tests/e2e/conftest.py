@@ -12,12 +12,12 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
+from forked_tourpad import Forked, fork_tourpad
 
 from benchmarks.chromium import CHROME_ARGS, CHROMIUM, ENABLE_SEMANTICS_JS
 
@@ -46,11 +46,12 @@ def pytest_collection_modifyitems(items):
 
 
 class AppServer:
-    """`tourpad app --web --no-browser` on a free localhost port with its own data folder."""
+    """`tourpad app --web --no-browser` on a free localhost port with its own data folder (forked warm: its
+    imports are done once per test process, tests/forked_tourpad.py)."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
-        self.proc: subprocess.Popen | None = None
+        self.proc: Forked | None = None
         self.url = ""
 
     def start(self) -> str:
@@ -60,10 +61,8 @@ class AppServer:
         env = {**os.environ, "TOURPAD_DATA_DIR": str(self.data_dir)}
         for key in ("DISPLAY", "WAYLAND_DISPLAY"):
             env.pop(key, None)
-        self.log = open(self.data_dir / f"server-{port}.log", "wb")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "scorer.cli", "app", "--web", "--no-browser", "--port", str(port)],
-            env=env, stdout=self.log, stderr=subprocess.STDOUT)
+        log = self.data_dir / f"server-{port}.log"
+        self.proc = fork_tourpad(["app", "--web", "--no-browser", "--port", str(port)], env, log)
         self.url = f"http://127.0.0.1:{port}/"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -75,8 +74,7 @@ class AppServer:
                     break
                 time.sleep(0.05)  # the server answers about 1 s after it starts: every browser test waits for it
         self.stop()
-        log = (self.data_dir / f"server-{port}.log").read_text()
-        raise RuntimeError(f"the app server did not start: {log}")
+        raise RuntimeError(f"the app server did not start: {log.read_text()}")
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as when a phone kills the app."""
