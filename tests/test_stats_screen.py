@@ -121,3 +121,47 @@ def test_the_race_tab_shows_wins_and_average_length(tmp_path):
 
     run_session(run)
     store.close()
+
+
+def rename_controls(page) -> tuple[ft.TextField, ft.OutlinedButton]:
+    """The Stats screen's new-name field and its Rename button."""
+    hooks = {c.identifier: c.content for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier}
+    return hooks["stats-new-name"], hooks["stats-rename"]
+
+
+def test_rename_is_off_until_the_typed_name_has_arrived(tmp_path):
+    """A tap on Rename can never overtake the typing: the button is off while the app has no name yet, and
+    on once the name's change event has come."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        field, button = rename_controls(page)
+        assert button.disabled
+        session.apply_patch(field._i, {"value": "Annie"})
+        await session.dispatch_event(field._i, "change", "Annie")
+        assert not button.disabled
+        await session.dispatch_event(button._i, "click", None)
+        assert People(store).person("Ann") == "Annie"
+        assert "Annie" in texts(page)
+
+    run_session(run)
+    store.close()
+
+
+def test_enter_renames_with_the_name_it_carries(tmp_path):
+    """Enter on the keyboard sends the typed name with it: it renames even when no change event came first."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        field, _button = rename_controls(page)
+        await session.dispatch_event(field._i, "submit", "Annie")
+        assert People(store).person("Ann") == "Annie"
+
+    run_session(run)
+    store.close()
