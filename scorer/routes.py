@@ -175,9 +175,12 @@ def chain(screen: str, params: dict) -> list[tuple[str, dict]]:
     return out[::-1]
 
 
-def deck_link(url: str, deck_code: str) -> str:
-    """The full URL of a shared deck (its QR code opens the deck, ready to install)."""
-    return url.rstrip("/") + format_route("deck_link", deck_code=deck_code)
+def deck_link(url: str, deck_code: str, hash_routes: bool = False) -> str:
+    """The full URL of a shared deck (its QR code opens the deck, ready to install). With `hash_routes` (the
+    published web app: a static site, whose screens live in the URL's `#` part) the route follows `#`, as a
+    static host has no page at /deck/…; `url` is then the site's folder."""
+    route = format_route("deck_link", deck_code=deck_code)
+    return url.rstrip("/") + ("/#" + route if hash_routes else route)
 
 
 def join_link(url: str, code: str) -> str:

@@ -357,3 +357,45 @@ def test_the_trimmed_babel_keeps_every_locale_tourpad_formats_with():
             assert i18n._locale() in BABEL_LOCALES, lang
     assert babel_locales_needed(("en_GB",)) == {"en_GB", "en_001", "en", "root"}
     assert babel_locales_needed(BABEL_LOCALES) == {"en_GB", "en_001", "en", "root", "fr"}
+
+
+@pytest.mark.parametrize("earlier_site", [True, False])
+def test_a_publish_that_fails_part_way_leaves_the_folder_as_it_was_and_the_next_one_goes_ahead(
+        tmp_path, monkeypatch, earlier_site):
+    """The disk fills up after the Flet client is copied: the earlier site (or no folder) is left as it was,
+    no half-built files stay beside it, the message is one line, and the next publish replaces the site."""
+    import scorer.web.publish as publishing
+
+    out = tmp_path / "www"
+    if earlier_site:
+        out.mkdir()
+        (out / MARKER).write_text("v1\n")
+        (out / "index.html").write_text("the earlier site")
+    before = sorted((p.relative_to(tmp_path).as_posix(), p.read_text()) for p in tmp_path.rglob("*") if p.is_file())
+
+    def disk_full(folder: Path) -> None:
+        assert (folder / "flutter_bootstrap.js").is_file()  # part-way: the client is already copied
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(publishing, "_copy_code_reader", disk_full)
+    with pytest.raises(PublishError) as failed:
+        publish(out)
+    assert str(failed.value) == f"[Errno 28] No space left on device; {out} is as it was before this publish"
+    result = CliRunner().invoke(cli, ["publish", "-o", str(out)])
+    assert result.exit_code == 2
+    words = " ".join(result.output.split())  # however the terminal wraps it
+    assert f"error: [Errno 28] No space left on device; {out} is as it was before this publish" in words
+    after = sorted((p.relative_to(tmp_path).as_posix(), p.read_text()) for p in tmp_path.rglob("*") if p.is_file())
+    assert after == before
+    assert [p.name for p in tmp_path.iterdir()] == (["www"] if earlier_site else [])
+
+    def build(folder: Path, base_url: str) -> publishing.Site:  # the rest of a publish, as a stand-in
+        (folder / MARKER).write_text("v2\n")
+        (folder / "index.html").write_text("the new site")
+        return publishing.Site(folder, 2, 20, "v2")
+
+    monkeypatch.setattr(publishing, "_build", build)
+    site = publish(out)
+    assert site.folder == out and site.version == "v2"
+    assert (out / "index.html").read_text() == "the new site"
+    assert [p.name for p in tmp_path.iterdir()] == ["www"]

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import io
+from urllib.parse import urlsplit
 
 import pytest
 import segno
 from test_pad_screens import run_session
 
+from scorer import runtime
 from scorer.pad.scanned_code import deck_code_in, table_link_in
-from scorer.routes import board_link, deck_link, host_link, join_link, seat_link
+from scorer.routes import board_link, deck_link, host_link, join_link, parse, seat_link
 from scorer.scan.any_code import CodePhotoError, code_texts
+from scorer.ui.decks import share_link
 
 DECK_CODE = "eJyrVkrOz0nNTVKyUkpUqgUAKJAFPw"
 
@@ -21,6 +24,33 @@ DECK_CODE = "eJyrVkrOz0nNTVKyUkpUqgUAKJAFPw"
                                   f"https://me.github.io/tourpad/#/deck/{DECK_CODE}", f"  {DECK_CODE}\n"])
 def test_a_deck_link_or_bare_code_gives_its_share_code(text):
     assert deck_code_in(text) == DECK_CODE
+
+
+@pytest.mark.parametrize(("page_url", "link"), [
+    # the published web app on a static host: the page's address, its screen after `#`
+    ("https://me.github.io/tourpad/", f"https://me.github.io/tourpad/#/deck/{DECK_CODE}"),
+    ("https://me.github.io/tourpad/#/decks", f"https://me.github.io/tourpad/#/deck/{DECK_CODE}"),
+    ("https://me.github.io/tourpad/index.html?v=2#/decks", f"https://me.github.io/tourpad/#/deck/{DECK_CODE}"),
+    ("https://tourpad.example.org#/decks", f"https://tourpad.example.org/#/deck/{DECK_CODE}"),
+    # the published app as `tourpad host --site` serves it, under /app/
+    ("http://192.168.1.20:8550/app/#/decks", f"http://192.168.1.20:8550/app/#/deck/{DECK_CODE}")])
+def test_the_published_apps_share_link_opens_its_deck_after_the_hash(monkeypatch, page_url, link):
+    monkeypatch.setattr(runtime, "IN_BROWSER", True)
+    shared = share_link(page_url, DECK_CODE)
+    assert shared == link
+    parts = urlsplit(shared)
+    assert parse(parts.fragment) == ("deck_link", {"deck_code": DECK_CODE}) and deck_code_in(shared) == DECK_CODE
+
+
+@pytest.mark.parametrize(("page_url", "link"), [
+    # `tourpad app` / `tourpad host`: the session reports its socket's address; the server serves /deck/…
+    ("ws://192.168.1.20:8550/ws", f"http://192.168.1.20:8550/deck/{DECK_CODE}"),
+    ("wss://table.local:8443/ws", f"https://table.local:8443/deck/{DECK_CODE}")])
+def test_a_served_apps_share_link_opens_its_deck_by_path(monkeypatch, page_url, link):
+    monkeypatch.setattr(runtime, "IN_BROWSER", False)
+    shared = share_link(page_url, DECK_CODE)
+    assert shared == link
+    assert parse(urlsplit(shared).path) == ("deck_link", {"deck_code": DECK_CODE})
 
 
 @pytest.mark.parametrize("text", [join_link("http://192.168.1.20:8550", "ABCD-EFGH"), "https://example.org/",

@@ -12,6 +12,7 @@ from test_pad_screens import find_button, run_session, start, texts, top, walk
 from rules.i18n import format_percent, use_language
 from rules.race.bots import make_race_bot
 from rules.record import GameRecord
+from scorer import stats
 from scorer.pad.game import GameSession
 from scorer.pad.people import People
 from scorer.pad.store import EventStore
@@ -118,6 +119,117 @@ def test_the_race_tab_shows_wins_and_average_length(tmp_path):
             page.data.go("stats")
         with use_language("fr"):
             assert f"Vous avez gagné 1 sur 3 parties ({format_percent(1 / 3)})" in texts(page)
+
+    run_session(run)
+    store.close()
+
+
+def rename_controls(page) -> tuple[ft.TextField, ft.OutlinedButton]:
+    """The Stats screen's new-name field and its Rename button."""
+    hooks = {c.identifier: c.content for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier}
+    return hooks["stats-new-name"], hooks["stats-rename"]
+
+
+def test_rename_is_off_until_the_typed_name_has_arrived(tmp_path):
+    """A tap on Rename can never overtake the typing: the button is off while the app has no name yet, and
+    on once the name's change event has come."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        field, button = rename_controls(page)
+        assert button.disabled
+        session.apply_patch(field._i, {"value": "Annie"})
+        await session.dispatch_event(field._i, "change", "Annie")
+        assert not button.disabled
+        await session.dispatch_event(button._i, "click", None)
+        assert People(store).person("Ann") == "Annie"
+        assert "Annie" in texts(page)
+
+    run_session(run)
+    store.close()
+
+
+def test_enter_renames_with_the_name_it_carries(tmp_path):
+    """Enter on the keyboard sends the typed name with it: it renames even when no change event came first."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        field, _button = rename_controls(page)
+        await session.dispatch_event(field._i, "submit", "Annie")
+        assert People(store).person("Ann") == "Annie"
+
+    run_session(run)
+    store.close()
+
+
+def test_history_lists_the_solo_and_race_games_stats_counts(tmp_path):
+    """A score pad game, a solo game against a bot and a Race Around Europe game, all finished: History
+    lists the three, most recent first, each with its result and players; the solo game opens on its
+    final ranking and the Race game shows its result; home counts the three."""
+    from rules.race.board import load_board
+    from scorer.race import history
+    from scorer.race.solo import SoloRace
+    from scorer.solo import view as solo_view
+    from scorer.solo.game import SoloGame
+
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+    solo = SoloGame.new("australia", ["easy"], seed=4, bot_seed=5, player_name="Zoe")
+    solo_id = solo_view.start(store, solo)
+    while not solo.state.is_terminal():
+        solo_view.save(store, solo_id, solo, solo.play(solo.screen()["actions"][-1]["action"]))
+    top_of_solo = solo.ranking()[0]
+    race = SoloRace(load_board(), ("easy",), seed=1, bot_seed=1, turn_cap=2000, started_at=1.0)
+    while not race.state.is_terminal():
+        race.act(make_race_bot("normal", 101).act(race.state.view(0)))
+    history.keep(store, race)
+    assert len(stats.played_games(store)) == 2 and len(history.kept_races(store)) == 1  # what Stats counts
+    turns = race.state.turn
+    won = race.state.winner == 0
+    # the three were finished in this order: the list shows the last first
+    for game_id, at in ((1, 100.0), (solo_id, 200.0), (history.kept_rows(store)[0][0].id, 300.0)):
+        store._db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (at, game_id))
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        assert find_button(page, "History (3)")
+        page.data.go("history")
+        rows = {c.identifier: c.content for c in walk(top(page)) if isinstance(c, ft.Semantics)
+                and (c.identifier or "").startswith("history-game-")}
+        assert sorted(rows) == ["history-game-1", "history-game-2", "history-game-3"]
+        race_row, solo_row, pad_row = (rows[f"history-game-{i}"].content for i in (1, 2, 3))
+        result = f"You won in {turns} turns" if won else f"Bot 1 (easy) won in {turns} turns"
+        assert race_row.title.value == result
+        assert race_row.subtitle.value.startswith("Race Around Europe · You · Bot 1 (easy) · ")
+        assert solo_row.title.value == f"finished: {top_of_solo['name']} won with {top_of_solo['total']}"
+        assert solo_row.subtitle.value.startswith("Solo: Australia · Zoe · ")
+        assert pad_row.title.value == "Ann 116, Cy 102, Bob 79"
+        with use_language("fr"):
+            page.data.language = "fr"
+            page.data.go("history")
+            french = texts(page)
+            assert f"Vous avez gagné en {turns} tours" in french or f"Bot 1 (facile) a gagné en {turns} tours" \
+                in french
+            page.data.language = "en"
+        page.data.go("history")
+        race_row = next(c.content.content for c in walk(top(page)) if isinstance(c, ft.Semantics)
+                        and c.identifier == "history-game-1")
+        await session.dispatch_event(race_row._i, "click", None)
+        dialog = page._dialogs.controls[-1]
+        assert isinstance(dialog, ft.AlertDialog) and dialog.open
+        assert result in [c.value for c in walk(dialog.content) if isinstance(c, ft.Text)]
+        page.pop_dialog()
+        solo_row = next(c.content.content for c in walk(top(page)) if isinstance(c, ft.Semantics)
+                        and c.identifier == "history-game-2")
+        await session.dispatch_event(solo_row._i, "click", None)
+        assert top(page).route == f"/solo/{solo_id}"
+        assert "Final ranking" in texts(page)
 
     run_session(run)
     store.close()

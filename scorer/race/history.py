@@ -15,8 +15,9 @@ import time
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from scorer.pad.store import EventStore, summary_text
-from scorer.race.solo import HUMAN, SoloRace
+from scorer.locale import ngettext
+from scorer.pad.store import EventStore, GameRow, summary_text
+from scorer.race.solo import HUMAN, SoloRace, seat_name
 
 #: The store's edition column for a Race Around Europe game, and its statuses' own (History and Resume list
 #: the score pad's statuses only).
@@ -71,13 +72,35 @@ def keep(store: EventStore, solo: SoloRace) -> int | None:
 def kept_races(store: EventStore) -> list[KeptRace]:
     """The finished games in History, oldest first; a stored game that does not read as one (an edited
     file's import) is left out, as History leaves out a game it cannot replay."""
-    races = []
-    for row in reversed(store.games(FINISHED)):
+    return [race for _row, race in reversed(kept_rows(store))]
+
+
+def kept_rows(store: EventStore) -> list[tuple[GameRow, KeptRace]]:
+    """The finished games with their rows in the store (the date History shows), most recent first; as
+    `kept_races`, a game that does not read as one is left out."""
+    kept = []
+    for row in store.games(FINISHED):
         events = store.events(row.id)
         if not events or events[0].kind != EVENT:
             continue
         try:
-            races.append(KeptRace.model_validate(events[0].payload))
+            kept.append((row, KeptRace.model_validate(events[0].payload)))
         except ValidationError:
             continue
-    return races
+    return kept
+
+
+def result_line(race: KeptRace) -> str:
+    """How the game ended, in the language of the moment: "You won in 42 turns"."""
+    if race.winner is None:
+        return ngettext("draw at the turn limit ({n} turn)", "draw at the turn limit ({n} turns)",
+                        race.turns).format(n=race.turns)
+    if race.won:
+        return ngettext("You won in {n} turn", "You won in {n} turns", race.turns).format(n=race.turns)
+    return ngettext("{player} won in {n} turn", "{player} won in {n} turns", race.turns).format(
+        player=seat_name(race.bots, race.winner), n=race.turns)
+
+
+def player_names(race: KeptRace) -> list[str]:
+    """You and the bots, as the game named them, in the language of the moment."""
+    return [seat_name(race.bots, p) for p in range(len(race.bots) + 1)]

@@ -11,7 +11,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +41,13 @@ def bot_label(level: str) -> str:
     """A bot's level in the language of the moment."""
     label = BOT_LABELS.get(level)
     return _(label) if label else level
+
+
+def seat_name(bots: Sequence[str], p: int) -> str:
+    """Seat `p`'s name in a game against `bots` (their levels), in the language of the moment."""
+    if p == HUMAN:
+        return _("You")
+    return _("Bot {n} ({level})").format(n=p, level=bot_label(bots[p - 1]))
 
 
 class SoloError(ValueError):
@@ -190,9 +197,7 @@ class SoloRace:
         return [line() for line in self._log]
 
     def player_name(self, p: int) -> str:
-        if p == HUMAN:
-            return _("You")
-        return _("Bot {n} ({level})").format(n=p, level=bot_label(self.bots_names[p - 1]))
+        return seat_name(self.bots_names, p)
 
     def _describe(self, p: int, action: int) -> Callable[[], str]:
         """The public side of a move: what was taken from a discard pile and what was discarded (the tile

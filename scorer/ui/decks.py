@@ -237,13 +237,29 @@ def decks_screen(app: PadApp) -> Screen:
     return Screen(_("Your decks"), ft.Container(body, padding=PAD))
 
 
-def page_origin(app: PadApp) -> str:
-    """The address this app is served from, as a browser opens it (the session reports its socket's)."""
-    url = app.page.url or ""
+def page_origin(page_url: str | None, published: bool) -> str:
+    """The address this app is served from, as a browser opens it. A served app's session reports its
+    socket's address; the published web app's, the page's own (`#/screen` and all), whose site is its folder."""
+    url = page_url or ""
+    if not url:
+        return "https://tourpad.invalid"
+    if published:
+        url = url.split("#")[0].split("?")[0]
+        folder, _slash, last = url.rpartition("/")
+        return folder if "." in last and "://" in folder else url.rstrip("/")  # …/index.html: its folder
     for socket, web in (("wss://", "https://"), ("ws://", "http://")):
         if url.startswith(socket):
             url = web + url.removeprefix(socket)
-    return url.split("/ws")[0].rstrip("/") if url else "https://tourpad.invalid"
+    return url.split("/ws")[0].rstrip("/")
+
+
+def share_link(page_url: str | None, deck_code: str) -> str:
+    """The link Share gives for a deck: the published web app's uses its hash routes (a static host has no
+    page at /deck/…); a served app (`tourpad app`, `tourpad host`) serves /deck/… itself."""
+    from scorer.routes import deck_link
+    from scorer.runtime import IN_BROWSER
+
+    return deck_link(page_origin(page_url, IN_BROWSER), deck_code, hash_routes=IN_BROWSER)
 
 
 def show_share(app: PadApp, deck: Edition) -> None:
@@ -253,9 +269,8 @@ def show_share(app: PadApp, deck: Edition) -> None:
     import segno
 
     from scorer.packs import deck_share_code
-    from scorer.routes import deck_link
 
-    link = deck_link(page_origin(app), deck_share_code(deck))
+    link = share_link(app.page.url, deck_share_code(deck))
     out = io.BytesIO()
     segno.make(link, error="l").save(out, kind="svg", scale=1, border=2, dark="#000000", light="#FFFFFF")
 

@@ -16,6 +16,7 @@ from scorer.pad.errors import EntryError
 from scorer.pad.game import CATEGORIES_MODE, LETTERS_MODE, GameSession
 from scorer.pad.people import People, name_key
 from scorer.pad.store import EventStore, GameRow, summary_line
+from scorer.race.history import KeptRace, kept_rows, player_names, result_line
 from scorer.ui.app import PadApp, Screen, island, screen, sem
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
@@ -47,6 +48,9 @@ class Shelf:
     playing: tuple[GameRow, ...] = ()
     finished: tuple[GameRow, ...] = ()
     solo: tuple[GameRow, ...] = ()
+    #: finished solo games against bots, and finished Race Around Europe games: History lists them too
+    solo_finished: tuple[GameRow, ...] = ()
+    races: tuple[tuple[GameRow, KeptRace], ...] = ()
 
     @classmethod
     def of(cls, store: EventStore) -> Shelf:
@@ -56,11 +60,18 @@ class Shelf:
 
     def refresh(self, store: EventStore) -> None:
         """Read the store again (only fields that differ notify the screen)."""
-        from scorer.solo.view import unfinished
+        from scorer.solo.view import FINISHED, unfinished
 
         self.playing = tuple(store.games("playing"))
         self.finished = tuple(store.games("finished"))
         self.solo = tuple(unfinished(store))
+        self.solo_finished = tuple(store.games(FINISHED))
+        self.races = tuple(kept_rows(store))
+
+    @property
+    def history_size(self) -> int:
+        """How many games History lists: the score pad's, solo games' and Race games'."""
+        return len(self.finished) + len(self.solo_finished) + len(self.races)
 
 
 def shelf_screen(app: PadApp, title: str, body: Callable[..., ft.Control], **kwargs) -> Screen:
@@ -101,7 +112,7 @@ def home_body(shelf: Shelf, app: PadApp) -> ft.Control:
             items.append(ft.TextButton(_("Also unfinished: {players} ({summary})").format(
                 players=" · ".join(other.players), summary=summary_line(other.summary)),
                                        on_click=lambda e, gid=other.id: resume(app, gid)))
-    items.append(ft.OutlinedButton(_("History ({n})").format(n=len(shelf.finished)), icon=ft.Icons.HISTORY,
+    items.append(ft.OutlinedButton(_("History ({n})").format(n=shelf.history_size), icon=ft.Icons.HISTORY,
                                    on_click=lambda e: app.go("history")))
     items.append(ft.OutlinedButton(_("Table mode: host or join"), icon=ft.Icons.GROUPS,
                                    on_click=lambda e: app.go("table")))
@@ -145,21 +156,58 @@ def history(app: PadApp) -> Screen:
 
 @ft.component
 def history_body(shelf: Shelf, app: PadApp) -> ft.Control:
-    """Every finished game, most recent first (a tap opens its final ranking), and the backup buttons."""
+    """Every finished game, most recent first (a tap opens its final ranking), and the backup buttons. Solo
+    games against bots and Race Around Europe games are listed among the others, as Stats counts them."""
     from scorer.ui.backup import backup_buttons
     from scorer.ui.decks import played_with
 
-    rows: list[ft.Control] = []
-    for i, game in enumerate(shelf.finished, start=1):
-        when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
-        rows.append(sem(f"history-game-{i}", ft.Card(ft.ListTile(
+    def when(row: GameRow) -> str:
+        return format_datetime(dt.datetime.fromtimestamp(row.updated_at), "short")
+
+    def pad_tile(game: GameRow) -> ft.ListTile:
+        return ft.ListTile(
             leading=ft.Icon(ft.Icons.EMOJI_EVENTS), title=ft.Text(summary_line(game.summary)),
-            subtitle=ft.Text(f"{played_with(app, game.edition, game.id)} · {when}"),
-            on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid))))))
+            subtitle=ft.Text(f"{played_with(app, game.edition, game.id)} · {when(game)}"),
+            on_click=lambda e, gid=game.id: (app.open_game(gid), app.go("end", game_id=gid)))
+
+    def solo_tile(game: GameRow) -> ft.ListTile:
+        return ft.ListTile(
+            leading=ft.Icon(ft.Icons.SMART_TOY), title=ft.Text(summary_line(game.summary)),
+            subtitle=ft.Text(_("Solo: {edition}").format(edition=short_edition_name(game.edition))
+                             + f" · {' · '.join(game.players)} · {when(game)}"),
+            on_click=lambda e, gid=game.id: app.go("solo_game", game_id=gid))
+
+    def race_tile(game: GameRow, race: KeptRace) -> ft.ListTile:
+        # a kept Race game has no screen of its own (the Race screen plays the current one): a tap shows
+        # what it came to
+        return ft.ListTile(
+            leading=ft.Icon(ft.Icons.MAP), title=ft.Text(result_line(race)),
+            subtitle=ft.Text(f"Race Around Europe · {' · '.join(player_names(race))} · {when(game)}"),
+            on_click=lambda e: show_race(app, game, race))
+
+    listed: list[tuple[GameRow, Callable[[], ft.ListTile]]] = [
+        *((g, lambda g=g: pad_tile(g)) for g in shelf.finished),
+        *((g, lambda g=g: solo_tile(g)) for g in shelf.solo_finished),
+        *((g, lambda g=g, r=r: race_tile(g, r)) for g, r in shelf.races)]
+    listed.sort(key=lambda item: (item[0].updated_at, item[0].id), reverse=True)
+    rows: list[ft.Control] = [sem(f"history-game-{i}", ft.Card(tile()))
+                              for i, (_row, tile) in enumerate(listed, start=1)]
     if not rows:
         rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
     rows.append(backup_buttons(app))  # every game, finished or not, as one file: how to move to a new phone
     return ft.Column(rows, spacing=8)
+
+
+def show_race(app: PadApp, game: GameRow, race: KeptRace) -> None:
+    """A kept Race Around Europe game's result: who played, who won, in how many turns, and when."""
+    when = format_datetime(dt.datetime.fromtimestamp(game.updated_at), "short")
+    app.page.show_dialog(ft.AlertDialog(
+        title=ft.Text("Race Around Europe"),
+        content=sem("race-result", ft.Column([
+            ft.Text(result_line(race), weight=ft.FontWeight.BOLD),
+            ft.Text(" · ".join(player_names(race))),
+            ft.Text(when, color=ft.Colors.ON_SURFACE_VARIANT)], tight=True, spacing=6)),
+        actions=[ft.TextButton(_("Close"), on_click=lambda e: app.page.pop_dialog())]))
 
 
 def met_before(app: PadApp, fields: list[ft.TextField]) -> ft.Control:

@@ -200,18 +200,29 @@ def stats_screen(app: PadApp) -> Screen:
     renamed = ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in names], dense=True,
                           value=names[0] if names else None)
     new_name = ft.TextField(label=_("New name (another player's name merges the two)"), dense=True)
+    # Rename stays off until the typed name has reached the app: a tap that overtook the typing (a busy
+    # phone) would otherwise find the field empty here and rename no one
+    rename_button = ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, disabled=True)
+
+    def name_arrived(e) -> None:
+        ft.context.disable_auto_update()  # only the button changes; the screen stays as it is
+        rename_button.disabled = not (new_name.value or "").strip()
+        rename_button.update()
 
     def rename(e) -> None:
         if not renamed.value:
             return
+        # Enter on the keyboard sends the name with it: it counts even if its change event has not come yet
+        typed = e.data if e.name == "submit" and isinstance(e.data, str) and e.data.strip() else new_name.value
+        typed = typed or ""
         # another player's name merges the two; the player's own name in other capitals renames them
-        target = next((n for n in names if name_key(n) == name_key(new_name.value or "")
+        target = next((n for n in names if name_key(n) == name_key(typed)
                        and name_key(n) != name_key(renamed.value)), None)
         try:
             if target is not None:
                 people.merge(renamed.value, target)
             else:
-                people.rename(renamed.value, new_name.value or "")
+                people.rename(renamed.value, typed)
         except EntryError as err:
             message.value = str(err)
             app.toast(str(err), error=True)
@@ -219,11 +230,14 @@ def stats_screen(app: PadApp) -> Screen:
         app.toast(_("Saved: their games follow the new name."))
         app.render()
 
+    new_name.on_change = name_arrived
+    new_name.on_submit = rename_button.on_click = rename
+
     body.controls = [
         view_row, figures_column,
         section(_("Head to head"), ft.Row([first, second], spacing=8), sem("stats-versus", versus)),
         section(_("Rename or merge a player"), renamed, sem("stats-new-name", new_name),
-                sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, on_click=rename)),
+                sem("stats-rename", rename_button),
                 message,
                 ft.Text(_("Saved games keep the names they were played under."), size=12,
                         color=ft.Colors.ON_SURFACE_VARIANT)),

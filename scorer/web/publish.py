@@ -23,6 +23,7 @@ from importlib import metadata
 from pathlib import Path
 
 from rules.i18n import LANGUAGES, babel_locale, compiled_catalog
+from scorer.locale import _
 from scorer.ui.app import SEED_COLOR
 from scorer.ui.text_size import PAGE_SCRIPT
 
@@ -110,8 +111,27 @@ def flet_web_folder() -> Path:
 
 
 def publish(out: Path, base_url: str = "/") -> Site:
+    """The site, written to `out`. It is built in a new folder beside `out` and put in its place only once
+    complete: a publish that fails part-way leaves `out` as it was (the previous site, or nothing) and none
+    of its own half-built files, so the next publish goes ahead."""
     out = Path(out)
-    _prepare_folder(out)
+    _check_folder(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    building = _new_folder_beside(out, "publishing")
+    try:
+        site = _build(building, base_url)
+        _swap_in(building, out)
+    except BaseException as err:
+        shutil.rmtree(building, ignore_errors=True)
+        if isinstance(err, PublishError | OSError | zipfile.BadZipFile):
+            raise PublishError(_("{reason}; {folder} is as it was before this publish").format(
+                reason=err, folder=out)) from err
+        raise
+    return Site(out, site.files, site.bytes, site.version)
+
+
+def _build(out: Path, base_url: str) -> Site:
+    """Every file of the site, written into the new folder `out`."""
     client = flet_web_folder()
     for src in sorted(client.rglob("*")):
         rel = src.relative_to(client).as_posix()
@@ -226,15 +246,41 @@ def check_site(folder: Path, prefix: str) -> Path:
     return folder
 
 
-def _prepare_folder(out: Path) -> None:
+def _check_folder(out: Path) -> None:
+    """Refuse a folder a publish must not replace: a file, or a folder of someone else's files."""
     if out.exists() and not out.is_dir():
         raise PublishError(f"{out} is a file; give a folder for the site")
-    if out.is_dir() and any(out.iterdir()):
-        if not (out / MARKER).is_file():
-            raise PublishError(f"{out} is not empty and was not written by tourpad publish; "
-                               "give an empty or new folder")
-        shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
+        raise PublishError(f"{out} is not empty and was not written by tourpad publish; "
+                           "give an empty or new folder")
+
+
+def _new_folder_beside(out: Path, purpose: str) -> Path:
+    """A new, empty folder of this publish's own beside `out` (on the same disk, so a rename moves it whole),
+    made as `out` would be (the permissions a static file server reads the site with)."""
+    while True:
+        folder = out.parent / f".{out.name}.{purpose}-{os.getpid()}-{os.urandom(4).hex()}"
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+
+
+def _swap_in(built: Path, out: Path) -> None:
+    """Put the complete site `built` where `out` is (an earlier site, an empty folder, or nothing)."""
+    if not out.exists():
+        built.rename(out)
+        return
+    previous = _new_folder_beside(out, "previous")
+    out.rename(previous)  # onto its own empty folder: a rename of a folder may replace an empty one
+    try:
+        built.rename(out)
+    except OSError:
+        previous.rename(out)
+        shutil.rmtree(built, ignore_errors=True)
+        raise
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 # --- wheels ----------------------------------------------------------------------------------------------

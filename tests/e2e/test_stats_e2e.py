@@ -67,6 +67,19 @@ def reach(pad, identifier: str) -> None:
     raise AssertionError(f"{identifier} is not on the screen")
 
 
+#: Whether the Rename button takes a tap (Flutter marks a disabled button aria-disabled); null if not drawn.
+RENAME_IS_ON_JS = """() => {
+  const node = document.querySelector('[flt-semantics-identifier="stats-rename"]');
+  if (!node) return null;
+  const button = node.querySelector('[role=button]') || node;
+  return button.getAttribute('aria-disabled') !== 'true'; }"""
+
+
+def rename_is_on(pad) -> bool | None:
+    pad.settle()
+    return pad.page.evaluate(RENAME_IS_ON_JS)
+
+
 def card_of(pad, name: str) -> int:
     """The 1-based number of `name`'s card on the Stats screen."""
     pad.page.mouse.wheel(0, -5000)
@@ -113,15 +126,12 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     pad.shot("stats-en-dark")
 
     reach(pad, "stats-rename")
-
-    def rename() -> None:
-        pad.type_into("New name (another player's name merges the two)", "Annie")
-        pad.tap_ident("stats-rename")
-
-    # as type_letters does: a name typed while the page redraws can reach the server after the tap (the app
-    # then says the name is empty and renames nothing), so it is typed and tapped again
-    pad.tap_until(rename, lambda ms: pad.wait_text("toast", "their games follow the new name", timeout=ms),
-                  timeout=SLOW / 3)
+    # Rename is off until the typed name has reached the app, so the tap cannot overtake the typing
+    assert rename_is_on(pad) is False
+    pad.type_into("New name (another player's name merges the two)", "Annie")
+    pad.page.wait_for_function(f"() => ({RENAME_IS_ON_JS})() === true", timeout=SLOW)
+    pad.tap_ident("stats-rename")
+    pad.wait_text("toast", "their games follow the new name", timeout=SLOW)
     i = card_of(pad, "Annie")
     assert pad.text(f"stats-wins-{i}") == f"won {wins['Ann']} of 3 games ({format_percent(wins['Ann'] / 3)})"
     assert "Ann" not in {pad.text(f"stats-name-{k}") for k in range(1, 4) if pad.ident(f"stats-name-{k}").count()}
