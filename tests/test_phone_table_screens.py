@@ -240,3 +240,80 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             guest_screens.service.close()
 
     run_session(run)
+
+
+def test_a_guest_phone_reads_the_table_with_the_host_phones_own_deck(phone_hosting, tmp_path, monkeypatch):
+    """The host phone plays its owner's own USA deck (other numbers, a region renamed); the guest phone has a
+    deck of its own under the same id (the family's untouched copy of tourpad's USA). Over the channel the
+    guest gets the host's deck and reads the table with it: its seat picker names it, its sheet's state (what
+    the keypad checks letters against and the summaries explain with) is that very version, and the guest's
+    phone keeps it. Read with the guest's own deck, the same letters score differently."""
+    from test_decks import install, usa_pack
+
+    from rules.editions import deck_version
+    from rules.record import GameRecord, score_record
+    from scorer.packs import resolve_deck
+
+    _pages, _path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    ours = usa_pack(2)
+    ours["name"] = "Our USA box"
+    ours["regions"][0]["name"] = "Far West"
+    for card in ours["cards"]:
+        card["region"] = "Far West" if card["region"] == "Green region" else card["region"]
+    played = install(ours)  # on the host phone
+    rounds, _ = scripted_rounds(played, 2, seed=11)
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            main = make_main(lambda: store)
+            host_storage: dict = {}
+            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            host_screens = host_page.data.table_screens
+            await until(lambda: "Host a table" in texts(host_page), "the start screen")
+            await host_screens.host(table_ui.TablePlace(), "usa-mine", 2)
+            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
+            place = host_screens.host_place
+            code = place.view["code"]
+
+            # from here on this process's files are the guest phone's: its own "usa-mine", not the host's
+            monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "guest-phone"))
+            theirs = install(usa_pack())
+            assert deck_version(theirs) != deck_version(played)
+            hosting = table_ui.HOSTING
+            guest_path = tmp_path / "guest-phone" / FILE_NAME
+            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
+                                                hosting.channels)
+            _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+            guest_screens = guest_page.data.table_screens
+            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
+            table_ui.HOSTING = hosting
+            answer_place = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(answer_place, [place.offer])
+            await host_screens.scan_guest_answer(place, [answer_place.offer])
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat, from the host phone")
+            assert "Our USA box · 2 players" in texts(guest_page)  # the host's deck, by its name
+
+            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+            sheet = guest_screens.sheet
+            edition = sheet.state.edition
+            assert deck_version(edition) == deck_version(played)
+            assert "Far West" in [region.name for region in edition.regions]
+            assert resolve_deck("usa-mine", deck_version(played)) == (edition, True)  # kept on the guest phone
+            sheet.enter_letters(1, *rounds[0][1])
+            service.submit(code, 1, 1, *rounds[0][0], 0, json.loads(host_storage[table_ui.PREFS_PREFIX + code])
+                           ["token"])
+            await until(lambda: sheet.state.rounds_done == 1, "the closed round on the guest")
+            # what the guest's phone works out with its deck (the explanations, the keypad's preview) is what the
+            # host scored; the guest's own deck would score these very letters otherwise
+            game = GameRecord.model_validate(service.record(code))
+            assert score_record(sheet.state.record(), edition).totals == sheet.state.totals()
+            assert score_record(game, played).totals == sheet.state.totals()
+            assert score_record(game, theirs).totals != sheet.state.totals()
+            host_screens.close()
+            guest_screens.close()
+            guest_screens.service.close()
+
+    run_session(run)

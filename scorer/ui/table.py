@@ -81,9 +81,15 @@ def configure_phone() -> None:
 def table_game(view: dict) -> str:
     """What the table plays, for its seat picker and host screen: "Boomerang: Europe · 3 players" (the
     edition's name in this session's language; the seats' and the host's sheets name it in their title)."""
+    from rules.model import EditionDataError
+    from scorer.table.board import table_edition
+
     n = len(view["seats"])
-    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(
-        edition=edition_name(view["edition"]["id"]), n=n)
+    try:  # the host's deck by its name, even where this device has another deck of the same id
+        name = table_edition(view).label
+    except (KeyError, EditionDataError):
+        name = edition_name(view["edition"]["id"])
+    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(edition=name, n=n)
 
 
 @functools.lru_cache(maxsize=32)
