@@ -35,7 +35,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.locale import _
-from scorer.table.errors import REFUSALS_BY_STATUS, Invalid, TableError, Unavailable
+from scorer.table.errors import REFUSALS_BY_STATUS, Forbidden, Invalid, TableError, Unavailable
 from scorer.table.service import TableService
 from scorer.table.transport import Deliver, SeatSave
 
@@ -106,12 +106,14 @@ class HostMessage(_Strict):
 
 class ChannelHostLink:
     """The host phone's end of one guest's channel, for table `code` of `service`. `receive` takes each text
-    the guest sent; answers and events go out through `send`."""
+    the guest sent; answers and events go out through `send`. A `read_only` link is a board's (a TV or
+    tablet): it reads and follows the table, and every claim and save on it is refused, whatever token it names."""
 
-    def __init__(self, service: TableService, code: str, send: Send) -> None:
+    def __init__(self, service: TableService, code: str, send: Send, read_only: bool = False) -> None:
         self.service = service
         self.code = service.view(code)["code"]
         self.send = send
+        self.read_only = read_only
         self._unsubscribe: Callable[[], None] | None = None
 
     def receive(self, text: str) -> None:
@@ -144,6 +146,8 @@ class ChannelHostLink:
             return {}
         if message.deck is not None:
             return {"deck": self.service.deck(self.code)}
+        if self.read_only:
+            raise Forbidden(_("a board only shows the table: it cannot take a seat or save a round"))
         if message.claim is not None:
             token = self.service.claim_seat(self.code, message.claim.seat, message.claim.name, message.token)
             return {"seat": message.claim.seat, "token": token}

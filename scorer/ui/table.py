@@ -120,9 +120,10 @@ class TablePlace:
     seat_link: str = ""
     record: str = ""
     #: a phone's connection code on show ("host": for the next guest; "answer": the guest's answer), and the
-    #: number of guests' phones connected to the host phone
+    #: number of guests' phones and of boards (TVs, tablets) connected to the host phone
     offer: str = ""
     guests: int = 0
+    boards: int = 0
 
     def __post_init__(self) -> None:
         # What is typed and picked in the screen's fields, by field. Not observed (a keystroke redraws
@@ -225,9 +226,18 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
         async def scanned(texts: list[str]) -> None:
             await screens.scan_host_code(place, texts)
 
+        async def scanned_for_board(texts: list[str]) -> None:
+            await screens.scan_host_code(place, texts, board=True)
+
         joining = [ft.Text(_("Scan the code on the host's phone, then show it the code this phone makes.")),
                    scan_code_button(screens.app, "join-code", _("Scan the host's code"),
-                                    _("Photograph the code on the host's phone."), scanned)]
+                                    _("Photograph the code on the host's phone."), scanned),
+                   # a TV or tablet: the same exchange, its answer a board's (the host saves nothing from it)
+                   ft.Text(_("Show a table on this screen"), size=18, weight=ft.FontWeight.W_600),
+                   ft.Text(_("A TV or tablet beside the table shows every sheet and the standings, read-only: "
+                             "scan the host's code here, then show it this screen's code.")),
+                   scan_code_button(screens.app, "board-join-code", _("Show a table on this screen"),
+                                    _("Photograph the code on the host's phone."), scanned_for_board)]
     else:
         joining = [ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True)]
     return [
@@ -317,8 +327,11 @@ def guest_card(place: TablePlace, screens: TableScreens) -> ft.Control:
         ft.Text(_("Phones joining"), weight=ft.FontWeight.W_600),
         sem("guests", ft.Text(ngettext("{n} phone connected", "{n} phones connected", place.guests).format(
             n=place.guests))),
+        *([sem("boards", ft.Text(ngettext("{n} board showing the table", "{n} boards showing the table",
+                                          place.boards).format(n=place.boards)))] if place.boards else []),
         ft.Text(_("A guest's phone scans this code (Table mode, Join a table), then shows its own: scan it here. "
-                  "A phone that lost its seat rejoins the same way.")),
+                  "A phone that lost its seat rejoins the same way. A TV or tablet joins the same way as a board "
+                  "(Show a table on this screen): it can save nothing.")),
         code_image("guest-code", place.offer) if place.offer else ft.Text(_("Making a code…")),
         scan_code_button(screens.app, "guest-answer", _("Scan a guest's answer"),
                          _("Photograph the code on the guest's phone."), scanned)], spacing=8)
@@ -536,9 +549,10 @@ class TableScreens:
 
         self.page.run_task(run)
 
-    async def scan_host_code(self, place: TablePlace, texts: list[str]) -> None:
-        """A guest: the host phone's code scanned; this phone's answer code shown in `place`. A table link from
-        a `tourpad host` computer opens that table's own page instead."""
+    async def scan_host_code(self, place: TablePlace, texts: list[str], board: bool = False) -> None:
+        """A guest: the host phone's code scanned; this phone's answer code shown in `place` (a `board`'s answer:
+        this device will only show the table). A table link from a `tourpad host` computer opens that table's
+        own page instead."""
         from scorer.pad.scanned_code import table_link_in
         from scorer.runtime import IN_BROWSER
         from scorer.table.phone_links import page_wait
@@ -550,6 +564,7 @@ class TableScreens:
         if self.guest is None:
             self.guest = GuestLink(self.channels(), lambda what, detail: self._from_the_channel(
                 what, detail, self._guest_news), wait=page_wait if IN_BROWSER else None)
+        self.guest.board = board
         try:
             answer = await self.guest.answer(texts[0])
         except PeerCodeError as err:
@@ -571,8 +586,10 @@ class TableScreens:
             if self.sheet is not None and self.sheet.transport is self.guest.transport:
                 self.sheet.stop()
                 self.sheet = None
-            self.notice = _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
-                            "seat and what you typed are kept.")
+            self.notice = (_("The connection to the host's phone dropped. To show the table again, scan its code "
+                             "again with “Show a table on this screen”.") if self.guest.board else
+                           _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
+                             "seat and what you typed are kept."))
             self.app.go("table")
             return
         self.page.run_task(self._joined)
@@ -587,6 +604,9 @@ class TableScreens:
                 place.say(err.message)
             return
         guest.transport.code = code
+        if guest.board:  # a TV or tablet: the table's board, read-only
+            self.app.go("table_board", code=code)
+            return
         held = await self._role(code)
         if held is not None and held[1] is not None:
             if self.sheet is not None and self.sheet.transport is guest.transport:
@@ -599,12 +619,13 @@ class TableScreens:
         links, place = self.host_links, self.host_place
         if links is None or place is None:
             return
-        place.guests = links.connected
+        place.guests, place.boards = links.connected, links.boards
         if what == "failed":
             place.say(detail)
             self.page.run_task(self._next_offer, place)
         elif what == "opened":
-            place.say(_("A phone joined the table"), good_news=True)
+            place.say(_("A board is showing the table (it can save nothing)") if links.is_board(detail)
+                      else _("A phone joined the table"), good_news=True)
 
     async def _next_offer(self, place: TablePlace) -> None:
         if self.host_links is not None:
@@ -879,7 +900,7 @@ class TableScreens:
                 self.host_links = HostLinks(self.channels(), self.service, view["code"],
                                             lambda what, detail: self._from_the_channel(what, detail,
                                                                                         self._host_news))
-            place.guests = self.host_links.connected
+            place.guests, place.boards = self.host_links.connected, self.host_links.boards
             self.page.run_task(self._next_offer, place)
 
     def host_action(self, place: TablePlace, action: Callable[[], object], done: str) -> None:
