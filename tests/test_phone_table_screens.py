@@ -405,3 +405,58 @@ def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_n
             board_screens.service.close()
 
     run_session(run)
+
+
+def test_a_phone_on_the_hosts_own_app_plays_its_seat_over_the_hosts_api(tmp_path, monkeypatch):
+    """A phone that opened `tourpad host`'s own `/app/` scans the host's join link: rather than leave for the
+    table's served page, it reads the table over the host's API (same origin), takes a free seat and plays it
+    on its own screens; its save is committed on the laptop, and a round the laptop closes reaches its sheet
+    through the event stream. The page's `fetch` and `EventSource` are stood in for as in test_fetch_seat."""
+    from live_api import serve_table_api
+    from test_fetch_seat import event_source, fetch
+
+    from scorer.routes import join_link
+    from scorer.table.fetch_seat import FetchSeatTransport
+
+    laptop = TableService(tmp_path / "laptop.sqlite3")
+    serving = serve_table_api(laptop)
+    url = next(serving)
+    code, _host = laptop.create_table("europe", 2, credential=laptop.host_credential)
+    ann = laptop.claim_seat(code, 1, "Ann")
+    rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
+    own = tmp_path / FILE_NAME
+    phone_service = TableService(own, store=InlineTableStore(own))
+    pages = LinkedPages()
+    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(
+        phone_service, "", lambda: PageChannels(pages.opening.pop(0)), url,
+        lambda code: FetchSeatTransport(code, "", fetch, event_source, lambda seconds, fn: None, url)))
+    store = EventStore(tmp_path / "games.sqlite3")
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            _phone, page = await table_flet.open_phone(make_main(lambda: store), "/table", {}, hub, executor)
+            screens = page.data.table_screens
+            await until(lambda: "Scan a code" in texts(page), "the start screen")
+            await screens.scan_host_code(table_ui.TablePlace(shows="start"), [join_link(url, code)])
+            await until(lambda: page.data.route == ("table_seats", {"code": code}), "the seat picker")
+            assert "Take seat 2" in texts(page) and "Seat 1: Ann" in texts(page)  # read over the API
+            await screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: screens.sheet is not None, "the phone's sheet")
+            sheet = screens.sheet
+            assert sheet.transport is screens.http.transport and sheet.seat == 1
+            sheet.enter_letters(1, *rounds[0][1])  # acknowledged once the laptop committed it
+            assert laptop.view(code)["rounds"][0]["entries"][1]["cards"] == rounds[0][1][0]
+            assert laptop.view(code)["seats"][1]["name"] == "Zoé"
+            laptop.submit(code, 1, 1, *rounds[0][0], 0, ann)
+            await until(lambda: sheet.state.rounds_done == 1, "the round the laptop closed, on the phone")
+            assert sheet.view["sheet"] == laptop.view(code)["sheet"]
+            screens.close()
+
+    try:
+        run_session(run)
+    finally:
+        next(serving, None)
+        store.close()
+        phone_service.close()
+        laptop.close()

@@ -8,8 +8,8 @@ suspending on its promise (JSPI, as `scorer.table.phone_links.page_wait` does); 
 drop (its first event, a `snapshot` of the whole table, brings the seat up to date: every event carries the
 whole table). A stream the browser gave up on (the host answered it with an error) is opened again a little
 later. Both are handed in (`Fetch`, `OpenStream`, `Later`): the browser's are `browser_fetch`, `browser_stream`
-and `browser_later`; a test hands in its own over a live API. Not wired into the screens yet
-(docs/phone-table.md).
+and `browser_later`; a test hands in its own over a live API. The web app's table mode joins over it when it
+was opened from the host's own `/app/` (`scorer.ui.table`).
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ class FetchSeatTransport:
 
     def save(self, save: SeatSave) -> dict:
         return self._request("PUT", f"{self._path}/rounds/{save.round_no}/seats/{save.seat_no}", save.body())
+
+    def claim(self, seat_no: int, name: str) -> str:
+        """Take free seat `seat_no` (or, holding its token, rename it); the seat's token is kept for the saves."""
+        self.token = self._request("POST", f"{self._path}/seats/{seat_no}/claim", {"name": name})["seat_token"]
+        return self.token
 
     # --- the feed -------------------------------------------------------------------------------------------
 

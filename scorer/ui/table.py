@@ -24,6 +24,7 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -44,6 +45,9 @@ from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
 from scorer.ui.sheet import round_summary_screen, sheet_screen
 
+if TYPE_CHECKING:
+    from scorer.table.fetch_seat import FetchSeatTransport
+
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
 HOST_CREDENTIAL_KEY = PREFS_PREFIX + "host"
@@ -57,25 +61,47 @@ class Hosting:
     #: A host phone (the web app): the page's data channels, made at first use. Its guests join by two codes
     #: over a channel each (scorer/table/phone_links.py), not by its URL; None under `tourpad host`.
     channels: Callable[[], PageChannels] | None = None
+    #: The web app's own origin (``https://192.168.1.5:8000``), and a seat transport to table `code` on the host
+    #: there (`scorer.table.fetch_seat`): a phone that opened `tourpad host`'s own `/app/` plays its seat with
+    #: its own screens, its taps kept on the phone until Save. Empty / None elsewhere.
+    origin: str = ""
+    over_http: Callable[[str], FetchSeatTransport] | None = None
+
+
+@dataclass
+class OverHttp:
+    """A phone's way to a table on the `tourpad host` its web app came from: what `TableScreens.remote` gives,
+    as a `GuestLink` does for a host phone (never a board)."""
+
+    transport: FetchSeatTransport
+    board: bool = False
 
 
 HOSTING: Hosting | None = None
 
 
-def configure(service: TableService, url: str, channels: Callable[[], PageChannels] | None = None) -> None:
+def configure(service: TableService, url: str, channels: Callable[[], PageChannels] | None = None,
+              origin: str = "", over_http: Callable[[str], FetchSeatTransport] | None = None) -> None:
     """Called by `tourpad host`: this process holds the tables, players reach it at `url`. The web app calls it
-    with `channels`: the phone holds its own tables and reaches other phones over data channels."""
+    with `channels`: the phone holds its own tables and reaches other phones over data channels (and, from
+    its own `origin`, the tables of the `tourpad host` that served it, `over_http`)."""
     global HOSTING
-    HOSTING = Hosting(service, url, channels)
+    HOSTING = Hosting(service, url, channels, origin, over_http)
 
 
 def configure_phone() -> None:
     """The web app's table mode: this phone's tables in its own storage (`scorer.table.phone_store`), its guests
     over the page's data channels."""
+    import js
+
     from scorer.packs import data_dir
+    from scorer.table.fetch_seat import FetchSeatTransport, browser_fetch, browser_later, browser_stream
     from scorer.table.phone_store import phone_table_service
 
-    configure(phone_table_service(data_dir()), "", PageChannels.in_browser)
+    def over_http(code: str) -> FetchSeatTransport:
+        return FetchSeatTransport(code, "", browser_fetch, browser_stream, browser_later)
+
+    configure(phone_table_service(data_dir()), "", PageChannels.in_browser, str(js.location.origin), over_http)
 
 
 def table_game(view: dict) -> str:
@@ -480,11 +506,16 @@ class TableScreens:
     table's change) it writes into their places."""
 
     def __init__(self, app: PadApp, service: TableService, url: str,
-                 channels: Callable[[], PageChannels] | None = None) -> None:
+                 channels: Callable[[], PageChannels] | None = None, origin: str = "",
+                 over_http: Callable[[str], FetchSeatTransport] | None = None) -> None:
         self.app = app
         self.page = app.page
         self.service = service
         self.url = url
+        #: the web app's origin and its way to the tables of the `tourpad host` there (see `Hosting`)
+        self.origin = origin
+        self._over_http = over_http
+        self.http: OverHttp | None = None
         #: a host phone's (the web app's) data channels, made at first use; None under `tourpad host`
         self._channels = channels
         self._made_channels: PageChannels | None = None
@@ -523,11 +554,13 @@ class TableScreens:
             self._made_channels = self._channels()
         return self._made_channels
 
-    def remote(self, code: str) -> GuestLink | None:
-        """The channel to the host phone that holds table `code`, when this phone joined it that way."""
-        guest = self.guest
-        if guest is not None and guest.transport.code and normalize_code(guest.transport.code) == normalize_code(code):
-            return guest
+    def remote(self, code: str) -> GuestLink | OverHttp | None:
+        """The channel to the host phone that holds table `code`, when this phone joined it that way (or the
+        way to the `tourpad host` this web app came from, when it joined that host's table)."""
+        for remote in (self.guest, self.http):
+            if (remote is not None and remote.transport.code
+                    and normalize_code(remote.transport.code) == normalize_code(code)):
+                return remote
         return None
 
     def table_view(self, code: str) -> dict:
@@ -558,6 +591,9 @@ class TableScreens:
         from scorer.table.phone_links import page_wait
 
         link = next((found for text in texts if (found := table_link_in(text))), None)
+        if link is not None and (code := self._own_host_table(link)) is not None:
+            await self.join_over_http(place, code)
+            return
         if link is not None:  # the table lives on its computer: this tab opens the table's page there
             await ft.UrlLauncher().launch_url(link, web_only_window_name="_self")
             return
@@ -574,6 +610,42 @@ class TableScreens:
         place.offer = answer
         place.say(_("Waiting for the host's phone to scan this code…"), good_news=True)
         place.shows = "answer"
+
+    def _own_host_table(self, link: str) -> str | None:
+        """The table code of a join link to the `tourpad host` this web app was opened from (same origin: its
+        API is reachable without a mixed-content or cross-origin refusal); None for any other link."""
+        from urllib.parse import urlsplit
+
+        from scorer.routes import RouteError, parse
+
+        parts = urlsplit(link)
+        if self._over_http is None or not self.origin or f"{parts.scheme}://{parts.netloc}" != self.origin:
+            return None
+        for route in (parts.fragment, parts.path):
+            try:
+                screen_name, params = parse(route)
+            except RouteError:
+                continue
+            if screen_name in ("join", "table_seats"):
+                return params["code"]
+        return None
+
+    async def join_over_http(self, place: TablePlace, code: str) -> None:
+        """Table `code` of the `tourpad host` this web app came from, played with this phone's own screens over
+        its API: this phone's seat there, or the seat picker."""
+        if self.http is not None:
+            self.http.transport.stop()
+        try:
+            self.http = OverHttp(self._over_http(code))
+        except TableError as err:
+            place.say(err.message)
+            return
+        code = self.http.transport.code
+        held = await self._role(code)
+        if held is not None and held[1] is not None:
+            self._go_to_sheet(code, held[1])
+        else:
+            self.app.go("table_seats", code=code)
 
     def _guest_news(self, what: str, detail: str) -> None:
         place = self.link_place
@@ -1004,7 +1076,8 @@ def table_screens(app: PadApp) -> TableScreens | None:
         configure_phone()  # at the first table screen: the data folder is open by then
     screens: TableScreens | None = getattr(app, "table_screens", None)
     if screens is None:
-        screens = TableScreens(app, HOSTING.service, HOSTING.url, HOSTING.channels)
+        screens = TableScreens(app, HOSTING.service, HOSTING.url, HOSTING.channels, HOSTING.origin,
+                               HOSTING.over_http)
         app.table_screens = screens
     return screens
 
