@@ -324,11 +324,12 @@ def test_a_guest_phone_reads_the_table_with_the_host_phones_own_deck(phone_hosti
 def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_nothing(phone_hosting, tmp_path):
     """A TV or tablet joins the host phone as a board: one scan each way, its answer a board's. It shows the
     table read-only and follows it live: a round saved by the guest phone, then one saved by the host phone.
-    The host phone's link to it refuses a seat and a save, even one naming a real seat's token."""
+    The host phone's link to it refuses a seat and a save, even one naming a real seat's token. Its channel
+    dropped, it is back with one scan each way."""
     from scorer.table.errors import Forbidden
     from scorer.table.transport import SeatSave
 
-    _pages, path, store = phone_hosting
+    pages, path, store = phone_hosting
     service = table_ui.HOSTING.service
     rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
 
@@ -399,6 +400,18 @@ def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_n
             with pytest.raises(Forbidden):
                 board_link.claim(2, "Mallory")
             assert service.view(code)["version"] == version
+
+            # the board's channel drops: its start screen says how to show the table again, one scan each way
+            pages.drop(board_screens.guest.channel)
+            await until(lambda: board_page.data.route == ("table", {}), "the board's start screen")
+            assert any(text.startswith("The connection to the host's phone dropped. To show the table again")
+                       for text in texts(board_page))
+            await until(lambda: place.boards == 0, "the host sees the board gone")
+            again = table_ui.TablePlace(shows="start")
+            await board_screens.scan_host_code(again, [place.offer], board=True)
+            await host_screens.scan_guest_answer(place, [again.offer])
+            await until(lambda: board_page.data.route == ("table_board", {"code": code}), "the board again")
+            await until(lambda: "Round 2 · still entering: Ann, Zoé" in texts(board_page), "the board, live again")
             for screens in (host_screens, guest_screens, board_screens):
                 screens.close()
             guest_screens.service.close()
