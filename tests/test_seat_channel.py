@@ -138,9 +138,10 @@ def test_a_save_waiting_when_the_channel_drops_is_told_the_host_is_unreachable()
     transport.receive(json.dumps({"answer": 1, "ok": {}}))  # a late answer to it is dropped, not misapplied
 
 
-def test_a_deck_other_than_the_one_the_table_plays_is_refused_and_not_kept(phone, tmp_path):
+def test_a_deck_other_than_the_one_the_table_plays_is_refused_and_not_kept(phone, monkeypatch):
     """A guest keeps the host's deck only when it is the deck the table's view names (its id and version): a
-    host phone that sent another (a damaged text, another version) is refused in one line, nothing kept."""
+    host phone that sent another (a damaged text, another version) is refused in one line, nothing kept, and
+    the seat follows no table it cannot read."""
     from test_decks import install, usa_pack
 
     from rules.editions import deck_document, deck_version
@@ -157,6 +158,12 @@ def test_a_deck_other_than_the_one_the_table_plays_is_refused_and_not_kept(phone
         kept.unlink()
     with pytest.raises(Invalid, match="other than the one its table plays"):
         keep_table_deck(view, other)
+    guest = Guest(phone, code)
+    with monkeypatch.context() as patched:
+        patched.setattr(phone, "deck", lambda code: other)
+        with pytest.raises(Invalid, match="other than the one its table plays"):
+            guest.transport.follow(guest.updates.put)
+    assert guest.link._unsubscribe is None and json.loads(guest.sent[-1])["stop"] == {}
     with pytest.raises(Invalid, match=r"^the host's deck cannot be read: "):
         keep_table_deck(view, {"id": "usa-mine", "cards": "no"})
     assert not any(deck_version(played) in kept.name for kept in deck_versions_dir().iterdir())

@@ -264,7 +264,12 @@ class ChannelSeatTransport:
 
     def follow(self, deliver: Deliver) -> dict:
         self._deliver = deliver
-        return self._with_deck(self._request("follow"))
+        view = self._request("follow")
+        try:
+            return self._with_deck(view)
+        except TableError:  # no table without its deck: the events stop too
+            self.stop()
+            raise
 
     def stop(self) -> None:
         if self._deliver is not None:
