@@ -473,3 +473,10 @@ def test_a_phone_on_the_hosts_own_app_plays_its_seat_over_the_hosts_api(tmp_path
         store.close()
         phone_service.close()
         laptop.close()
+
+
+def test_the_web_apps_origin_is_its_pages_address_up_to_the_path():
+    """What a scanned join link's origin is compared with (the worker's own `location` is not the page's)."""
+    assert table_ui.page_origin("http://192.168.1.5:8000/app/#/table") == "http://192.168.1.5:8000"
+    assert table_ui.page_origin("https://tourpad.example/") == "https://tourpad.example"
+    assert table_ui.page_origin(None) == "" and table_ui.page_origin("file:///app/index.html") == ""

@@ -92,8 +92,6 @@ def configure(service: TableService, url: str, channels: Callable[[], PageChanne
 def configure_phone() -> None:
     """The web app's table mode: this phone's tables in its own storage (`scorer.table.phone_store`), its guests
     over the page's data channels."""
-    import js
-
     from scorer.packs import data_dir
     from scorer.table.fetch_seat import FetchSeatTransport, browser_fetch, browser_later, browser_stream
     from scorer.table.phone_store import phone_table_service
@@ -101,7 +99,8 @@ def configure_phone() -> None:
     def over_http(code: str) -> FetchSeatTransport:
         return FetchSeatTransport(code, "", browser_fetch, browser_stream, browser_later)
 
-    configure(phone_table_service(data_dir()), "", PageChannels.in_browser, str(js.location.origin), over_http)
+    # the app's origin is its page's (`TableScreens`): a worker's `location` is not the page's to read
+    configure(phone_table_service(data_dir()), "", PageChannels.in_browser, over_http=over_http)
 
 
 def table_game(view: dict) -> str:
@@ -500,6 +499,14 @@ def board_card(url: str, code: str) -> ft.Control:
                   wrap=True)
 
 
+def page_origin(url: str | None) -> str:
+    """``scheme://host:port`` of a page's address ("" when it has none, or is no web address)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
 class TableScreens:
     """One window's table mode: the device's tokens, the links it has followed, and the sheet it shows live.
     Its screens are `table_place` components over a `TablePlace` each; what it learns (storage read, a
@@ -512,8 +519,9 @@ class TableScreens:
         self.page = app.page
         self.service = service
         self.url = url
-        #: the web app's origin and its way to the tables of the `tourpad host` there (see `Hosting`)
-        self.origin = origin
+        #: the web app's origin (its page's, unless given) and its way to the tables of the `tourpad host` there
+        #: (see `Hosting`)
+        self.origin = origin or page_origin(self.page.url)
         self._over_http = over_http
         self.http: OverHttp | None = None
         #: a host phone's (the web app's) data channels, made at first use; None under `tourpad host`
