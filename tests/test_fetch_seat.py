@@ -104,3 +104,30 @@ def test_a_stream_the_browser_gave_up_is_opened_again_and_a_stopped_ones_events_
     assert not streams[1]["open"]
     streams[1]["message"](json.dumps({"kind": "entry", "version": 5}))  # already on its way: dropped
     assert [event["version"] for event in heard] == [3, 4]
+
+
+def test_every_kind_of_event_the_host_sends_has_a_listener_in_the_browser(tmp_path):
+    """`EventSource` hands a named event only to a listener of its name: every kind of change a table makes (the
+    stream names each event by its kind) is one the browser's stream listens for."""
+    from scorer.table.fetch_seat import EVENT_NAMES
+
+    clock = [0.0]
+    service = TableService(tmp_path / "tables.sqlite3", clock=lambda: clock[0], idle_seconds=60)
+    try:
+        host = service.host_credential
+        code, _host = service.create_table("australia", 3, credential=host)
+        kinds = ["snapshot"]  # the stream's first event (scorer.table.api.events)
+        _view, _stop = service.subscribe(code, lambda event: kinds.append(event["kind"]))
+        tokens = [service.claim_seat(code, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+        service.submit(code, 1, 1, *scripted_rounds(load_edition("australia"), 3, seed=5)[0][0][0], 0, tokens[0])
+        service.set_joining(code, False, host)
+        service.set_joining(code, True, host)
+        service.remove_seat(code, 3, host)
+        service.end_game(code, host)
+        service.play_again(code, host)
+        clock[0] = 3600.0
+        service.expire_idle()
+        assert set(kinds) >= {"snapshot", "seat", "entry", "seat_removed", "ended", "new_game", "expired"}
+        assert set(kinds) <= set(EVENT_NAMES), set(kinds) - set(EVENT_NAMES)
+    finally:
+        service.close()

@@ -34,6 +34,9 @@ OpenStream = Callable[[str, Callable[[str], None], Callable[[], None]], Callable
 Later = Callable[[float, Callable[[], None]], None]
 #: Seconds before a stream the browser gave up on is opened again.
 REOPEN_DELAY = 2.0
+#: The names the host's stream gives its events (each event's kind, `scorer.table.api.sse`): `EventSource`
+#: hands a named event only to a listener of that name, never to `onmessage`.
+EVENT_NAMES = ("snapshot", "seat", "entry", "locked", "unlocked", "seat_removed", "ended", "new_game", "expired")
 
 
 class FetchSeatTransport:
@@ -152,14 +155,16 @@ def browser_stream(url: str, on_message: Callable[[str], None], on_closed: Calla
     from pyodide.ffi import create_proxy
 
     source = js.EventSource.new(url)
-    handlers = [create_proxy(lambda event: on_message(str(event.data))),
-                create_proxy(lambda event: on_closed() if source.readyState == 2 else None)]  # 2: CLOSED
-    source.onmessage, source.onerror = handlers
+    message = create_proxy(lambda event: on_message(str(event.data)))
+    error = create_proxy(lambda event: on_closed() if source.readyState == 2 else None)  # 2: CLOSED
+    source.onmessage, source.onerror = message, error
+    for name in EVENT_NAMES:
+        source.addEventListener(name, message)
 
     def close() -> None:
         source.close()
-        for handler in handlers:
-            handler.destroy()
+        message.destroy()
+        error.destroy()
 
     return close
 
