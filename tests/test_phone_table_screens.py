@@ -31,19 +31,22 @@ from scorer.ui.main import make_main
 
 
 class LinkedPages:
-    """Two phones' pages with a data channel between them, as peer.js behaves: the host's `offer`, the guest's
-    `answer`, and once the host `accept`s, both channels open; a text sent on one arrives on the other."""
+    """Phones' pages with data channels between them, as peer.js behaves: the host's `offer`, a guest's (or a
+    board's) `answer`, and once the host `accept`s, both channels open; a text sent on one arrives on the other."""
 
     def __init__(self) -> None:
         self.host = _Page(self, "host")
         self.guest = _Page(self, "guest")
-        #: the pages whose channels the app makes next: the host phone opens its table first, then the guest scans
-        self.opening = [self.host, self.guest]
+        self.board = _Page(self, "board")
+        #: the pages whose channels the app makes next: the host phone opens its table first, then the guest
+        #: scans (then the board, when there is one)
+        self.opening = [self.host, self.guest, self.board]
         self.made = 0
         self.pairs: dict[str, str] = {}  # channel → the other end's channel
+        self.answered: list[str] = []  # the answering pages' channels, waiting for the host's accept
 
     def deliver(self, channel: str, kind: str, detail=None) -> None:
-        for page in (self.host, self.guest):
+        for page in (self.host, self.guest, self.board):
             if channel in page.channels:
                 page.listener(kind, channel, detail)
 
@@ -68,7 +71,6 @@ class _Page:
         self.pages, self.side = pages, side
         self.channels: set[str] = set()
         self.listener = None
-        self.pending: list[str] = []  # a guest's channels waiting for the host's accept
 
     def listen(self, listener) -> None:
         self.listener = listener
@@ -85,11 +87,11 @@ class _Page:
             return Answered({"id": self._new(), "sdp": CHROMIUM_OFFER})
         if name == "answer":
             channel = self._new()
-            self.pending.append(channel)
+            pages.answered.append(channel)
             return Answered({"id": channel, "sdp": OTHER_ANSWER})
         if name == "accept":
             host_channel = args[0]
-            guest_channel = pages.guest.pending.pop()
+            guest_channel = pages.answered.pop()
             pages.pairs[host_channel], pages.pairs[guest_channel] = guest_channel, host_channel
             pages.deliver(host_channel, "open")
             pages.deliver(guest_channel, "open")
@@ -240,3 +242,241 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             guest_screens.service.close()
 
     run_session(run)
+
+
+def test_a_guest_phone_reads_the_table_with_the_host_phones_own_deck(phone_hosting, tmp_path, monkeypatch):
+    """The host phone plays its owner's own USA deck (other numbers, a region renamed); the guest phone has a
+    deck of its own under the same id (the family's untouched copy of tourpad's USA). Over the channel the
+    guest gets the host's deck and reads the table with it: its seat picker names it, its sheet's state (what
+    the keypad checks letters against and the summaries explain with) is that very version, and the guest's
+    phone keeps it. Read with the guest's own deck, the same letters score differently."""
+    from test_decks import install, usa_pack
+
+    from rules.editions import deck_version
+    from rules.record import GameRecord, score_record
+    from scorer.packs import resolve_deck
+
+    _pages, _path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    ours = usa_pack(2)
+    ours["name"] = "Our USA box"
+    ours["regions"][0]["name"] = "Far West"
+    for card in ours["cards"]:
+        card["region"] = "Far West" if card["region"] == "Green region" else card["region"]
+    played = install(ours)  # on the host phone
+    rounds, _ = scripted_rounds(played, 2, seed=11)
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            main = make_main(lambda: store)
+            host_storage: dict = {}
+            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            host_screens = host_page.data.table_screens
+            await until(lambda: "Host a table" in texts(host_page), "the start screen")
+            await host_screens.host(table_ui.TablePlace(), "usa-mine", 2)
+            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
+            place = host_screens.host_place
+            code = place.view["code"]
+
+            # from here on this process's files are the guest phone's: its own "usa-mine", not the host's
+            monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "guest-phone"))
+            theirs = install(usa_pack())
+            assert deck_version(theirs) != deck_version(played)
+            hosting = table_ui.HOSTING
+            guest_path = tmp_path / "guest-phone" / FILE_NAME
+            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
+                                                hosting.channels)
+            _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+            guest_screens = guest_page.data.table_screens
+            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
+            table_ui.HOSTING = hosting
+            answer_place = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(answer_place, [place.offer])
+            await host_screens.scan_guest_answer(place, [answer_place.offer])
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat, from the host phone")
+            assert "Our USA box · 2 players" in texts(guest_page)  # the host's deck, by its name
+
+            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+            sheet = guest_screens.sheet
+            edition = sheet.state.edition
+            assert deck_version(edition) == deck_version(played)
+            assert "Far West" in [region.name for region in edition.regions]
+            assert resolve_deck("usa-mine", deck_version(played)) == (edition, True)  # kept on the guest phone
+            sheet.enter_letters(1, *rounds[0][1])
+            service.submit(code, 1, 1, *rounds[0][0], 0, json.loads(host_storage[table_ui.PREFS_PREFIX + code])
+                           ["token"])
+            await until(lambda: sheet.state.rounds_done == 1, "the closed round on the guest")
+            # what the guest's phone works out with its deck (the explanations, the keypad's preview) is what the
+            # host scored; the guest's own deck would score these very letters otherwise
+            game = GameRecord.model_validate(service.record(code))
+            assert score_record(sheet.state.record(), edition).totals == sheet.state.totals()
+            assert score_record(game, played).totals == sheet.state.totals()
+            assert score_record(game, theirs).totals != sheet.state.totals()
+            host_screens.close()
+            guest_screens.close()
+            guest_screens.service.close()
+
+    run_session(run)
+
+
+def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_nothing(phone_hosting, tmp_path):
+    """A TV or tablet joins the host phone as a board: one scan each way, its answer a board's. It shows the
+    table read-only and follows it live: a round saved by the guest phone, then one saved by the host phone.
+    The host phone's link to it refuses a seat and a save, even one naming a real seat's token. Its channel
+    dropped, it is back with one scan each way."""
+    from scorer.table.errors import Forbidden
+    from scorer.table.transport import SeatSave
+
+    pages, path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            main = make_main(lambda: store)
+            host_storage: dict = {}
+            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            host_screens = host_page.data.table_screens
+            await until(lambda: "Host a table" in texts(host_page), "the start screen")
+            await host_screens.host(table_ui.TablePlace(), "europe", 2)
+            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
+            place = host_screens.host_place
+            code = place.view["code"]
+            await host_screens.seat_player(place, 1, "Ann")
+
+            async def other_device(name: str):
+                """A device of its own (its own tables), at its start screen: its connection (kept by the caller:
+                a session whose connection is collected is destroyed), page and table screens."""
+                hosting = table_ui.HOSTING
+                own = path.with_name(f"{name}-{FILE_NAME}")
+                table_ui.HOSTING = table_ui.Hosting(TableService(own, store=InlineTableStore(own)), "",
+                                                    hosting.channels)
+                phone, page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+                await until(lambda: "Scan a code" in texts(page), f"the {name}'s start screen")
+                table_ui.HOSTING = hosting
+                return phone, page, page.data.table_screens
+
+            _guest, guest_page, guest_screens = await other_device("guest")
+            joining = table_ui.TablePlace(shows="start")
+            await guest_screens.scan_host_code(joining, [place.offer])
+            await host_screens.scan_guest_answer(place, [joining.offer])
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat")
+            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+
+            # the board: "Show a table on this screen", the host's code scanned, its board's answer scanned back
+            _board, board_page, board_screens = await other_device("board")
+            assert "Show a table on this screen" in texts(board_page)
+            showing = table_ui.TablePlace(shows="start")
+            await board_screens.scan_host_code(showing, [place.offer], board=True)
+            assert expand(showing.offer)[0] == "board"
+            await host_screens.scan_guest_answer(place, [showing.offer])
+            await until(lambda: board_page.data.route == ("table_board", {"code": code}), "the board's screen")
+            await until(lambda: "Round 1 · still entering: Ann, Zoé" in texts(board_page), "the board, live")
+            await until(lambda: place.boards == 1, "the host counts the board")
+            assert place.guests == 1 and place.message == "A board is showing the table (it can save nothing)"
+            assert "1 board showing the table" in texts(host_page)
+
+            # a round saved by the guest phone, then one by the host phone: the board follows both
+            guest_screens.sheet.enter_letters(1, *rounds[0][1])
+            await until(lambda: "Round 1 · still entering: Ann" in texts(board_page), "the guest's save, drawn")
+            assert any(text.startswith(f"R1  {rounds[0][1][0]}") for text in texts(board_page))
+            host_token = json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"]
+            TableSheetSession(service, code, host_token, None).enter_letters(0, *rounds[0][0])
+            await until(lambda: "Round 2 · still entering: Ann, Zoé" in texts(board_page), "the host's save, drawn")
+            totals = [player["total"] for player in service.view(code)["scores"]["players"]]
+            assert f"{totals[1]} pts" in texts(board_page)
+
+            # the board's link saves nothing: not with a seat's token, and it takes no seat
+            board_link = board_screens.guest.transport
+            version = service.view(code)["version"]
+            board_link.token = guest_screens.sheet.token  # Zoé's, as if copied onto the board
+            with pytest.raises(Forbidden, match=r"^a board only shows the table"):
+                board_link.save(SeatSave(1, 2, 2, *rounds[1][1], 0))
+            board_link.token = ""
+            with pytest.raises(Forbidden):
+                board_link.claim(2, "Mallory")
+            assert service.view(code)["version"] == version
+
+            # the board's channel drops: its start screen says how to show the table again, one scan each way
+            pages.drop(board_screens.guest.channel)
+            await until(lambda: board_page.data.route == ("table", {}), "the board's start screen")
+            assert any(text.startswith("The connection to the host's phone dropped. To show the table again")
+                       for text in texts(board_page))
+            await until(lambda: place.boards == 0, "the host sees the board gone")
+            again = table_ui.TablePlace(shows="start")
+            await board_screens.scan_host_code(again, [place.offer], board=True)
+            await host_screens.scan_guest_answer(place, [again.offer])
+            await until(lambda: board_page.data.route == ("table_board", {"code": code}), "the board again")
+            await until(lambda: "Round 2 · still entering: Ann, Zoé" in texts(board_page), "the board, live again")
+            for screens in (host_screens, guest_screens, board_screens):
+                screens.close()
+            guest_screens.service.close()
+            board_screens.service.close()
+
+    run_session(run)
+
+
+def test_a_phone_on_the_hosts_own_app_plays_its_seat_over_the_hosts_api(tmp_path, monkeypatch):
+    """A phone that opened `tourpad host`'s own `/app/` scans the host's join link: rather than leave for the
+    table's served page, it reads the table over the host's API (same origin), takes a free seat and plays it
+    on its own screens; its save is committed on the laptop, and a round the laptop closes reaches its sheet
+    through the event stream. The page's `fetch` and `EventSource` are stood in for as in test_fetch_seat."""
+    from live_api import serve_table_api
+    from test_fetch_seat import event_source, fetch
+
+    from scorer.routes import join_link
+    from scorer.table.fetch_seat import FetchSeatTransport
+
+    laptop = TableService(tmp_path / "laptop.sqlite3")
+    serving = serve_table_api(laptop)
+    url = next(serving)
+    code, _host = laptop.create_table("europe", 2, credential=laptop.host_credential)
+    ann = laptop.claim_seat(code, 1, "Ann")
+    rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
+    own = tmp_path / FILE_NAME
+    phone_service = TableService(own, store=InlineTableStore(own))
+    pages = LinkedPages()
+    monkeypatch.setattr(table_ui, "HOSTING", table_ui.Hosting(
+        phone_service, "", lambda: PageChannels(pages.opening.pop(0)), url,
+        lambda code: FetchSeatTransport(code, "", fetch, event_source, lambda seconds, fn: None, url)))
+    store = EventStore(tmp_path / "games.sqlite3")
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            _phone, page = await table_flet.open_phone(make_main(lambda: store), "/table", {}, hub, executor)
+            screens = page.data.table_screens
+            await until(lambda: "Scan a code" in texts(page), "the start screen")
+            await screens.scan_host_code(table_ui.TablePlace(shows="start"), [join_link(url, code)])
+            await until(lambda: page.data.route == ("table_seats", {"code": code}), "the seat picker")
+            assert "Take seat 2" in texts(page) and "Seat 1: Ann" in texts(page)  # read over the API
+            await screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: screens.sheet is not None, "the phone's sheet")
+            sheet = screens.sheet
+            assert sheet.transport is screens.http.transport and sheet.seat == 1
+            sheet.enter_letters(1, *rounds[0][1])  # acknowledged once the laptop committed it
+            assert laptop.view(code)["rounds"][0]["entries"][1]["cards"] == rounds[0][1][0]
+            assert laptop.view(code)["seats"][1]["name"] == "Zoé"
+            laptop.submit(code, 1, 1, *rounds[0][0], 0, ann)
+            await until(lambda: sheet.state.rounds_done == 1, "the round the laptop closed, on the phone")
+            assert sheet.view["sheet"] == laptop.view(code)["sheet"]
+            screens.close()
+
+    try:
+        run_session(run)
+    finally:
+        next(serving, None)
+        store.close()
+        phone_service.close()
+        laptop.close()
+
+
+def test_the_web_apps_origin_is_its_pages_address_up_to_the_path():
+    """What a scanned join link's origin is compared with (the worker's own `location` is not the page's)."""
+    assert table_ui.page_origin("http://192.168.1.5:8000/app/#/table") == "http://192.168.1.5:8000"
+    assert table_ui.page_origin("https://tourpad.example/") == "https://tourpad.example"
+    assert table_ui.page_origin(None) == "" and table_ui.page_origin("file:///app/index.html") == ""

@@ -136,3 +136,35 @@ def test_a_save_waiting_when_the_channel_drops_is_told_the_host_is_unreachable()
         transport.save(SeatSave(1, 1, 1, "ABCDEFG", None, 0))
     assert len(sent) == 1 and json.loads(sent[0])["save"]["cards"] == "ABCDEFG"
     transport.receive(json.dumps({"answer": 1, "ok": {}}))  # a late answer to it is dropped, not misapplied
+
+
+def test_a_deck_other_than_the_one_the_table_plays_is_refused_and_not_kept(phone, monkeypatch):
+    """A guest keeps the host's deck only when it is the deck the table's view names (its id and version): a
+    host phone that sent another (a damaged text, another version) is refused in one line, nothing kept, and
+    the seat follows no table it cannot read."""
+    from test_decks import install, usa_pack
+
+    from rules.editions import deck_document, deck_version
+    from scorer.packs import deck_versions_dir
+    from scorer.table.board import keep_table_deck
+    from scorer.table.errors import Invalid
+
+    played = install(usa_pack(2))
+    code, _host = phone.create_table("usa-mine", 2, credential=phone.host_credential)
+    view = phone.view(code)
+    assert phone.deck(code) == deck_document(played)
+    other = deck_document(install(usa_pack(3)))  # the deck edited since
+    for kept in deck_versions_dir().iterdir():  # the guest's phone: none of the host's decks
+        kept.unlink()
+    with pytest.raises(Invalid, match="other than the one its table plays"):
+        keep_table_deck(view, other)
+    guest = Guest(phone, code)
+    with monkeypatch.context() as patched:
+        patched.setattr(phone, "deck", lambda code: other)
+        with pytest.raises(Invalid, match="other than the one its table plays"):
+            guest.transport.follow(guest.updates.put)
+    assert guest.link._unsubscribe is None and json.loads(guest.sent[-1])["stop"] == {}
+    with pytest.raises(Invalid, match=r"^the host's deck cannot be read: "):
+        keep_table_deck(view, {"id": "usa-mine", "cards": "no"})
+    assert not any(deck_version(played) in kept.name for kept in deck_versions_dir().iterdir())
+    assert deck_version(keep_table_deck(view, deck_document(played))) == deck_version(played)

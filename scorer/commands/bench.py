@@ -233,6 +233,43 @@ def taps(as_json: AsJson = False,
                   highlight=False)
 
 
+PHONE_TABLE_ROWS = (
+    ("save_to_drawn_on_others", N_("a save → folded on each other phone")),
+    ("save_to_drawn_on_other_guests", N_("… on each other guest phone")),
+    ("save_to_event_in_other_guests_pages", N_("… its event in each other guest's page (page clock)")),
+    ("save_acknowledged", N_("a save acknowledged to its phone")),
+    ("channel_open", N_("a channel open, from the host's offer")),
+    ("relay_call", N_("one call of the bench's relay into a page")),
+)
+
+
+@app.command("phone-table", help=N_("A phone-hosted table: one headless Chromium page per phone with the app's "
+                                    "peer.js (real WebRTC data channels on loopback, set up by the connection "
+                                    "codes), each phone's Python in this process (the host phone's table on its "
+                                    "thread-free store). Every seat saves its rows of engine-played games: a save "
+                                    "→ folded on each other phone, p50/p95. Not included: Pyodide, the page ⇄ "
+                                    "worker hop (a Playwright call stands in: an upper bound), the Flet redraw."))
+def phone_table(as_json: AsJson = False,
+                guests: int = typer.Option(3, min=1, max=3, help=N_("guest phones beside the host phone")),
+                games: int = typer.Option(3, min=1, max=20, help=N_("games played (4 rounds each)"))) -> None:
+    from benchmarks import phone_table as bench_phone_table
+
+    result = bench_phone_table.run(guests, games)
+    if as_json:
+        report(result, True)
+        return
+    from rich.table import Table
+
+    shown = Table(title=_("Phone-hosted table: {phones} phones, {saves} saves ({edition})").format(
+        phones=result["phones"], saves=result["saves"], edition=result["edition"]))
+    for column in (_("what"), _("p50 ms"), _("p95 ms"), _("max ms"), _("samples")):
+        shown.add_column(column, justify="right")
+    for key, label in PHONE_TABLE_ROWS:
+        row = result[key]
+        shown.add_row(_(label), str(row["p50_ms"]), str(row["p95_ms"]), str(row["max_ms"]), str(row["n"]))
+    console.print(shown)
+
+
 @app.command("print", help=N_("Render time and file size of a 50-sheet score pad (goal < 2 s, vector, fonts subset) "
                               "and of a card sheet."))
 def print_(as_json: AsJson = False, edition: str = "australia", sheets: int = 50, paper: str = "a4") -> None:

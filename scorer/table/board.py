@@ -12,8 +12,11 @@ from dataclasses import dataclass
 
 from rules import wording
 from rules.edition import Edition
+from rules.model import EditionDataError
 from rules.sheet import GameSheet
 from scorer.locale import _
+from scorer.table.errors import Invalid, Unavailable
+from scorer.userfile import UserFileError
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,43 @@ def table_edition(view: dict) -> Edition:
 
     info = view["edition"]
     return resolve_deck(info["id"], info.get("version"))[0]
+
+
+def has_table_deck(view: dict) -> bool:
+    """Whether this device holds the very deck a table view plays (tourpad's and the publisher's decks are on
+    every device; an owner's deck at the view's version only where it was installed, kept or received)."""
+    from scorer.packs import resolve_deck
+
+    info = view["edition"]
+    if info.get("version") is None:
+        return True
+    try:
+        return resolve_deck(info["id"], info["version"])[1]
+    except (KeyError, EditionDataError, UserFileError):
+        return False
+
+
+def keep_table_deck(view: dict, document: object) -> Edition:
+    """The host's deck as it sent it (`TableService.deck`), checked by the rules every deck is checked by and
+    kept on this device under its version, so `table_edition` reads this table with it from now on (and a
+    record of it scores here). Refuses (`Invalid`, changing nothing) a deck that is not the one the view names:
+    a device never reads a table with a deck other than the host's."""
+    from rules.editions import deck_version, edition_as_saved
+    from scorer.packs import keep_version
+
+    info = view["edition"]
+    try:
+        edition = edition_as_saved(document)
+    except (EditionDataError, ValueError, TypeError) as err:
+        raise Invalid(_("the host's deck cannot be read: {error}").format(error=err)) from None
+    if edition.id != info["id"] or deck_version(edition) != info.get("version"):
+        raise Invalid(_("the host sent a deck other than the one its table plays ({deck})").format(
+            deck=info.get("name") or info["id"]))
+    try:
+        keep_version(edition)
+    except UserFileError as err:
+        raise Unavailable(str(err)) from None
+    return edition
 
 
 def board_from_view(view: dict) -> Board:

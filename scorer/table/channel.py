@@ -6,11 +6,16 @@ The channel carries text; each message is one JSON object, checked with pydantic
 message is what a stranger's phone sent: anything malformed is answered with a refusal and changes nothing).
 
 - guest → host: ``{"ask": n, "view": {}}``, ``{"ask": n, "follow": {}}``, ``{"ask": n, "stop": {}}``,
+  ``{"ask": n, "deck": {}}`` (the host's own deck the table plays, whole: a guest reads the table with it),
   ``{"ask": n, "claim": {"seat", "name"}}`` (no token: a free seat; the seat's own token: a rename), and
   ``{"ask": n, "save": {"game", "round_no", "seat_no", "cards", "choice", "replaces_revision"}}``, each with the
   guest's token (``"token"``) where the host checks one;
 - host → guest: ``{"answer": n, "ok": {...}}`` or ``{"answer": n, "refused": {"status", "message"}}``, and
   ``{"event": {...}}`` for every change of the table the guest follows (the feed's event, whole table included).
+
+A guest that does not hold the deck a view names (an owner's deck, at its version) asks for it once and keeps
+it (`scorer.table.board.keep_table_deck`): its keypad, sheets and explanations read the table with the host's
+deck, never with one of its own that has the same name.
 
 A save names its game, and every event carries the whole table with its game number: nothing from one game is
 applied in the next. The host answers a save only once the phone has kept it (`scorer.table.phone_store`).
@@ -30,7 +35,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from scorer.locale import _
-from scorer.table.errors import REFUSALS_BY_STATUS, Invalid, TableError, Unavailable
+from scorer.table.errors import REFUSALS_BY_STATUS, Forbidden, Invalid, TableError, Unavailable
 from scorer.table.service import TableService
 from scorer.table.transport import Deliver, SeatSave
 
@@ -76,11 +81,12 @@ class GuestMessage(_Strict):
     view: _Empty | None = None
     follow: _Empty | None = None
     stop: _Empty | None = None
+    deck: _Empty | None = None
     claim: _Claim | None = None
     save: _Save | None = None
 
     def kind(self) -> str | None:
-        kinds = [k for k in ("view", "follow", "stop", "claim", "save") if getattr(self, k) is not None]
+        kinds = [k for k in ("view", "follow", "stop", "deck", "claim", "save") if getattr(self, k) is not None]
         return kinds[0] if len(kinds) == 1 else None
 
 
@@ -100,12 +106,14 @@ class HostMessage(_Strict):
 
 class ChannelHostLink:
     """The host phone's end of one guest's channel, for table `code` of `service`. `receive` takes each text
-    the guest sent; answers and events go out through `send`."""
+    the guest sent; answers and events go out through `send`. A `read_only` link is a board's (a TV or
+    tablet): it reads and follows the table, and every claim and save on it is refused, whatever token it names."""
 
-    def __init__(self, service: TableService, code: str, send: Send) -> None:
+    def __init__(self, service: TableService, code: str, send: Send, read_only: bool = False) -> None:
         self.service = service
         self.code = service.view(code)["code"]
         self.send = send
+        self.read_only = read_only
         self._unsubscribe: Callable[[], None] | None = None
 
     def receive(self, text: str) -> None:
@@ -136,6 +144,10 @@ class ChannelHostLink:
         if message.stop is not None:
             self.close()
             return {}
+        if message.deck is not None:
+            return {"deck": self.service.deck(self.code)}
+        if self.read_only:
+            raise Forbidden(_("a board only shows the table: it cannot take a seat or save a round"))
         if message.claim is not None:
             token = self.service.claim_seat(self.code, message.claim.seat, message.claim.name, message.token)
             return {"seat": message.claim.seat, "token": token}
@@ -188,6 +200,8 @@ class ChannelSeatTransport:
         self._asks = itertools.count(1)
         self._answers: dict[int, _Answer] = {}
         self._deliver: Deliver | None = None
+        #: the (deck id, version) of the tables this seat has read, once this device holds that deck
+        self._decks_held: set[tuple[str, str | None]] = set()
 
     # --- what arrives ---------------------------------------------------------------------------------------
 
@@ -232,12 +246,30 @@ class ChannelSeatTransport:
             message["token"] = self.token
         self.send(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
 
+    def _with_deck(self, view: dict) -> dict:
+        """`view`, once this device holds the deck it plays: the host's own deck is asked for (once) and kept,
+        so the seat's screens never read the table with another deck (a table keeps its deck all its life)."""
+        from scorer.table.board import has_table_deck, keep_table_deck
+
+        info = view["edition"]
+        held = (info["id"], info.get("version"))
+        if held not in self._decks_held:
+            if not has_table_deck(view):
+                keep_table_deck(view, self._request("deck").get("deck"))
+            self._decks_held.add(held)
+        return view
+
     def view(self) -> dict:
-        return self._request("view")
+        return self._with_deck(self._request("view"))
 
     def follow(self, deliver: Deliver) -> dict:
         self._deliver = deliver
-        return self._request("follow")
+        view = self._request("follow")
+        try:
+            return self._with_deck(view)
+        except TableError:  # no table without its deck: the events stop too
+            self.stop()
+            raise
 
     def stop(self) -> None:
         if self._deliver is not None:

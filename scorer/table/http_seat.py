@@ -53,9 +53,9 @@ class HttpSeatTransport:
             with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
                 return json.load(response)
         except urllib.error.HTTPError as err:
-            raise _refusal(err.code, err.read()) from None
+            raise refusal(err.code, err.read()) from None
         except OSError as err:
-            raise _unreachable(err) from None
+            raise unreachable(err) from None
 
     def view(self) -> dict:
         return self._request("GET", self._path)
@@ -74,7 +74,7 @@ class HttpSeatTransport:
         except (StopIteration, OSError, ValueError, KeyError, http.client.HTTPException):
             feed.stop()
             feed.close_stream()
-            raise _unreachable(OSError(_("the table's event stream ended at once"))) from None
+            raise unreachable(OSError(_("the table's event stream ended at once"))) from None
         except TableError:
             feed.stop()
             feed.close_stream()
@@ -109,10 +109,10 @@ class _Feed:
             body = response.read() if response.status != 200 else b""
         except (OSError, http.client.HTTPException) as err:  # refused, reset, or a broken answer
             connection.close()
-            raise _unreachable(OSError(str(err) or type(err).__name__)) from None
+            raise unreachable(OSError(str(err) or type(err).__name__)) from None
         if response.status != 200:
             connection.close()
-            raise _refusal(response.status, body)
+            raise refusal(response.status, body)
         with self.lock:
             self.stream = (connection, sock)
             if self.stopped.is_set():
@@ -178,12 +178,14 @@ def server_sent_events(lines) -> Iterator[dict]:
             data.append(line[5:].removeprefix(" "))
 
 
-def _unreachable(err: OSError) -> TableError:
+def unreachable(err: OSError) -> TableError:
+    """What a seat is told when the host cannot be reached (also `scorer.table.fetch_seat`'s)."""
     return Unavailable(_("the table's host cannot be reached ({error}); check the Wi-Fi and try again").format(
         error=getattr(err, "reason", err)))
 
 
-def _refusal(status: int, body: bytes) -> TableError:
+def refusal(status: int, body: bytes) -> TableError:
+    """The host's refusal (its JSON `detail`) as the error a seat shows (also `scorer.table.fetch_seat`'s)."""
     try:
         message = json.loads(body)["detail"]
     except (ValueError, KeyError, TypeError):

@@ -50,19 +50,21 @@ class PageChannels:
         self.users[made["id"]] = events
         return made["id"], pack("offer", made["sdp"])
 
-    async def answer(self, scanned: str, events: ChannelEvents) -> tuple[str, str]:
-        """The guest's side: the host's code, scanned; the new channel's id and the code to show back."""
+    async def answer(self, scanned: str, events: ChannelEvents, board: bool = False) -> tuple[str, str]:
+        """The guest's side: the host's code, scanned; the new channel's id and the code to show back (a board's
+        answer when `board`: the host gives that channel a read-only link)."""
         kind, sdp = expand(scanned)
         if kind != "offer":
             raise PeerCodeError(_("this is a joining phone's code: scan the code on the host's phone"))
         made = _fields(await self.page.call("answer", sdp))
         self.users[made["id"]] = events
-        return made["id"], pack("answer", made["sdp"])
+        return made["id"], pack("board" if board else "answer", made["sdp"])
 
     async def accept(self, channel: str, scanned: str) -> None:
-        """The host's side: the guest's code, scanned; the channel then opens (or fails, said through its events)."""
+        """The host's side: the guest's (or a board's) code, scanned; the channel then opens (or fails, said
+        through its events)."""
         kind, sdp = expand(scanned)
-        if kind != "answer":
+        if kind not in ("answer", "board"):
             raise PeerCodeError(_("this is a host's code: scan the code on the joining phone"))
         await self.page.call("accept", channel, sdp)
 

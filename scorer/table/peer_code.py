@@ -26,7 +26,10 @@ from scorer.locale import _
 #: Starts every connection code: tells it apart from a card's code (`tp:…`) and a join link; the digit is the
 #: format's version, so a code from a later tourpad is refused with a clear message, not misread.
 PREFIX = "TPC1:"
-KINDS = ("offer", "answer")
+#: What a code describes: the host's offer, a guest's answer, or the answer of a board (a TV or tablet that only
+#: shows the table: the host phone's link to it refuses every seat and save). A board's answer is an answer to
+#: the browser; the kind only tells the host phone which role the channel gets.
+KINDS = ("offer", "answer", "board")
 SETUP_ROLES = ("actpass", "active", "passive")
 #: The fingerprint algorithms a browser may use (RFC 8122), with their digests' sizes in bytes.
 FINGERPRINT_ALGORITHMS = {"sha-1": 20, "sha-224": 28, "sha-256": 32, "sha-384": 48, "sha-512": 64}
@@ -59,7 +62,7 @@ class Candidate:
 class Description:
     """What a data channel needs of an offer or answer."""
 
-    kind: str  # "offer" or "answer"
+    kind: str  # "offer", "answer" or "board" (a read-only board's answer)
     setup: str  # the DTLS role: "actpass" (an offer), "active" or "passive" (an answer)
     ice_ufrag: str
     ice_pwd: str

@@ -3,9 +3,11 @@
 `HostLinks` keeps, for one table of the host phone, a connection code waiting for its guest (a new one as soon as
 a guest has answered: one code per guest) and a `ChannelHostLink` for each open channel. `GuestLink` is a
 guest's side: the host's code scanned, its answer code to show, then a `ChannelSeatTransport` once the channel
-opens. Neither knows a screen: each says what happened through `on_change(what, detail)` — `opened`, `closed` or
-`failed` (detail: `UNREACHABLE`, in plain words) — called where the page's event arrives, so a screen hands it
-to its own loop. A channel that never opens is closed by the page after `peer.js`'s OPEN_TIMEOUT_MS (12 s).
+opens. A board (a TV or tablet) joins the same way with a board's answer (`GuestLink(board=True)`): the host
+gives its channel a read-only link. Neither knows a screen: each says what happened through
+`on_change(what, detail)` — `opened` (detail: the channel), `closed` or `failed` (detail: `UNREACHABLE`, in plain
+words) — called where the page's event arrives, so a screen hands it to its own loop. A channel that never opens
+is closed by the page after `peer.js`'s OPEN_TIMEOUT_MS (12 s).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from scorer.locale import _
 from scorer.table.channel import ChannelHostLink, ChannelSeatTransport
 from scorer.table.page_channel import ChannelEvents, PageChannels
+from scorer.table.peer_code import PeerCodeError, expand
 from scorer.table.service import TableService
 
 OnChange = Callable[[str, str], None]
@@ -44,11 +47,22 @@ class HostLinks:
         self.offer_code = ""
         #: the channel a guest's answer was scanned for, until it opens or fails
         self.answered: set[str] = set()
+        #: the channels answered by a board's code: their links are read-only
+        self.board_channels: set[str] = set()
         self.links: dict[str, ChannelHostLink] = {}
 
     @property
     def connected(self) -> int:
-        return len(self.links)
+        """The guests' phones connected (boards are counted apart)."""
+        return sum(not link.read_only for link in self.links.values())
+
+    @property
+    def boards(self) -> int:
+        """The boards (TVs, tablets) showing the table."""
+        return sum(link.read_only for link in self.links.values())
+
+    def is_board(self, channel: str) -> bool:
+        return channel in self.board_channels
 
     async def offer(self) -> str:
         """A new code for the next guest (the one on show, if no guest has answered it yet)."""
@@ -64,17 +78,20 @@ class HostLinks:
         def opened() -> None:
             self.answered.discard(channel)
             self.links[channel] = ChannelHostLink(self.service, self.code,
-                                                  lambda message: self.channels.send(channel, message))
+                                                  lambda message: self.channels.send(channel, message),
+                                                  read_only=channel in self.board_channels)
             self.on_change("opened", channel)
 
         def closed() -> None:
             link = self.links.pop(channel, None)
             if link is not None:
                 link.close()
+            self.board_channels.discard(channel)
             self.on_change("closed", channel)
 
         def failed(reason: str) -> None:
             self.answered.discard(channel)
+            self.board_channels.discard(channel)
             if self.waiting == channel:
                 self.waiting = None
             self.on_change("failed", unreachable())
@@ -84,12 +101,19 @@ class HostLinks:
         return self.offer_code
 
     async def accept(self, scanned: str) -> None:
-        """The guest's answer to the code on show: its channel opens (or fails) by itself from here; the next
-        guest gets a new code. Raises `PeerCodeError` for a text that is no guest's answer (nothing changes)."""
+        """The guest's (or a board's) answer to the code on show: its channel opens (or fails) by itself from
+        here; the next guest gets a new code. Raises `PeerCodeError` for a text that is no guest's answer
+        (nothing changes)."""
         if self.waiting is None:
             await self.offer()
         channel = self.waiting
-        await self.channels.accept(channel, scanned)
+        if expand(scanned)[0] == "board":  # known before the channel can open: its link is read-only from the start
+            self.board_channels.add(channel)
+        try:
+            await self.channels.accept(channel, scanned)
+        except PeerCodeError:
+            self.board_channels.discard(channel)
+            raise
         self.answered.add(channel)
         self.waiting = None
         await self.offer()
@@ -102,6 +126,7 @@ class HostLinks:
                 link.close()
             self.channels.close(channel)
         self.answered.clear()
+        self.board_channels.clear()
         self.waiting = None
 
 
@@ -124,12 +149,14 @@ def page_wait(done: threading.Event, seconds: float) -> bool:
 
 class GuestLink:
     """A guest phone's channel to a host phone: `answer` the host's scanned code, show the answer it returns;
-    once the host scanned that, `transport` is the seat's way to the table (the table's code learned from it)."""
+    once the host scanned that, `transport` is the seat's way to the table (the table's code learned from it).
+    A `board`'s answer asks for a read-only link: it follows the table, and can take no seat and save nothing."""
 
     def __init__(self, channels: PageChannels, on_change: OnChange,
-                 wait: Callable[[threading.Event, float], bool] | None = None) -> None:
+                 wait: Callable[[threading.Event, float], bool] | None = None, board: bool = False) -> None:
         self.channels = channels
         self.on_change = on_change
+        self.board = board
         self.channel: str | None = None
         self.open = False
         self.transport = ChannelSeatTransport(self._send, "", wait=wait)
@@ -159,5 +186,5 @@ class GuestLink:
             self.on_change("failed", unreachable())
 
         self.channel, code = await self.channels.answer(scanned, ChannelEvents(self.transport.receive, opened,
-                                                                               closed, failed))
+                                                                               closed, failed), board=self.board)
         return code

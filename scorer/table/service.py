@@ -199,6 +199,16 @@ class TableService:
     def view(self, code: str) -> dict:
         return self.games.view(code)
 
+    def deck(self, code: str) -> dict | None:
+        """The host's own deck table `code` plays, whole (`rules.editions.deck_document`), for a device that
+        reads the table but was never given that deck (a phone joined over a data channel); None for tourpad's
+        and the publisher's decks, which every device has."""
+        from rules.editions import deck_document
+
+        with self.tables.lock:
+            table = self.tables.get(code)
+            return deck_document(table.edition) if table.deck is not None else None
+
     def expire_idle(self) -> list[str]:
         return self.games.expire_idle()
 

@@ -77,7 +77,10 @@ def precompressed_static_files(directory: Path):
 
         def _file_response(self, full_path, stat_result, scope, status_code: int):
             request_headers = Headers(scope=scope)
-            found = compressed_sibling(full_path, request_headers.get("accept-encoding", ""))
+            # a page goes plain: the host's security policy allows its inline scripts by their hashes, taken
+            # from the text it sends (`scorer.table.api.SecurityHeaders`); a page is a few kilobytes
+            found = (None if media_type(full_path) == "text/html" else
+                     compressed_sibling(full_path, request_headers.get("accept-encoding", "")))
             if found is None:
                 response = super().file_response(full_path, stat_result, scope, status_code)
                 if any(Path(str(full_path) + suffix).is_file() for _coding, suffix in ENCODINGS):

@@ -24,6 +24,7 @@ import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -44,6 +45,9 @@ from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
 from scorer.ui.sheet import round_summary_screen, sheet_screen
 
+if TYPE_CHECKING:
+    from scorer.table.fetch_seat import FetchSeatTransport
+
 PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
 HOST_CREDENTIAL_KEY = PREFS_PREFIX + "host"
@@ -57,33 +61,60 @@ class Hosting:
     #: A host phone (the web app): the page's data channels, made at first use. Its guests join by two codes
     #: over a channel each (scorer/table/phone_links.py), not by its URL; None under `tourpad host`.
     channels: Callable[[], PageChannels] | None = None
+    #: The web app's own origin (``https://192.168.1.5:8000``), and a seat transport to table `code` on the host
+    #: there (`scorer.table.fetch_seat`): a phone that opened `tourpad host`'s own `/app/` plays its seat with
+    #: its own screens, its taps kept on the phone until Save. Empty / None elsewhere.
+    origin: str = ""
+    over_http: Callable[[str], FetchSeatTransport] | None = None
+
+
+@dataclass
+class OverHttp:
+    """A phone's way to a table on the `tourpad host` its web app came from: what `TableScreens.remote` gives,
+    as a `GuestLink` does for a host phone (never a board)."""
+
+    transport: FetchSeatTransport
+    board: bool = False
 
 
 HOSTING: Hosting | None = None
 
 
-def configure(service: TableService, url: str, channels: Callable[[], PageChannels] | None = None) -> None:
+def configure(service: TableService, url: str, channels: Callable[[], PageChannels] | None = None,
+              origin: str = "", over_http: Callable[[str], FetchSeatTransport] | None = None) -> None:
     """Called by `tourpad host`: this process holds the tables, players reach it at `url`. The web app calls it
-    with `channels`: the phone holds its own tables and reaches other phones over data channels."""
+    with `channels`: the phone holds its own tables and reaches other phones over data channels (and, from
+    its own `origin`, the tables of the `tourpad host` that served it, `over_http`)."""
     global HOSTING
-    HOSTING = Hosting(service, url, channels)
+    HOSTING = Hosting(service, url, channels, origin, over_http)
 
 
 def configure_phone() -> None:
     """The web app's table mode: this phone's tables in its own storage (`scorer.table.phone_store`), its guests
     over the page's data channels."""
     from scorer.packs import data_dir
+    from scorer.table.fetch_seat import FetchSeatTransport, browser_fetch, browser_later, browser_stream
     from scorer.table.phone_store import phone_table_service
 
-    configure(phone_table_service(data_dir()), "", PageChannels.in_browser)
+    def over_http(code: str) -> FetchSeatTransport:
+        return FetchSeatTransport(code, "", browser_fetch, browser_stream, browser_later)
+
+    # the app's origin is its page's (`TableScreens`): a worker's `location` is not the page's to read
+    configure(phone_table_service(data_dir()), "", PageChannels.in_browser, over_http=over_http)
 
 
 def table_game(view: dict) -> str:
     """What the table plays, for its seat picker and host screen: "Boomerang: Europe · 3 players" (the
     edition's name in this session's language; the seats' and the host's sheets name it in their title)."""
+    from rules.model import EditionDataError
+    from scorer.table.board import table_edition
+
     n = len(view["seats"])
-    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(
-        edition=edition_name(view["edition"]["id"]), n=n)
+    try:  # the host's deck by its name, even where this device has another deck of the same id
+        name = table_edition(view).label
+    except (KeyError, EditionDataError):
+        name = edition_name(view["edition"]["id"])
+    return ngettext("{edition} · {n} player", "{edition} · {n} players", n).format(edition=name, n=n)
 
 
 @functools.lru_cache(maxsize=32)
@@ -114,9 +145,10 @@ class TablePlace:
     seat_link: str = ""
     record: str = ""
     #: a phone's connection code on show ("host": for the next guest; "answer": the guest's answer), and the
-    #: number of guests' phones connected to the host phone
+    #: number of guests' phones and of boards (TVs, tablets) connected to the host phone
     offer: str = ""
     guests: int = 0
+    boards: int = 0
 
     def __post_init__(self) -> None:
         # What is typed and picked in the screen's fields, by field. Not observed (a keystroke redraws
@@ -219,9 +251,18 @@ def start_form(place: TablePlace, screens: TableScreens) -> list:
         async def scanned(texts: list[str]) -> None:
             await screens.scan_host_code(place, texts)
 
+        async def scanned_for_board(texts: list[str]) -> None:
+            await screens.scan_host_code(place, texts, board=True)
+
         joining = [ft.Text(_("Scan the code on the host's phone, then show it the code this phone makes.")),
                    scan_code_button(screens.app, "join-code", _("Scan the host's code"),
-                                    _("Photograph the code on the host's phone."), scanned)]
+                                    _("Photograph the code on the host's phone."), scanned),
+                   # a TV or tablet: the same exchange, its answer a board's (the host saves nothing from it)
+                   ft.Text(_("Show a table on this screen"), size=18, weight=ft.FontWeight.W_600),
+                   ft.Text(_("A TV or tablet beside the table shows every sheet and the standings, read-only: "
+                             "scan the host's code here, then show it this screen's code.")),
+                   scan_code_button(screens.app, "board-join-code", _("Show a table on this screen"),
+                                    _("Photograph the code on the host's phone."), scanned_for_board)]
     else:
         joining = [ft.Row([code_field, ft.FilledButton(_("Join"), on_click=join)], wrap=True)]
     return [
@@ -311,8 +352,11 @@ def guest_card(place: TablePlace, screens: TableScreens) -> ft.Control:
         ft.Text(_("Phones joining"), weight=ft.FontWeight.W_600),
         sem("guests", ft.Text(ngettext("{n} phone connected", "{n} phones connected", place.guests).format(
             n=place.guests))),
+        *([sem("boards", ft.Text(ngettext("{n} board showing the table", "{n} boards showing the table",
+                                          place.boards).format(n=place.boards)))] if place.boards else []),
         ft.Text(_("A guest's phone scans this code (Table mode, Join a table), then shows its own: scan it here. "
-                  "A phone that lost its seat rejoins the same way.")),
+                  "A phone that lost its seat rejoins the same way. A TV or tablet joins the same way as a board "
+                  "(Show a table on this screen): it can save nothing.")),
         code_image("guest-code", place.offer) if place.offer else ft.Text(_("Making a code…")),
         scan_code_button(screens.app, "guest-answer", _("Scan a guest's answer"),
                          _("Photograph the code on the guest's phone."), scanned)], spacing=8)
@@ -455,17 +499,31 @@ def board_card(url: str, code: str) -> ft.Control:
                   wrap=True)
 
 
+def page_origin(url: str | None) -> str:
+    """``scheme://host:port`` of a page's address ("" when it has none, or is no web address)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") and parts.netloc else ""
+
+
 class TableScreens:
     """One window's table mode: the device's tokens, the links it has followed, and the sheet it shows live.
     Its screens are `table_place` components over a `TablePlace` each; what it learns (storage read, a
     table's change) it writes into their places."""
 
     def __init__(self, app: PadApp, service: TableService, url: str,
-                 channels: Callable[[], PageChannels] | None = None) -> None:
+                 channels: Callable[[], PageChannels] | None = None, origin: str = "",
+                 over_http: Callable[[str], FetchSeatTransport] | None = None) -> None:
         self.app = app
         self.page = app.page
         self.service = service
         self.url = url
+        #: the web app's origin (its page's, unless given) and its way to the tables of the `tourpad host` there
+        #: (see `Hosting`)
+        self.origin = origin or page_origin(self.page.url)
+        self._over_http = over_http
+        self.http: OverHttp | None = None
         #: a host phone's (the web app's) data channels, made at first use; None under `tourpad host`
         self._channels = channels
         self._made_channels: PageChannels | None = None
@@ -504,11 +562,13 @@ class TableScreens:
             self._made_channels = self._channels()
         return self._made_channels
 
-    def remote(self, code: str) -> GuestLink | None:
-        """The channel to the host phone that holds table `code`, when this phone joined it that way."""
-        guest = self.guest
-        if guest is not None and guest.transport.code and normalize_code(guest.transport.code) == normalize_code(code):
-            return guest
+    def remote(self, code: str) -> GuestLink | OverHttp | None:
+        """The channel to the host phone that holds table `code`, when this phone joined it that way (or the
+        way to the `tourpad host` this web app came from, when it joined that host's table)."""
+        for remote in (self.guest, self.http):
+            if (remote is not None and remote.transport.code
+                    and normalize_code(remote.transport.code) == normalize_code(code)):
+                return remote
         return None
 
     def table_view(self, code: str) -> dict:
@@ -530,20 +590,25 @@ class TableScreens:
 
         self.page.run_task(run)
 
-    async def scan_host_code(self, place: TablePlace, texts: list[str]) -> None:
-        """A guest: the host phone's code scanned; this phone's answer code shown in `place`. A table link from
-        a `tourpad host` computer opens that table's own page instead."""
+    async def scan_host_code(self, place: TablePlace, texts: list[str], board: bool = False) -> None:
+        """A guest: the host phone's code scanned; this phone's answer code shown in `place` (a `board`'s answer:
+        this device will only show the table). A table link from a `tourpad host` computer opens that table's
+        own page instead."""
         from scorer.pad.scanned_code import table_link_in
         from scorer.runtime import IN_BROWSER
         from scorer.table.phone_links import page_wait
 
         link = next((found for text in texts if (found := table_link_in(text))), None)
+        if link is not None and (code := self._own_host_table(link)) is not None:
+            await self.join_over_http(place, code)
+            return
         if link is not None:  # the table lives on its computer: this tab opens the table's page there
             await ft.UrlLauncher().launch_url(link, web_only_window_name="_self")
             return
         if self.guest is None:
             self.guest = GuestLink(self.channels(), lambda what, detail: self._from_the_channel(
                 what, detail, self._guest_news), wait=page_wait if IN_BROWSER else None)
+        self.guest.board = board
         try:
             answer = await self.guest.answer(texts[0])
         except PeerCodeError as err:
@@ -553,6 +618,42 @@ class TableScreens:
         place.offer = answer
         place.say(_("Waiting for the host's phone to scan this code…"), good_news=True)
         place.shows = "answer"
+
+    def _own_host_table(self, link: str) -> str | None:
+        """The table code of a join link to the `tourpad host` this web app was opened from (same origin: its
+        API is reachable without a mixed-content or cross-origin refusal); None for any other link."""
+        from urllib.parse import urlsplit
+
+        from scorer.routes import RouteError, parse
+
+        parts = urlsplit(link)
+        if self._over_http is None or not self.origin or f"{parts.scheme}://{parts.netloc}" != self.origin:
+            return None
+        for route in (parts.fragment, parts.path):
+            try:
+                screen_name, params = parse(route)
+            except RouteError:
+                continue
+            if screen_name in ("join", "table_seats"):
+                return params["code"]
+        return None
+
+    async def join_over_http(self, place: TablePlace, code: str) -> None:
+        """Table `code` of the `tourpad host` this web app came from, played with this phone's own screens over
+        its API: this phone's seat there, or the seat picker."""
+        if self.http is not None:
+            self.http.transport.stop()
+        try:
+            self.http = OverHttp(self._over_http(code))
+        except TableError as err:
+            place.say(err.message)
+            return
+        code = self.http.transport.code
+        held = await self._role(code)
+        if held is not None and held[1] is not None:
+            self._go_to_sheet(code, held[1])
+        else:
+            self.app.go("table_seats", code=code)
 
     def _guest_news(self, what: str, detail: str) -> None:
         place = self.link_place
@@ -565,8 +666,10 @@ class TableScreens:
             if self.sheet is not None and self.sheet.transport is self.guest.transport:
                 self.sheet.stop()
                 self.sheet = None
-            self.notice = _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
-                            "seat and what you typed are kept.")
+            self.notice = (_("The connection to the host's phone dropped. To show the table again, scan its code "
+                             "again with “Show a table on this screen”.") if self.guest.board else
+                           _("The connection to the host's phone dropped. To rejoin, scan its code again: your "
+                             "seat and what you typed are kept."))
             self.app.go("table")
             return
         self.page.run_task(self._joined)
@@ -581,6 +684,9 @@ class TableScreens:
                 place.say(err.message)
             return
         guest.transport.code = code
+        if guest.board:  # a TV or tablet: the table's board, read-only
+            self.app.go("table_board", code=code)
+            return
         held = await self._role(code)
         if held is not None and held[1] is not None:
             if self.sheet is not None and self.sheet.transport is guest.transport:
@@ -593,12 +699,13 @@ class TableScreens:
         links, place = self.host_links, self.host_place
         if links is None or place is None:
             return
-        place.guests = links.connected
+        place.guests, place.boards = links.connected, links.boards
         if what == "failed":
             place.say(detail)
             self.page.run_task(self._next_offer, place)
         elif what == "opened":
-            place.say(_("A phone joined the table"), good_news=True)
+            place.say(_("A board is showing the table (it can save nothing)") if links.is_board(detail)
+                      else _("A phone joined the table"), good_news=True)
 
     async def _next_offer(self, place: TablePlace) -> None:
         if self.host_links is not None:
@@ -873,7 +980,7 @@ class TableScreens:
                 self.host_links = HostLinks(self.channels(), self.service, view["code"],
                                             lambda what, detail: self._from_the_channel(what, detail,
                                                                                         self._host_news))
-            place.guests = self.host_links.connected
+            place.guests, place.boards = self.host_links.connected, self.host_links.boards
             self.page.run_task(self._next_offer, place)
 
     def host_action(self, place: TablePlace, action: Callable[[], object], done: str) -> None:
@@ -977,7 +1084,8 @@ def table_screens(app: PadApp) -> TableScreens | None:
         configure_phone()  # at the first table screen: the data folder is open by then
     screens: TableScreens | None = getattr(app, "table_screens", None)
     if screens is None:
-        screens = TableScreens(app, HOSTING.service, HOSTING.url, HOSTING.channels)
+        screens = TableScreens(app, HOSTING.service, HOSTING.url, HOSTING.channels, HOSTING.origin,
+                               HOSTING.over_http)
         app.table_screens = screens
     return screens
 

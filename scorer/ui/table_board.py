@@ -3,10 +3,12 @@
 Every sheet side by side, the standings, who is still entering this round, and the shared first-come bonuses
 (open, and who took which): `scorer.table.board` arranges the table's view, this module only draws it, in
 type large enough to read across a room. Like the event stream, the join code is all it needs; it holds no
-token and has nothing to tap. It stays live the way the seat screens do: the service calls this window's
-listener after every committed change. Columns reflow with the window (a TV at 1920×1080: all sheets in one
-row beside the standings; a tablet: two sheets a row under them); on a phone its type is sized to be read
-in hand (`IN_HAND`).
+token and has nothing to tap. It stays live the way the seat screens do, over a seat transport
+(`scorer.table.transport`): under `tourpad host` the service in this process calls this window's listener after
+every committed change; on a TV or tablet joined to a host phone, the board's data channel brings each change
+(the host phone's link to a board is read-only: it refuses every seat and save). Columns reflow with the window
+(a TV at 1920×1080: all sheets in one row beside the standings; a tablet: two sheets a row under them); on a
+phone its type is sized to be read in hand (`IN_HAND`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import flet as ft
 from rules import wording
 from scorer.locale import _, ngettext
 from scorer.table.board import Board, OpenRegion, RouteBoard, SheetColumn, TakenBonus, board_from_view, tiers_text
-from scorer.table.service import TableError, TableService
+from scorer.table.service import TableError
+from scorer.table.transport import SeatTransport, ServiceTransport
 from scorer.ui import table as table_ui
 from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 
@@ -87,20 +90,21 @@ def board_body(shown: BoardShown) -> ft.Control:
 
 
 class BoardScreen:
-    """One window's board of one table: it follows the table's events into its `BoardShown`.
+    """One window's board of the table `transport` reaches: it follows the table's events into its `BoardShown`.
 
     Leaving the screen unsubscribes (`Screen.on_leave`). A window closed while showing the board does not say
     so here (the page's `on_close` belongs to the seat screens); its listener goes at the first event after
     Flet destroys the session, when `run_task` raises and the service drops a listener that failed."""
 
-    def __init__(self, app: PadApp, service: TableService, code: str) -> None:
+    def __init__(self, app: PadApp, transport: SeatTransport) -> None:
         self.app = app
-        self.service = service
+        self.transport = transport
         self._unsubscribe: Callable[[], None] | None = None
         try:
-            view, self._unsubscribe = service.subscribe(code, self._on_event)
+            view = transport.follow(self._on_event)
         except TableError as err:
             raise NotFound(err.message) from None
+        self._unsubscribe = transport.stop
         narrow = (app.page.width or PHONE_WIDTH) < PHONE_WIDTH
         self.shown = BoardShown(board_from_view(view), sizes=IN_HAND if narrow else ACROSS_THE_ROOM)
         self.root = island(board_body, self.shown)
@@ -117,7 +121,8 @@ class BoardScreen:
     # --- live updates ---------------------------------------------------------------------------------------
 
     def _on_event(self, event: dict) -> None:
-        """Called by the service on its writer thread: hand the event to this window's loop."""
+        """Called where the transport hears of a change (the service's writer thread, the page's channel event):
+        hand the event to this window's loop."""
         self.app.page.run_task(self._apply, event)
 
     async def _apply(self, event: dict) -> None:
@@ -206,11 +211,17 @@ def sheet_card(board: Board, sheet: SheetColumn, t: BoardType) -> ft.Control:
 
 @screen("table_board")
 def table_board(app: PadApp, code: str) -> Screen:
-    """The big-screen board of table `code` (only under `tourpad host`, which holds the tables)."""
-    hosting = table_ui.HOSTING
-    if hosting is None:
+    """The big-screen board of table `code`: under `tourpad host`, which holds the tables, or on a TV or tablet
+    joined to a host phone as a board (its read-only channel)."""
+    screens = table_ui.table_screens(app)
+    if screens is None:
         return table_ui.how_to_host()
-    board = BoardScreen(app, hosting.service, code)
+    remote = screens.remote(code)
+    try:
+        transport = remote.transport if remote is not None else ServiceTransport(screens.service, code, "")
+    except TableError as err:
+        raise NotFound(err.message) from None
+    board = BoardScreen(app, transport)
     title = _("Table {code} · {edition}").format(code=board.board.code, edition=board.board.edition)
     # focusable: a keyboard can reach the board to scroll it (it has no button of its own to land on)
     return Screen(title, ft.Container(ft.Semantics(content=board.root, focusable=True), padding=ft.Padding.all(20)),
