@@ -210,6 +210,20 @@ class PadApp:
         name, params = target
         self.go(name, **params)
 
+    def remember(self, target: tuple[str, dict]) -> None:
+        """A screen that showed a change of its own params itself (a sheet's tab): `target` (a screen and
+        its params) is remembered as the route on show, nothing drawn; a target elsewhere is gone to."""
+        name, params = target
+        path = format_route(name, **params)
+        if path != self.path or name != self.route[0]:
+            self.go(name, **params)
+            return
+        self._extras[path] = {k: v for k, v in params.items() if k not in BY_SCREEN[name].keys}
+        self.route = (name, {**params, **self._extras[path]})
+        drawn = self._drawn.get(path)
+        if drawn is not None:
+            drawn.params = self.route[1]
+
     def open(self, path: str, push: bool = True) -> None:
         """Show the screen at `path` (a route change, a link, Back); an unknown path shows "not found"."""
         path = normalise(path)
