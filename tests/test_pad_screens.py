@@ -312,6 +312,23 @@ def test_a_tab_tap_shows_that_player_with_the_same_buttons(store):
     run_session(run)
 
 
+def test_a_category_entrys_choice_keeps_the_buttons_a_tap_is_aimed_at(store):
+    """By-category entry: a tap on a choice restyles the choice buttons; none is replaced (a quick second
+    tap still lands on the button it was aimed at)."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
+        session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        labels = ["No activity", *(icon.label for icon in game.state.edition.choice.icons)]
+        aimed = {label: find_button(page, label)._i for label in labels}
+        await session.dispatch_event(aimed[labels[1]], "click", None)
+        await session.dispatch_event(aimed["No activity"], "click", None)
+        assert {label: find_button(page, label)._i for label in labels} == aimed
+        assert find_button(page, "No activity").style.bgcolor == ft.Colors.PRIMARY
+        assert find_button(page, labels[1]).style.bgcolor is None
+
+    run_session(run)
+
+
 def test_home_follows_another_tabs_game_in_place(store):
     """Home is a component over this device's games: a game finished in another tab updates it live,
     patching what changed; no button a tap may be aimed at is replaced."""

@@ -32,6 +32,7 @@ from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
+from scorer.ui.sheet import picked_style
 from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -543,15 +544,20 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         draw_choices()
         show_points()
 
+    names = [None, *(i.name for i in edition.choice.icons)]
+    choice_labels = {i.name: i.label for i in edition.choice.icons}
+    # built once and restyled: a quick second tap must find the button it was aimed at
+    choice_buttons = {n: ft.OutlinedButton(choice_labels[n] if n else wording.CHOICE_NONE_BUTTON[rule],
+                                           icon=card_icon(n, "choice", dark=dark, label=choice_labels[n])
+                                           if n else None, on_click=lambda e, n=n: pick(n)) for n in names}
+    choice_row.controls = list(choice_buttons.values())
+
     def draw_choices() -> None:
-        names = [None, *(i.name for i in edition.choice.icons)]
-        labels = {i.name: i.label for i in edition.choice.icons}
-        choice_row.controls = [
-            (ft.FilledButton if chosen["choice"] == n and (n or chosen["made"]) else ft.OutlinedButton)(
-                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule],
-                icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
-                on_click=lambda e, n=n: pick(n))
-            for n in names]
+        for n, button in choice_buttons.items():
+            picked = chosen["choice"] == n and bool(n or chosen["made"])
+            if button.data != picked:  # a new style object is a new patch: set only when it changes
+                button.data = picked
+                button.style = picked_style(picked)
 
     draw_choices()
     regions = [ft.Checkbox(label=r.label, value=r.name in saved.get("regions", []), data=r.name,

@@ -449,7 +449,7 @@ def sheet_body(view: GameView, app: PadApp) -> ft.Control:
     state = session.state
     tabs = ft.Row([
         sem(f"tab-{p + 1}", ft.OutlinedButton(
-            player_tab_label(state, p), style=tab_style(p == player),
+            player_tab_label(state, p), style=picked_style(p == player),
             on_click=lambda e, p=p: show_tab(app, view, p)))
         for p in range(state.setup.n)], wrap=True, spacing=6, run_spacing=6)
     parts: list[ft.Control] = [*(sem("sheet-status", ft.Text(line, size=13, weight=ft.FontWeight.W_500))
@@ -468,9 +468,9 @@ def sheet_body(view: GameView, app: PadApp) -> ft.Control:
     return ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def tab_style(chosen: bool) -> ft.ButtonStyle:
-    """A player's tab: filled when it is the one on show (one button either way, restyled: a quick tap on
-    another tab must find the button it was aimed at)."""
+def picked_style(chosen: bool) -> ft.ButtonStyle:
+    """An outlined button filled when it is the one picked (a player's tab, a category entry's choice): one
+    button either way, restyled, so that a quick tap on another finds the button it was aimed at."""
     return ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY if chosen else None,
                           color=ft.Colors.ON_PRIMARY if chosen else None,
                           side=ft.BorderSide(1, ft.Colors.PRIMARY) if chosen else None, animation_duration=0)
