@@ -195,6 +195,7 @@ class LetterEntry:
         self.draft.choice = name
         self.draft.choice_made = True
         self.prompt = False
+        self.typed_text = self.draft.cards  # the typing field shows the cards again, as after a key
         self.show()
 
     async def on_enter(self, e) -> None:
