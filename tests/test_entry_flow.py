@@ -173,7 +173,7 @@ def test_a_round_by_category_asks_before_saving_with_no_activity(tmp_path):
 
 def walk_all(control):
     yield control
-    for attr in ("controls", "content", "actions"):
+    for attr in ("controls", "content", "actions", "_b"):  # _b: a component's rendered body (the keypad)
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):

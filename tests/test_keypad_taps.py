@@ -59,3 +59,28 @@ def test_a_tap_is_answered_in_one_message(store, isolated_data_dir):
         assert "Cards: ABCDEHJ (7 of 7)" in texts(page)
 
     run_session(run)
+
+
+def test_a_scanned_rows_holes_are_filled_by_keypad_taps(store, isolated_data_dir):
+    """A photo read with a hole: the next key tapped fills it, the row then goes to the keypad's slots and
+    the scan's status says so; the keys are still the ones first drawn."""
+    from scorer.pad.scan import RowProposal
+
+    def scan_status(page) -> str:
+        return next(c.content.value for c in walk(top(page)) if getattr(c, "identifier", None) == "scan-status")
+
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        drawn = tappable_ids(page)
+        # the keypad's component renders over its entry (the draft, the scan): as a photo read with a hole
+        keypad = next(c.args[-1] for c in walk(top(page)) if getattr(c, "args", None) and hasattr(c.args[-1], "scan"))
+        keypad.scan.proposal = RowProposal(["A", "B", None, "D", "E", "H", "J"], {})
+        await session.dispatch_event(find_button(page, "B")._i, "click", None)  # a repeat: refused, said so
+        assert "B is already your card at position 2" in scan_status(page)
+        await session.dispatch_event(find_button(page, "C")._i, "click", None)
+        assert scan_status(page) == "ABCDEHJ: complete. Check the points, then save the round."
+        assert "Cards: ABCDEHJ (7 of 7)" in texts(page)
+        assert tappable_ids(page) == drawn
+
+    run_session(run)

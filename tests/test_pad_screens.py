@@ -267,6 +267,68 @@ def test_a_second_tab_sees_entries_live(store):
     run_session(run)
 
 
+def test_the_sheet_follows_another_tabs_round_in_place(store):
+    """The sheet is a component over the game: a round saved in another tab re-renders it, patching what
+    changed; the buttons a tap may be aimed at (the tabs, the next player's Enter) are not replaced."""
+    async def run():
+        main = make_main(lambda: store)
+        _, page_a, conn = await start(main)
+        _, page_b, _ = await start(main, hub=conn.pubsubhub)
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        page_b.data.go("sheet", game_id=game.game_id)
+        aimed = {name: hook(page_b, name)._i for name in ("tab-1", "tab-2", "enter-2")}
+        game.enter_letters(0, "ABCDEFG", None)
+        page_a.pubsub.send_others_on_topic(GAMES_TOPIC, game.game_id)
+        for _ in range(100):  # pubsub handlers run on the hub's executor
+            if "Waiting for Bob" in texts(page_b):
+                break
+            await asyncio.sleep(0.02)
+        assert "Waiting for Bob" in texts(page_b) and "Ann: entered" in texts(page_b)
+        assert {name: hook(page_b, name)._i for name in aimed} == aimed
+        assert hook(page_b, "undo").disabled is False  # the app bar's Undo: there is an entry to undo now
+
+    run_session(run)
+
+
+def test_a_tab_tap_shows_that_player_with_the_same_buttons(store):
+    """A tap on a player's tab re-renders the sheet for that player: the tab tapped and the others are
+    the ones first drawn (a quick second tap still lands), restyled; the route remembers the player."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        for ann, bob in (("ABCDEFG", "HIJKLMN"),):
+            game.enter_letters(0, ann, None)
+            game.enter_letters(1, bob, None)
+        session, page, _conn = await start(make_main(lambda: store))
+        app = page.data
+        app.go("sheet", game_id=game.game_id)
+        aimed = {name: hook(page, name)._i for name in ("tab-1", "tab-2", "enter-1", "enter-2")}
+        await session.dispatch_event(aimed["tab-2"], "click", None)
+        await settle()
+        assert {name: hook(page, name)._i for name in aimed} == aimed
+        assert hook(page, "tab-2").style.bgcolor == ft.Colors.PRIMARY and hook(page, "tab-1").style.bgcolor is None
+        assert hook(page, "sheet-total-2").content.value == str(game.state.totals()[1])
+        assert app.route == ("sheet", {"game_id": game.game_id, "player": 1})
+
+    run_session(run)
+
+
+def test_a_category_entrys_choice_keeps_the_buttons_a_tap_is_aimed_at(store):
+    """By-category entry: a tap on a choice restyles the choice buttons; none is replaced (a quick second
+    tap still lands on the button it was aimed at)."""
+    async def run():
+        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
+        session, page, _conn = await start_at(make_main(lambda: store), f"/game/{game.game_id}/round/1/player/1")
+        labels = ["No activity", *(icon.label for icon in game.state.edition.choice.icons)]
+        aimed = {label: find_button(page, label)._i for label in labels}
+        await session.dispatch_event(aimed[labels[1]], "click", None)
+        await session.dispatch_event(aimed["No activity"], "click", None)
+        assert {label: find_button(page, label)._i for label in labels} == aimed
+        assert find_button(page, "No activity").style.bgcolor == ft.Colors.PRIMARY
+        assert find_button(page, labels[1]).style.bgcolor is None
+
+    run_session(run)
+
+
 def test_home_follows_another_tabs_game_in_place(store):
     """Home is a component over this device's games: a game finished in another tab updates it live,
     patching what changed; no button a tap may be aimed at is replaced."""

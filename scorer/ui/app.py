@@ -6,7 +6,7 @@ Navigation is Flet's: `app.go(name, **params)` draws that screen and pushes its 
 the browser's Back and Forward and a typed or pasted URL come back as route changes (`page.on_route_change`),
 and the app bar's back arrow and Android's Back pop a view (`page.on_view_pop`). `page.views` is computed from
 the route alone: its chain of parents (home, sheet, entry), so even a screen opened from a link has somewhere
-to go back to; the app keeps no stack of its own, only the screens drawn for the route on show (to reuse).
+to go back to; the app keeps no stack nor cache of its own: each view on show holds what drew it (to reuse).
 A reload reattaches to the same server session (the same screen); a new session starts from the page's route.
 """
 
@@ -69,12 +69,20 @@ class Screen:
 
 @dataclass
 class Drawn:
-    """A screen drawn for the route on show: which screen, with which params, and its view."""
+    """A screen drawn for the route on show: which screen, with which params, and its view (whose `data`
+    it is: the views on show are the only record of what is drawn, `PadApp.shown`)."""
 
     name: str
     params: dict
     screen: Screen
     view: ft.View
+
+
+def drawn_as(name: str, params: dict, screen: Screen, view: ft.View) -> Drawn:
+    """`view`, drawn for `screen` with `params`, remembering so (`PadApp.shown` reads it back)."""
+    drawn = Drawn(name, params, screen, view)
+    view.data = drawn
+    return drawn
 
 
 class BrowserHistory:
@@ -184,9 +192,6 @@ class PadApp:
         self.route: tuple[str, dict] = ("home", {})
         self.path = "/"
         self._extras: dict[str, dict] = {}  # per path: the params that are not part of its URL
-        #: The screens drawn for the route on show, by path: what `render` may reuse (a screen keeps its
-        #: controls while its path and params stay on show). Never a stack: the views are the route's chain.
-        self._drawn: dict[str, Drawn] = {}
         self._browser = BrowserHistory()
         self._wakelock: ft.Wakelock | None = None
         self._rendered_wide = False
@@ -209,6 +214,20 @@ class PadApp:
         """`go` to a (screen, params) pair, as `scorer.pad.session.SheetPlace.route` names one."""
         name, params = target
         self.go(name, **params)
+
+    def remember(self, target: tuple[str, dict]) -> None:
+        """A screen that showed a change of its own params itself (a sheet's tab): `target` (a screen and
+        its params) is remembered as the route on show, nothing drawn; a target elsewhere is gone to."""
+        name, params = target
+        path = format_route(name, **params)
+        if path != self.path or name != self.route[0]:
+            self.go(name, **params)
+            return
+        self._extras[path] = {k: v for k, v in params.items() if k not in BY_SCREEN[name].keys}
+        self.route = (name, {**params, **self._extras[path]})
+        drawn = self.shown().get(path)
+        if drawn is not None:
+            drawn.params = self.route[1]
 
     def open(self, path: str, push: bool = True) -> None:
         """Show the screen at `path` (a route change, a link, Back); an unknown path shows "not found"."""
@@ -266,7 +285,7 @@ class PadApp:
         old_top = self._reusable(self.path, name, params, rebuild_below)
         if moved and old_top is not None and old_top.screen.on_change is not None:
             kept[self.path] = old_top  # back down to it (it was drawn below): it updates itself in place
-        for path, old in self._drawn.items():
+        for path, old in self.shown().items():
             if kept.get(path) is not old and old.screen.on_leave is not None:
                 old.screen.on_leave()
         came_back = self.path in kept
@@ -276,7 +295,7 @@ class PadApp:
             shown, found = self._build(name, params)
             if not found:
                 wanted = [self._placed("home", {})]
-            top = Drawn(name, params, shown, self._view(self.path, shown))
+            top = drawn_as(name, params, shown, self._view(self.path, shown))
         drawn: dict[str, Drawn] = {}
         for path, screen_name, screen_params in wanted:
             if path in kept:
@@ -284,12 +303,11 @@ class PadApp:
                 continue
             shown, ok = self._build(screen_name, screen_params)
             if ok:
-                drawn[path] = Drawn(screen_name, screen_params, shown, self._view(path, shown))
+                drawn[path] = drawn_as(screen_name, screen_params, shown, self._view(path, shown))
         drawn[self.path] = top
         for path, old in kept.items():  # kept for a chain a "not found" replaced
             if drawn.get(path) is not old and old.screen.on_leave is not None:
                 old.screen.on_leave()
-        self._drawn = drawn
         self._rendered_wide = self.wide
         self.page.views[:] = [d.view for d in drawn.values()]
         if came_back:  # once it is on top: bringing itself up to date may mean drawing itself anew
@@ -301,9 +319,14 @@ class PadApp:
         path = format_route(name, **params)
         return path, name, {**params, **self._extras.get(path, {})}
 
+    def shown(self) -> dict[str, Drawn]:
+        """The screens on show, by path: Flet's views (the route's chain, home first), each holding what drew
+        it. What `render` may reuse: a screen keeps its controls while its path and params stay on show."""
+        return {view.route: view.data for view in self.page.views if isinstance(view.data, Drawn)}
+
     def _reusable(self, path: str, name: str, params: dict, rebuild: bool) -> Drawn | None:
         """The screen drawn last at `path`, if it shows the same screen with the same params."""
-        old = self._drawn.get(path)
+        old = self.shown().get(path)
         if rebuild or old is None or old.name != name or old.params != params:
             return None
         return old
@@ -419,7 +442,7 @@ class PadApp:
     def refresh(self) -> None:
         """The screen on show brought up to date with what changed under it: in place when it can
         (`Screen.on_change`: a component's model read again, only what changed patched), else drawn anew."""
-        top = self._drawn.get(self.path)
+        top = self.shown().get(self.path)
         if top is not None and top.screen.on_change is not None:
             top.screen.on_change()
         else:

@@ -15,7 +15,7 @@ from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, GameSession, PadState
 from scorer.pad.session import SheetSession
 from scorer.ui.app import PadApp, Screen, screen, sem
-from scorer.ui.sheet import PAD, sheet_screen, undo_button
+from scorer.ui.sheet import GameView, game_screen, sheet_screen
 
 #: Gold, silver, bronze: dark enough for 3:1 on the light theme's surface, light enough for the dark one's.
 MEDALS = {1: "#A67C00", 2: "#7D8A96", 3: "#B0703A"}
@@ -128,9 +128,17 @@ def game_end(app: PadApp, game_id: int) -> Screen:
 
 def end_screen(app: PadApp, session: SheetSession) -> Screen:
     """The final ranking of a game wherever it lives, with the chart and the exports."""
-    state = session.state
-    if not state.finished:
+    if not session.state.finished:
         return sheet_screen(app, session)
+    return game_screen(app, _("Final ranking"), GameView(session), end_body,
+                       still_shown=lambda: session.state.finished)
+
+
+@ft.component
+def end_body(view: GameView, app: PadApp) -> ft.Control:
+    """The final ranking over `view`, then a rematch (a game on this device), the exports and the way on."""
+    session = view.session
+    state = session.state
     exports = ft.Row([
         *([ft.FilledTonalButton(_("Save JSON"), icon=ft.Icons.SAVE_ALT,
                                 on_click=lambda e: export(app, session, "json", False)),
@@ -146,14 +154,13 @@ def end_screen(app: PadApp, session: SheetSession) -> Screen:
                                                tooltip=_("A new game: the same players, edition and variant"),
                                                on_click=lambda e: start_rematch(app, session)))]
                if isinstance(session, GameSession) else [])
-    body = final_ranking_view(state, after_podium=rematch, closing=[
+    return final_ranking_view(state, after_podium=rematch, closing=[
         ft.Text(_("Export"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
         exports,
         ft.Row([ft.OutlinedButton(_("Score sheet"), icon=ft.Icons.GRID_ON,
                                   on_click=lambda e: app.go_to(session.place.route("sheet"))),
                 ft.OutlinedButton(_("Home"), icon=ft.Icons.HOME, on_click=lambda e: app.go("home"))],
                wrap=True, spacing=8)])
-    return Screen(_("Final ranking"), ft.Container(body, padding=PAD), actions=undo_button(app, session))
 
 
 def final_ranking_view(state: PadState, after_podium: list[ft.Control], closing: list[ft.Control]) -> ft.Control:

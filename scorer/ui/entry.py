@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -14,15 +15,24 @@ from scorer.locale import _, ngettext
 from scorer.pad.categories import NUMBER_FIELDS, field_labels
 from scorer.pad.categories import preview as category_preview
 from scorer.pad.contrast import text_on
-from scorer.pad.entry import LetterDraft, draft_for, missing_choice_question, preview, taken_letters
+from scorer.pad.entry import (
+    CategoryLine,
+    ChoiceOption,
+    LetterDraft,
+    draft_for,
+    missing_choice_question,
+    preview,
+    taken_letters,
+)
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
-from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, note, screen, sem
 from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
+from scorer.ui.sheet import picked_style
 from scorer.ui.text_size import DEFAULT_TEXT_SIZE
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
@@ -86,12 +96,26 @@ async def submit_round(app: PadApp, session: SheetSession, command: Callable[[],
     return after
 
 
+@ft.observable
+@dataclass(eq=False)
+class KeypadView:
+    """What one player's keypad shows (`LetterEntry.look`): the draft's cards and choice, what was refused,
+    the letters others took, what is in the typing field, whether the choice row asks for a choice, and
+    the game's state read last. The keypad is a component over it: a tap changes the draft, the look is
+    read again, and the component re-renders then and there (`LetterEntry.show`), Flet patching only the
+    keys, slots and lines whose look changed. The controls a tap can aim at keep their identity."""
+
+    #: The look last rendered: not a field (no notification): `LetterEntry.show` re-renders in the same
+    #: turn as the tap, in one patch, rather than at the update scheduler's next turn.
+    _look: tuple = ()
+
+
 class LetterEntry:
-    """One player's round on the letter keypad. Every control a tap can aim at (the keys, the slots, the
-    choice buttons) is built once and keeps its identity: a tap changes the draft the moment it arrives and
-    the screen catches up by updating those controls in place. A control replaced on every tap would take
-    the taps already on their way with it: the client names the control it tapped, and the server drops an
-    event for a control it no longer has."""
+    """One player's round on the letter keypad: the draft, the events that change it, the save; what it
+    looks like is the `letter_keypad` component over `view`. A tap changes the draft the moment it arrives
+    and the screen catches up by re-rendering: a control replaced on every tap would take the taps already
+    on their way with it (the client names the control it tapped, and the server drops an event for a
+    control it no longer has), and a component keeps its controls' identity from one render to the next."""
 
     def __init__(self, app: PadApp, session: SheetSession, round_index: int, player: int) -> None:
         self.app = app
@@ -99,6 +123,8 @@ class LetterEntry:
         self.r = round_index
         self.p = player
         self.state = session.state
+        #: Counts the game's changes made elsewhere while the keypad is open (a new look each time).
+        self.state_changes = 0
         self.edition = self.state.edition
         self.draft_key = (*session.draft_key, round_index, player)
         self.draft: LetterDraft = draft_for(self.state, round_index, player)
@@ -107,90 +133,25 @@ class LetterEntry:
         if kept is not None and kept.base == self.saved:  # typed here before a reload or Back, not saved yet
             self.draft.letters, self.draft.choice = list(kept.letters), kept.choice
             self.draft.choice_made = kept.choice_made or self.draft.choice is not None
-        self.typed = ft.TextField(label=_("Type the letters"), value=self.draft.cards, dense=True,
-                                  capitalization=ft.TextCapitalization.CHARACTERS,
-                                  on_change=self.on_typed, on_submit=self.on_enter)
-        self.message = ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, size=13)
-        self.message_view = sem("entry-message", self.message)  # hidden while there is nothing to say
-        self.cards_line = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        self.lines = ft.Column(spacing=2)
-        self.subtotal = ft.Text("", weight=ft.FontWeight.BOLD, size=16)
-        self.points = ft.Card(ft.Container(ft.Column([
-            ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
-            sem("entry-subtotal", self.subtotal),
-            sem("entry-lines", self.lines)], spacing=6), padding=12))
-        #: Under the choice row: "choose an activity" when a save found none made; whether points may rise.
-        # (hidden by their Semantics wrappers: a Semantics' content must stay visible)
-        self.choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500,
-                                                          size=13))
-        self.choice_prompt.visible = False
-        self.choice_note = sem("choice-note", ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT))
-        self.choice_note.visible = False
+        #: What the typing field shows: the cards, or what was typed there (kept as typed, refused letters too).
+        self.typed_text = self.draft.cards
+        #: "Choose an activity" under the choice row: shown when Save or Enter found none made.
+        self.prompt = False
         self.key = key_size(self.edition)
-        self.region_of = {c.letter: self.edition.regions[c.region] for c in self.edition.cards}
         # 42 px each, narrower on a phone too narrow for seven of those (320 px)
         usable = app.page.width - PAD.left - PAD.right if app.page.width else PHONE_ROW
-        slot = min(SLOT_WIDTH, int(usable - (HAND_SIZE - 1) * 4) // HAND_SIZE)
-        self.slot_boxes = [ft.Container(ft.Text("", size=20, weight=ft.FontWeight.BOLD),
-                                        width=slot, height=46, border_radius=8, alignment=ft.Alignment.CENTER)
-                           for _i in range(HAND_SIZE)]
-        words = [_("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1) for i in range(HAND_SIZE)]
-        if app.text_size == DEFAULT_TEXT_SIZE:
-            self.slots = ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
-                words[i], size=10, width=slot, text_align=ft.TextAlign.CENTER, color=ft.Colors.ON_SURFACE_VARIANT)],
-                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
-                for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-        else:
-            # larger text: "Throw" and "Catch" no longer fit under a slot ("Thro / w"); they go whole under
-            # the first and the last, the slots named by them for a screen reader
-            row_width = HAND_SIZE * slot + (HAND_SIZE - 1) * 4
-            self.slots = ft.Column([
-                ft.Row([ft.Semantics(identifier=f"slot-{i + 1}", label=words[i], content=box)
-                        for i, box in enumerate(self.slot_boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
-                ft.Container(ft.Row([ft.Text(word, size=10, no_wrap=True, color=ft.Colors.ON_SURFACE_VARIANT)
-                                     for word in (words[0], words[-1])],
-                                    alignment=ft.MainAxisAlignment.SPACE_BETWEEN), width=row_width)],
-                spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
-        # Plain boxes, not buttons: a button's ink ripple and state animations keep the phone drawing frame
-        # after frame for some 400 ms after each tap, and quick taps then wait behind those frames. A key
-        # answers by filling with its region's colour; to a screen reader it is still a button named by its
-        # letter (and the "Type the letters" field takes a keyboard).
-        self.keys = {card.letter: ft.Container(
-            ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD), width=self.key, height=KEY_HEIGHT,
-            border_radius=10, clip_behavior=ft.ClipBehavior.NONE, alignment=ft.Alignment.CENTER,
-            on_click=lambda e, letter=card.letter: self.tap(letter)) for card in self.edition.cards}
-        self.normal_text = normal_text = app.text_size == DEFAULT_TEXT_SIZE
-        self.keypad = ft.Column([ft.Row([
-            # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
-            ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
-                                 weight=ft.FontWeight.W_500),
-                         # as tall as a key; in larger text as wide and tall as its words, which a fixed width
-                         # broke mid-word ("Queenslan / d"); the row's keys wrap under it when need be
-                         width=REGION_LABEL if normal_text else None, height=KEY_HEIGHT if normal_text else None,
-                         bgcolor=region.color, border_radius=10,
-                         padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
-            *(ft.Semantics(content=self.keys[card.letter], button=True) for card in self.edition.cards
-              if card.region == region.index)],
-            spacing=6, wrap=True, run_spacing=KEY_GAP) for region in self.edition.regions], spacing=KEY_GAP)
-        dark = is_dark(app.page)
-        self.choice_buttons: dict[str | None, ft.OutlinedButton] = {None: ft.OutlinedButton(
-            wording.CHOICE_NONE_BUTTON[self.edition.choice.rule], on_click=lambda e: self.choose(None))}
-        for icon in self.edition.choice.icons:
-            self.choice_buttons[icon.name] = ft.OutlinedButton(
-                content=ft.Text(icon.label, size=12), expand=True,
-                on_click=lambda e, n=icon.name: self.choose(n),
-                icon=ft.Container(card_icon(icon.name, "choice", size=20, dark=dark, label=icon.label)))
-        options = [self.choice_buttons[icon.name] for icon in self.edition.choice.icons]
-        # None beside the question, the options two by two: the whole row fits under the keypad on a phone
-        self.choices = ft.Column([
-            ft.Row([ft.Text(wording.choice_pick_prompt(self.edition.choice.label), weight=ft.FontWeight.BOLD,
-                            size=13, expand=True),
-                sem("choice-none", self.choice_buttons[None])], spacing=6),
-            self.choice_prompt,
-            *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2)),
-            self.choice_note], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY))
+        self.slot = min(SLOT_WIDTH, int(usable - (HAND_SIZE - 1) * 4) // HAND_SIZE)
+        self.normal_text = app.text_size == DEFAULT_TEXT_SIZE
+        self.dark = is_dark(app.page)
         self.scan = ScanPanel(self, app.page)
-        self.refresh(sync_text=False)
+        self.view = KeypadView()
+        self.component: ft.Control | None = None
+        self.keep_draft()
+
+    def body(self) -> ft.Control:
+        self.view._look = self.look()
+        self.component = island(letter_keypad, self.view, self)
+        return self.component
 
     # --- events ----------------------------------------------------------------------------------------
 
@@ -198,7 +159,7 @@ class LetterEntry:
         if self.scan.fill(letter):  # completing a scanned row with holes
             return
         self.draft.tap(letter)
-        self.refresh()
+        self.typed_text = self.draft.cards
         self.show()
 
     # --- what the Scan panel fills (scorer.ui.scan_entry.ScanTarget) ---------------------------------------
@@ -209,32 +170,32 @@ class LetterEntry:
     def use_scanned(self, letters: str) -> None:
         self.draft.letters = list(letters)
         self.draft.message = ""
+        self.typed_text = self.draft.cards
 
     def redraw(self) -> None:
-        self.refresh()
-        self.app.page.update()
+        self.show()
 
     def backspace(self, e) -> None:
         self.draft.backspace()
-        self.refresh()
+        self.typed_text = self.draft.cards
         self.show()
 
     def clear(self, e) -> None:
         self.draft.letters.clear()
         self.draft.message = ""
-        self.refresh()
+        self.typed_text = self.draft.cards
         self.show()
 
     def on_typed(self, e) -> None:
-        self.draft.set_text(self.typed.value or "", self.edition.letters)
-        self.refresh(sync_text=False)
+        self.typed_text = e.control.value or ""
+        self.draft.set_text(self.typed_text, self.edition.letters)
         self.show()
 
     def choose(self, name: str | None) -> None:
         self.draft.choice = name
         self.draft.choice_made = True
-        self.choice_prompt.visible = False
-        self.refresh()
+        self.prompt = False
+        self.typed_text = self.draft.cards  # the typing field shows the cards again, as after a key
         self.show()
 
     async def on_enter(self, e) -> None:
@@ -247,10 +208,8 @@ class LetterEntry:
         await self.save(e)
 
     async def move_to_choice(self) -> None:
-        self.choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[self.edition.choice.rule]
-        self.choice_prompt.visible = True
-        self.refresh(sync_text=False)
-        self.app.page.update()
+        self.prompt = True
+        self.show()
         with contextlib.suppress(Exception):  # no scrollable view (a test double): the prompt is still shown
             await self.app.page.views[-1].scroll_to(scroll_key=CHOICE_ROW_KEY, duration=250)
 
@@ -276,156 +235,250 @@ class LetterEntry:
                 self.p, self.draft.cards, self.draft.choice, self.r), self.r, self.p)
         except EntryError as err:
             self.draft.message = str(err)   # the entry stays on screen to be fixed
-            self.refresh(sync_text=False)
+            self.show()
             self.app.toast(str(err), error=True)
             return
         DRAFTS.drop(self.draft_key)
 
     def on_change(self) -> None:
         """The game changed on another device: the letters others took this round, the points, the used-up
-        choices, all redrawn around what this player has typed (kept as it is)."""
+        choices, all shown anew around what this player has typed (kept as it is)."""
         self.state = self.session.state
+        self.state_changes += 1
         self.draft.taken = taken_letters(self.state, self.r, self.p)
-        self.refresh(sync_text=False)
-        self.app.page.update()
+        self.show()
 
-    # --- rendering: the controls built once, brought up to date ----------------------------------------
+    # --- what the keypad shows -------------------------------------------------------------------------
 
-    def show(self) -> None:
-        """After a tap: one patch for the keypad screen's body (not the whole page, with the sheet drawn under
-        it). One message, not one per changed control: the phone draws a frame as soon as a first message has
-        arrived, and the rest, coming in while it draws, would cost a second frame, with the card line (the
-        second message) shown only then. Only what changed is in the patch either way."""
-        self.app.page.update(self.root)
-
-    def refresh(self, sync_text: bool = True) -> None:
+    def keep_draft(self) -> None:
+        """What is typed and not saved is kept as a draft (Back, a reload, a closed tab find it again)."""
         draft = self.draft
         if (draft.cards, draft.choice) != self.saved:
             DRAFTS.keep(self.draft_key, draft.letters, draft.choice, base=self.saved, choice_made=draft.choice_made)
         else:
             DRAFTS.drop(self.draft_key)
-        if sync_text:
-            self.typed.value = draft.cards
-        for i, box in enumerate(self.slot_boxes):
-            letter = draft.letters[i] if i < len(draft.letters) else ""
-            box.content.value = letter
-            box.bgcolor = self.region_of[letter].color if letter in self.region_of else GREYED
-            box.content.color = text_on(box.bgcolor) if letter in self.region_of else ft.Colors.ON_SURFACE
-        self.cards_line.value = (_("Cards: {cards} ({n} of {size})") if draft.cards else
-                                 _("Cards: none ({n} of {size})")).format(cards=draft.cards, n=len(draft.letters),
-                                                                          size=HAND_SIZE)
-        self.message.value = draft.message
-        self.message_view.visible = bool(draft.message)
-        self.draw_keys()
-        # The choice stays as the player made it while the cards change (Clear, retyping an edit): a choice the
-        # cards no longer allow is refused, with the reason, when saved, never dropped without a word.
-        pv = preview(self.state, self.r, self.p, draft)
-        self.draw_points(pv)
-        self.draw_choices(pv)
 
-    def draw_keys(self) -> None:
-        """Restyles only the keys whose look changed (picked, taken): each tap's patch stays small."""
-        for card in self.edition.cards:
-            look = (card.letter in self.draft.letters, card.letter in self.draft.taken)
-            key = self.keys[card.letter]
-            if key.data == look:
-                continue
-            key.data = look
-            picked, taken = look
-            region = self.edition.regions[card.region]
-            key.bgcolor = region.color if picked else (GREYED if taken else None)
-            key.border = ft.Border.all(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT)
-            key.content.color = (text_on(region.color) if picked
-                                 else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE))
-            key.content.style = ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None
+    def look(self) -> tuple:
+        draft = self.draft
+        return (tuple(draft.letters), draft.choice, draft.choice_made, draft.message,
+                tuple(sorted(draft.taken.items())), self.typed_text, self.prompt, self.state_changes, self.scan.look())
 
-    def draw_points(self, pv) -> None:
-        label_of = {o.name: o.label for o in pv.choices}
-        rows = [ft.Row([
-            ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
-            ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
-                    weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
-            ft.Text(line.explanation, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)],
-            vertical_alignment=ft.CrossAxisAlignment.START) for line in pv.lines]
-        # Nothing here is tapped: the lines may be drawn anew, but the rows already drawn are reused
-        # (a smaller patch on each tap).
-        shown = self.lines.controls
-        for i, row in enumerate(rows):
-            if i < len(shown) and isinstance(shown[i], ft.Row) and len(shown[i].controls) == 3:
-                for old, new in zip(shown[i].controls, row.controls, strict=True):
-                    old.value = new.value
-                rows[i] = shown[i]
-        self.lines.controls = rows + [note(hint) for hint in pv.bonus_hints]
-        if self.draft.choice:
-            self.subtotal.value = ngettext(
-                "{n} points so far with {choice} (bonuses settle at round close)",
-                "{n} points so far with {choice} (bonuses settle at round close)", pv.subtotal).format(
-                n=pv.subtotal, choice=label_of.get(self.draft.choice, self.draft.choice))
+    def show(self) -> None:
+        """After a tap: the draft kept, and the keypad re-rendered now, in one patch for what changed. One
+        message, not one per changed control: the phone draws a frame as soon as a first message has
+        arrived, and the rest, coming in while it draws, would cost a second frame."""
+        self.keep_draft()
+        look = self.look()
+        if look != self.view._look and self.component is not None:
+            self.view._look = look
+            with contextlib.suppress(RuntimeError):  # not on the page (drawn anew meanwhile): the next draw shows it
+                self.component.update()
+        with contextlib.suppress(RuntimeError):  # outside an event handler: there is no update after it
+            ft.context.mark_update_called()  # what changed is sent: no diff of the whole page after the tap
+
+
+@ft.component
+def letter_keypad(view: KeypadView, entry: LetterEntry) -> ft.Control:
+    """One player's keypad over `view` (`entry` holds the draft and answers the taps): the scan's row, the
+    slots, the cards line, the keys by region, the choice row, Save, the typing field and the points. Each
+    part is a memoized component of what it shows: a tap re-renders only the parts whose look changed."""
+    draft = entry.draft
+    pv = preview(entry.state, entry.r, entry.p, draft)
+    message = sem("entry-message", ft.Text(draft.message, color=ft.Colors.ERROR, weight=ft.FontWeight.W_500,
+                                           size=13))
+    message.visible = bool(draft.message)  # hidden while there is nothing to say (on the Semantics wrapper)
+    return ft.Container(ft.Column([
+        scan_views(entry, entry.scan.look()),
+        slots_row(entry, tuple(draft.letters)),
+        cards_row(entry, draft.cards),
+        message,
+        keys_by_region(entry),
+        choice_row(entry, tuple(pv.choices), draft.choice, draft.choice_made, entry.prompt),
+        ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, on_click=entry.save),
+        ft.TextField(label=_("Type the letters"), value=entry.typed_text, dense=True,
+                     capitalization=ft.TextCapitalization.CHARACTERS,
+                     on_change=entry.on_typed, on_submit=entry.on_enter),
+        points_card(entry, tuple(pv.lines), tuple(pv.bonus_hints), pv.subtotal, draft.choice, tuple(pv.choices)),
+    ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
+
+
+@ft.memo
+@ft.component
+def scan_views(entry: LetterEntry, look: tuple) -> ft.Control:
+    """What the last scan said and the row it read (`look`: `ScanPanel.look`)."""
+    return ft.Column([entry.scan.status_view(), sem("scan-row", entry.scan.row_view())], spacing=8,
+                     horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+@ft.memo
+@ft.component
+def slots_row(entry: LetterEntry, letters: tuple[str, ...]) -> ft.Control:
+    """The seven slots, Throw to Catch, each filled in its card's region colour."""
+    region_of = {c.letter: entry.edition.regions[c.region] for c in entry.edition.cards}
+    boxes = []
+    for i in range(HAND_SIZE):
+        letter = letters[i] if i < len(letters) else ""
+        region = region_of.get(letter)
+        boxes.append(ft.Container(
+            ft.Text(letter, size=20, weight=ft.FontWeight.BOLD,
+                    color=text_on(region.color) if region else ft.Colors.ON_SURFACE),
+            width=entry.slot, height=46, border_radius=8, alignment=ft.Alignment.CENTER,
+            bgcolor=region.color if region else GREYED))
+    words = [_("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1) for i in range(HAND_SIZE)]
+    if entry.normal_text:
+        return ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
+            words[i], size=10, width=entry.slot, text_align=ft.TextAlign.CENTER,
+            color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+            for i, box in enumerate(boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+    # larger text: "Throw" and "Catch" no longer fit under a slot ("Thro / w"); they go whole under the first
+    # and the last, the slots named by them for a screen reader
+    row_width = HAND_SIZE * entry.slot + (HAND_SIZE - 1) * 4
+    return ft.Column([
+        ft.Row([ft.Semantics(identifier=f"slot-{i + 1}", label=words[i], content=box)
+                for i, box in enumerate(boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+        ft.Container(ft.Row([ft.Text(word, size=10, no_wrap=True, color=ft.Colors.ON_SURFACE_VARIANT)
+                             for word in (words[0], words[-1])],
+                            alignment=ft.MainAxisAlignment.SPACE_BETWEEN), width=row_width)],
+        spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+
+
+@ft.memo
+@ft.component
+def cards_row(entry: LetterEntry, cards: str) -> ft.Control:
+    """The cards typed so far, and Remove the last card, Clear and Scan: beside them in normal text; in
+    larger text the line has a row of its own (beside the buttons, "Cards: none" had a few letters a line
+    in French: "Ca / rte / s :")."""
+    line = sem("entry-cards", ft.Text(
+        (_("Cards: {cards} ({n} of {size})") if cards else _("Cards: none ({n} of {size})")).format(
+            cards=cards, n=len(cards), size=HAND_SIZE),
+        size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    buttons = [sem("backspace", icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove the last card"),
+                                            entry.backspace)),
+               ft.TextButton(_("Clear"), on_click=entry.clear),
+               entry.scan.button]
+    if entry.normal_text:
+        return ft.Row([ft.Container(line, expand=True), *buttons], spacing=2)
+    return ft.Column([line, ft.Row(buttons, spacing=2, wrap=True, alignment=ft.MainAxisAlignment.END)],
+                     spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def keys_by_region(entry: LetterEntry) -> ft.Control:
+    """The keys, a row per region beside its name; a row re-renders only when one of its keys' looks
+    (picked, taken) changed."""
+    edition, draft = entry.edition, entry.draft
+    return ft.Column([region_keys(entry, region.index, tuple(
+        (card.letter in draft.letters, card.letter in draft.taken) for card in edition.cards
+        if card.region == region.index)) for region in edition.regions], spacing=KEY_GAP)
+
+
+@ft.memo
+@ft.component
+def region_keys(entry: LetterEntry, region_index: int, looks: tuple[tuple[bool, bool], ...]) -> ft.Control:
+    """One region's name and keys (`looks`: each key's picked and taken). Plain boxes, not buttons: a
+    button's ink ripple and state animations keep the phone drawing frame after frame for some 400 ms after
+    each tap, and quick taps then wait behind those frames. A key answers by filling with its region's
+    colour; to a screen reader it is still a button named by its letter (and the "Type the letters" field
+    takes a keyboard)."""
+    region = entry.edition.regions[region_index]
+    normal_text = entry.normal_text
+
+    def key(card, picked: bool, taken: bool) -> ft.Control:
+        return ft.Semantics(content=ft.Container(
+            ft.Text(card.letter, size=20, weight=ft.FontWeight.BOLD,
+                    color=text_on(region.color) if picked else (ft.Colors.OUTLINE if taken else ft.Colors.ON_SURFACE),
+                    style=ft.TextStyle(decoration=ft.TextDecoration.LINE_THROUGH) if taken else None),
+            width=entry.key, height=KEY_HEIGHT, border_radius=10, clip_behavior=ft.ClipBehavior.NONE,
+            alignment=ft.Alignment.CENTER,
+            bgcolor=region.color if picked else (GREYED if taken else None),
+            border=ft.Border.all(2, region.color if not taken else ft.Colors.OUTLINE_VARIANT),
+            on_click=lambda e, letter=card.letter: entry.tap(letter)), button=True)
+
+    cards = [card for card in entry.edition.cards if card.region == region_index]
+    return ft.Row([
+        # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
+        ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
+                             weight=ft.FontWeight.W_500),
+                     # as tall as a key; in larger text as wide and tall as its words, which a fixed width
+                     # broke mid-word ("Queenslan / d"); the row's keys wrap under it when need be
+                     width=REGION_LABEL if normal_text else None, height=KEY_HEIGHT if normal_text else None,
+                     bgcolor=region.color, border_radius=10,
+                     padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
+        *(key(card, *look) for card, look in zip(cards, looks, strict=True))],
+        spacing=6, wrap=True, run_spacing=KEY_GAP)
+
+
+@ft.memo
+@ft.component
+def choice_row(entry: LetterEntry, choices: tuple[ChoiceOption, ...], chosen: str | None, choice_made: bool,
+               prompting: bool) -> ft.Control:
+    """The choice: None beside the question, the options two by two (the whole row fits under the keypad on
+    a phone), each saying what it would score now, or why it cannot be chosen; under them, when asked for
+    (`prompting`), "choose one"."""
+    edition = entry.edition
+    options = []
+    for option in choices:
+        if option.name == chosen and not option.available:  # kept through a change of cards
+            label, enabled = option.label, True
+        elif option.used_in:
+            label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
+                                                                     round=option.used_in), False
+        elif not option.held:
+            label, enabled = _("{choice} · no icon").format(choice=option.label), False
+        elif option.may_rise:
+            label, enabled = wording.choice_so_far(option.label, option.points), True
         else:
-            self.subtotal.value = ngettext("{n} points so far (bonuses settle at round close)",
-                                           "{n} points so far (bonuses settle at round close)",
-                                           pv.subtotal).format(n=pv.subtotal)
-
-    def draw_choices(self, pv) -> None:
-        chosen = self.draft.choice
-        restyle(self.choice_buttons[None], chosen is None and self.draft.choice_made)
-        for option in pv.choices:
-            if option.name == chosen and not option.available:  # kept through a change of cards
-                label, enabled = option.label, True
-            elif option.used_in:
-                label, enabled = _("{choice} · used in R{round}").format(choice=option.label,
-                                                                         round=option.used_in), False
-            elif not option.held:
-                label, enabled = _("{choice} · no icon").format(choice=option.label), False
-            elif option.may_rise:
-                label, enabled = wording.choice_so_far(option.label, option.points), True
-            else:
-                label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
-                    choice=option.label, n=option.points), True
-            button = self.choice_buttons[option.name]
-            button.content.value = label
-            button.disabled = not enabled
-            button.icon.opacity = 1.0 if enabled else 0.4  # dimmed like the label
-            restyle(button, chosen == option.name)
-        rising = any(o.may_rise and o.available for o in pv.choices)
-        self.choice_note.content.value = wording.choice_may_rise_note(self.edition.choice.label) if rising else ""
-        self.choice_note.visible = rising
-
-    def cards_row(self) -> ft.Control:
-        """The cards typed so far, and Remove the last card, Clear and Scan: beside them in normal text; in
-        larger text the line has a row of its own (beside the buttons, "Cards: none" had a few letters a
-        line in French: "Ca / rte / s :")."""
-        line = sem("entry-cards", self.cards_line)
-        buttons = [sem("backspace", icon_button(ft.Icons.BACKSPACE_OUTLINED, _("Remove the last card"),
-                                                self.backspace)),
-                   ft.TextButton(_("Clear"), on_click=self.clear),
-                   self.scan.button]
-        if self.normal_text:
-            return ft.Row([ft.Container(line, expand=True), *buttons], spacing=2)
-        return ft.Column([line, ft.Row(buttons, spacing=2, wrap=True, alignment=ft.MainAxisAlignment.END)],
-                         spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-
-    def body(self) -> ft.Control:
-        self.root = ft.Container(ft.Column([
-            self.scan.status_view,
-            sem("scan-row", self.scan.row),
-            self.slots,
-            self.cards_row(),
-            self.message_view,
-            self.keypad,
-            self.choices,
-            ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, on_click=self.save),
-            self.typed,
-            self.points,
-        ], spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=PAD)
-        return self.root
+            label, enabled = ngettext("{choice} · {n} pts", "{choice} · {n} pts", option.points).format(
+                choice=option.label, n=option.points), True
+        options.append(ft.OutlinedButton(
+            content=ft.Text(label, size=12), expand=True, disabled=not enabled,
+            style=choice_style(chosen == option.name),
+            on_click=lambda e, n=option.name: entry.choose(n),
+            icon=ft.Container(card_icon(option.name, "choice", size=20, dark=entry.dark, label=option.label),
+                              opacity=1.0 if enabled else 0.4)))  # dimmed like the label
+    rule = edition.choice.rule
+    prompt = sem("choice-prompt", ft.Text(wording.CHOICE_CHOOSE_PROMPT[rule] if prompting else "",
+                                          color=ft.Colors.ERROR, weight=ft.FontWeight.W_500, size=13))
+    prompt.visible = prompting  # (hidden by their Semantics wrappers: a Semantics' content must stay visible)
+    rising = any(o.may_rise and o.available for o in choices)
+    note_line = sem("choice-note", ft.Text(wording.choice_may_rise_note(edition.choice.label) if rising else "",
+                                           size=12, color=ft.Colors.ON_SURFACE_VARIANT))
+    note_line.visible = rising
+    none = ft.OutlinedButton(wording.CHOICE_NONE_BUTTON[rule], on_click=lambda e: entry.choose(None),
+                             style=choice_style(chosen is None and choice_made))
+    return ft.Column([
+        ft.Row([ft.Text(wording.choice_pick_prompt(edition.choice.label), weight=ft.FontWeight.BOLD,
+                        size=13, expand=True),
+                sem("choice-none", none)], spacing=6),
+        prompt,
+        *(ft.Row(options[i:i + 2], spacing=6) for i in range(0, len(options), 2)),
+        note_line], spacing=6, key=ft.ScrollKey(CHOICE_ROW_KEY))
 
 
-def restyle(button: ft.OutlinedButton, chosen: bool) -> None:
-    """A choice button's style, set only when it changes (a new style object is a new patch)."""
-    if button.data != chosen:
-        button.data = chosen
-        button.style = choice_style(chosen)
+@ft.memo
+@ft.component
+def points_card(entry: LetterEntry, lines: tuple[CategoryLine, ...], hints: tuple[str, ...], subtotal: int,
+                choice: str | None, choices: tuple[ChoiceOption, ...]) -> ft.Control:
+    """Points this round so far, line by line, with the bonus hints."""
+    label_of = {o.name: o.label for o in choices}
+    rows = [ft.Row([
+        ft.Text(line.name, width=110, weight=ft.FontWeight.W_500, size=13),
+        ft.Text("–" if line.points is None else str(line.points), width=30, size=13,
+                weight=ft.FontWeight.BOLD, text_align=ft.TextAlign.RIGHT),
+        ft.Text(line.explanation, size=12, expand=True, color=ft.Colors.ON_SURFACE_VARIANT)],
+        vertical_alignment=ft.CrossAxisAlignment.START) for line in lines]
+    if choice:
+        said = ngettext(
+            "{n} points so far with {choice} (bonuses settle at round close)",
+            "{n} points so far with {choice} (bonuses settle at round close)", subtotal).format(
+            n=subtotal, choice=label_of.get(choice, choice))
+    else:
+        said = ngettext("{n} points so far (bonuses settle at round close)",
+                        "{n} points so far (bonuses settle at round close)", subtotal).format(n=subtotal)
+    return ft.Card(ft.Container(ft.Column([
+        ft.Text(_("Points this round"), weight=ft.FontWeight.BOLD),
+        sem("entry-subtotal", ft.Text(said, weight=ft.FontWeight.BOLD, size=16)),
+        sem("entry-lines", ft.Column([*rows, *(note(hint) for hint in hints)], spacing=2))],
+        spacing=6), padding=12))
 
 
 def choice_style(chosen: bool) -> ft.ButtonStyle:
@@ -492,15 +545,20 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         draw_choices()
         show_points()
 
+    names = [None, *(i.name for i in edition.choice.icons)]
+    choice_labels = {i.name: i.label for i in edition.choice.icons}
+    # built once and restyled: a quick second tap must find the button it was aimed at
+    choice_buttons = {n: ft.OutlinedButton(choice_labels[n] if n else wording.CHOICE_NONE_BUTTON[rule],
+                                           icon=card_icon(n, "choice", dark=dark, label=choice_labels[n])
+                                           if n else None, on_click=lambda e, n=n: pick(n)) for n in names}
+    choice_row.controls = list(choice_buttons.values())
+
     def draw_choices() -> None:
-        names = [None, *(i.name for i in edition.choice.icons)]
-        labels = {i.name: i.label for i in edition.choice.icons}
-        choice_row.controls = [
-            (ft.FilledButton if chosen["choice"] == n and (n or chosen["made"]) else ft.OutlinedButton)(
-                labels[n] if n else wording.CHOICE_NONE_BUTTON[rule],
-                icon=card_icon(n, "choice", dark=dark, label=labels[n]) if n else None,
-                on_click=lambda e, n=n: pick(n))
-            for n in names]
+        for n, button in choice_buttons.items():
+            picked = chosen["choice"] == n and bool(n or chosen["made"])
+            if button.data != picked:  # a new style object is a new patch: set only when it changes
+                button.data = picked
+                button.style = picked_style(picked)
 
     draw_choices()
     regions = [ft.Checkbox(label=r.label, value=r.name in saved.get("regions", []), data=r.name,

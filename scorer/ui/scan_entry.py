@@ -157,23 +157,25 @@ class PhotoSource:
 
 class ScanPanel:
     """The Scan button, which opens a small sheet of the ways to scan (Camera, Photo file, Teach), and after
-    a scan the row read from the photo with its holes and messages (`status` and `row`, drawn by the target
-    where it wants them). While the row has holes, the target passes its keypad taps to `fill`."""
+    a scan the row read from the photo with its holes and messages (`status_view` and `row_view`, rendered
+    by the target where it wants them, anew on each `target.redraw()`). While the row has holes, the
+    target passes its keypad taps to `fill`."""
 
     def __init__(self, target: ScanTarget, page: ft.Page) -> None:
         self.target = target
         self.page = page
         self.proposal: RowProposal | None = None
-        self.status = ft.Text("", size=12, color=ft.Colors.ON_SURFACE_VARIANT)
-        #: What the last scan said, shown only once there is something to say (the hook: a Semantics must
-        #: have a visible content, so the hook itself is hidden).
-        self.status_view = sem("scan-status", self.status)
-        self.status_view.visible = False
-        self.row = ft.Row(spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+        #: What the last scan said, and whether it is a problem.
+        self.message = ""
+        self.error = False
         self.button = sem("scan-menu", ft.TextButton(
             _("Scan"), icon=ft.Icons.DOCUMENT_SCANNER_OUTLINED, on_click=self.open_menu,
             tooltip=_("Fill in the 7 cards from a photo of them")))
         self._menu: ft.BottomSheet | None = None
+
+    def look(self) -> tuple:
+        """What the panel shows (the target renders anew when it changes)."""
+        return self.message, self.error, tuple(self.proposal.slots) if self.proposal is not None else None
 
     def open_menu(self, e) -> None:
         """The ways to scan, in a sheet over the keypad: what to photograph, Camera and Photo file, Teach."""
@@ -243,7 +245,6 @@ class ScanPanel:
                      _("Tap the card at position {position} on the keypad, or scan again.").format(
                          position=self.proposal.holes[0] + 1)]
             self.show("\n".join(lines), error=True)
-        target.redraw()
 
     def fill(self, letter: str) -> bool:
         """A keypad tap while a scan has holes fills the first hole; True when the tap was used here."""
@@ -255,7 +256,6 @@ class ScanPanel:
             self.show(_("{letters}: complete. Check the points, then save the round.").format(letters=letters))
         else:
             self.show(self.proposal.message, error=not filled)
-        self.target.redraw()
         return True
 
     def adopt(self) -> str:
@@ -268,9 +268,19 @@ class ScanPanel:
     # --- rendering -------------------------------------------------------------------------------------
 
     def show(self, message: str, error: bool = False) -> None:
-        self.status.value = message
-        self.status_view.visible = bool(message)
-        self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
+        self.message, self.error = message, error
+        self.target.redraw()
+
+    def status_view(self) -> ft.Control:
+        """What the last scan said, shown only once there is something to say (the hook: a Semantics must
+        have a visible content, so the hook itself is hidden)."""
+        view = sem("scan-status", ft.Text(self.message, size=12,
+                                          color=ft.Colors.ERROR if self.error else ft.Colors.ON_SURFACE_VARIANT))
+        view.visible = bool(self.message)
+        return view
+
+    def row_view(self) -> ft.Control:
+        """The row read from the photo, its holes marked, while it is being completed."""
         boxes = []
         if self.proposal is not None:
             for i, letter in enumerate(self.proposal.slots):
@@ -280,10 +290,4 @@ class ScanPanel:
                     width=40, height=42, border_radius=8, alignment=ft.Alignment.CENTER,
                     border=ft.Border.all(2, ft.Colors.ERROR if letter is None else ft.Colors.OUTLINE_VARIANT),
                     tooltip=_("position {position}").format(position=i + 1)))
-        self.row.controls = boxes
-        self.update()
-
-    def update(self) -> None:
-        with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
-            self.status_view.update()
-            self.row.update()
+        return ft.Row(boxes, spacing=4, alignment=ft.MainAxisAlignment.CENTER)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import flet as ft
 import flet.canvas as cv
 
@@ -15,7 +19,7 @@ from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState, undo_question
 from scorer.pad.session import DRAFTS, SheetSession
 from scorer.pad.townmap import has_town_map, town_map_view
-from scorer.ui.app import NotFound, PadApp, Screen, note, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, note, screen, sem
 from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import icon_reference, is_dark
@@ -352,21 +356,105 @@ def player_tab_label(state: PadState, player: int) -> str:
     return f"{name} · {state.totals()[player]}" if state.rounds_done else name
 
 
+@ft.observable
+@dataclass(eq=False)
+class GameView:
+    """What a game's sheet screens (the sheet, a round's summary, the final ranking) show of it: its session
+    (this device's game, a table's seat or host) and the sheet's player tab. Each screen is a component over
+    it: a tab tapped re-renders the sheet, and a change made elsewhere (another seat's round, another tab's
+    undo) is read again with `refresh`; only what changed is patched, and no control a tap may be aimed at
+    is replaced."""
+
+    session: SheetSession
+    #: The sheet's player tab on show (a tap on a tab changes it: the screen is not drawn anew).
+    player: int = 0
+    #: The game as last shown (`shown_of`; not a field: `game_screen` re-renders at once when it changes,
+    #: in the same turn, rather than at the update scheduler's next one).
+    _shown: tuple = ()
+
+    def refresh(self) -> bool:
+        """Read the game again: whether the screen shows anything different now."""
+        shown = shown_of(self.session)
+        if shown == self._shown:
+            return False
+        self._shown = shown
+        return True
+
+
+def shown_of(session: SheetSession) -> tuple:
+    """Everything of the game its sheet screens show: the entries (the open round's too), the names, the
+    status lines, who may enter, undo and redo."""
+    state = session.state
+    return (state.rounds_done, repr(state.entries), state.players, tuple(session.status_lines()),
+            tuple(session.may_enter(state.current_round, p) for p in range(state.setup.n))
+            if not state.finished else (), session.can_undo, session.can_redo)
+
+
+def frame_of(session: SheetSession) -> tuple:
+    """What a sheet screen shows outside its component (its title, its app bar's Undo / Redo / Edit round):
+    when it changes, the screen is drawn anew rather than re-rendered."""
+    state = session.state
+    return session.title, state.finished, session.has_undo, session.can_redo
+
+
+def game_screen(app: PadApp, title: str, view: GameView, body: Callable[..., ft.Control], *args,
+                still_shown: Callable[[], bool] = lambda: True, on_leave: Callable[[], None] | None = None
+                ) -> Screen:
+    """A sheet screen over `view`: `body` (a component) renders it; when the game changes elsewhere it is
+    re-rendered in place, unless its frame changed or it no longer has anything to show (`still_shown`: an
+    undone round's summary), when it is drawn anew."""
+    session = view.session
+    view.refresh()
+    frame = frame_of(session)
+    actions = undo_button(app, session)
+    undo = next((a.content for a in actions if a.identifier == "undo"), None)
+    component = island(body, view, app, *args)
+
+    def on_change() -> None:
+        if frame_of(session) != frame or not still_shown():
+            app.render()
+            return
+        if undo is not None:  # the first entry, or the last one undone
+            undo.disabled = not session.can_undo
+        with contextlib.suppress(RuntimeError):  # not on the page (being drawn anew): the next draw shows it
+            if view.refresh():
+                component.update()  # re-rendered now: a screen Back returns to is up to date when shown
+            if undo is not None:
+                undo.update()
+
+    return Screen(title, ft.Container(component, padding=PAD), actions=actions, on_leave=on_leave,
+                  on_change=on_change)
+
+
 def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
     """The score sheet of a game wherever it lives (this device, a table): one tab per player."""
     state = session.state
-    player = player if 0 <= player < state.setup.n else 0
+    view = GameView(session, player=player if 0 <= player < state.setup.n else 0)
     app.keep_awake(not state.finished)
+    return game_screen(app, session.title, view, sheet_body, on_leave=lambda: app.keep_awake(False))
+
+
+def show_tab(app: PadApp, view: GameView, player: int) -> None:
+    """A tap on a player's tab: the sheet shows that player's (re-rendered, not drawn anew), and the sheet's
+    route remembers it (Back from a keypad, a reload come back to it)."""
+    view.player = player
+    app.remember(view.session.place.route("sheet", player=player))
+
+
+@ft.component
+def sheet_body(view: GameView, app: PadApp) -> ft.Control:
+    """The sheet over `view`: the round's status and who may enter, the player tabs, that player's map and
+    categories, and every round entered."""
+    session, player = view.session, view.player
+    state = session.state
     tabs = ft.Row([
-        sem(f"tab-{p + 1}", (ft.FilledButton if p == player else ft.OutlinedButton)(
-            player_tab_label(state, p),
-            on_click=lambda e, p=p: app.go_to(session.place.route("sheet", player=p))))
+        sem(f"tab-{p + 1}", ft.OutlinedButton(
+            player_tab_label(state, p), style=picked_style(p == player),
+            on_click=lambda e, p=p: show_tab(app, view, p)))
         for p in range(state.setup.n)], wrap=True, spacing=6, run_spacing=6)
-    status_box = ft.Container(round_status(app, session))
-    history_box = ft.Container(rounds_history(app, session))
     parts: list[ft.Control] = [*(sem("sheet-status", ft.Text(line, size=13, weight=ft.FontWeight.W_500))
                                  for line in session.status_lines()),
-                               status_box, tabs]
+                               round_status(app, session), tabs]
     if state.setup.mode == LETTERS_MODE:
         places = [region_map(state, player, fixed_label=app.text_size == DEFAULT_TEXT_SIZE)]
         if has_town_map(state.edition):
@@ -376,33 +464,16 @@ def sheet_screen(app: PadApp, session: SheetSession, player: int = 0) -> Screen:
                                               family_references(state, is_dark(app.page))], spacing=8),
                                    padding=10)),
               ft.Text(_("Rounds"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
-              history_box]
-    column = ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    drawn = scored_part(session)
-
-    def on_change() -> None:
-        """Another device entered a round: while no round closed and nothing scored changed, only who has
-        entered and the rounds list change, so only they are sent (a whole sheet is ~40 KB per phone)."""
-        if scored_part(session) != drawn:
-            app.render()
-            return
-        status_box.content = round_status(app, session)
-        history_box.content = rounds_history(app, session)
-        try:  # just these two: a page.update() would diff the whole sheet to find them
-            status_box.update()
-            history_box.update()
-        except RuntimeError:  # not on the page (a stack being rebuilt): the next draw shows it
-            pass
-
-    return Screen(session.title, ft.Container(column, padding=PAD), actions=undo_button(app, session),
-                  on_leave=lambda: app.keep_awake(False), on_change=on_change)
+              rounds_history(app, session)]
+    return ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def scored_part(session: SheetSession) -> tuple:
-    """What the sheet shows beyond the open round's entries: the closed rounds, the names, the status."""
-    state = session.state
-    return (state.rounds_done, repr(state.entries[:state.rounds_done]), state.players,
-            tuple(session.status_lines()), session.can_undo, session.can_redo)
+def picked_style(chosen: bool) -> ft.ButtonStyle:
+    """An outlined button filled when it is the one picked (a player's tab, a category entry's choice): one
+    button either way, restyled, so that a quick tap on another finds the button it was aimed at."""
+    return ft.ButtonStyle(bgcolor=ft.Colors.PRIMARY if chosen else None,
+                          color=ft.Colors.ON_PRIMARY if chosen else None,
+                          side=ft.BorderSide(1, ft.Colors.PRIMARY) if chosen else None, animation_duration=0)
 
 
 def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -> Screen:
@@ -412,11 +483,17 @@ def round_summary_screen(app: PadApp, session: SheetSession, round_index: int) -
         raise NotFound(_("A game has {rounds} rounds, not {number}.").format(rounds=ROUNDS, number=round_index + 1))
     if round_index >= state.rounds_done:  # not closed yet, or undone meanwhile
         return sheet_screen(app, session)
+    return game_screen(app, _("Round {round}").format(round=round_index + 1), GameView(session), summary_body,
+                       round_index, still_shown=lambda: round_index < session.state.rounds_done)
+
+
+@ft.component
+def summary_body(view: GameView, app: PadApp, round_index: int) -> ft.Control:
+    """A closed round over `view`, and the way on: the next round, or the final ranking after the last."""
+    place = view.session.place
     last = round_index == ROUNDS - 1
-    body = round_summary_view(state, round_index, to_end=last,
-                              on_proceed=lambda e: app.go_to(session.place.route("end" if last else "sheet")))
-    return Screen(_("Round {round}").format(round=round_index + 1), ft.Container(body, padding=PAD),
-                  actions=undo_button(app, session))
+    return round_summary_view(view.session.state, round_index, to_end=last,
+                              on_proceed=lambda e: app.go_to(place.route("end" if last else "sheet")))
 
 
 def round_summary_view(state: PadState, round_index: int, to_end: bool, on_proceed) -> ft.Control:
