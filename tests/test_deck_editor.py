@@ -12,7 +12,7 @@ import copy
 
 import flet as ft
 import pytest
-from test_pad_screens import run_session, start, walk
+from test_pad_screens import run_session, settle, start, walk
 
 from rules.editions import load_edition
 from rules.model import LETTERS
@@ -305,6 +305,32 @@ def test_a_europe_deck_opens_in_the_editor_without_a_map(store):
         app.go("deck_editor", edition="europe")  # tourpad's own deck is not edited: said, with a way back
         with pytest.raises(LookupError):
             node(page, "deck-save")
+
+    run_session(run)
+
+
+def test_a_refused_region_name_is_said_under_its_field_and_stays_typed_until_the_field_is_left(store):
+    mine = duplicate_deck("usa")
+    first = DeckDraft.open(mine.id).regions[0]["name"]
+
+    async def run():
+        session, page, conn = await start(make_main(lambda: store))
+        page.data.go("deck_editor", edition=mine.id)
+        await tapper(session, page, conn)("tab-regions")
+        field = node(page, "region-name-0")
+
+        async def type_in(value: str) -> None:
+            session.apply_patch(field._i, {"value": value})  # as the phone reports a keystroke
+            await session.dispatch_event(field._i, "change", value)
+            await settle()
+
+        await type_in("")
+        assert node(page, "region-name-0").error == "a region needs a name of its own"
+        assert node(page, "region-name-0").value == "" and DeckDraft.open(mine.id).regions[0]["name"] == first
+        await type_in("Westlands")
+        assert node(page, "region-name-0").error is None
+        assert DeckDraft.open(mine.id).regions[0]["name"] == "Westlands"
+        assert node(page, "region-name-0")._i == field._i
 
     run_session(run)
 

@@ -11,7 +11,7 @@ that breaks one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 import flet as ft
@@ -49,6 +49,19 @@ class EditorPlace:
     town: str | None = None
     #: counts the draft's changes: each one renders the editor again from the draft
     revision: int = 0
+    #: by region: why the draft refused the name typed in its field (said under the field)
+    refused: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # What is typed in each region's name field, by region. Not observed (a keystroke redraws nothing):
+        # a render while a refused name is typed shows it as typed, never the draft's name over it.
+        self._typed: dict[int, str] = {}
+
+    def from_draft(self) -> None:
+        """Show the draft's region names again (a field left, the screen drawn anew)."""
+        self._typed.clear()
+        if self.refused:
+            self.refused = {}
 
     def show(self, **changes) -> None:
         """A tap that changes what is shown: the editor alone re-renders (the update of the whole page after
@@ -96,6 +109,7 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
     if draft.doc.get("provenance") != "owner":
         raise NotFound(_("tourpad's own decks are not edited: start from a copy in Your decks."))
     place = place_of(app, edition)
+    place.from_draft()
     if place.tab == "map" and not draft.has_map:
         place.tab = "cards"
 
@@ -140,7 +154,10 @@ def editor(app: PadApp, draft: DeckDraft, place: EditorPlace, save) -> ft.Contro
             lambda: (draft.discard(), app.render()), identifier="discard-draft")
 
     def redraw(e) -> None:
-        place.show(revision=place.revision + 1)
+        """A field left: the check is drawn again, and each field shows what the draft kept."""
+        ft.context.disable_auto_update()
+        place.from_draft()
+        place.revision += 1
 
     # each keystroke is kept (a reload mid-word loses nothing); the check is redrawn when the field is left
     name = ft.TextField(label=_("Deck name"), value=draft.doc.get("name", ""), dense=True, max_length=64,
@@ -153,7 +170,7 @@ def editor(app: PadApp, draft: DeckDraft, place: EditorPlace, save) -> ft.Contro
     tabs = ft.Row([choice(_(label), place.tab == key, lambda e, key=key: place.show(tab=key), f"tab-{key}")
                    for key, label in TABS if key != "map" or draft.has_map], spacing=6)
     if place.tab == "regions":
-        content = regions_tab(app, draft, changed, keep, redraw)
+        content = regions_tab(app, draft, place, keep, changed, redraw)
     elif place.tab == "map":
         content = map_tab(app, draft, place, changed)
     else:
@@ -249,26 +266,30 @@ def region_label(region: dict) -> str:
     return localized(tuple(sorted((region.get("names") or {}).items())), region["name"])
 
 
-def regions_tab(app: PadApp, draft: DeckDraft, changed, keep, redraw) -> ft.Control:
-    def rename(field: ft.TextField, index: int) -> None:
+def regions_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, keep, changed, redraw) -> ft.Control:
+    def rename(typed: str, index: int) -> None:
         """Keep each keystroke; a name the draft refuses (empty, another region's) is said on the field and
         stays typed there, the draft keeping the last good one."""
+        ft.context.disable_auto_update()  # what is typed is on the phone already: only a new refusal is drawn
+        place._typed[index] = typed
         try:
-            keep(lambda: draft.rename_region(index, field.value or ""))
-            field.error_text = None
+            keep(lambda: draft.rename_region(index, typed))
+            refusal = None
         except ValueError as err:
-            field.error_text = str(err)
-        field.update()
+            refusal = str(err)
+        if place.refused.get(index) != refusal:
+            others = {i: why for i, why in place.refused.items() if i != index}
+            place.refused = others if refusal is None else {**others, index: refusal}
 
     blocks: list[ft.Control] = []
     for i, region in enumerate(draft.regions):
-        field = ft.TextField(label=_("Region {n}").format(n=i + 1), value=region_label(region), dense=True,
-                             max_length=40,
-                             on_change=lambda e, i=i: rename(e.control, i),
-                             on_blur=redraw, on_submit=redraw)
+        name = ft.TextField(label=_("Region {n}").format(n=i + 1), value=place._typed.get(i, region_label(region)),
+                            error=place.refused.get(i), dense=True, max_length=40,
+                            on_change=lambda e, i=i: rename(e.control.value or "", i),
+                            on_blur=redraw, on_submit=redraw)
         bonus = int(region.get("bonus", 0))
         blocks.append(ft.Column([
-            sem(f"region-name-{i}", field),
+            sem(f"region-name-{i}", name),
             ft.Row([ft.Text(_("Bonus"), size=13),
                     sem(f"region-{i}-bonus-less", ft.IconButton(ft.Icons.REMOVE, tooltip=_("Less"), disabled=bonus <= 0,
                                                                 on_click=lambda e, i=i, b=bonus: changed(
