@@ -7,11 +7,12 @@ pathways: the worst a family meets. Its taps are counted as the editor needs the
 
 from __future__ import annotations
 
+import asyncio
 import copy
 
 import flet as ft
 import pytest
-from test_pad_screens import run_session, start, walk
+from test_pad_screens import run_session, settle, start, walk
 
 from rules.editions import load_edition
 from rules.model import LETTERS
@@ -75,6 +76,37 @@ def shown_text(page, identifier: str) -> str:
     return node(page, identifier).value
 
 
+def tapper(session, page, conn):
+    """A tap on the control an identifier marks, returning once its answer is sent: the editor is a component,
+    re-rendered on the session's scheduler just after the tap's handler."""
+    from flet.controls.page import ServiceRegistry
+    from flet.messaging.protocol import MessageAction
+
+    answered: list = []
+    send = conn.send_message
+
+    def sending(message) -> None:
+        # the session's services (the stored language and text size, asked for at its start) may be
+        # registered whenever their question is sent: not a tap's answer
+        if message.action == MessageAction.PATCH_CONTROL and \
+                not isinstance(session.index.get(message.body.id), ServiceRegistry):
+            answered.append(message)
+        send(message)
+
+    conn.send_message = sending
+
+    async def tap(identifier: str) -> None:
+        answered.clear()
+        await session.dispatch_event(node(page, identifier)._i, "click", None)
+        for _ in range(1000):
+            if answered:
+                return
+            await asyncio.sleep(0.002)
+        raise AssertionError(f"the tap on {identifier} was not answered")
+
+    return tap
+
+
 @pytest.mark.slow
 def test_a_whole_usa_deck_differing_in_every_card_and_half_its_pathways_by_taps(store):
     target = different_usa_deck()
@@ -83,13 +115,14 @@ def test_a_whole_usa_deck_differing_in_every_card_and_half_its_pathways_by_taps(
 
     async def run():
         nonlocal taps
-        session, page, _ = await start(make_main(lambda: store))
+        session, page, conn = await start(make_main(lambda: store))
         app = page.data
+        tap_once = tapper(session, page, conn)
 
         async def tap(identifier: str) -> None:
             nonlocal taps
             taps += 1
-            await session.dispatch_event(node(page, identifier)._i, "click", None)
+            await tap_once(identifier)
 
         app.go("deck_editor", edition=mine.id)
         usa = load_edition("usa")
@@ -120,21 +153,73 @@ def test_a_whole_usa_deck_differing_in_every_card_and_half_its_pathways_by_taps(
     assert taps <= TAP_GOAL
 
 
+def test_a_tap_changes_what_the_editors_controls_show_in_one_small_patch_not_the_controls(store):
+    """A tap in the editor changes what its controls show, not the controls: a quick thumb's next tap, sent
+    before this one's answer reached the phone, still lands on the choice it was aimed at, and moving to the
+    next card is the same choices showing that card. Each tap is answered in one small patch (the selected
+    choices, the card's heading and letter, the problem line), not a new editor of some 200 controls."""
+    import msgpack
+    from flet.controls.base_control import BaseControl
+    from flet.controls.page import ServiceRegistry
+    from flet.messaging.protocol import MessageAction, configure_encode_object_for_msgpack
+
+    mine = duplicate_deck("usa")
+    card_a = next(c for c in resolve_edition(mine.id).spec.cards if c.letter == "A")
+
+    async def run():
+        session, page, conn = await start(make_main(lambda: store))
+        page.data.go("deck_editor", edition=mine.id)
+        tap = tapper(session, page, conn)
+        await tap(f"number-{card_a.number % 7 + 1}")  # a first tap: the problem line replaces the ready one
+        assert shown_text(page, "deck-problem")
+        drawn = identities(page)
+        encode = configure_encode_object_for_msgpack(BaseControl)
+        patches: list[int] = []
+        send = conn.send_message
+
+        def sending(message) -> None:
+            # the session's services (the stored language and text size, asked for at its start) may be
+            # registered whenever their question is sent: not the tap's answer
+            if message.action == MessageAction.PATCH_CONTROL and \
+                    not isinstance(session.index.get(message.body.id), ServiceRegistry):
+                patches.append(len(msgpack.packb([message.action, message.body], default=encode)))
+            send(message)
+
+        conn.send_message = sending
+        for identifier in (f"number-{card_a.number}", "region-1", "card-C", "next-card", "choice-0"):
+            patches.clear()
+            await tap(identifier)
+            assert len(patches) == 1 and patches[0] < 4000, (identifier, patches)
+        assert node(page, "card-heading").controls[0].value == "Card E"  # C, D, then the last row's tap
+        now = identities(page)
+        assert {k: now.get(k) for k in drawn if k != "deck-problem"} == \
+            {k: i for k, i in drawn.items() if k != "deck-problem"}
+
+    run_session(run)
+
+
+def identities(page) -> dict[str, int]:
+    """Each control the editor marks with an identifier, and the session's id of the control marked."""
+    return {c.identifier: node(page, c.identifier)._i for c in walk(page.views[-1])
+            if isinstance(c, ft.Semantics) and c.identifier}
+
+
 def test_the_editor_names_the_broken_rule_refuses_to_save_and_keeps_the_draft(store):
     mine = duplicate_deck("usa")
     before = resolve_edition(mine.id).spec
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
+        session, page, conn = await start(make_main(lambda: store))
+        tap = tapper(session, page, conn)
         app = page.data
         app.go("deck_editor", edition=mine.id)
         assert node(page, "deck-ok")
         number = next(c.number for c in before.cards if c.letter == "A")
         other = number % 7 + 1
-        await session.dispatch_event(node(page, f"number-{other}")._i, "click", None)
+        await tap(f"number-{other}")
         problem = shown_text(page, "deck-problem")
         assert problem.startswith(f"number {number}: must be on exactly 4 cards") and "found on" in problem
-        await session.dispatch_event(node(page, "deck-save")._i, "click", None)
+        await tap("deck-save")
         assert resolve_edition(mine.id).spec == before  # refused: nothing saved
         app.go("decks")  # Back, then the editor again: the draft is as it was left
         app.go("deck_editor", edition=mine.id)
@@ -154,11 +239,9 @@ def test_the_editor_refuses_a_map_not_connected_coast_to_coast_until_a_pathway_j
         assert not draft.toggle_pathway(a, b)
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
+        session, page, conn = await start(make_main(lambda: store))
         app = page.data
-
-        async def tap(identifier: str) -> None:
-            await session.dispatch_event(node(page, identifier)._i, "click", None)
+        tap = tapper(session, page, conn)
 
         app.go("deck_editor", edition=mine.id)
         await tap("tab-map")
@@ -188,16 +271,17 @@ def test_the_editor_shows_each_cards_teaching_photo_beside_its_fields_or_leads_t
     keep_card_photos("usa", {"A": picture.getvalue()})  # card A taught as tourpad's USA: the deck's base
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
+        session, page, conn = await start(make_main(lambda: store))
+        tap = tapper(session, page, conn)
         app = page.data
         app.go("deck_editor", edition=mine.id)
         assert node(page, "card-photo").src == picture.getvalue()
         assert node(page, "region-0") and node(page, "number-1")  # the fields beside it
-        await session.dispatch_event(node(page, "next-card")._i, "click", None)
+        await tap("next-card")
         assert node(page, "card-heading").controls[0].value == "Card B"
         with pytest.raises(LookupError):  # B was not taught: no photo, but the way to teach the cards
             node(page, "card-photo")
-        await session.dispatch_event(node(page, "copy-from-photos")._i, "click", None)
+        await tap("copy-from-photos")
         assert app.path.startswith(f"/teach/{mine.id}")
 
     run_session(run)
@@ -223,21 +307,48 @@ def test_a_europe_deck_opens_in_the_editor_without_a_map(store):
     mine = duplicate_deck("europe")
 
     async def run():
-        _session, page, _ = await start(make_main(lambda: store))
+        session, page, conn = await start(make_main(lambda: store))
+        tap = tapper(session, page, conn)
         app = page.data
         app.go("deck_editor", edition=mine.id)
         assert node(page, "tab-cards") and node(page, "card-heading")
         with pytest.raises(LookupError):
             node(page, "tab-map")
-        await _session.dispatch_event(node(page, "tab-regions")._i, "click", None)
-        await _session.dispatch_event(node(page, "region-0-bonus-more")._i, "click", None)
-        await _session.dispatch_event(node(page, "region-0-color-7")._i, "click", None)
+        await tap("tab-regions")
+        await tap("region-0-bonus-more")
+        await tap("region-0-color-7")
         region = DeckDraft.open(mine.id).regions[0]
         assert (region["bonus"], region["color"]) == (mine.regions[0].bonus + 1, "#6D4C41")
         assert node(page, "region-0-bonus").value == str(mine.regions[0].bonus + 1)
         app.go("deck_editor", edition="europe")  # tourpad's own deck is not edited: said, with a way back
         with pytest.raises(LookupError):
             node(page, "deck-save")
+
+    run_session(run)
+
+
+def test_a_refused_region_name_is_said_under_its_field_and_stays_typed_until_the_field_is_left(store):
+    mine = duplicate_deck("usa")
+    first = DeckDraft.open(mine.id).regions[0]["name"]
+
+    async def run():
+        session, page, conn = await start(make_main(lambda: store))
+        page.data.go("deck_editor", edition=mine.id)
+        await tapper(session, page, conn)("tab-regions")
+        field = node(page, "region-name-0")
+
+        async def type_in(value: str) -> None:
+            session.apply_patch(field._i, {"value": value})  # as the phone reports a keystroke
+            await session.dispatch_event(field._i, "change", value)
+            await settle()
+
+        await type_in("")
+        assert node(page, "region-name-0").error == "a region needs a name of its own"
+        assert node(page, "region-name-0").value == "" and DeckDraft.open(mine.id).regions[0]["name"] == first
+        await type_in("Westlands")
+        assert node(page, "region-name-0").error is None
+        assert DeckDraft.open(mine.id).regions[0]["name"] == "Westlands"
+        assert node(page, "region-name-0")._i == field._i
 
     run_session(run)
 

@@ -11,6 +11,7 @@ that breaks one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 import flet as ft
@@ -20,7 +21,7 @@ from rules.i18n import localized
 from rules.model import LETTERS, EditionDataError
 from scorer.locale import N_, _
 from scorer.pad.deck_draft import MAP_MODES, PALETTE, ROLES, DeckDraft
-from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
 from scorer.ui.pictogram import card_icon, is_dark
 from scorer.userfile import UserFileError
 
@@ -34,15 +35,40 @@ MODE_LABELS = {"pathways": N_("Pathways"), "west_coast": N_("West coast"), "east
 COAST_COLORS = {"west_coast": "#1565C0", "east_coast": "#EF6C00"}
 
 
+@ft.observable
+@dataclass
 class EditorPlace:
-    """Where one window is in the editor: the tab, the card shown, the map's mode and first town."""
+    """Where one window is in the editor: the tab, the card shown, the map's mode and first town. The
+    `editor` component renders over it: a change patches only what changed (a tap never replaces the
+    controls it can aim at, and the next card is the same controls showing other values)."""
 
-    def __init__(self) -> None:
-        self.ident = ""
-        self.tab = "cards"
-        self.letter = LETTERS[0]
-        self.mode = "pathways"
-        self.town: str | None = None
+    ident: str = ""
+    tab: str = "cards"
+    letter: str = LETTERS[0]
+    mode: str = "pathways"
+    town: str | None = None
+    #: counts the draft's changes: each one renders the editor again from the draft
+    revision: int = 0
+    #: by region: why the draft refused the name typed in its field (said under the field)
+    refused: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # What is typed in each region's name field, by region. Not observed (a keystroke redraws nothing):
+        # a render while a refused name is typed shows it as typed, never the draft's name over it.
+        self._typed: dict[int, str] = {}
+
+    def from_draft(self) -> None:
+        """Show the draft's region names again (a field left, the screen drawn anew)."""
+        self._typed.clear()
+        if self.refused:
+            self.refused = {}
+
+    def show(self, **changes) -> None:
+        """A tap that changes what is shown: the editor alone re-renders (the update of the whole page after
+        a handler would draw it anew instead of patching it)."""
+        ft.context.disable_auto_update()
+        for name, value in changes.items():
+            setattr(self, name, value)
 
 
 _PLACES: WeakKeyDictionary[PadApp, EditorPlace] = WeakKeyDictionary()
@@ -51,8 +77,7 @@ _PLACES: WeakKeyDictionary[PadApp, EditorPlace] = WeakKeyDictionary()
 def place_of(app: PadApp, ident: str) -> EditorPlace:
     place = _PLACES.get(app)
     if place is None or place.ident != ident:
-        place = _PLACES[app] = EditorPlace()
-        place.ident = ident
+        place = _PLACES[app] = EditorPlace(ident=ident)
     return place
 
 
@@ -84,22 +109,9 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
     if draft.doc.get("provenance") != "owner":
         raise NotFound(_("tourpad's own decks are not edited: start from a copy in Your decks."))
     place = place_of(app, edition)
+    place.from_draft()
     if place.tab == "map" and not draft.has_map:
         place.tab = "cards"
-
-    def changed(action) -> None:
-        try:
-            action()
-        except UserFileError as err:  # the draft could not be kept: say so, the screen keeps what it shows
-            app.toast(str(err), error=True)
-            return
-        app.render()
-
-    def keep(action) -> None:
-        try:
-            action()
-        except UserFileError as err:
-            app.toast(str(err), error=True)
 
     def save(e) -> None:
         try:
@@ -110,36 +122,64 @@ def deck_editor(app: PadApp, edition: str) -> Screen:
         app.toast(_("{name} saved").format(name=saved.label), update=False)
         app.go("decks")
 
+    save_action = sem("save", ft.TextButton(_("Save"), icon=ft.Icons.SAVE, on_click=save))
+    return Screen(_("Edit deck"), ft.Container(island(editor, app, draft, place, save), padding=PAD),
+                  actions=[save_action])
+
+
+@ft.component
+def editor(app: PadApp, draft: DeckDraft, place: EditorPlace, save) -> ft.Control:
+    """The editor's body, rendered over the window's `place` (and the draft, whose every change bumps
+    `place.revision`)."""
+
+    def changed(action) -> None:
+        ft.context.disable_auto_update()
+        try:
+            action()
+        except UserFileError as err:  # the draft could not be kept: say so, the screen keeps what it shows
+            app.toast(str(err), error=True)
+            return
+        place.revision += 1
+
+    def keep(action) -> None:
+        try:
+            action()
+        except UserFileError as err:
+            app.toast(str(err), error=True)
+
     def discard(e) -> None:
         from scorer.ui.confirm import ask
 
         ask(app, _("Forget the changes since the deck was last saved?"), _("Forget them"), _("Keep editing"),
             lambda: (draft.discard(), app.render()), identifier="discard-draft")
 
+    def redraw(e) -> None:
+        """A field left: the check is drawn again, and each field shows what the draft kept."""
+        ft.context.disable_auto_update()
+        place.from_draft()
+        place.revision += 1
+
     # each keystroke is kept (a reload mid-word loses nothing); the check is redrawn when the field is left
     name = ft.TextField(label=_("Deck name"), value=draft.doc.get("name", ""), dense=True, max_length=64,
                         on_change=lambda e: keep(lambda: draft.set_name(e.control.value or "")),
-                        on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
+                        on_blur=redraw, on_submit=redraw)
     problem = draft.problem()
     status = sem("deck-problem", ft.Text(problem, color=ft.Colors.ERROR, size=13)) if problem else \
         sem("deck-ok", ft.Text(_("Every rule of `tourpad deck check` holds: ready to save."),
                                color=ft.Colors.PRIMARY, size=13))
-    tabs = ft.Row([choice(_(label), place.tab == key, lambda e, key=key: (setattr(place, "tab", key),
-                                                                          app.render()), f"tab-{key}")
+    tabs = ft.Row([choice(_(label), place.tab == key, lambda e, key=key: place.show(tab=key), f"tab-{key}")
                    for key, label in TABS if key != "map" or draft.has_map], spacing=6)
     if place.tab == "regions":
-        content = regions_tab(app, draft, changed, keep)
+        content = regions_tab(app, draft, place, keep, changed, redraw)
     elif place.tab == "map":
         content = map_tab(app, draft, place, changed)
     else:
         content = cards_tab(app, draft, place, changed)
-    body = ft.Column([
+    return ft.Column([
         sem("deck-name", name), status, tabs, content,
         ft.Row([sem("deck-save", ft.FilledButton(_("Save deck"), icon=ft.Icons.SAVE, on_click=save)),
                 sem("deck-discard", ft.TextButton(_("Forget changes"), on_click=discard))], wrap=True),
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    save_action = sem("save", ft.TextButton(_("Save"), icon=ft.Icons.SAVE, on_click=save))
-    return Screen(_("Edit deck"), ft.Container(body, padding=PAD), actions=[save_action])
 
 
 def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.Control:
@@ -149,14 +189,16 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
     colors = {r["name"]: r["color"] for r in draft.regions}
 
     def pick(action, advance: bool = False):
+        """A choice for the card on show when tapped (read then: a quick thumb may tap before a render)."""
         def run() -> None:
-            action()
+            at = place.letter
+            action(at)
             if advance:
-                place.letter = draft.next_letter(letter)
+                place.letter = draft.next_letter(at)
         return lambda e: changed(run)
 
     strip = ft.Row([choice(ft.Text(other, size=14, weight=ft.FontWeight.BOLD), other == letter,
-                           lambda e, other=other: (setattr(place, "letter", other), app.render()),
+                           lambda e, other=other: place.show(letter=other),
                            f"card-{other}", color=colors.get(draft.card(other).get("region")), width=40)
                     for other in LETTERS], wrap=True, spacing=4, run_spacing=4)
     dark = is_dark(app.page)
@@ -165,11 +207,11 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
                                                           border_radius=6),
                                              ft.Text(region_label(region), size=13)], spacing=6, tight=True),
                                      card.get("region") == region["name"],
-                                     pick(lambda name=region["name"]: draft.set_region(letter, name)),
+                                     pick(lambda at, name=region["name"]: draft.set_region(at, name)),
                                      f"region-{i}")
                               for i, region in enumerate(draft.regions))),
         row_of(_("Number"), *(choice(str(n), card.get("number") == n,
-                                     pick(lambda n=n: draft.set_number(letter, n)), f"number-{n}", width=40)
+                                     pick(lambda at, n=n: draft.set_number(at, n)), f"number-{n}", width=40)
                               for n in range(1, 8))),
     ]
     for role in ROLES:
@@ -177,12 +219,13 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
         mine = draft.card_icon(letter, role)
         last = role == ROLES[-1]  # a tap in the last row goes on to the next card
         rows.append(row_of(family.label, choice(_("none"), mine is None,
-                                                pick(lambda role=role: draft.set_icon(letter, role, None), last),
+                                                pick(lambda at, role=role: draft.set_icon(at, role, None), last),
                                                 f"{role}-none"),
                            *(choice(ft.Row([card_icon(icon.name, role, size=22, dark=dark, label=icon.label),
                                             ft.Text(icon.label, size=13)], spacing=4, tight=True),
                                     mine == icon.name,
-                                    pick(lambda role=role, name=icon.name: draft.set_icon(letter, role, name), last),
+                                    pick(lambda at, role=role, name=icon.name: draft.set_icon(at, role, name),
+                                         last),
                                     f"{role}-{k}")
                              for k, icon in enumerate(family.icons))))
     rows[:2] = photo_beside(app, draft, letter, rows[:2])
@@ -190,8 +233,8 @@ def cards_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.
     heading = ft.Row([
         ft.Text(_("Card {letter}").format(letter=letter), size=20, weight=ft.FontWeight.BOLD),
         ft.Text(site, size=13, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
-        sem("next-card", ft.TextButton(_("Next card"), icon=ft.Icons.ARROW_FORWARD, on_click=lambda e: (
-            setattr(place, "letter", draft.next_letter(letter)), app.render())))])
+        sem("next-card", ft.TextButton(_("Next card"), icon=ft.Icons.ARROW_FORWARD, on_click=lambda e: place.show(
+            letter=draft.next_letter(place.letter))))])
     return ft.Column([strip, sem("card-heading", heading), *rows], spacing=10,
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
@@ -223,26 +266,30 @@ def region_label(region: dict) -> str:
     return localized(tuple(sorted((region.get("names") or {}).items())), region["name"])
 
 
-def regions_tab(app: PadApp, draft: DeckDraft, changed, keep) -> ft.Control:
-    def rename(field: ft.TextField, index: int) -> None:
+def regions_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, keep, changed, redraw) -> ft.Control:
+    def rename(typed: str, index: int) -> None:
         """Keep each keystroke; a name the draft refuses (empty, another region's) is said on the field and
         stays typed there, the draft keeping the last good one."""
+        ft.context.disable_auto_update()  # what is typed is on the phone already: only a new refusal is drawn
+        place._typed[index] = typed
         try:
-            keep(lambda: draft.rename_region(index, field.value or ""))
-            field.error_text = None
+            keep(lambda: draft.rename_region(index, typed))
+            refusal = None
         except ValueError as err:
-            field.error_text = str(err)
-        field.update()
+            refusal = str(err)
+        if place.refused.get(index) != refusal:
+            others = {i: why for i, why in place.refused.items() if i != index}
+            place.refused = others if refusal is None else {**others, index: refusal}
 
     blocks: list[ft.Control] = []
     for i, region in enumerate(draft.regions):
-        field = ft.TextField(label=_("Region {n}").format(n=i + 1), value=region_label(region), dense=True,
-                             max_length=40,
-                             on_change=lambda e, i=i: rename(e.control, i),
-                             on_blur=lambda e: app.render(), on_submit=lambda e: app.render())
+        name = ft.TextField(label=_("Region {n}").format(n=i + 1), value=place._typed.get(i, region_label(region)),
+                            error=place.refused.get(i), dense=True, max_length=40,
+                            on_change=lambda e, i=i: rename(e.control.value or "", i),
+                            on_blur=redraw, on_submit=redraw)
         bonus = int(region.get("bonus", 0))
         blocks.append(ft.Column([
-            sem(f"region-name-{i}", field),
+            sem(f"region-name-{i}", name),
             ft.Row([ft.Text(_("Bonus"), size=13),
                     sem(f"region-{i}-bonus-less", ft.IconButton(ft.Icons.REMOVE, tooltip=_("Less"), disabled=bonus <= 0,
                                                                 on_click=lambda e, i=i, b=bonus: changed(
@@ -279,10 +326,10 @@ def map_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.Co
             changed(lambda: draft.toggle_coast(place.mode, letter))
             return
         if place.town is None or place.town == letter:
-            place.town = None if place.town == letter else letter
-            app.render()
+            place.show(town=None if place.town == letter else letter)
             return
-        first, place.town = place.town, None
+        first = place.town
+        place.show(town=None)
         changed(lambda: draft.toggle_pathway(first, letter))
 
     towns = []
@@ -299,9 +346,8 @@ def map_tab(app: PadApp, draft: DeckDraft, place: EditorPlace, changed) -> ft.Co
                 on_click=lambda e, letter=letter: tap(letter))),
             left=x - radius, top=y - radius))
     modes = ft.Row([choice(_(MODE_LABELS[mode]), place.mode == mode,
-                           lambda e, mode=mode: (setattr(place, "mode", mode), setattr(place, "town", None),
-                                                 app.render()), f"mode-{mode}") for mode in MAP_MODES],
-                   wrap=True, spacing=6)
+                           lambda e, mode=mode: place.show(mode=mode, town=None), f"mode-{mode}")
+                    for mode in MAP_MODES], wrap=True, spacing=6)
     hint = (_("Tap two towns to draw the pathway between them; tap them again to rub it out.")
             if place.mode == "pathways" else _("Tap a town to mark it on this coast, or to unmark it."))
     if place.town is not None:
