@@ -196,7 +196,7 @@ async def seat_phone(main, service: TableService, code: str, seat: int, token: s
 
 def controls(control):
     yield control
-    for attr in ("controls", "content", "actions", "appbar"):
+    for attr in ("controls", "content", "actions", "appbar", "_b"):  # _b: a component's rendered body
         value = getattr(control, attr, None)
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):

@@ -12,6 +12,7 @@ When the test process ends, the zygote's stdin closes: it kills the servers stil
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib
 import json
@@ -116,6 +117,9 @@ def run_child(request: dict) -> None:
         traceback.print_exc()
         code = 1
     finally:
+        # as the interpreter's own exit would: what the command left to do on the way out (a traced host
+        # writes its trace then), before the fork's exit, which skips it
+        atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
     os._exit(code)

@@ -155,6 +155,9 @@ def host(port: int = typer.Option(8550, help=N_("port to serve on")),
     )
     from scorer.table.origins import parse_proxies
     from scorer.table.service import TableError, TableService
+    from scorer.table.trace import trace_if_asked
+
+    trace_if_asked()
 
     try:
         parse_proxies(trust_proxy)

@@ -251,7 +251,7 @@ PHONE_TABLE_ROWS = (
                                     "worker hop (a Playwright call stands in: an upper bound), the Flet redraw."))
 def phone_table(as_json: AsJson = False,
                 guests: int = typer.Option(3, min=1, max=3, help=N_("guest phones beside the host phone")),
-                games: int = typer.Option(3, min=1, max=20, help=N_("games played (4 rounds each)"))) -> None:
+                games: int = typer.Option(3, min=1, max=20, help=N_("whole games played at the table"))) -> None:
     from benchmarks import phone_table as bench_phone_table
 
     result = bench_phone_table.run(guests, games)

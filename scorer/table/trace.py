@@ -70,14 +70,16 @@ class Tracer:
                 out.write(json.dumps(row) + "\n")
 
 
-def _from_environment() -> Tracer | None:
-    path = os.environ.get(TRACE_ENV)
-    if not path:
-        return None
-    tracer = Tracer(Path(path))
-    atexit.register(tracer.dump)
-    return tracer
-
-
 #: The host's tracer, or None (tracing off).
-TRACER: Tracer | None = _from_environment()
+TRACER: Tracer | None = None
+
+
+def trace_if_asked() -> Tracer | None:
+    """Turn tracing on when TRACE_ENV names a file: `tourpad host` calls this as it starts, so the environment
+    read is the command's own, whatever it was when this module was first imported."""
+    global TRACER
+    path = os.environ.get(TRACE_ENV)
+    if path and TRACER is None:
+        TRACER = Tracer(Path(path))
+        atexit.register(TRACER.dump)
+    return TRACER
