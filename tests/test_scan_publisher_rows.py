@@ -87,3 +87,21 @@ def test_a_card_whose_number_contradicts_its_letter_reads_unsure(taught_australi
     result = scan_row(jpeg, taught_australia)
     assert result.letters == ROW.replace("N", "?"), result.problems
     assert any("N with number 2" in problem for problem in result.problems), result.problems
+
+
+def test_a_faint_naming_needs_the_face_to_agree(australia, monkeypatch):
+    # A card never taught (its teaching photo failed), whose keypoints agree on a taught look-alike with the
+    # same number by four (the tuning photos' wrong letters): named only when the face's likeness as a whole
+    # names the same card, which for another card's picture it does not.
+    number_of = dict(zip(australia.letters, australia.numbers, strict=True))
+    look_alike = next(x for x in australia.letters if x != "O" and number_of[x] == number_of["O"])
+    taught_letters = [x for x in australia.letters if x != "O"]
+    deck: dict = {}
+    faces.learn_cards(deck, [cut(tuning.face_of(australia, x, STYLE)) for x in taught_letters], taught_letters)
+    fits = {digit: 0.4 for digit in set(australia.numbers)} | {number_of["O"]: 0.95}
+    monkeypatch.setattr(faces._DeckIndex, "identify", lambda self, image: ([(4, look_alike)], look_alike, False))
+    monkeypatch.setattr(faces._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
+    never_taught = cut(tuning.face_of(australia, "O", STYLE))
+    assert faces.read_card(never_taught, australia, deck).letter is None
+    # The look-alike's own face, named as faintly, still reads: its likeness agrees.
+    assert faces.read_card(cut(tuning.face_of(australia, look_alike, STYLE)), australia, deck).letter == look_alike
