@@ -17,6 +17,7 @@ import time
 
 from benchmarks import scan_publisher_held_out as held_out_photos
 from benchmarks import scan_publisher_photos as photos
+from benchmarks import scan_publisher_tuning as tuning_photos
 from rules.edition import Edition
 
 #: Photos of 5 MP (2592 × 1944): what a phone's camera preview or a shared photo typically is.
@@ -25,24 +26,33 @@ PHOTO_SIZE = (2592, 1944)
 PHOTOS_PER_DECK = 10
 
 
-def _teach(edition: Edition, style, seed: int, held_out: bool = False) -> None:
+def _teach(edition: Edition, style, seed: int, teaching_photo) -> None:
     from scorer.scan.faces import TeachError, teach_deck
 
-    teaching_photo = held_out_photos.teaching_photo if held_out else photos.teaching_photo
     for row in photos.teaching_rows(edition):
         # A photo that did not teach leaves those cards untaught: the reads below show the cost.
         with contextlib.suppress(TeachError):
             teach_deck(teaching_photo(edition, style, row, seed, PHOTO_SIZE), edition, row)
 
 
-def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: bool = False) -> dict:
+def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: bool = False,
+        tuning: bool = False) -> dict:
     """The figures for `photos_count` photos of `edition`. `held_out`: the held-out styles and rows
     (`benchmarks.scan_publisher_held_out`, its own fixed seed; `seed` is then ignored), whose misses are not
-    listed: the reader is never tuned on them."""
+    listed: the reader is never tuned on them. `tuning`: the tuning styles and rows
+    (`benchmarks.scan_publisher_tuning`, from `seed`), whose misses and wrong letters are listed."""
     from scorer.scan.photo import scan_row
     from scorer.scan.taught import forget_deck
 
     seed = held_out_photos.HELD_OUT_SEED if held_out else seed
+    if held_out:
+        style_of, photo_of, teaching_photo = (held_out_photos.held_out_style, held_out_photos.photo,
+                                              held_out_photos.teaching_photo)
+    elif tuning:
+        style_of, photo_of, teaching_photo = (tuning_photos.tuning_style, tuning_photos.photo,
+                                              tuning_photos.teaching_photo)
+    else:
+        style_of, photo_of, teaching_photo = photos.deck_style, photos.photo, photos.teaching_photo
 
     results = {"untaught": [], "taught": []}
     times, wrong_certain, failures = [], 0, []
@@ -54,12 +64,8 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
         try:
             for index in range(photos_count):
                 deck = index // PHOTOS_PER_DECK
-                if held_out:
-                    style = held_out_photos.held_out_style(seed * 7919 + deck)
-                    shot = held_out_photos.photo(edition, style, seed, index, photo_size=PHOTO_SIZE)
-                else:
-                    style = photos.deck_style(seed * 7919 + deck)
-                    shot = photos.photo(edition, style, seed, index, photo_size=PHOTO_SIZE)
+                style = style_of(seed * 7919 + deck)
+                shot = photo_of(edition, style, seed, index, photo_size=PHOTO_SIZE)
                 truth = "".join(shot.letters)
                 if index % PHOTOS_PER_DECK == 0:
                     forget_deck(edition)
@@ -67,7 +73,7 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
                 untaught = scan_row(shot.jpeg, edition)
                 os.environ["TOURPAD_DATA_DIR"] = data
                 if index % PHOTOS_PER_DECK == 0:
-                    _teach(edition, style, seed * 7919 + deck, held_out)
+                    _teach(edition, style, seed * 7919 + deck, teaching_photo)
                 started = time.thread_time()  # CPU time of this one thread: the reader uses one core
                 taught = scan_row(shot.jpeg, edition)
                 times.append(time.thread_time() - started)
@@ -78,6 +84,9 @@ def run(edition: Edition, photos_count: int = 100, seed: int = 2026, held_out: b
                                 if got is not None and got != want)
                     wrong_certain += wrong
                     wrong_by_kind[kind] += wrong
+                    if wrong and kind == "untaught" and not held_out:
+                        failures.append(f"{index} untaught: read {untaught.letters}, laid out {truth} "
+                                        f"({shot.description})")
                 if not results["taught"][-1] and not held_out:
                     failures.append(f"{index}: read {taught.letters}, laid out {truth} ({shot.description})")
         finally:

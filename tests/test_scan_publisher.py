@@ -310,23 +310,26 @@ def test_a_deck_taught_before_the_blurred_look_still_reads(australia, tmp_path, 
 
 def test_the_number_settles_two_close_faces(australia, monkeypatch):
     # A blurred face whose keypoints name one card but another nearly as well: the number, read clearly as the
-    # first card's and not the other's, names it; an unclear number, or a rival with the same number, does not.
+    # first card's and not the other's, names it (when the face's likeness names it too); an unclear number, or a
+    # rival with the same number, does not.
     number_of = dict(zip(australia.letters, australia.numbers, strict=True))
     first, rival = "B", next(x for x in australia.letters if number_of[x] != number_of["B"])
     twin = next(x for x in australia.letters if x != "B" and number_of[x] == number_of["B"])
     deck = taught_deck(australia, "".join(sorted({first, rival, twin})))
     card = np.full_like(cut(photos.face_of(australia, first, STYLE)), 128)  # no face to go on but keypoints
 
-    def reading(found, fits):
+    def reading(found, fits, face=None):
         monkeypatch.setattr(faces._DeckIndex, "identify",
                             lambda self, image: (found, *faces._identified(found)))
         monkeypatch.setattr(faces._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
+        monkeypatch.setattr(faces, "_face_names", lambda image, taught: face)
         return faces.read_card(card, australia, deck).letter
 
     clear = {digit: 0.5 for digit in set(australia.numbers)} | {number_of[first]: 0.95}
     unclear = clear | {number_of[rival]: 0.9}
     assert faces._identified([(6, first), (4, rival)]) == (None, False)  # keypoints alone: not sure
-    assert reading([(6, first), (4, rival)], clear) == first
+    assert reading([(6, first), (4, rival)], clear, face=first) == first
+    assert reading([(6, first), (4, rival)], clear) is None  # only when the face's likeness agrees
     assert reading([(6, first), (4, rival)], unclear) is None
     assert reading([(6, first), (4, twin)], clear) is None
     assert reading([(2, first), (1, rival)], clear) is None  # too few keypoints to go on

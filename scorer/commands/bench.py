@@ -336,8 +336,9 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
          qr_mm: float | None = typer.Option(None, help=N_("card code size incl. quiet zone, to try another design; "
                                                            "default: the printed cards' (printed faces)")),
          style: str = typer.Option("tourpad", help=N_("tourpad (our QR cards), publisher (the boxed game's "
-                                                      "printed cards: every bundled edition) or publisher-held-out "
-                                                      "(printings and rows the reader is never tuned on)")),
+                                                      "printed cards: every bundled edition), publisher-held-out "
+                                                      "(printings and rows the reader is never tuned on) or "
+                                                      "publisher-tuning (those it is tuned on)")),
          reader: str = typer.Option("host", help=N_("host (tourpad scan) or web: the published web app's code "
                                                     "reader in Chromium against tourpad scan on the same photos "
                                                     "(bar ≥ 98 %, no wrong letter)")),
@@ -361,11 +362,12 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
     if reader != "host":
         fail(_("unknown --reader {reader}: host or web").format(reader=repr(reader)))
 
-    if style in ("publisher", "publisher-held-out"):
+    if style in ("publisher", "publisher-held-out", "publisher-tuning"):
         from benchmarks import scan_publisher
         from rules.editions import bundled_ids
 
-        results = [scan_publisher.run(edition_or_fail(e), photos, seed, held_out=style == "publisher-held-out")
+        results = [scan_publisher.run(edition_or_fail(e), photos, seed, held_out=style == "publisher-held-out",
+                                       tuning=style == "publisher-tuning")
                    for e in bundled_ids()]
         if as_json:
             print(json.dumps({"editions": results}, indent=2))
@@ -374,7 +376,8 @@ def scan(as_json: AsJson = False, photos: int = typer.Option(400, min=1, help=N_
             report(result, False)
         return
     if style != "tourpad":
-        fail(_("unknown --style {style}: tourpad, publisher or publisher-held-out").format(style=repr(style)))
+        fail(_("unknown --style {style}: tourpad, publisher, publisher-held-out or "
+                "publisher-tuning").format(style=repr(style)))
     from benchmarks import scan as bench_scan
     from benchmarks.scan_photos import QR_MM
 

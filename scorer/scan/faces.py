@@ -322,6 +322,12 @@ def _grown(card: np.ndarray, factor: float) -> np.ndarray:
                           (card.shape[1], card.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _face_names(card: np.ndarray, deck: Deck) -> str | None:
+    """The taught card whose face's likeness as a whole names this card (FACE_MIN, FACE_MARGIN), if any."""
+    scores, _factor = _face_scores(card, deck)
+    return _certain(scores, FACE_MIN, FACE_MARGIN)
+
+
 def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]], float]:
     """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
     faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
@@ -539,6 +545,13 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
         found, named, firm = index.identify(card)
         fits: dict[int, float] | None = None  # how the number fits each digit: read once, when first needed
+        face_named: list[str | None] = []  # what the face's likeness names: compared once, when first needed
+
+        def by_face() -> str | None:
+            if not face_named:
+                face_named.append(_face_names(card, deck))
+            return face_named[0]
+
         if named is None and len(found) > 1 and found[0][0] >= IDENTIFY_FAINT and found[1][0] >= 2:
             # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
             # first card's and no rival's, settles it (the checksum doing its work). Without a rival this would
@@ -548,19 +561,23 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
             clear = fits[digit] >= DIGIT_CLEAR and all(
                 fits[digit] - fit >= DIGIT_MARGIN for other, fit in fits.items() if other != digit)
             rivals = {number_of[letter] for agreeing, letter in found[1:] if agreeing >= 2}
-            if clear and digit == number_of[found[0][1]] and digit not in rivals:
+            if clear and digit == number_of[found[0][1]] and digit not in rivals and \
+                    by_face() == found[0][1]:
                 return CardReading(found[0][1], score=found[0][0])
-        if named is None and found and found[0][0] >= 2:
-            # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole must name the same card.
-            faces, _factor = _face_scores(card, deck)
-            if _certain(faces, FACE_MIN, FACE_MARGIN) == found[0][1]:
-                named = found[0][1]
+        if named is None and found and found[0][0] >= 2 and by_face() == found[0][1]:
+            # Few keypoints (a plain face, a blurred photo): the face's likeness as a whole names the same card.
+            named = found[0][1]
         if named is not None:
             fits = fits if fits is not None else index.digit_fits(card, number_of)
             digit = max(fits, key=fits.get)
             if digit != number_of[named] and fits[digit] >= DIGIT_CLEAR and \
                     fits[digit] - fits.get(number_of[named], -1.0) >= DIGIT_MARGIN:
                 return CardReading(None, _disagree(edition, named, digit))
+            if not firm and by_face() != named:
+                # A faint naming the face's likeness does not share: on printings the reader was not tuned on,
+                # cards never taught were named as taught look-alikes (3-6 keypoints agreeing by chance, and the
+                # number, which every fourth card shares, confirming it).
+                return CardReading(None)
             if firm or (digit == number_of[named] and fits[digit] >= DIGIT_CLEAR):
                 return CardReading(named, score=found[0][0])
             return CardReading(None)

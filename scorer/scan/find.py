@@ -173,6 +173,12 @@ PITCH_MM = (58, 74)
 #: that drops below the range at once (an icon, 48 mm on from the last card's circle) costs PITCH_DROP_COST
 #: per millimetre it drops by more than PITCH_DROP_FREE_MM.
 PITCH_MIN_MM, PITCH_COST, PITCH_DROP_FREE_MM, PITCH_DROP_COST = 52, 0.04, 5, 0.06
+#: Cards laid overlapping (each over its neighbour by up to 9 mm, its corner marks showing) lie one short pitch
+#: apart all along the row: a short pitch within this many mm of the short one before it costs nothing more
+#: (paid once per row, not once per card, which made a comb with a card fewer fit better), when the circle
+#: there is clear (PITCH_REPEAT_CIRCLE of circle_map's 0..1; a tuning photo's teaching row strung three weak
+#: blobs of its pictures, 0.17-0.38, into an eighth card otherwise).
+PITCH_REPEAT_MM, PITCH_REPEAT_CIRCLE = 2, 0.5
 
 
 def circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.ndarray:
@@ -263,7 +269,11 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray,
         at = np.arange(max(0, lo), hi + 1)
         pitch = k - at
         pitch_before = np.where(before[at] >= 0, at - before[at], pitch)
-        short = pitch < PITCH_MM[0]
+        # A short pitch like the one before it is the same overlap (or slant) again: it was paid for once.
+        # Only for a clear circle: weak blobs (a picture's detail) strung at a short pitch are no row.
+        repeated = (before[at] >= 0) & (pitch_before < PITCH_MM[0]) & \
+            (np.abs(pitch - pitch_before) <= PITCH_REPEAT_MM) & (per_mm[k] >= PITCH_REPEAT_CIRCLE)
+        short = (pitch < PITCH_MM[0]) & ~repeated
         window = best[at] - STEP_COST * np.maximum(0, np.abs(circle_y[at] - circle_y[k]) / mm - STEP_FREE_MM) \
             - short * (PITCH_COST * (PITCH_MM[0] - pitch)
                        + PITCH_DROP_COST * np.maximum(0, pitch_before - pitch - PITCH_DROP_FREE_MM))
