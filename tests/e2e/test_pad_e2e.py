@@ -144,10 +144,10 @@ def test_full_australia_game_by_letters(server, phone, open_app):
 def test_kill_and_restart_resumes_with_nothing_lost(server, phone, browser, open_app):
     pad = open_app(phone, server.url)
     start_game(pad)
-    play_round(pad, 1)
+    play_round(pad, 1, ann_types=True)  # typed: what is tested here is the kill, not the keypad's taps
     pad.wait_text("round-status", r"^Round 2 of 4")
     pad.tap("Enter Ann")
-    enter_by_keypad(pad, GAME[1][0], GAME[1][1])
+    enter_by_typing(pad, GAME[1][0], GAME[1][1])
     pad.wait_text("entry-subtotal", r"^0 points so far")  # Bob's keypad: Ann's round 2 is committed
 
     server.kill()
