@@ -72,7 +72,7 @@ class AppServer:
             except OSError:
                 if self.proc.poll() is not None:
                     break
-                time.sleep(0.05)  # the server answers about 1 s after it starts: every browser test waits for it
+                time.sleep(0.05)  # a forked server answers in about 0.15 s: every browser test waits for it
         self.stop()
         raise RuntimeError(f"the app server did not start: {log.read_text()}")
 
