@@ -7,11 +7,11 @@ pathways: the worst a family meets. Its taps are counted as the editor needs the
 
 from __future__ import annotations
 
-import asyncio
 import copy
 
 import flet as ft
 import pytest
+from eventually import until
 from test_pad_screens import run_session, settle, start, walk
 
 from rules.editions import load_edition
@@ -98,11 +98,7 @@ def tapper(session, page, conn):
     async def tap(identifier: str) -> None:
         answered.clear()
         await session.dispatch_event(node(page, identifier)._i, "click", None)
-        for _ in range(1000):
-            if answered:
-                return
-            await asyncio.sleep(0.002)
-        raise AssertionError(f"the tap on {identifier} was not answered")
+        await until(lambda: answered, f"the tap on {identifier} answered")
 
     return tap
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import flet as ft
 import pytest
+from eventually import until
 from flet.controls.base_control import BaseControl
 from test_pad_screens import find_button, run_session, start
 
@@ -161,10 +160,7 @@ def test_a_round_by_category_asks_before_saving_with_no_activity(tmp_path):
         yes = dialogs[0].actions[1].content
         await session.dispatch_event(yes._i, "click", None)
         await session.dispatch_event(dialogs[0]._i, "dismiss", None)
-        for _ in range(50):
-            if game.reload().entries[0]:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: game.reload().entries[0], "the round saved after Yes")
         assert game.state.entries[0][0]["categories"]["choice"] is None
 
     run_session(run)

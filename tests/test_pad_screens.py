@@ -12,6 +12,7 @@ import concurrent.futures
 import flet as ft
 import msgpack
 import pytest
+from eventually import until
 from flet.controls.base_control import BaseControl
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import (
@@ -175,10 +176,8 @@ def test_every_screen_renders_and_the_keypad_works(store, isolated_data_dir):
         await session.dispatch_event(find_button(page, "Save JSON")._i, "click", None)
         await session.dispatch_event(find_button(page, "Save CSV")._i, "click", None)
         exports = data_dir / "exports"
-        for _ in range(100):  # written by a page task before the download is offered
-            if len(list(exports.glob("tourpad-game-*"))) == 2:
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: len(list(exports.glob("tourpad-game-*"))) == 2,  # a page task writes them
+                    "both exports written")
         record = GameRecord.model_validate_json((exports / f"tourpad-game-{game.game_id}.json").read_text())
         assert score_record(record, load_edition("australia")).totals == game.state.totals()
         assert (exports / f"tourpad-game-{game.game_id}.csv").read_text() == game.state.csv_text()
@@ -258,10 +257,8 @@ def test_a_second_tab_sees_entries_live(store):
             await first.dispatch_event(find_button(page_a, letter)._i, "click", None)
         await first.dispatch_event(find_button(page_a, "No activity")._i, "click", None)
         await first.dispatch_event(find_button(page_a, "Save round")._i, "click", None)
-        for _ in range(100):  # pubsub handlers run on the hub's executor
-            if "Waiting for Bob" in texts(page_b):
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: "Waiting for Bob" in texts(page_b),  # pubsub handlers run on the hub's executor
+                    "the other tab shows Ann's round")
         assert "Waiting for Bob" in texts(page_b)
 
     run_session(run)
@@ -279,10 +276,8 @@ def test_the_sheet_follows_another_tabs_round_in_place(store):
         aimed = {name: hook(page_b, name)._i for name in ("tab-1", "tab-2", "enter-2")}
         game.enter_letters(0, "ABCDEFG", None)
         page_a.pubsub.send_others_on_topic(GAMES_TOPIC, game.game_id)
-        for _ in range(100):  # pubsub handlers run on the hub's executor
-            if "Waiting for Bob" in texts(page_b):
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: "Waiting for Bob" in texts(page_b),  # pubsub handlers run on the hub's executor
+                    "the other tab shows Ann's round")
         assert "Waiting for Bob" in texts(page_b) and "Ann: entered" in texts(page_b)
         assert {name: hook(page_b, name)._i for name in aimed} == aimed
         assert hook(page_b, "undo").disabled is False  # the app bar's Undo: there is an entry to undo now
@@ -343,10 +338,8 @@ def test_home_follows_another_tabs_game_in_place(store):
             game.enter_letters(0, ann, None)
             game.enter_letters(1, bob, None)
         page_a.pubsub.send_others_on_topic(GAMES_TOPIC, game.game_id)
-        for _ in range(100):  # pubsub handlers run on the hub's executor
-            if "History (1)" in texts(page_b):
-                break
-            await asyncio.sleep(0.02)
+        await until(lambda: "History (1)" in texts(page_b),  # pubsub handlers run on the hub's executor
+                    "the other tab counts the finished game")
         assert find_button(page_b, "History (1)")._i == history._i  # the same button, relabelled
         assert find_button(page_b, "New game")._i == new_game._i
 
@@ -364,10 +357,8 @@ def test_a_solo_tap_patches_the_table_in_place(store):
         status, hint = hook(page, "solo-status"), hook(page, "solo-hint-button")
         assert status.value.startswith("Round 1 of 4: choose your Throw card")
         await session.dispatch_event(hook(page, "hand-0")._i, "click", None)
-        for _ in range(100):  # the component re-renders on the session's scheduler
-            if hook(page, "solo-step").value == "Card 2 of 7":
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: hook(page, "solo-step").value == "Card 2 of 7",  # re-rendered by the scheduler
+                    "the solo screen moves to card 2")
         assert hook(page, "solo-step").value == "Card 2 of 7"
         assert hook(page, "solo-status")._i == status._i and hook(page, "solo-hint-button")._i == hint._i
         assert len([i for i in identifiers(page) if i.startswith("hand-")]) == 6
@@ -383,10 +374,8 @@ def test_the_solo_set_up_keeps_the_button_tapped(store):
         one, three = hook(page, "bots-1"), hook(page, "bots-3")
         assert "bot-3-hard" in identifiers(page)
         await session.dispatch_event(one._i, "click", None)
-        for _ in range(100):  # the component re-renders on the session's scheduler
-            if "bot-3-hard" not in identifiers(page):
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: "bot-3-hard" not in identifiers(page),  # re-rendered by the scheduler
+                    "the third bot's row hidden")
         assert "bot-2-hard" not in identifiers(page)
         assert hook(page, "bots-1")._i == one._i and hook(page, "bots-3")._i == three._i
         assert hook(page, "bots-1").style is not None and hook(page, "bots-3").style is None

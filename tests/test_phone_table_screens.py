@@ -11,6 +11,7 @@ import concurrent.futures
 import json
 
 import pytest
+from eventually import until
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import run_session, texts
 from test_page_channel import Answered
@@ -107,14 +108,6 @@ class _Page:
             self.channels.discard(args[0])
             return Answered(None)
         raise AssertionError(f"no call {name}")
-
-
-async def until(check, what: str) -> None:
-    for _ in range(500):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never: {what}")
 
 
 @pytest.fixture

@@ -4,8 +4,7 @@ and a code that names no table says "not found"."""
 
 from __future__ import annotations
 
-import asyncio
-
+from eventually import until
 from test_pad_screens import run_session, settle, start_at, texts
 
 from scorer.table.service import TableService
@@ -15,15 +14,6 @@ from scorer.ui.main import make_main
 def listeners(service: TableService, code: str) -> int:
     return service.feed.listening(code)
 
-
-
-async def until(check) -> None:
-    """The service publishes from its writer thread; the session applies the event on its loop."""
-    for _ in range(400):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the board never showed the change")
 
 
 def test_the_board_opens_by_code_follows_the_table_and_lets_go_when_left(hosting):
@@ -38,7 +28,8 @@ def test_the_board_opens_by_code_follows_the_table_and_lets_go_when_left(hosting
         assert listeners(service, code) == 1
         service.submit(code, 1, 1, "ABCDEIM", None, 0, ann)
         service.submit(code, 1, 2, "FGHJNQU", None, 0, bob)
-        await until(lambda: "Round 2 · still entering: Ann, Bob" in texts(page))
+        await until(lambda: "Round 2 · still entering: Ann, Bob" in texts(page),  # from the writer thread
+                    "the board shows round 2")
         shown = texts(page)
         assert "Western Australia +3: Ann (round 1)" in shown and "Western Australia +3" not in shown
         assert "R1  ABCDEIM" in shown and "R1  FGHJNQU" in shown

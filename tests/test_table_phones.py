@@ -9,6 +9,7 @@ import concurrent.futures
 import contextlib
 
 import pytest
+from eventually import PATIENCE_SECONDS
 from flet.controls.context import _context_page
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import run_session
@@ -59,12 +60,12 @@ def test_the_phone_that_closes_a_round_stays_on_the_next_round_when_others_save(
             await save(ann, 0, *rounds[0][0])
             await save(bob, 0, *rounds[0][1])
             assert bob.app.path == f"/table/{code}/seat/2/round/1"
-            await asyncio.wait_for(ann_closed, 5)
+            await asyncio.wait_for(ann_closed, PATIENCE_SECONDS)
             for phone in (ann, bob):
                 await table_flet.tap(phone, table_flet.button(phone.page, "Start round 2"))
             ann_entered = bob.connection.shows("Ann: entered")
             await save(ann, 1, *rounds[1][0])
-            await asyncio.wait_for(ann_entered, 5)
+            await asyncio.wait_for(ann_entered, PATIENCE_SECONDS)
             assert bob.app.path == f"/table/{code}/seat/2"
             assert table_flet.hooked(bob.page, "round-status").value == "Round 2 of 4"
             table_flet.close_phones([ann, bob])
@@ -115,14 +116,14 @@ def test_two_phones_at_one_table_show_the_same_game_each_in_its_own_language(hos
             # Ann's own in French
             ann_entered = bob.connection.shows("Ann: entered")
             await save(ann, 0, *rounds[0][0])
-            await asyncio.wait_for(ann_entered, 5)
+            await asyncio.wait_for(ann_entered, PATIENCE_SECONDS)
             assert text(bob, "waiting-for") == "Waiting for Bob"
             assert text(ann, "waiting-for") == "On attend Bob"
 
             # Bob's save closes round 1: both phones show its summary, the same points, each in its language
             ann_closed = ann.connection.shows("Manche 1 close")
             await save(bob, 0, *rounds[0][1])
-            await asyncio.wait_for(ann_closed, 5)
+            await asyncio.wait_for(ann_closed, PATIENCE_SECONDS)
             assert text(ann, "summary-title") == "Manche 1 close"
             assert text(bob, "summary-title") == "Round 1 closed"
             assert table_flet.shown_totals(ann, 2) == table_flet.shown_totals(bob, 2)

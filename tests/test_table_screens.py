@@ -9,20 +9,13 @@ import concurrent.futures
 import json
 
 import flet as ft
+from eventually import until
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import find_button, run_session, texts, top, walk
 
 from benchmarks import table_flet
 from scorer.ui import table as table_ui
 from scorer.ui.main import make_main
-
-
-async def until(check, what: str) -> None:
-    for _ in range(400):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the host's screen never showed {what}")
 
 
 def name_field(page) -> ft.TextField:
@@ -72,7 +65,8 @@ def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
     """The board is a component: in a desktop window at the largest text size, what it renders (at the
     first draw and after each change at the table) has its type scaled by the app; a phone's board is
     drawn in type sized to be read in hand."""
-    from test_text_size import desktop_window, until
+    from eventually import drawn
+    from test_text_size import desktop_window
 
     from scorer.ui.table_board import ACROSS_THE_ROOM, IN_HAND
     from scorer.ui.text_size import TEXT_SIZE_KEY
@@ -86,10 +80,10 @@ def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
 
     async def run():
         page = await desktop_window(store, f"/table/{code}/board", {TEXT_SIZE_KEY: "largest"})
-        await until(lambda: status(page).value.startswith("Round 1"))
+        await until(lambda: status(page).value.startswith("Round 1") and drawn(page), "the board's round")
         assert status(page).size == ACROSS_THE_ROOM.big * 1.5
         service.claim_seat(code, 1, "Ann")
-        await until(lambda: "Ann" in status(page).value)
+        await until(lambda: "Ann" in status(page).value and drawn(page), "Ann on the board")
         assert status(page).size == ACROSS_THE_ROOM.big * 1.5
         _phone, phone_page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/board", {},
                                                         page.session.connection.pubsubhub,

@@ -4,11 +4,11 @@ Forget, French, and the way there and back from a round's keypad."""
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 import flet as ft
 import pytest
+from eventually import until
 from flet.controls.base_control import BaseControl
 from test_pad_screens import run_session, start_at, top
 
@@ -58,15 +58,6 @@ async def click(session, page, label: str) -> None:
     await session.dispatch_event(button._i, "click", None)
 
 
-async def until(check, seconds: float = 30.0) -> None:
-    """A learned photo is taught on a worker thread: wait for its outcome on the screen."""
-    for _ in range(int(seconds / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the screen never showed the outcome")
-
-
 def test_teaching_a_photo_after_confirming_its_letters(store, isolated_data_dir, first_photo):
     async def run():
         session, page, _conn = await start_at(make_main(lambda: store), "/teach")
@@ -90,13 +81,14 @@ def test_teaching_a_photo_after_confirming_its_letters(store, isolated_data_dir,
 
         panel.letters_field.value = "abcdefg"
         await click(session, page, "Learn these 7 cards")
-        await until(lambda: "7 of 28 cards learned" in texts(page))
+        await until(lambda: "7 of 28 cards learned" in texts(page), "the photo taught")  # on a worker thread
         assert "Learned ABCDEFG. Next: photo 2 of 4." in texts(page)
         assert panel.step == 1 and panel.photo is None
 
         await panel.got_photo(b"these bytes are no photo")
         await click(session, page, "Learn these 7 cards")
-        await until(lambda: any(t.startswith("Nothing was learned from this photo: ") for t in texts(page)))
+        await until(lambda: any(t.startswith("Nothing was learned from this photo: ") for t in texts(page)),
+                    "the photo refused")
         assert "7 of 28 cards learned" in texts(page)  # unchanged
 
         page.data.go("teach")

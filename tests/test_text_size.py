@@ -9,6 +9,7 @@ import concurrent.futures
 import json
 
 import flet as ft
+from eventually import drawn, until
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_language_switch import Device, device, settled, store  # noqa: F401  (fixtures)
 from test_pad_screens import run_session, start_at, top, walk
@@ -111,17 +112,9 @@ async def desktop_window(games: EventStore, route: str, storage: dict) -> ft.Pag
     connection.pubsubhub = PubSubHub(loop=connection.loop, executor=executor)
     _session, page = await register_session(connection, make_main(lambda: games), route,
                                             {"width": 1280, "height": 800, "platform": "linux", "web": False})
-    await until(lambda: page.data.text_size == storage.get(TEXT_SIZE_KEY, "normal"))
+    await until(lambda: page.data.text_size == storage.get(TEXT_SIZE_KEY, "normal") and drawn(page),
+                "the saved text size applied")
     return page
-
-
-async def until(check) -> None:
-    for _ in range(400):
-        if check():
-            await asyncio.sleep(0.01)  # the redraw that follows
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("the window never got there")
 
 
 def variant_effect(page) -> ft.Text:
@@ -136,7 +129,7 @@ def test_a_desktop_window_scales_its_own_text(store):  # noqa: F811
         assert page.theme.text_theme.body_medium.size == 21 and page.dark_theme.text_theme.title_large.size == 33
         assert variant_effect(page).size == 13 * 1.5
         page.data.pick_text_size("normal")
-        await until(lambda: page.theme.text_theme is None)
+        await until(lambda: page.theme.text_theme is None and drawn(page), "the normal size applied")
         assert variant_effect(page).size == 13
 
     run_session(run)
@@ -190,7 +183,8 @@ def test_the_keypad_keeps_its_words_whole_at_the_largest_size_on_a_320_px_phone(
                                                     f"/game/{game_id}/round/1/player/1",
                                                     {"width": 320, "height": 640, "platform": "android", "web": True})
             await until(lambda page=page, language=language: page.data.text_size == "largest"
-                        and (page.data.language or "en") == language)
+                        and (page.data.language or "en") == language and drawn(page),
+                        f"the largest text size applied in {language}")
             with use_language(language):
                 assert too_narrow(page) == [], language
 
