@@ -30,6 +30,18 @@ SETTLE_JS = """(quiet) => new Promise(resolve => {
   observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
   timer = setTimeout(done, quiet);
   setTimeout(done, 5000); })"""
+# Marks an input once Flutter has configured it for editing (it sets `autocomplete` on the input it takes over
+# after the browser focused it): from then on what is typed there reaches the app. Focus clears the mark.
+TAKEOVER_JS = """() => {
+  if (window.tourpadTakeover) return;
+  document.addEventListener('focusin', e => { e.target.tourpadEdited = false; }, true);
+  window.tourpadTakeover = new MutationObserver(records => {
+    for (const r of records) if (r.target === document.activeElement) r.target.tourpadEdited = true; });
+  window.tourpadTakeover.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['autocomplete']});
+}"""
+THEME_BUTTON_JS = "document.querySelector('[flt-semantics-identifier=\"theme\"]')"
+#: How long a step may take on a loaded two-core machine before the test fails rather than waits on.
+SLOW_MS = 60000
 #: Where screenshots go. `Pad.shot` takes them only when TOURPAD_SHOTS names a folder (each costs ~0.7 s of
 #: waiting for a settled frame, 133 of them in the suite); a failed test's pages are photographed always.
 SHOTS = Path(os.environ.get("TOURPAD_SHOTS") or "/tmp/shots/app")
@@ -149,6 +161,17 @@ class Pad:
         inner = node.locator("[role=button]")
         (inner.first if inner.count() else node).click()
 
+    def toggle_theme(self) -> None:
+        """The app bar's light / dark button. The screen is drawn anew in the other theme, every control
+        replaced: a field typed into before the new screen arrives would be thrown away with the old one, so
+        this returns once the new screen is there (its theme button is a new node)."""
+        self.settle()
+        self.page.evaluate(f"() => {{ {THEME_BUTTON_JS}.tourpadBefore = true; }}")
+        self.tap_ident("theme")
+        self.page.wait_for_function(f"() => {{ const e = {THEME_BUTTON_JS}; return !!e && !e.tourpadBefore; }}",
+                                    timeout=SLOW_MS)
+        self.settle()
+
     def tap_until(self, tap, landed, timeout: float = 10000, attempts: int = 3) -> None:
         """`tap()`, then `landed(timeout_ms)` waits for the sign the tap worked; tap again, with more patience,
         if it times out: a tap during a redraw can miss. The last attempt's timeout error propagates.
@@ -167,10 +190,15 @@ class Pad:
                     raise
 
     def focus_field(self, label: str, attempts: int = 3) -> bool:
-        """Click a text field until the browser's focus is in it (a click right after a redraw can miss)."""
+        """Click a text field until the browser's focus is in it and Flutter edits it (a click right after a
+        redraw can miss). The browser focuses the input at once, but Flutter takes it over for editing a
+        moment later, on its next frame (it configures the input then: `autocomplete` and the rest); text
+        filled in before that never reaches the app, though the input shows it. On a busy machine that frame
+        can come long after the DOM went quiet, so the takeover itself is waited for (TAKEOVER_JS)."""
         box = self.page.get_by_role("textbox", name=label)
         for _ in range(attempts):
             self.settle()
+            self.page.evaluate(TAKEOVER_JS)
             box.click()
             try:
                 self.page.wait_for_function(
@@ -179,10 +207,8 @@ class Pad:
                     "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000)
-                # The browser focuses the input at once, but Flutter takes it over for editing a moment later
-                # (it rewrites the input's attributes then); text filled in before that never reaches the app,
-                # though the input shows it. Wait for that rewrite to be over.
-                self.settle()
+                self.page.wait_for_function("() => document.activeElement?.tourpadEdited === true",
+                                            timeout=SLOW_MS)
                 return True
             except Exception:
                 self.page.wait_for_timeout(300)

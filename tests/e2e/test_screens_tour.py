@@ -46,7 +46,7 @@ def test_history_dark_theme_category_entry_and_desktop(prepared, server, browser
         pad.shot("12-history")
         pad.tap_ident("history-game-1")
         pad.wait_text("winner", "wins")
-        pad.tap_ident("theme")
+        pad.toggle_theme()
         pad.shot("13-final-dark")
         pad.tap("Home")
         pad.button(re.compile("Cy · Di · Ed")).first.click()

@@ -122,7 +122,7 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     assert re.search(r"Throw & Catch: \d+\.\d points a game", bar.get_attribute("aria-label") or bar.inner_text())
     pad.ident("stats-games").scroll_into_view_if_needed()
     pad.shot("stats-en-light")
-    pad.tap_ident("theme")
+    pad.toggle_theme()
     pad.shot("stats-en-dark")
 
     reach(pad, "stats-rename")
@@ -177,5 +177,5 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     fr.page.mouse.wheel(0, -5000)
     fr.ident("stats-games").scroll_into_view_if_needed()
     fr.shot("stats-fr-light")
-    fr.tap_ident("theme")
+    fr.toggle_theme()
     fr.shot("stats-fr-dark")
