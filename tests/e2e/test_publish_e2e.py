@@ -329,7 +329,11 @@ def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, 
     start_solo_against_one_bot(pad, "Jouer en solo", "hard")
     pad.wait_text("solo-status", r"^Manche 1 sur 4\s: choisissez votre carte Lancer", timeout=SLOW)
     hint = ""
-    while not pad.ident("summary-title").count():
+    while True:
+        # something to tap: between two steps the bot plays and the hand is not on the screen yet
+        pad.wait_any("hand-0", "choice-0", "summary-title", timeout=SLOW)
+        if pad.ident("summary-title").count():
+            break
         status, before = pad.text("solo-status"), pad.text("solo-step")
         if "la carte Réception est arrivée" in status:
             pad.tap_ident("choice-0")
@@ -342,7 +346,6 @@ def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, 
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
             " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
-        pad.wait_any("solo-status", "summary-title", timeout=SLOW)
     assert pad.wait_text("summary-title", "^Manche 1 close$")
     # French decimals from Babel inside Pyodide: "1,7 pts de moins · rapporte +3,0 pts maintenant"
     assert re.search(r"(le meilleur|\d+,\d pts de moins) · rapporte [+-]\d+,\d pts maintenant", hint), hint

@@ -30,7 +30,8 @@ def test_whole_solo_game_against_easy_bots(server, phone, open_app):
     shots = {"draft": False, "choice": False, "summary": False}
     resumed = False
     while True:
-        pad.wait_any("solo-status", "summary-title", "winner", timeout=SLOW)
+        # something to tap: between two steps the bots play and the hand is not on the screen yet
+        pad.wait_any("hand-0", "choice-0", "summary-title", "winner", timeout=SLOW)
         if pad.ident("winner").count():
             break
         if pad.ident("summary-title").count():
