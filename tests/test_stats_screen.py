@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import flet as ft
+from eventually import drawn, until
 from test_pad_screens import find_button, run_session, start, texts, top, walk
 
 from rules.i18n import format_percent, use_language
@@ -108,6 +109,7 @@ def test_the_race_tab_shows_wins_and_average_length(tmp_path):
         session, page, _ = await start(make_main(lambda: store))
         page.data.go("stats")
         await session.dispatch_event(find_button(page, "Race Around Europe")._i, "click", None)
+        await until(lambda: "3 finished games against the bots" in texts(page) and drawn(page), "the Race tab")
         shown = texts(page)
         assert "3 finished games against the bots" in shown
         assert f"You won 1 of 3 games ({format_percent(1 / 3)})" in shown
@@ -143,7 +145,8 @@ def test_rename_is_off_until_the_typed_name_has_arrived(tmp_path):
         assert button.disabled
         session.apply_patch(field._i, {"value": "Annie"})
         await session.dispatch_event(field._i, "change", "Annie")
-        assert not button.disabled
+        await until(lambda: not rename_controls(page)[1].disabled, "Rename on")
+        assert rename_controls(page)[1]._i == button._i  # the same button, turned on: a tap on it lands
         await session.dispatch_event(button._i, "click", None)
         assert People(store).person("Ann") == "Annie"
         assert "Annie" in texts(page)
@@ -230,6 +233,40 @@ def test_history_lists_the_solo_and_race_games_stats_counts(tmp_path):
         await session.dispatch_event(solo_row._i, "click", None)
         assert top(page).route == f"/solo/{solo_id}"
         assert "Final ranking" in texts(page)
+
+    run_session(run)
+    store.close()
+
+
+def test_a_choice_on_the_stats_screen_re_renders_it_in_place(tmp_path):
+    """The Stats screen is a component over the person's choices: a view chosen restyles its buttons and a
+    player compared changes the head-to-head line, the buttons and fields tapped staying the same controls."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+    usa_game(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("stats")
+        views = {label: find_button(page, label)._i for label in ("All editions", "USA", "Solo")}
+        await session.dispatch_event(views["Solo"], "click", None)
+        await until(lambda: "0 finished games" in texts(page) and drawn(page), "the solo view")
+        assert {label: find_button(page, label)._i for label in views} == views
+        assert find_button(page, "Solo").style is not None and find_button(page, "All editions").style is None
+
+        def versus() -> str:
+            return next(c.content.value for c in walk(top(page))
+                        if isinstance(c, ft.Semantics) and c.identifier == "stats-versus")
+
+        before = versus()
+        assert before == "2 games together: Ann ahead 2, Bob ahead 0, level 0"
+        other = next(c for c in walk(top(page)) if isinstance(c, ft.Dropdown) and c.label == "Other player")
+        session.apply_patch(other._i, {"value": "Cy"})
+        await session.dispatch_event(other._i, "select", "Cy")
+        await until(lambda: versus() != before and drawn(page), "Cy compared")
+        assert versus() == "2 games together: Ann ahead 2, Cy ahead 0, level 0"
+        assert next(c for c in walk(top(page)) if isinstance(c, ft.Dropdown) and c.label == "Other player")._i == \
+            other._i
 
     run_session(run)
     store.close()

@@ -7,6 +7,7 @@ names with their figure).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 import flet as ft
@@ -20,8 +21,8 @@ from scorer.pad.errors import EntryError
 from scorer.pad.people import People, name_key
 from scorer.race.history import kept_races
 from scorer.solo.view import one_decimal
-from scorer.ui.app import PadApp, Screen, screen, sem
-from scorer.ui.home import PAD, section, short_edition_name
+from scorer.ui.app import PadApp, Screen, island, screen, sem
+from scorer.ui.home import CHOSEN, PAD, section, short_edition_name
 
 #: The chart's widest bar (px): a 390 px phone keeps room for the category's name beside it.
 BAR_WIDTH = 150
@@ -131,116 +132,169 @@ def race_rows(figures: stats.RaceFigures) -> list[ft.Control]:
     return rows
 
 
+@dataclass(frozen=True, eq=False)
+class StatsData:
+    """What the Stats screen shows figures of, read from the store once per drawing of the screen (a rename
+    draws it anew): the score pad's and solo games, Race games, and the players' names as renamed."""
+
+    people: People
+    games: tuple[stats.PlayedGame, ...]
+    races: tuple
+    #: every person who played a score pad game, by their current name, sorted
+    names: tuple[str, ...]
+
+    @classmethod
+    def read(cls, store) -> StatsData:
+        people = People(store)
+        games = tuple(stats.played_games(store))
+        names = sorted({people.person(g.players[p]) for g in games for p in g.people if not g.solo},
+                       key=str.casefold)
+        return cls(people, games, tuple(kept_races(store)), tuple(names))
+
+    def views(self) -> list[tuple[str, str]]:
+        """The views to choose from: all editions, each edition played, solo, and Race if any was kept."""
+        views = [(ALL, _("All editions"))] + [(e, short_edition_name(e)) for e in available_editions()
+                                              if any(g.edition.id == e for g in self.games)]
+        views.append((SOLO, _("Solo")))
+        if self.races:
+            views.append((RACE, "Race Around Europe"))
+        return views
+
+
+@ft.observable
+@dataclass
+class StatsChoices:
+    """What the person chose on the Stats screen: the view, the two players compared, the player to rename,
+    the new name as typed and the last refusal. A choice re-renders the part of the screen it changes; the
+    controls a tap is aimed at keep their identity."""
+
+    view: str = ALL
+    first: str | None = None
+    second: str | None = None
+    renamed: str | None = None
+    new_name: str = ""
+    message: str = ""
+
+
+def choose(choices: StatsChoices, **changes) -> None:
+    """A choice made: the model changes and the component re-renders what it shows (not the whole page)."""
+    ft.context.disable_auto_update()
+    for name, value in changes.items():
+        setattr(choices, name, value)
+
+
 @screen("stats")
 def stats_screen(app: PadApp) -> Screen:
-    people = People(app.store)
-    games = stats.played_games(app.store)
-    races = kept_races(app.store)
+    data = StatsData.read(app.store)
+    names = data.names
     # the view chosen stays chosen when the screen is drawn anew (a rename, the theme, the language)
-    chosen = CHOSEN_VIEW.setdefault(app, {"view": ALL})
-    body = ft.Column(spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    view_row = ft.Row(wrap=True, spacing=8, run_spacing=8)
-    figures_column = ft.Column(spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    names = sorted({people.person(g.players[p]) for g in games for p in g.people if not g.solo}, key=str.casefold)
-    message = ft.Text("", color=ft.Colors.ERROR)
+    kept = CHOSEN_VIEW.setdefault(app, {"view": ALL})
+    if kept["view"] not in dict(data.views()):  # its games were deleted since
+        kept["view"] = ALL
+    choices = StatsChoices(view=kept["view"], first=names[0] if names else None,
+                           second=names[1] if len(names) > 1 else None, renamed=names[0] if names else None)
+    return Screen(_("Stats"), ft.Container(island(stats_body, choices, data, app), padding=PAD))
 
-    def draw() -> None:
-        views = [(ALL, _("All editions"))] + [(e, short_edition_name(e)) for e in available_editions()
-                                              if any(g.edition.id == e for g in games)]
-        views.append((SOLO, _("Solo")))
-        if races:
-            views.append((RACE, "Race Around Europe"))
-        if chosen["view"] not in dict(views):  # its games were deleted since
-            chosen["view"] = ALL
-        view_row.controls = [(ft.FilledButton if key == chosen["view"] else ft.OutlinedButton)(
-            label, on_click=lambda e, key=key: (chosen.update(view=key), draw(), app.page.update()))
-            for key, label in views]
-        if chosen["view"] == RACE:
-            figures_column.controls = race_rows(stats.race_figures(races))
-            return
-        solo = chosen["view"] == SOLO
-        selected = stats.select(games, None if chosen["view"] in (ALL, SOLO) else chosen["view"], solo)
-        figures = stats.figures(selected, people.person)
-        labels, route = category_labels(selected), route_label(selected)
-        rows: list[ft.Control] = [sem("stats-games", ft.Text(ngettext(
-            "{n} finished game", "{n} finished games", figures.games).format(n=figures.games)))]
-        if figures.best_round is not None:
-            best = figures.best_round
-            rows.append(sem("stats-best-round", ft.Text(_("Best round ever: {name}, {points} points "
-                                                          "(round {round}, {edition})").format(
-                name=people.person(best.name), points=best.points, round=best.round_number,
-                edition=short_edition_name(best.edition)))))
-        rows += [player_card(fig, i, figures.category_ids, labels, route) for i, fig in enumerate(figures.players)]
-        if not figures.players:
-            rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
-        figures_column.controls = rows
 
-    first = ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in names], dense=True,
-                        value=names[0] if names else None, expand=True)
-    second = ft.Dropdown(label=_("Other player"), options=[ft.DropdownOption(n) for n in names], dense=True,
-                         value=names[1] if len(names) > 1 else None, expand=True)
-    versus = ft.Text("")
+@ft.component
+def stats_body(choices: StatsChoices, data: StatsData, app: PadApp) -> ft.Control:
+    """The Stats screen over `choices`: the views, the chosen view's figures, head to head, rename."""
+    CHOSEN_VIEW.setdefault(app, {})["view"] = choices.view
+    return ft.Column([
+        ft.Row([ft.OutlinedButton(label, style=CHOSEN if key == choices.view else None,
+                                  on_click=lambda e, key=key: choose(choices, view=key))
+                for key, label in data.views()], wrap=True, spacing=8, run_spacing=8),
+        figures_part(data, choices.view),
+        head_to_head_part(choices, data, choices.first, choices.second),
+        rename_part(choices, data, app, choices.renamed, choices.new_name, choices.message),
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
-    def compare(e=None) -> None:
-        if not first.value or not second.value or name_key(first.value) == name_key(second.value):
-            versus.value = _("Choose two players.")
-        else:
-            head = stats.head_to_head(stats.select(games), first.value, second.value, people.person)
-            versus.value = ngettext(
-                "{n} game together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
-                "{n} games together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
-                head.games).format(n=head.games, first=first.value, second=second.value, ahead=head.first_ahead,
-                                   behind=head.second_ahead, level=head.level)
-        if e is not None:
-            app.page.update()
 
-    first.on_select = second.on_select = compare
-    compare()
+@ft.memo
+@ft.component
+def figures_part(data: StatsData, view: str) -> ft.Control:
+    """The chosen view's figures: every player's card, or Race Around Europe's lines."""
+    if view == RACE:
+        return ft.Column(race_rows(stats.race_figures(data.races)), spacing=8,
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+    selected = stats.select(data.games, None if view in (ALL, SOLO) else view, view == SOLO)
+    figures = stats.figures(selected, data.people.person)
+    labels, route = category_labels(selected), route_label(selected)
+    rows: list[ft.Control] = [sem("stats-games", ft.Text(ngettext(
+        "{n} finished game", "{n} finished games", figures.games).format(n=figures.games)))]
+    if figures.best_round is not None:
+        best = figures.best_round
+        rows.append(sem("stats-best-round", ft.Text(_("Best round ever: {name}, {points} points "
+                                                      "(round {round}, {edition})").format(
+            name=data.people.person(best.name), points=best.points, round=best.round_number,
+            edition=short_edition_name(best.edition)))))
+    rows += [player_card(fig, i, figures.category_ids, labels, route) for i, fig in enumerate(figures.players)]
+    if not figures.players:
+        rows.append(ft.Text(_("No finished games yet."), color=ft.Colors.ON_SURFACE_VARIANT))
+    return ft.Column(rows, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
-    renamed = ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in names], dense=True,
-                          value=names[0] if names else None)
-    new_name = ft.TextField(label=_("New name (another player's name merges the two)"), dense=True)
-    # Rename stays off until the typed name has reached the app: a tap that overtook the typing (a busy
-    # phone) would otherwise find the field empty here and rename no one
-    rename_button = ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, disabled=True)
 
-    def name_arrived(e) -> None:
-        ft.context.disable_auto_update()  # only the button changes; the screen stays as it is
-        rename_button.disabled = not (new_name.value or "").strip()
-        rename_button.update()
+def versus_line(data: StatsData, first: str | None, second: str | None) -> str:
+    if not first or not second or name_key(first) == name_key(second):
+        return _("Choose two players.")
+    head = stats.head_to_head(stats.select(data.games), first, second, data.people.person)
+    return ngettext(
+        "{n} game together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
+        "{n} games together: {first} ahead {ahead}, {second} ahead {behind}, level {level}",
+        head.games).format(n=head.games, first=first, second=second, ahead=head.first_ahead,
+                           behind=head.second_ahead, level=head.level)
+
+
+@ft.memo
+@ft.component
+def head_to_head_part(choices: StatsChoices, data: StatsData, first: str | None, second: str | None
+                      ) -> ft.Control:
+    """Two players' games together: who finished ahead how often."""
+    options = [ft.DropdownOption(n) for n in data.names]
+    return section(_("Head to head"), ft.Row([
+        ft.Dropdown(label=_("Player"), options=options, dense=True, value=first, expand=True,
+                    on_select=lambda e: choose(choices, first=e.control.value)),
+        ft.Dropdown(label=_("Other player"), options=options, dense=True, value=second, expand=True,
+                    on_select=lambda e: choose(choices, second=e.control.value)),
+    ], spacing=8), sem("stats-versus", ft.Text(versus_line(data, first, second))))
+
+
+@ft.memo
+@ft.component
+def rename_part(choices: StatsChoices, data: StatsData, app: PadApp, renamed: str | None, new_name: str,
+                message: str) -> ft.Control:
+    """Renaming a player, or merging two (another player's name typed). Rename stays off until the typed
+    name has reached the app: a tap that overtook the typing (a busy phone) would otherwise rename no one."""
 
     def rename(e) -> None:
-        if not renamed.value:
-            return
         # Enter on the keyboard sends the name with it: it counts even if its change event has not come yet
-        typed = e.data if e.name == "submit" and isinstance(e.data, str) and e.data.strip() else new_name.value
-        typed = typed or ""
+        typed = e.data if e.name == "submit" and isinstance(e.data, str) and e.data.strip() else choices.new_name
+        if not choices.renamed or not typed.strip():
+            return
         # another player's name merges the two; the player's own name in other capitals renames them
-        target = next((n for n in names if name_key(n) == name_key(typed)
-                       and name_key(n) != name_key(renamed.value)), None)
+        target = next((n for n in data.names if name_key(n) == name_key(typed)
+                       and name_key(n) != name_key(choices.renamed)), None)
         try:
             if target is not None:
-                people.merge(renamed.value, target)
+                data.people.merge(choices.renamed, target)
             else:
-                people.rename(renamed.value, typed)
+                data.people.rename(choices.renamed, typed)
         except EntryError as err:
-            message.value = str(err)
+            choose(choices, message=str(err))
             app.toast(str(err), error=True)
             return
         app.toast(_("Saved: their games follow the new name."))
-        app.render()
+        app.render()  # every figure and name read again
 
-    new_name.on_change = name_arrived
-    new_name.on_submit = rename_button.on_click = rename
-
-    body.controls = [
-        view_row, figures_column,
-        section(_("Head to head"), ft.Row([first, second], spacing=8), sem("stats-versus", versus)),
-        section(_("Rename or merge a player"), renamed, sem("stats-new-name", new_name),
-                sem("stats-rename", rename_button),
-                message,
-                ft.Text(_("Saved games keep the names they were played under."), size=12,
-                        color=ft.Colors.ON_SURFACE_VARIANT)),
-    ]
-    draw()
-    return Screen(_("Stats"), ft.Container(body, padding=PAD))
+    return section(
+        _("Rename or merge a player"),
+        ft.Dropdown(label=_("Player"), options=[ft.DropdownOption(n) for n in data.names], dense=True,
+                    value=renamed, on_select=lambda e: choose(choices, renamed=e.control.value)),
+        sem("stats-new-name", ft.TextField(label=_("New name (another player's name merges the two)"), dense=True,
+                                           value=new_name, on_submit=rename,
+                                           on_change=lambda e: choose(choices, new_name=e.control.value or ""))),
+        sem("stats-rename", ft.OutlinedButton(_("Rename"), icon=ft.Icons.EDIT, disabled=not new_name.strip(),
+                                              on_click=rename)),
+        sem("stats-message", ft.Text(message, color=ft.Colors.ERROR, visible=bool(message))),
+        ft.Text(_("Saved games keep the names they were played under."), size=12,
+                color=ft.Colors.ON_SURFACE_VARIANT))
