@@ -12,7 +12,7 @@ import concurrent.futures
 import flet as ft
 import msgpack
 import pytest
-from eventually import until
+from eventually import drawn, until
 from flet.controls.base_control import BaseControl
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import (
@@ -538,5 +538,31 @@ def test_choosing_an_edition_keeps_the_buttons_a_tap_is_aimed_at(store):
         await session.dispatch_event(find_button(page, "Start game")._i, "click", None)
         assert app.route[0] == "sheet"
         assert app.session.state.edition.id == "europe" and app.session.state.setup.mode == CATEGORIES_MODE
+
+    run_session(run)
+
+
+def test_letters_typed_survive_a_redraw_that_comes_before_their_change_event(store):
+    """Bob types on his keypad while another seat's save re-renders it (at a table, the keypad's
+    `Screen.on_change`). The phone has sent the field's new text, and the re-render comes before the text's
+    change event is handled: nothing sent to the phone empties its field, and the change event still counts."""
+    async def run():
+        session, page, conn = await start(make_main(lambda: store))
+        game = GameSession.new(store, "australia", ["Ann", "Bob"])
+        page.data.go("entry", game_id=game.game_id, round_index=0, player=1)
+        field = next(c for c in walk(top(page)) if isinstance(c, ft.TextField))
+        sent = []
+        conn.send_message = sent.append  # what the phone is sent from now on
+        session.apply_patch(field._i, {"value": "HIJ"})  # the phone's text, its change event still on the way
+        game.enter_letters(0, "ABCDEFG", None)
+        page.data.session.reload()
+        page.data.refresh()  # the keypad reads the game again: A to G are Ann's now
+        await until(lambda: sent and drawn(page), "Bob's keypad re-rendered for Ann's round")
+        assert sent, "the keypad was not re-rendered"
+        assert session.index[field._i].value == "HIJ"  # the field as the phone has it: nothing sent replaced it
+        assert "'value', ''" not in " ".join(str(m.body) for m in sent)
+        assert hook(page, "entry-cards").value.startswith("Cards: HIJ (3 of 7)")  # drawn as typed
+        await session.dispatch_event(field._i, "change", "HIJ")  # the change event, late: the same letters
+        assert hook(page, "entry-cards").value.startswith("Cards: HIJ (3 of 7)")
 
     run_session(run)

@@ -146,6 +146,8 @@ class LetterEntry:
         self.scan = ScanPanel(self, app.page)
         self.view = KeypadView()
         self.component: ft.Control | None = None
+        #: The typing field as last rendered (its text as the phone last reported it: `typed_in_field`).
+        self.field: ft.Ref[ft.TextField] = ft.Ref()
         self.keep_draft()
 
     def body(self) -> ft.Control:
@@ -243,10 +245,25 @@ class LetterEntry:
     def on_change(self) -> None:
         """The game changed on another device: the letters others took this round, the points, the used-up
         choices, all shown anew around what this player has typed (kept as it is)."""
+        typed = self.typed_in_field()
+        if typed is not None and typed != self.typed_text:  # typed as this came: its change event is on its way
+            self.typed_text = typed
+            self.draft.set_text(typed, self.edition.letters)
         self.state = self.session.state
         self.state_changes += 1
         self.draft.taken = taken_letters(self.state, self.r, self.p)
         self.show()
+
+    def typed_in_field(self) -> str | None:
+        """The typing field's text as the phone last sent it. The phone sends a field's new text ahead of its
+        change event; a redraw from what the keypad knew before that event would send the old text back and
+        wipe the letters off the phone. None before the keypad is drawn."""
+        field = self.field.current
+        if field is None:
+            return None
+        with contextlib.suppress(RuntimeError):  # outside a session (a keypad drawn alone): the control itself
+            field = self.app.page.session.index.get(field._i, field)
+        return field.value or ""
 
     # --- what the keypad shows -------------------------------------------------------------------------
 
@@ -295,7 +312,7 @@ def letter_keypad(view: KeypadView, entry: LetterEntry) -> ft.Control:
         keys_by_region(entry),
         choice_row(entry, tuple(pv.choices), draft.choice, draft.choice_made, entry.prompt),
         ft.FilledButton(_("Save round"), icon=ft.Icons.CHECK, on_click=entry.save),
-        ft.TextField(label=_("Type the letters"), value=entry.typed_text, dense=True,
+        ft.TextField(label=_("Type the letters"), value=entry.typed_text, dense=True, ref=entry.field,
                      capitalization=ft.TextCapitalization.CHARACTERS,
                      on_change=entry.on_typed, on_submit=entry.on_enter),
         points_card(entry, tuple(pv.lines), tuple(pv.bonus_hints), pv.subtotal, draft.choice, tuple(pv.choices)),
