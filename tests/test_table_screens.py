@@ -9,7 +9,7 @@ import concurrent.futures
 import json
 
 import flet as ft
-from eventually import until
+from eventually import drawn, until
 from flet.pubsub.pubsub_hub import PubSubHub
 from test_pad_screens import find_button, run_session, texts, top, walk
 
@@ -56,6 +56,35 @@ def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting
             assert any(t.startswith("1: Max") for t in texts(page))
             assert {label: find_button(page, "Open joining" if label == "Close joining" else label)._i
                     for label in labels} == ids
+            page.data.table_screens.close()
+
+    run_session(run)
+
+
+def test_a_name_typed_as_another_phone_takes_a_seat_is_kept(hosting):
+    """The host types a name; the phone has sent the text, and its change event is still on the way when
+    another phone takes a seat and the screen re-renders for it. The name stays in the field (nothing sent
+    empties it), and Seat player seats it."""
+    service, store = hosting
+    code, host_token = service.create_table("australia", 3, credential=service.host_credential)
+    storage = {table_ui.PREFS_PREFIX + code: json.dumps({"token": host_token, "seat": None}),
+               table_ui.LAST_TABLE_KEY: code}
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            phone, page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/host", storage,
+                                                      hub, executor)
+            session = phone.session
+            await until(lambda: any(t.startswith("1: seat 1") for t in texts(page)), "its roster")
+            field = name_field(page)
+            session.apply_patch(field._i, {"value": "Max"})  # typed: the change event is not handled yet
+            service.claim_seat(code, 2, "Ann")  # meanwhile a phone takes seat 2: the screen follows, live
+            await until(lambda: any(t.startswith("2: Ann") for t in texts(page)) and drawn(page), "Ann in seat 2")
+            assert session.index[field._i].value == "Max"
+            await session.dispatch_event(field._i, "change", "Max")  # the change event, late
+            await session.dispatch_event(find_button(page, "Seat player")._i, "click", None)
+            await until(lambda: any(t.startswith("Seat 1 is Max's") for t in texts(page)), "Max seated")
             page.data.table_screens.close()
 
     run_session(run)

@@ -142,6 +142,21 @@ def sem(identifier: str, control: ft.Control) -> ft.Semantics:
     return ft.Semantics(identifier=identifier, content=control)
 
 
+def live_text(field: ft.Ref[ft.TextField]) -> str | None:
+    """A component's text field's text as the phone last sent it; None before the field is drawn.
+
+    A phone sends a field's new text ahead of its change event. A component that re-renders in between (a
+    change made on another phone, a roster that grew) would draw the field from the text its model had before
+    that event, and Flet would send that back: what was just typed would vanish from the phone. A redraw for
+    such a change takes the field's text from here first."""
+    control = field.current
+    if control is None:
+        return None
+    with contextlib.suppress(RuntimeError):  # outside a session (a screen drawn alone): the control itself
+        control = ft.context.page.session.index.get(control._i, control)
+    return control.value or ""
+
+
 def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
     """A component (`@ft.component`) placed in a screen drawn by hand: it renders itself again, alone, when an
     observable model among its args changes, and keeps its controls' identity from one render to the next

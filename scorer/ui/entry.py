@@ -27,7 +27,7 @@ from scorer.pad.entry import (
 from scorer.pad.errors import EntryError
 from scorer.pad.game import LETTERS_MODE, PadState
 from scorer.pad.session import DRAFTS, SheetSession
-from scorer.ui.app import NotFound, PadApp, Screen, island, note, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, note, screen, sem
 from scorer.ui.confirm import ask
 from scorer.ui.named import icon_button
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
@@ -146,7 +146,7 @@ class LetterEntry:
         self.scan = ScanPanel(self, app.page)
         self.view = KeypadView()
         self.component: ft.Control | None = None
-        #: The typing field as last rendered (its text as the phone last reported it: `typed_in_field`).
+        #: The typing field as last rendered (its text as the phone last sent it: `live_text`).
         self.field: ft.Ref[ft.TextField] = ft.Ref()
         self.keep_draft()
 
@@ -245,7 +245,7 @@ class LetterEntry:
     def on_change(self) -> None:
         """The game changed on another device: the letters others took this round, the points, the used-up
         choices, all shown anew around what this player has typed (kept as it is)."""
-        typed = self.typed_in_field()
+        typed = live_text(self.field)
         if typed is not None and typed != self.typed_text:  # typed as this came: its change event is on its way
             self.typed_text = typed
             self.draft.set_text(typed, self.edition.letters)
@@ -253,17 +253,6 @@ class LetterEntry:
         self.state_changes += 1
         self.draft.taken = taken_letters(self.state, self.r, self.p)
         self.show()
-
-    def typed_in_field(self) -> str | None:
-        """The typing field's text as the phone last sent it. The phone sends a field's new text ahead of its
-        change event; a redraw from what the keypad knew before that event would send the old text back and
-        wipe the letters off the phone. None before the keypad is drawn."""
-        field = self.field.current
-        if field is None:
-            return None
-        with contextlib.suppress(RuntimeError):  # outside a session (a keypad drawn alone): the control itself
-            field = self.app.page.session.index.get(field._i, field)
-        return field.value or ""
 
     # --- what the keypad shows -------------------------------------------------------------------------
 

@@ -39,7 +39,7 @@ from scorer.table.phone_links import GuestLink, HostLinks
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import SeatSheetSession
 from scorer.table.transport import SeatTransport, ServiceTransport
-from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
@@ -154,6 +154,10 @@ class TablePlace:
         # What is typed and picked in the screen's fields, by field. Not observed (a keystroke redraws
         # nothing): a redraw for another reason shows each field as it was typed, never emptied.
         self._typed: dict[str, str] = {}
+        # Each text field as last drawn, and the text it was drawn with: a redraw takes the text the phone
+        # sent ahead of its change event (`typed_field`)
+        self._fields: dict[str, ft.Ref[ft.TextField]] = {}
+        self._drawn: dict[str, str] = {}
 
     def say(self, message: str, good_news: bool = False) -> None:
         self.message, self.good_news = message, good_news
@@ -171,7 +175,12 @@ def typed_field(place: TablePlace, key: str, label: str, width: int = 220, **opt
         quiet()
         place._typed[key] = e.control.value or ""
 
-    return ft.TextField(label=label, value=place._typed.get(key, ""), width=width, on_change=keep, **options)
+    field = place._fields.setdefault(key, ft.Ref())
+    typed = live_text(field)
+    if typed is not None and typed != place._drawn.get(key):  # typed on the phone since it was drawn
+        place._typed[key] = typed
+    place._drawn[key] = place._typed.get(key, "")
+    return ft.TextField(label=label, value=place._drawn[key], width=width, on_change=keep, ref=field, **options)
 
 
 def picked_dropdown(place: TablePlace, key: str, default: str, label: str, options: list[ft.DropdownOption],
