@@ -27,14 +27,20 @@ def usa_game(store: EventStore) -> None:
     GameSession.from_record(store, GameRecord.model_validate(USA))
 
 
+async def open_stats(store: EventStore):
+    """A phone's session on the Stats screen: (session, page)."""
+    session, page, _ = await start(make_main(lambda: store))
+    page.data.go("stats")
+    return session, page
+
+
 def test_the_stats_screen_shows_each_players_figures(tmp_path):
     store = EventStore(tmp_path / "games.sqlite3")
     usa_game(store)
     usa_game(store)
 
     async def run():
-        _session, page, _ = await start(make_main(lambda: store))
-        page.data.go("stats")
+        _session, page = await open_stats(store)
         shown = texts(page)
         assert "2 finished games" in shown
         # most wins first, then most games, then by name
@@ -106,8 +112,7 @@ def test_the_race_tab_shows_wins_and_average_length(tmp_path):
     assert [k.winner for k in history.kept_races(store)] == [0, 1, None]
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
-        page.data.go("stats")
+        session, page = await open_stats(store)
         await session.dispatch_event(find_button(page, "Race Around Europe")._i, "click", None)
         await until(lambda: "3 finished games against the bots" in texts(page) and drawn(page), "the Race tab")
         shown = texts(page)
@@ -139,8 +144,7 @@ def test_rename_is_off_until_the_typed_name_has_arrived(tmp_path):
     usa_game(store)
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
-        page.data.go("stats")
+        session, page = await open_stats(store)
         field, button = rename_controls(page)
         assert button.disabled
         session.apply_patch(field._i, {"value": "Annie"})
@@ -161,8 +165,7 @@ def test_enter_renames_with_the_name_it_carries(tmp_path):
     usa_game(store)
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
-        page.data.go("stats")
+        session, page = await open_stats(store)
         field, _button = rename_controls(page)
         await session.dispatch_event(field._i, "submit", "Annie")
         assert People(store).person("Ann") == "Annie"
@@ -246,8 +249,7 @@ def test_a_choice_on_the_stats_screen_re_renders_it_in_place(tmp_path):
     usa_game(store)
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
-        page.data.go("stats")
+        session, page = await open_stats(store)
         views = {label: find_button(page, label)._i for label in ("All editions", "USA", "Solo")}
         await session.dispatch_event(views["Solo"], "click", None)
         await until(lambda: "0 finished games" in texts(page) and drawn(page), "the solo view")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 
 import flet as ft
@@ -22,19 +23,29 @@ def name_field(page) -> ft.TextField:
     return next(c for c in walk(top(page)) if isinstance(c, ft.TextField) and c.label == "Player's name")
 
 
-def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting):
+@contextlib.asynccontextmanager
+async def host_screen(hosting):
+    """A 3-seat table's host screen on the host's phone, its roster drawn: (code, session, page)."""
     service, store = hosting
     code, host_token = service.create_table("australia", 3, credential=service.host_credential)
     storage = {table_ui.PREFS_PREFIX + code: json.dumps({"token": host_token, "seat": None}),
                table_ui.LAST_TABLE_KEY: code}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+        hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+        phone, page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/host", storage,
+                                                  hub, executor)
+        await until(lambda: any(t.startswith("1: seat 1") for t in texts(page)), "its roster")
+        try:
+            yield code, phone.session, page
+        finally:
+            page.data.table_screens.close()
+
+
+def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting):
+    service, _store = hosting
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            phone, page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/host", storage,
-                                                      hub, executor)
-            session = phone.session
-            await until(lambda: any(t.startswith("1: seat 1") for t in texts(page)), "its roster")
+        async with host_screen(hosting) as (code, session, page):
             labels = ("Close joining", "Remove seat", "Seat player", "End game", "Export record")
             ids = {label: find_button(page, label)._i for label in labels}
             field = name_field(page)
@@ -56,7 +67,6 @@ def test_the_host_screen_patches_itself_and_keeps_what_a_tap_is_aimed_at(hosting
             assert any(t.startswith("1: Max") for t in texts(page))
             assert {label: find_button(page, "Open joining" if label == "Close joining" else label)._i
                     for label in labels} == ids
-            page.data.table_screens.close()
 
     run_session(run)
 
@@ -65,18 +75,10 @@ def test_a_name_typed_as_another_phone_takes_a_seat_is_kept(hosting):
     """The host types a name; the phone has sent the text, and its change event is still on the way when
     another phone takes a seat and the screen re-renders for it. The name stays in the field (nothing sent
     empties it), and Seat player seats it."""
-    service, store = hosting
-    code, host_token = service.create_table("australia", 3, credential=service.host_credential)
-    storage = {table_ui.PREFS_PREFIX + code: json.dumps({"token": host_token, "seat": None}),
-               table_ui.LAST_TABLE_KEY: code}
+    service, _store = hosting
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            phone, page = await table_flet.open_phone(make_main(lambda: store), f"/table/{code}/host", storage,
-                                                      hub, executor)
-            session = phone.session
-            await until(lambda: any(t.startswith("1: seat 1") for t in texts(page)), "its roster")
+        async with host_screen(hosting) as (code, session, page):
             field = name_field(page)
             session.apply_patch(field._i, {"value": "Max"})  # typed: the change event is not handled yet
             service.claim_seat(code, 2, "Ann")  # meanwhile a phone takes seat 2: the screen follows, live
@@ -85,7 +87,6 @@ def test_a_name_typed_as_another_phone_takes_a_seat_is_kept(hosting):
             await session.dispatch_event(field._i, "change", "Max")  # the change event, late
             await session.dispatch_event(find_button(page, "Seat player")._i, "click", None)
             await until(lambda: any(t.startswith("Seat 1 is Max's") for t in texts(page)), "Max seated")
-            page.data.table_screens.close()
 
     run_session(run)
 
