@@ -120,10 +120,9 @@ def settled(coroutine):
     raise RuntimeError("PageChannels waited for something the relay did not answer")
 
 
-def phone_page(browser, refused: list[str]):
-    """A phone's page (a context of its own: nothing shared) on the bench's origin; any other request is refused
-    and noted in `refused`."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+def phone_page(context, refused: list[str]):
+    """A phone's page in `context` (a browser context of its own: nothing shared) on the bench's origin; any
+    other request is refused and noted in `refused`."""
     source = PEER_JS.read_text(encoding="utf-8")
 
     def answer(route) -> None:
@@ -147,7 +146,7 @@ class Phone:
     """One phone at the table: its page, relay and channels; its seat's session once seated."""
 
     def __init__(self, browser, refused: list[str]) -> None:
-        self.page = phone_page(browser, refused)
+        self.page = phone_page(browser.new_context(viewport={"width": 390, "height": 844}), refused)
         self.relay = Relay(self.page)
         self.channels = PageChannels(self.relay)
         self.session: SeatSheetSession | None = None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+from pathlib import Path
 
 import pytest
 from eventually import until
@@ -124,6 +125,33 @@ def phone_hosting(tmp_path, monkeypatch):
     table_ui.HOSTING.service.close()  # the one the host phone opened last
 
 
+async def host_phone(main, hub, executor, edition: str):
+    """A phone opened at the table's start screen that hosts a 2-seat table of `edition` in its own storage:
+    (its connection, kept by the caller: a session whose connection is collected is destroyed; its page; its
+    storage; the host screen's place; the table's code), once the host screen shows a code for a guest."""
+    storage: dict = {}
+    connection, page = await table_flet.open_phone(main, "/table", storage, hub, executor)
+    screens = page.data.table_screens
+    await until(lambda: "Host a table" in texts(page), "the start screen")
+    await screens.host(table_ui.TablePlace(), edition, 2)
+    await until(lambda: screens.host_place is not None and screens.host_place.offer, "a code")
+    return connection, page, storage, screens.host_place, screens.host_place.view["code"]
+
+
+async def guest_phone(main, hub, executor, tables: Path, offer: str):
+    """A second phone, whose own tables are in `tables` (none of them the host's), opened at the start screen
+    and scanning the host's code `offer`: (its connection, kept by the caller; its page; the place showing its
+    answer code), the answer not yet scanned by the host."""
+    hosting = table_ui.HOSTING
+    table_ui.HOSTING = table_ui.Hosting(TableService(tables, store=InlineTableStore(tables)), "", hosting.channels)
+    connection, page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+    await until(lambda: "Scan a code" in texts(page), "the guest's start screen")
+    table_ui.HOSTING = hosting
+    answer_place = table_ui.TablePlace(shows="start")
+    await page.data.table_screens.scan_host_code(answer_place, [offer])
+    return connection, page, answer_place
+
+
 def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(phone_hosting):
     pages, path, store = phone_hosting
     service = table_ui.HOSTING.service
@@ -135,14 +163,8 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
             main = make_main(lambda: store)
             # "Host a table" on the host phone: the table in its storage, its host controls, a code for a guest
-            host_storage: dict = {}
-            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "europe")
             host_screens = host_page.data.table_screens
-            await until(lambda: "Host a table" in texts(host_page), "the start screen")
-            await host_screens.host(table_ui.TablePlace(), "europe", 2)
-            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
-            place = host_screens.host_place
-            code = place.view["code"]
             assert host_page.data.route == ("table_host", {"code": code})
             assert "0 phones connected" in texts(host_page)
             for control in ("Close joining", "Remove seat", "End game", "Play again", "Scan a code"):
@@ -153,16 +175,9 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
 
             # "Join a table" on the guest phone (its own tables, none of them this one): the host's code scanned,
             # its answer shown, scanned back
-            hosting = table_ui.HOSTING
-            guest_path = path.with_name("guest-" + FILE_NAME)
-            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
-                                                hosting.channels)
-            _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+            _guest, guest_page, answer_place = await guest_phone(main, hub, executor,
+                                                                 path.with_name("guest-" + FILE_NAME), place.offer)
             guest_screens = guest_page.data.table_screens
-            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
-            table_ui.HOSTING = hosting
-            answer_place = table_ui.TablePlace(shows="start")
-            await guest_screens.scan_host_code(answer_place, [place.offer])
             assert answer_place.shows == "answer" and expand(answer_place.offer)[0] == "answer"
             first_offer = host_screens.host_links.waiting
             await host_screens.scan_guest_answer(place, [answer_place.offer])
@@ -263,29 +278,16 @@ def test_a_guest_phone_reads_the_table_with_the_host_phones_own_deck(phone_hosti
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
             hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
             main = make_main(lambda: store)
-            host_storage: dict = {}
-            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "usa-mine")
             host_screens = host_page.data.table_screens
-            await until(lambda: "Host a table" in texts(host_page), "the start screen")
-            await host_screens.host(table_ui.TablePlace(), "usa-mine", 2)
-            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
-            place = host_screens.host_place
-            code = place.view["code"]
 
             # from here on this process's files are the guest phone's: its own "usa-mine", not the host's
             monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path / "guest-phone"))
             theirs = install(usa_pack())
             assert deck_version(theirs) != deck_version(played)
-            hosting = table_ui.HOSTING
-            guest_path = tmp_path / "guest-phone" / FILE_NAME
-            table_ui.HOSTING = table_ui.Hosting(TableService(guest_path, store=InlineTableStore(guest_path)), "",
-                                                hosting.channels)
-            _guest, guest_page = await table_flet.open_phone(main, "/table", {}, hub, executor)
+            _guest, guest_page, answer_place = await guest_phone(main, hub, executor,
+                                                                 tmp_path / "guest-phone" / FILE_NAME, place.offer)
             guest_screens = guest_page.data.table_screens
-            await until(lambda: "Scan a code" in texts(guest_page), "the guest's start screen")
-            table_ui.HOSTING = hosting
-            answer_place = table_ui.TablePlace(shows="start")
-            await guest_screens.scan_host_code(answer_place, [place.offer])
             await host_screens.scan_guest_answer(place, [answer_place.offer])
             await until(lambda: "Take seat 2" in texts(guest_page), "the free seat, from the host phone")
             assert "Our USA box · 2 players" in texts(guest_page)  # the host's deck, by its name
@@ -330,14 +332,8 @@ def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_n
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
             hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
             main = make_main(lambda: store)
-            host_storage: dict = {}
-            _host, host_page = await table_flet.open_phone(main, "/table", host_storage, hub, executor)
+            _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "europe")
             host_screens = host_page.data.table_screens
-            await until(lambda: "Host a table" in texts(host_page), "the start screen")
-            await host_screens.host(table_ui.TablePlace(), "europe", 2)
-            await until(lambda: host_screens.host_place is not None and host_screens.host_place.offer, "a code")
-            place = host_screens.host_place
-            code = place.view["code"]
             await host_screens.seat_player(place, 1, "Ann")
 
             async def other_device(name: str):

@@ -11,14 +11,13 @@ it. Over the channel that opens, the guest claims a seat and plays a round of th
 
 from __future__ import annotations
 
-import re
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from test_page_channel import Answered
 
+from benchmarks.phone_table import phone_page, settled
 from benchmarks.table import scripted_rounds
 from rules.editions import load_edition
 from scorer.table.channel import ChannelHostLink, ChannelSeatTransport
@@ -29,27 +28,6 @@ from scorer.table.sheet import SeatSheetSession
 from scorer.table.transport import ServiceTransport
 
 pytestmark = pytest.mark.e2e
-
-PEER_JS = Path(__file__).resolve().parents[2] / "scorer" / "web" / "client" / "peer.js"
-#: The page's origin, answered by the test itself (port 9: nothing listens there).
-ORIGIN = "http://127.0.0.1:9/"
-#: A phone's page: the transport, and a stand-in for the worker that collects what the page sends it.
-LOAD_JS = """async () => {
-  window.peer = await import('./peer.js');
-  window.toWorker = [];
-  window.worker = {postMessage: (message) => window.toWorker.push(message)};
-}"""
-
-
-def settled(coroutine):
-    """What a coroutine of `PageChannels` returns: the relay answers each call at once, so it never waits (and
-    Playwright's own loop runs on this thread: no asyncio.run here)."""
-    try:
-        coroutine.send(None)
-    except StopIteration as done:
-        return done.value
-    raise AssertionError("PageChannels waited for something the relay did not answer")
-
 
 class WorkerRelay:
     """python-worker.js's `tourpadPeer` for one page, played by the test: `call` asks the page (peer.serve) and
@@ -85,31 +63,9 @@ class WorkerRelay:
         self.listener(event["kind"], event["id"], event["detail"])
 
 
-def phone_page(new_context, left: list[str]):
-    """A phone's page on the test's own origin; any other request is refused and noted in `left`."""
-    context = new_context()
-    source = PEER_JS.read_text(encoding="utf-8")
-
-    def answer(route):
-        url = route.request.url
-        if url == ORIGIN:
-            route.fulfill(body="<!doctype html><title>tourpad</title>", content_type="text/html")
-        elif url == ORIGIN + "peer.js":
-            route.fulfill(body=source, content_type="text/javascript")
-        else:
-            left.append(url)
-            route.abort()
-
-    context.route(re.compile(".*"), answer)
-    page = context.new_page()
-    page.goto(ORIGIN)
-    page.evaluate(LOAD_JS)
-    return page
-
-
 def test_a_guest_phone_joins_by_two_codes_and_plays_a_round_of_the_host_phones_table(new_context, tmp_path):
     left: list[str] = []
-    host_page, guest_page = phone_page(new_context, left), phone_page(new_context, left)
+    host_page, guest_page = phone_page(new_context(), left), phone_page(new_context(), left)
     host_relay, guest_relay = WorkerRelay(host_page), WorkerRelay(guest_page)
     host_channels, guest_channels = PageChannels(host_relay), PageChannels(guest_relay)
     opened: dict[str, float] = {}
