@@ -40,8 +40,8 @@ TAKEOVER_JS = """() => {
   window.tourpadTakeover.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['autocomplete']});
 }"""
 THEME_BUTTON_JS = "document.querySelector('[flt-semantics-identifier=\"theme\"]')"
-#: How long a step may take on a loaded two-core machine before the test fails rather than waits on.
-SLOW_MS = 60000
+#: How long a step may take (ms) on a loaded two-core machine before the test fails rather than waits on.
+SLOW = 60000
 #: Where screenshots go. `Pad.shot` takes them only when TOURPAD_SHOTS names a folder (each costs ~0.7 s of
 #: waiting for a settled frame, 133 of them in the suite); a failed test's pages are photographed always.
 SHOTS = Path(os.environ.get("TOURPAD_SHOTS") or "/tmp/shots/app")
@@ -169,7 +169,7 @@ class Pad:
         self.page.evaluate(f"() => {{ {THEME_BUTTON_JS}.tourpadBefore = true; }}")
         self.tap_ident("theme")
         self.page.wait_for_function(f"() => {{ const e = {THEME_BUTTON_JS}; return !!e && !e.tourpadBefore; }}",
-                                    timeout=SLOW_MS)
+                                    timeout=SLOW)
         self.settle()
 
     def tap_until(self, tap, landed, timeout: float = 10000, attempts: int = 3) -> None:
@@ -208,7 +208,7 @@ class Pad:
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000)
                 self.page.wait_for_function("() => document.activeElement?.tourpadEdited === true",
-                                            timeout=SLOW_MS)
+                                            timeout=SLOW)
                 return True
             except Exception:
                 self.page.wait_for_timeout(300)

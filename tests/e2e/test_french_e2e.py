@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import SLOW
 from test_french_screens import data_names
 
 from rules.editions import load_edition
@@ -16,7 +17,6 @@ from rules.i18n import use_language
 from rules.race.board import load_board
 
 pytestmark = pytest.mark.e2e
-SLOW = 60000  # generous: two cores shared by many runs
 
 
 @pytest.fixture

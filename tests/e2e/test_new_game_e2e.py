@@ -4,9 +4,9 @@ model) answer a tap at once, and the game starts with what was chosen."""
 from __future__ import annotations
 
 import pytest
+from conftest import SLOW
 
 pytestmark = pytest.mark.e2e
-SLOW = 60000  # generous: two cores shared by many runs
 
 
 def test_the_chosen_edition_and_mode_start_the_game(server, phone, open_app):

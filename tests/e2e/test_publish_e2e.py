@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ENABLE_SEMANTICS_JS, Pad
+from conftest import ENABLE_SEMANTICS_JS, SLOW, Pad
 from test_pad_e2e import GAME, check_final_ranking, enter_by_typing, play_round, start_game
 
 from benchmarks.publish import SITE_CACHES_JS, WireLog, serve_site
@@ -29,7 +29,6 @@ from scorer.web.publish import publish, release_changed_code
 pytestmark = pytest.mark.e2e
 #: Pyodide starts in ~10-30 s on two busy cores; everything after is a local call.
 START = 120000
-SLOW = 60000
 
 
 class StaticServer:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import SLOW
 
 pytestmark = pytest.mark.e2e
-SLOW = 60000  # generous: two cores shared by many runs
 
 
 def step(pad) -> str:

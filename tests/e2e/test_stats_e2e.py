@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import AppServer
+from conftest import SLOW, AppServer
 
 from rules.editions import load_edition
 from rules.i18n import format_percent, use_language
@@ -25,7 +25,6 @@ USA = json.loads((Path(__file__).parents[1] / "data" / "table_usa_acceptance.jso
 #: The recorded USA game (its seats score 116, 79, 102) played three times under other seatings: Ann takes
 #: the winning seat twice, Bob once, so wins and averages differ from player to player.
 SEATINGS = [("Ann", "Bob", "Cy"), ("Ann", "Cy", "Bob"), ("Bob", "Ann", "Cy")]
-SLOW = 60000
 
 
 def record(names) -> GameRecord:
