@@ -46,6 +46,8 @@ class LinkedPages:
         self.made = 0
         self.pairs: dict[str, str] = {}  # channel → the other end's channel
         self.answered: list[str] = []  # the answering pages' channels, waiting for the host's accept
+        #: how many of the next table events sent are lost on the way (sent, never delivered)
+        self.events_to_lose = 0
 
     def deliver(self, channel: str, kind: str, detail=None) -> None:
         for page in (self.host, self.guest, self.board):
@@ -103,6 +105,9 @@ class _Page:
             other = pages.pairs.get(channel)
             if other is None:
                 return Answered(False)
+            if pages.events_to_lose and text.startswith('{"event"'):
+                pages.events_to_lose -= 1
+                return Answered(True)
             pages.deliver(other, "message", text)
             return Answered(True)
         if name == "close":
@@ -247,6 +252,43 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
             assert "hotspot" in third.message and "tourpad host" in third.message
             host_page.data.table_screens.close()
             guest_page.data.table_screens.close()
+            guest_screens.service.close()
+
+    run_session(run)
+
+
+def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_catch_up(phone_hosting, monkeypatch):
+    """The host phone's save closes the round, and its event never reaches the guest: the guest's phone reads the
+    table again on its own and shows the round's summary, as if the event had come."""
+    pages, path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    monkeypatch.setattr(table_ui, "CATCH_UP_SECONDS", 0.05)
+
+    async def run():
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
+            main = make_main(lambda: store)
+            _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia")
+            host_screens = host_page.data.table_screens
+            await host_screens.seat_player(place, 1, "Ann")
+            _guest, guest_page, answer_place = await guest_phone(main, hub, executor,
+                                                                 path.with_name("guest-" + FILE_NAME), place.offer)
+            guest_screens = guest_page.data.table_screens
+            await host_screens.scan_guest_answer(place, [answer_place.offer])
+            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat")
+            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
+            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+            guest_screens.sheet.enter_letters(1, "HIJKLMN", None)
+            pages.events_to_lose = 1
+            TableSheetSession(service, code, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"],
+                              None).enter_letters(0, "ABCDEFG", None)  # the host phone's player closes round 1
+            assert pages.events_to_lose == 0  # its event was sent, and lost
+            await until(lambda: guest_page.data.route == ("table_seat_summary", {"code": code, "seat": 2,
+                                                                                  "round_index": 0}),
+                        "the round's summary on the guest")
+            assert guest_screens.sheet.state.rounds_done == 1
+            host_screens.close()
+            guest_screens.close()
             guest_screens.service.close()
 
     run_session(run)

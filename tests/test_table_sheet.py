@@ -173,6 +173,58 @@ def test_the_seat_whose_entry_closed_a_round_is_not_told_it_closed_again(service
     assert bob.told[-1] == (1, 1)  # Bob is not sent back to round 1's summary
 
 
+def two_watched(service: TableService) -> tuple[str, Watched, Watched]:
+    code, _host = service.create_table("australia", 2, credential=service.host_credential)
+    tokens = [service.claim_seat(code, seat, name) for seat, name in ((1, "Ann"), (2, "Bob"))]
+    ann, bob = (Watched(service, code, token, seat) for seat, token in enumerate(tokens))
+    return code, ann, bob
+
+
+def test_a_change_whose_event_never_came_reaches_the_screens_at_the_next_catch_up(service):
+    _code, ann, bob = two_watched(service)
+    bob.session.enter_letters(1, "HIJKLMN", None)
+    bob.deliver(1)
+    ann.deliver(1)
+    assert not bob.session.catch_up() and bob.told == []  # in step: nothing read again is news
+    ann.session.enter_letters(0, "ABCDEFG", None)  # closes round 1 on Ann's phone
+    bob.updates.get(timeout=10)  # ...and its event never reaches Bob's
+    assert bob.session.state.rounds_done == 0
+    assert bob.session.catch_up()
+    assert bob.told == [(0, 1)] and bob.session.state.rounds_done == 1  # Bob's phone: the round's summary
+    assert not bob.session.catch_up() and bob.told == [(0, 1)]  # told once
+
+
+def test_a_change_that_a_saves_read_back_brought_along_still_reaches_the_screens(service):
+    """Bob saves; before his phone reads the table back, Ann's save closes the round. His screens draw what the
+    read-back gave (after_save: the summary); the events of both saves then find the view has them, and still
+    tell the screens the table as it is, once."""
+    _code, ann, bob = two_watched(service)
+    read = bob.session.transport.view
+
+    def read_after_anns_save() -> dict:
+        ann.session.enter_letters(0, "ABCDEFG", None)
+        return read()
+
+    bob.session.transport.view = read_after_anns_save
+    after = bob.session.enter_letters(1, "HIJKLMN", None)
+    bob.session.transport.view = read
+    assert after.rounds_done == 1  # what Bob's save drew: round 1 closed
+    bob.deliver(2)
+    assert bob.told == [(1, 1)]  # told the table as it is, not sent back to a round it already shows closed
+
+
+def test_a_read_back_overtaken_by_an_event_keeps_the_newer_table(service):
+    code, ann, bob = two_watched(service)
+    older = service.view(code)
+    ann.session.enter_letters(0, "ABCDEFG", None)
+    bob.deliver(1)
+    newer = bob.session.view["version"]
+    assert newer > older["version"]
+    bob.session.transport.view = lambda: older  # an answer sent before Ann's save, read after its event
+    bob.session.reload()
+    assert bob.session.view["version"] == newer and bob.session.state.entered(0)[0]
+
+
 def test_europe_passport_first_second_and_a_tie_on_every_seat_s_round_summary(service):
     """The passport settled 1st (round 2), 2nd (round 3) and tied 3rd (round 4) at a table: every seat's
     sheet tells it in the same words, and every sheet marks the tiers taken."""

@@ -234,6 +234,7 @@ class ChannelSeatTransport:
         self._send({"ask": ask, kind: body or {}})
         if not self._wait(waiting.done, self.timeout) or waiting.message is None:
             self._answers.pop(ask, None)
+            log.warning("the host phone did not answer a %s request (ask %d) within %.0f s", kind, ask, self.timeout)
             raise Unavailable(_("the host phone does not answer: check that both phones are on the same Wi-Fi, "
                                 "then scan its code again"))
         answer = waiting.message

@@ -10,6 +10,7 @@ No Flet here.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from rules.engine import ROUNDS
@@ -21,6 +22,8 @@ from scorer.pad.places import SheetPlace
 from scorer.table.board import seat_name, table_edition
 from scorer.table.service import TableError, TableService
 from scorer.table.transport import SeatSave, SeatTransport, ServiceTransport
+
+log = logging.getLogger(__name__)
 
 SEAT_PLACE = ("table_seat", "table_seat_summary", "table_seat_entry", "table_seat_end")
 HOST_PLACE = ("table_host_sheet", "table_host_summary", "table_host_entry", "table_host_end")
@@ -54,6 +57,12 @@ class SeatSheetSession:
         self._following = False
         self._received = 0  # the version of the latest change the table has told this session about
         self._set_view(transport.view())
+        #: The version of the table the screens have drawn (told to the listeners, or drawn by the caller of
+        #: this device's own save), and its rounds closed. A view read for another reason (a save's read-back)
+        #: can hold changes made elsewhere: their events, skipped as already in the view, still tell the
+        #: screens, or a phone would keep showing a round that closed.
+        self._told = self.view["version"]
+        self._told_rounds_done = self.state.rounds_done
         self.code = self.view["code"]
 
     @property
@@ -63,6 +72,8 @@ class SeatSheetSession:
     # --- the table -------------------------------------------------------------------------------------
 
     def _set_view(self, view: dict) -> None:
+        if "view" in self.__dict__ and view["version"] < self.view["version"]:
+            return  # an answer overtaken by a change already applied (its event came first): keep the newer
         self.view = view
         self.state = state_from_view(view)
 
@@ -85,6 +96,7 @@ class SeatSheetSession:
 
         self._set_view(self.transport.follow(listener))
         self._following = True
+        self._drawn()  # the screens are drawn from this view once the table is followed
 
     def stop(self) -> None:
         if self._following:
@@ -95,19 +107,47 @@ class SeatSheetSession:
         if event["kind"] == "expired":
             self.gone = _("The table expired")
             self.stop()
-        elif event["version"] <= self.view["version"]:
-            return  # already in the view (this device's own submission, read back at once)
-        elif event["kind"] == "entry" and event["version"] < self._received:
-            # A later change is already on its way to this session and carries the whole table: a burst of
-            # submissions redraws each phone once, not once per submission (each redraw is a whole screen).
-            return
-        else:
+        elif event["version"] > self.view["version"]:
+            if event["kind"] == "entry" and event["version"] < self._received:
+                # A later change is already on its way to this session and carries the whole table: a burst of
+                # submissions redraws each phone once, not once per submission (each redraw is a whole screen).
+                return
             if event["kind"] == "seat_removed" and self.seat is not None:
                 self._reseat(event["seat"] - 1)
-            self.rounds_done_before = self.state.rounds_done
             self._set_view(event["table"] or self.transport.view())
+        elif self._told >= self.view["version"]:
+            return  # already in the view and drawn (this device's own submission, read back at once)
+        self._tell()
+
+    def _tell(self) -> None:
+        """The listeners told of the view as it is now (and of the rounds closed since they were last told)."""
+        self.rounds_done_before = self._told_rounds_done
+        self._drawn()
         for listener in list(self.listeners):
             listener(self.state)
+
+    def _drawn(self) -> None:
+        """The screens have (or are about to have) drawn the view as it is now."""
+        self._told, self._told_rounds_done = self.view["version"], self.state.rounds_done
+
+    def catch_up(self) -> bool:
+        """Read the table again and tell the screens any change they have not been told of (on the screens'
+        loop, as `watch`'s updates run). A seat that follows a host phone hears of each change only by its
+        event; should one never come, its phone would show a round that closed elsewhere as still open, with
+        nothing to tap. Returns whether the sheet was behind (said in the log: an event lost on the way)."""
+        if not self._following:
+            return False
+        try:
+            view = self.transport.view()
+        except TableError:  # not answered now: the channel's end says so if it dropped; the next try may do
+            return False
+        if view["version"] <= self._told:
+            return False
+        log.warning("table %s: the sheet had drawn version %d of the table, which is at %d (a change whose "
+                    "event never came): drawn again", self.code, self._told, view["version"])
+        self._set_view(view)
+        self._tell()
+        return True
 
     def _reseat(self, removed: int) -> None:
         """After the host removed a seat, this token's seat moved down one if it came after, or is gone (the
@@ -187,11 +227,17 @@ class SeatSheetSession:
         current = self.view["rounds"][r]["entries"][player]
         try:
             # the game this sheet shows: after the host's "play again" it is refused, not put into the new game
-            self.transport.save(SeatSave(self.view["game"], r + 1, player + 1, cards, choice or None,
-                                         current["revision"] if current else 0))
+            saved = self.transport.save(SeatSave(self.view["game"], r + 1, player + 1, cards, choice or None,
+                                                 current["revision"] if current else 0))
         except TableError as err:
             raise EntryError(err.message) from None
         self.reload()
+        # The caller draws what it gets back (the round's summary, or the sheet): this device's own change is
+        # no news to its screens. A change made elsewhere that the read-back brought along is told when its
+        # event comes.
+        own = min(saved.get("version", self.view["version"]), self.view["version"])
+        if own > self._told:
+            self._told, self._told_rounds_done = own, self.state.rounds_done
         return self.state
 
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:

@@ -19,6 +19,7 @@ The service exists only under `tourpad host` (`configure`); plain `tourpad app` 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import json
@@ -52,6 +53,9 @@ PREFS_PREFIX = "tourpad.table."
 LAST_TABLE_KEY = PREFS_PREFIX + "last"
 HOST_CREDENTIAL_KEY = PREFS_PREFIX + "host"
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+#: How often a seat that follows another device's table (a host phone, or the `tourpad host` this web app came
+#: from) reads the table again, in case a change's event never reached it (`SeatSheetSession.catch_up`).
+CATCH_UP_SECONDS = 10.0
 
 
 @dataclass
@@ -919,6 +923,16 @@ class TableScreens:
         self._host_corrections(session)
         session.listeners.append(lambda state: self._sheet_changed(session))
         session.watch(lambda update: self.page.run_task(self._run, update))
+        if self.remote(code) is not None:
+            self.page.run_task(self._keep_in_step, session)
+
+    async def _keep_in_step(self, session: SeatSheetSession) -> None:
+        """While `session` is this window's sheet of another device's table: read the table again now and then,
+        so a change whose event was lost on the way still reaches the screens."""
+        while self.sheet is session and session.gone is None:
+            await asyncio.sleep(CATCH_UP_SECONDS)
+            if self.sheet is session:
+                session.catch_up()
 
     @staticmethod
     async def _run(update: Callable[[], None]) -> None:
