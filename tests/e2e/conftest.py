@@ -14,6 +14,7 @@ import socket
 import subprocess
 import time
 import urllib.request
+from collections import deque
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,8 @@ TAKEOVER_JS = """() => {
 THEME_BUTTON_JS = "document.querySelector('[flt-semantics-identifier=\"theme\"]')"
 #: How long a step may take (ms) on a loaded two-core machine before the test fails rather than waits on.
 SLOW = 60000
+#: The browser console lines of each context a failure's report shows (the last ones: where it went wrong).
+CONSOLE_LINES = 80
 #: Where screenshots go. `Pad.shot` takes them only when TOURPAD_SHOTS names a folder (each costs ~0.7 s of
 #: waiting for a settled frame, 133 of them in the suite); a failed test's pages are photographed always.
 SHOTS = Path(os.environ.get("TOURPAD_SHOTS") or "/tmp/shots/app")
@@ -329,6 +332,11 @@ def pytest_runtest_makereport(item, call):
     if report.when == "call":
         item.failed_call = report.failed
         if item.failed_call:
+            consoles = getattr(item, "browser_consoles", [])
+            for n, lines in enumerate(consoles):
+                if lines:  # what the app said in the browser: read with the failure, wherever it is printed
+                    report.sections.append((f"browser console of context {n} (last {len(lines)} lines)",
+                                            "\n".join(lines)))
             # kept beside the failure's screenshots, so the step and the screen it failed on are read together
             SHOTS.mkdir(parents=True, exist_ok=True)
             (SHOTS / f"FAILED-{item.name}.txt").write_text(report.longreprtext, encoding="utf-8")
@@ -339,9 +347,17 @@ def new_context(browser, request):
     """Makes browser contexts that close after the test; when the test fails, each of their pages is
     screenshotted first (FAILED-<test>-<n>.png)."""
     made = []
+    request.node.browser_consoles = []
 
     def make(**options):
         made.append(browser.new_context(**options))
+        # each context's console (its pages', and their workers' where the web app's Python prints its
+        # warnings), the last lines kept for a failure's report
+        console: deque[str] = deque(maxlen=CONSOLE_LINES)
+        started = time.monotonic()
+        made[-1].on("console", lambda message: console.append(
+            f"{time.monotonic() - started:7.2f} s {message.type}: {message.text[:300]}"))
+        request.node.browser_consoles.append(console)
         return made[-1]
 
     yield make
