@@ -7,13 +7,15 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import flet as ft
 import pytest
 import tomli_w
+from eventually import drawn, until
 from test_french_screens import data_names, english_words, shown_strings
-from test_pad_screens import run_session, start, texts
+from test_pad_screens import run_session, start, texts, walk
 
 from rules.editions import load_edition
-from scorer.packs import pack_from_data, rename_deck, resolve_edition, save_deck
+from scorer.packs import installed_decks, pack_from_data, rename_deck, resolve_edition, save_deck
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
 from scorer.ui.main import make_main
@@ -103,3 +105,31 @@ def test_a_deck_link_shows_the_deck_and_installs_it_and_a_broken_one_says_so(sto
 
     run_session(run)
     assert resolve_edition("usa-mine").provenance == "owner"
+
+
+def test_a_duplicate_on_your_decks_adds_its_row_in_place_and_keeps_the_rest(store):
+    """Your decks is a component over the owner's decks: a deck duplicated re-renders the list alone. The screen
+    is not drawn anew, the first deck's buttons keep their identity (a tap on its way still reaches them), the
+    paste field keeps what was typed in it, and the new deck has its row."""
+    from test_deck_editor import node
+
+    finished_game_with_own_deck(store)
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        app.go("decks")
+        screen, rename, pasted = page.views[-1], node(page, "rename-usa-mine")._i, node(page, "deck-link-field")
+        pasted.value = "half a link"
+        await session.dispatch_event(node(page, "duplicate-usa-mine")._i, "click", None)
+        def rows() -> list[str]:
+            return [c.identifier for c in walk(page.views[-1])
+                    if isinstance(c, ft.Semantics) and c.identifier.startswith("own-deck-")]
+
+        await until(lambda: drawn(page) and len(rows()) == 2, "the copy's row")
+        copy = next(d.id for d in installed_decks() if d.id != "usa-mine")
+        assert rows() == ["own-deck-usa-mine", f"own-deck-{copy}"]
+        assert page.views[-1] is screen and node(page, "rename-usa-mine")._i == rename
+        assert node(page, "deck-link-field") is pasted and pasted.value == "half a link"
+
+    run_session(run)

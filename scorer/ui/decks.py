@@ -10,6 +10,7 @@ their deck: `scorer.packs.saved_game_lookup`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import flet as ft
 
@@ -28,7 +29,7 @@ from scorer.packs import (
     resolve_edition,
 )
 from scorer.routes import RouteError
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, island, screen, sem
 from scorer.userfile import UserFileError
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
@@ -125,34 +126,59 @@ def games_with(app: PadApp, ident: str) -> int:
     return sum(1 for game in app.store.games() if game.edition == ident)
 
 
-@screen("decks")
-def decks_screen(app: PadApp) -> Screen:
-    from scorer.ui.backup import pack_import_button
-    from scorer.ui.code_scan import scan_code_button
+@dataclass(frozen=True)
+class DeckLine:
+    """One of the owner's decks as "Your decks" lists it."""
+
+    deck: Edition
+    subtitle: str
+
+
+@ft.observable
+@dataclass
+class DeckShelf:
+    """The owner's decks as "Your decks" lists them, read again after each change made there: the list
+    re-renders in place (the paste field, the scan button and the rest of the screen stay as they are)."""
+
+    lines: list[DeckLine] = field(default_factory=list)
+
+    def read(self, app: PadApp) -> None:
+        lines = []
+        for deck in installed_decks():
+            used = games_with(app, deck.id)
+            subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck_base(deck.id)).label,
+                                                       id=deck.id)
+            if used:
+                subtitle += " · " + ngettext("{n} saved game", "{n} saved games", used).format(n=used)
+            lines.append(DeckLine(deck, subtitle))
+        self.lines = lines
+
+
+@ft.component
+def deck_list(shelf: DeckShelf, app: PadApp) -> ft.Control:
+    """The owner's decks, each with what can be done with it (or a line saying there is none yet)."""
     from scorer.ui.confirm import ask
 
-    rows: list[ft.Control] = []
-    mine = installed_decks()
-
     def act(action: Callable[[], object], done: str) -> None:
+        ft.context.disable_auto_update()  # the list re-renders itself in place; a page update would draw it anew
         try:
             action()
         except (EditionDataError, UserFileError, KeyError) as err:
             app.toast(str(err.args[0] if isinstance(err, KeyError) else err), error=True)
             return
-        app.toast(done, update=False)
-        app.render()
+        app.toast(done)  # said first: its page update, after the change, would draw the list anew
+        shelf.read(app)
 
     def rename(deck: Edition) -> None:
-        field = ft.TextField(label=_("Deck name"), value=deck.label, autofocus=True, max_length=64)
+        name = ft.TextField(label=_("Deck name"), value=deck.label, autofocus=True, max_length=64)
 
         def save(e) -> None:
             app.page.pop_dialog()
-            act(lambda: rename_deck(deck.id, field.value or ""), _("Deck renamed"))
+            act(lambda: rename_deck(deck.id, name.value or ""), _("Deck renamed"))
 
-        field.on_submit = save
+        name.on_submit = save
         app.page.show_dialog(ft.AlertDialog(
-            title=ft.Text(_("Rename the deck")), content=sem("rename-field", field),
+            title=ft.Text(_("Rename the deck")), content=sem("rename-field", name),
             actions=[ft.TextButton(_("Cancel"), on_click=lambda e: app.page.pop_dialog()),
                      sem("rename-save", ft.FilledButton(_("Save"), on_click=save))]))
 
@@ -173,16 +199,14 @@ def decks_screen(app: PadApp) -> Screen:
         except Exception as err:  # no save dialog here: say so rather than pretend
             app.toast(_("Cannot save {name} here: {error}").format(name=f"{deck.id}.toml", error=err), error=True)
 
-    def share(deck: Edition) -> None:
-        show_share(app, deck)
-
-    for deck in mine:
-        used = games_with(app, deck.id)
-        subtitle = _("{edition} · id {id}").format(edition=resolve_edition(deck_base(deck.id)).label, id=deck.id)
-        if used:
-            subtitle += " · " + ngettext("{n} saved game", "{n} saved games", used).format(n=used)
+    if not shelf.lines:
+        return ft.Text(_("No deck of your own yet. Europe and USA are scored with tourpad's print-and-play "
+                         "cards until you set up the cards of your box."), color=ft.Colors.ON_SURFACE_VARIANT)
+    rows = []
+    for line in shelf.lines:
+        deck = line.deck
         rows.append(sem(f"own-deck-{deck.id}", ft.Card(ft.Column([
-            ft.ListTile(leading=ft.Icon(ft.Icons.STYLE), title=ft.Text(deck.label), subtitle=ft.Text(subtitle)),
+            ft.ListTile(leading=ft.Icon(ft.Icons.STYLE), title=ft.Text(deck.label), subtitle=ft.Text(line.subtitle)),
             ft.Row([
                 sem(f"edit-{deck.id}", ft.TextButton(_("Edit"), on_click=lambda e, d=deck: app.go(
                     "deck_editor", edition=d.id))),
@@ -190,12 +214,20 @@ def decks_screen(app: PadApp) -> Screen:
                 sem(f"duplicate-{deck.id}", ft.TextButton(_("Duplicate"), on_click=lambda e, d=deck: act(
                     lambda: duplicate_deck(d.id), _("Deck duplicated")))),
                 sem(f"export-{deck.id}", ft.TextButton(_("Export"), on_click=lambda e, d=deck: export(d))),
-                sem(f"share-{deck.id}", ft.TextButton(_("Share"), on_click=lambda e, d=deck: share(d))),
+                sem(f"share-{deck.id}", ft.TextButton(_("Share"), on_click=lambda e, d=deck: show_share(app, d))),
                 sem(f"delete-{deck.id}", ft.TextButton(_("Delete"), on_click=lambda e, d=deck: delete(d))),
             ], wrap=True, spacing=0)], spacing=0))))
-    if not mine:
-        rows.append(ft.Text(_("No deck of your own yet. Europe and USA are scored with tourpad's print-and-play "
-                              "cards until you set up the cards of your box."), color=ft.Colors.ON_SURFACE_VARIANT))
+        rows[-1].key = deck.id  # a deck deleted or added moves the others' rows, not their controls
+    return ft.Column(rows, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+@screen("decks")
+def decks_screen(app: PadApp) -> Screen:
+    from scorer.ui.backup import pack_import_button
+    from scorer.ui.code_scan import scan_code_button
+
+    shelf = DeckShelf()
+    shelf.read(app)
     start = [sem(f"copy-{base}", ft.OutlinedButton(
         _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
         on_click=lambda e, base=base: start_own_deck(app, base)))
@@ -224,7 +256,7 @@ def decks_screen(app: PadApp) -> Screen:
                             _("Photograph the deck's QR code (another phone shows it with the deck's Share)."),
                             open_scanned)
     body = ft.Column([
-        *rows,
+        island(deck_list, shelf, app),
         ft.Row([sem("deck-link-field", pasted),
                 sem("deck-link-open", ft.FilledTonalButton(_("Open"), on_click=open_pasted))], spacing=8),
         scan,
