@@ -566,3 +566,17 @@ def test_letters_typed_survive_a_redraw_that_comes_before_their_change_event(sto
         assert hook(page, "entry-cards").value.startswith("Cards: HIJ (3 of 7)")
 
     run_session(run)
+
+
+def hidden_contents(page) -> list[str]:
+    """The Semantics on show whose content is drawn hidden: Flet draws each as a red error box."""
+    return [c.identifier or "?" for c in walk(top(page))
+            if isinstance(c, ft.Semantics) and isinstance(c.content, ft.Control) and c.content.visible is False]
+
+
+def test_a_hook_on_a_hidden_control_hides_the_hook_not_the_control():
+    from scorer.ui.app import sem
+
+    hook = sem("message", ft.Text("", visible=False))
+    assert hook.visible is False and hook.content.visible is True
+    assert sem("shown", ft.Text("hi")).visible is not False

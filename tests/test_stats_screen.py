@@ -8,7 +8,7 @@ from pathlib import Path
 
 import flet as ft
 from eventually import drawn, until
-from test_pad_screens import find_button, run_session, start, texts, top, walk
+from test_pad_screens import find_button, hidden_contents, run_session, start, texts, top, walk
 
 from rules.i18n import format_percent, use_language
 from rules.race.bots import make_race_bot
@@ -269,6 +269,23 @@ def test_a_choice_on_the_stats_screen_re_renders_it_in_place(tmp_path):
         assert versus() == "2 games together: Ann ahead 2, Cy ahead 0, level 0"
         assert next(c for c in walk(top(page)) if isinstance(c, ft.Dropdown) and c.label == "Other player")._i == \
             other._i
+
+    run_session(run)
+    store.close()
+
+
+def test_the_stats_screen_draws_no_error_box_where_a_message_is_hidden(tmp_path):
+    """The rename's message line is hidden until there is something to say; hidden on its Semantics hook, not
+    inside it (Flet drew "Semantics.content must be provided and visible" in red there)."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        _session, page = await open_stats(store)
+        await until(lambda: drawn(page) and "Rename or merge a player" in texts(page), "the rename part")
+        assert hidden_contents(page) == []
+        message = next(c for c in walk(top(page)) if isinstance(c, ft.Semantics) and c.identifier == "stats-message")
+        assert message.visible is False
 
     run_session(run)
     store.close()

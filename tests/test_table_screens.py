@@ -12,7 +12,7 @@ import json
 import flet as ft
 from eventually import drawn, until
 from flet.pubsub.pubsub_hub import PubSubHub
-from test_pad_screens import find_button, run_session, texts, top, walk
+from test_pad_screens import find_button, hidden_contents, run_session, texts, top, walk
 
 from benchmarks import table_flet
 from scorer.ui import table as table_ui
@@ -119,5 +119,13 @@ def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
                                                         page.session.connection.pubsubhub,
                                                         page.session.connection.executor)
         assert status(phone_page).size == IN_HAND.big  # the browser scales it: the app does not
+
+    run_session(run)
+
+
+def test_the_host_screen_draws_no_error_box_before_a_record_is_exported(hosting):
+    async def run():
+        async with host_screen(hosting) as (_code, _session, page):
+            assert hidden_contents(page) == []
 
     run_session(run)

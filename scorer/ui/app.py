@@ -138,7 +138,11 @@ def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]
 
 
 def sem(identifier: str, control: ft.Control) -> ft.Semantics:
-    """A stable hook for tests and screen readers (rendered as flt-semantics-identifier)."""
+    """A stable hook for tests and screen readers (rendered as flt-semantics-identifier). A control drawn hidden
+    hides its wrapper instead: Flet draws a Semantics whose content is hidden as a red error box."""
+    if control.visible is False:
+        control.visible = True
+        return ft.Semantics(identifier=identifier, content=control, visible=False)
     return ft.Semantics(identifier=identifier, content=control)
 
 
