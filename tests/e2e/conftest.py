@@ -169,11 +169,24 @@ class Pad:
         replaced: a field typed into before the new screen arrives would be thrown away with the old one, so
         this returns once the new screen is there (its theme button is a new node)."""
         self.settle()
+        before = self.backdrop()
         self.page.evaluate(f"() => {{ {THEME_BUTTON_JS}.tourpadBefore = true; }}")
         self.tap_ident("theme")
         self.page.wait_for_function(f"() => {{ const e = {THEME_BUTTON_JS}; return !!e && !e.tourpadBefore; }}",
                                     timeout=SLOW)
+        # A new button node alone can come first (its tooltip's semantics): the new screen is there once the
+        # screen's background has changed colour too.
+        deadline = time.monotonic() + SLOW / 1000
+        while self.backdrop() == before:
+            if time.monotonic() > deadline:
+                raise AssertionError("the light / dark button did not change the screen's theme")
+            self.page.wait_for_timeout(50)
         self.settle()
+
+    def backdrop(self) -> bytes:
+        """One pixel of the screen's background (its left edge, half way down: no screen draws there)."""
+        height = self.page.viewport_size["height"] if self.page.viewport_size else 600
+        return self.page.screenshot(clip={"x": 1, "y": height // 2, "width": 1, "height": 1})
 
     def tap_until(self, tap, landed, timeout: float = 10000, attempts: int = 3) -> None:
         """`tap()`, then `landed(timeout_ms)` waits for the sign the tap worked; tap again, with more patience,
