@@ -126,9 +126,11 @@ class SeatSheetSession:
         for listener in list(self.listeners):
             listener(self.state)
 
-    def _drawn(self) -> None:
-        """The screens have (or are about to have) drawn the view as it is now."""
-        self._told, self._told_rounds_done = self.view["version"], self.state.rounds_done
+    def _drawn(self, version: int | None = None) -> None:
+        """The screens have (or are about to have) drawn the view as it is now: up to its `version`, or up to an
+        earlier one when the view holds changes made elsewhere that they have not been told of."""
+        self._told = self.view["version"] if version is None else version
+        self._told_rounds_done = self.state.rounds_done
 
     def catch_up(self) -> bool:
         """Read the table again and tell the screens any change they have not been told of (on the screens'
@@ -237,7 +239,7 @@ class SeatSheetSession:
         # event comes.
         own = min(saved.get("version", self.view["version"]), self.view["version"])
         if own > self._told:
-            self._told, self._told_rounds_done = own, self.state.rounds_done
+            self._drawn(own)
         return self.state
 
     def enter_categories(self, player: int, values: dict, round_index: int | None = None) -> PadState:
