@@ -49,6 +49,17 @@ CONSOLE_LINES = 80
 #: waiting for a settled frame, 133 of them in the suite); a failed test's pages are photographed always.
 SHOTS = Path(os.environ.get("TOURPAD_SHOTS") or "/tmp/shots/app")
 TAKE_SHOTS = bool(os.environ.get("TOURPAD_SHOTS"))
+#: Device pixels per CSS pixel of a test's phone. Chromium draws Flutter's canvas in software here (SwiftShader),
+#: so a phone's 2× screen costs four times the pixels on every frame, about an eighth of the browser tests' time;
+#: layout, taps and what a test reads are in CSS pixels and do not change with it. Screenshots taken to be
+#: looked at (TOURPAD_SHOTS) are drawn at a phone's 2×.
+PHONE_SCALE = 2 if TAKE_SHOTS else 1
+
+
+def phone_options(**options) -> dict:
+    """A 390×844 phone's browser-context options (touch, mobile layout), with `options` added or replacing."""
+    return {"viewport": {"width": 390, "height": 844}, "device_scale_factor": PHONE_SCALE, "is_mobile": True,
+            "has_touch": True, **options}
 
 
 def pytest_collection_modifyitems(items):
@@ -384,5 +395,4 @@ def new_context(browser, request):
 @pytest.fixture
 def phone(new_context):
     """A 390×844 phone-sized context (touch, mobile layout)."""
-    return new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                       has_touch=True)
+    return new_context(**phone_options())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from conftest import phone_options
 
 from rules.editions import deck_version
 
@@ -62,8 +63,7 @@ def test_new_game_names_the_deck_and_a_game_keeps_the_owners_deck(server, phone,
 
 
 def test_french_new_game_names_the_deck(server, new_context, open_app):
-    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                        has_touch=True, locale="fr-FR")
+    phone = new_context(**phone_options(locale="fr-FR"))
     pad = open_app(phone, server.url)
     pad.button("Nouvelle partie").wait_for(timeout=SLOW)
     pad.tap("Nouvelle partie")
@@ -145,8 +145,7 @@ def test_the_editor_in_french(server, new_context, open_app, monkeypatch):
 
     monkeypatch.setenv("TOURPAD_DATA_DIR", str(server.data_dir))
     mine = duplicate_deck("usa")
-    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                        has_touch=True, locale="fr-FR")
+    phone = new_context(**phone_options(locale="fr-FR"))
     pad = open_app(phone, server.url + f"decks/{mine.id}")
     pad.wait_text("deck-ok", "^Toutes les règles")
     pad.button("Carte suivante").wait_for(timeout=SLOW)
@@ -184,7 +183,7 @@ def test_a_deck_shared_by_link_installs_on_another_phone_with_the_same_scores(se
     other = AppServer(other_dir)
     other.start()
     try:
-        second = open_app(new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+        second = open_app(new_context(**phone_options()),
                           other.url + "deck/" + link.rpartition("/deck/")[2])
         second.wait_text("shared-deck-name", r"^Boomerang: USA \(copy\)$")
         second.shot("shared-deck-link")

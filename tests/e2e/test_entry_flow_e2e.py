@@ -9,6 +9,7 @@ import re
 
 import httpx
 import pytest
+from conftest import phone_options
 from test_french_e2e import _names
 from test_pad_e2e import tap_cards
 from test_table_e2e import take_seat
@@ -162,8 +163,7 @@ def test_a_finished_game_offers_edit_round_not_undo(server, phone, open_app):
 
 
 def test_the_question_and_undo_speak_french(server, new_context, open_app):
-    french = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                         has_touch=True, locale="fr-FR")
+    french = new_context(**phone_options(locale="fr-FR"))
     game = game_on_device(server, "usa", ["Ann", "Bob"], USA_ROUNDS)
     pad = open_app(french, f"{server.url}game/{game}/round/4/player/1")
     pad.wait_text("entry-cards", r"^Cartes")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SLOW
+from conftest import SLOW, phone_options
 from test_french_screens import data_names
 
 from rules.editions import load_edition
@@ -22,8 +22,7 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture
 def french_phone(new_context):
     """A 390×844 phone whose browser's language is French."""
-    return new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                       has_touch=True, locale="fr-FR")
+    return new_context(**phone_options(locale="fr-FR"))
 
 
 def _names() -> list[str]:

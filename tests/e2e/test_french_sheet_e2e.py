@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import phone_options
 from test_french_screens import data_names
 
 from rules.editions import load_edition
@@ -38,8 +39,7 @@ def game_id(tmp_path):
 @pytest.fixture
 def french_phone(new_context):
     """A 390×844 phone whose browser says French."""
-    return new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                       has_touch=True, locale="fr-FR")
+    return new_context(**phone_options(locale="fr-FR"))
 
 
 def expected_report():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import phone_options
 
 from rules.editions import load_edition
 from rules.record import GameRecord, PlayerRound, score_record
@@ -152,8 +153,7 @@ def test_kill_and_restart_resumes_with_nothing_lost(server, phone, browser, open
 
     server.kill()
     server.start()
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                              is_mobile=True, has_touch=True)
+    ctx = browser.new_context(**phone_options())
     try:
         pad = open_app(ctx, server.url)
         pad.wait_text("resume-info", r"round 2 of 4")

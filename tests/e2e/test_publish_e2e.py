@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ENABLE_SEMANTICS_JS, SLOW, Pad
+from conftest import ENABLE_SEMANTICS_JS, SLOW, Pad, phone_options
 from test_pad_e2e import GAME, check_final_ranking, enter_by_typing, play_round, start_game
 
 from benchmarks.publish import SITE_CACHES_JS, WireLog, serve_site
@@ -82,8 +82,7 @@ def offline_phone(new_context):
 
 def offline_context(new_context, **options):
     """A phone-sized context where any request to a host other than 127.0.0.1 is refused and recorded."""
-    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True, **options)
+    context = new_context(**phone_options(**options))
     context.outside = []
     local = re.compile(r"^(https?://127\.0\.0\.1[:/]|data:|blob:)")
 
@@ -204,8 +203,7 @@ def settled_first_visit(context, url: str) -> Pad:
 def recording_phone(new_context, url: str):
     """A phone-sized context with the browser's HTTP cache on, as a real phone has it: requests to other hosts
     are recorded in `outside`, not routed (Playwright's routing turns the HTTP cache off)."""
-    context = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True)
+    context = new_context(**phone_options())
     context.outside = []
     context.on("request", lambda request: None if request.url.startswith((url, "data:", "blob:"))
                else context.outside.append(request.url))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import phone_options
 
 from scorer.pad.game import GameSession
 from scorer.pad.store import EventStore
@@ -56,8 +57,7 @@ def test_back_reload_and_a_pasted_link(game_id, server, phone, new_context, open
     pad.shot("routes-03-entry-after-reload")
 
     # a link pasted into another phone's browser opens that sheet, with its Back leading home
-    other = open_app(new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
-                     f"{server.url}game/{game_id}")
+    other = open_app(new_context(**phone_options()), f"{server.url}game/{game_id}")
     other.wait_text("round-status", r"^Round 1 of 4$")
     assert other.text("history-r1-p1") == "ABCDEFG · Indigenous Culture"
     other.shot("routes-04-pasted-sheet")

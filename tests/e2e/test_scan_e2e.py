@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import phone_options
 from PIL import ImageDraw
 from test_pad_e2e import start_game  # the same new game (Ann and Bob) the pad's own tests start
 
@@ -100,8 +101,7 @@ def test_the_live_camera_fills_in_the_row(tmp_path, server, open_app, browser):
         f"--use-file-for-fake-video-capture={video}"])
     pad = None
     try:
-        ctx = camera_browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                         is_mobile=True, has_touch=True, permissions=["camera"])
+        ctx = camera_browser.new_context(**phone_options(permissions=["camera"]))
         pad = open_app(ctx, server.url)
         start_and_open_entry(pad)
         open_scan_menu(pad)

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SLOW, AppServer
+from conftest import SLOW, AppServer, phone_options
 
 from rules.editions import load_edition
 from rules.i18n import format_percent, use_language
@@ -150,8 +150,7 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     fresh_server = AppServer(tmp_path / "fresh")
     fresh_server.start()
     try:
-        fresh = open_app(new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                     is_mobile=True, has_touch=True), fresh_server.url + "history")
+        fresh = open_app(new_context(**phone_options()), fresh_server.url + "history")
         reach(fresh, "import-games")
         with fresh.page.expect_file_chooser(timeout=SLOW) as chooser:
             fresh.tap_ident("import-games")
@@ -165,8 +164,7 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     finally:
         fresh_server.stop()
 
-    french = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                         has_touch=True, locale="fr-FR")
+    french = new_context(**phone_options(locale="fr-FR"))
     fr = open_app(french, server.url + "stats")
     fr.wait_text("stats-games", r"^3 parties terminées$", timeout=SLOW)
     i = card_of(fr, "Annie")

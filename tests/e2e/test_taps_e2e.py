@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from conftest import phone_options
 from test_pad_e2e import start_game
 from test_table_e2e import open_keypad, take_seat
 
@@ -53,8 +54,8 @@ def on_screen(locator) -> bool:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_keypad_screen_fits_a_phone_without_scrolling(server, new_context, open_app, language):
-    context = new_context(viewport={"width": 390, "height": PHONE_HEIGHT}, device_scale_factor=2, is_mobile=True,
-                          has_touch=True, locale={"en": "en-GB", "fr": "fr-FR"}[language])
+    context = new_context(**phone_options(viewport={"width": 390, "height": PHONE_HEIGHT},
+                                          locale={"en": "en-GB", "fr": "fr-FR"}[language]))
     pad = open_app(context, server.url)
     if language == "fr":
         pad.wait_any("language")

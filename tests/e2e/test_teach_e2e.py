@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import phone_options
 from test_scan_e2e import start_and_open_entry, upload
 
 from benchmarks.scan_publisher_photos import deck_style, row_photo, teaching_photo, teaching_rows
@@ -84,8 +85,7 @@ def test_four_teaching_photos_then_row_photos_fill_the_letters(server, phone, op
 def test_a_french_phone_teaches_in_french(server, new_context, open_app, tmp_path):
     """Opened from a link (the route survives a reload); a wrong letter is refused and nothing is learned."""
     australia = load_edition("australia")
-    french_phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
-                               has_touch=True, locale="fr-FR")
+    french_phone = new_context(**phone_options(locale="fr-FR"))
     pad = open_app(french_phone, f"{server.url}teach/australia")
     pad.wait_text("teach-progress", r"^0 carte apprise sur 28")
     assert not pad.english_left(["Boomerang", "Australie", "tourpad"]), pad.english_left(["tourpad"])
