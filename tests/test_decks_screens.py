@@ -133,3 +133,31 @@ def test_a_duplicate_on_your_decks_adds_its_row_in_place_and_keeps_the_rest(stor
         assert node(page, "deck-link-field") is pasted and pasted.value == "half a link"
 
     run_session(run)
+
+
+def test_a_double_tap_on_duplicate_makes_one_copy_and_a_later_tap_another(store, monkeypatch):
+    """A child taps Duplicate twice in a row: one copy. The list keeps its buttons when it re-renders, so the
+    second tap reaches the same button; taken as the same tap, it changes nothing. A tap a moment later is a
+    second request, and makes a second copy."""
+    from test_deck_editor import node
+
+    import scorer.ui.decks as decks_ui
+
+    finished_game_with_own_deck(store)
+    now = [100.0]
+    monkeypatch.setattr(decks_ui, "tap_clock", lambda: now[0])
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("decks")
+        duplicate = node(page, "duplicate-usa-mine")._i
+        await session.dispatch_event(duplicate, "click", None)
+        now[0] += 0.3
+        await session.dispatch_event(duplicate, "click", None)
+        await until(lambda: drawn(page) and len(installed_decks()) == 2, "the copy")
+        assert len(installed_decks()) == 2
+        now[0] += decks_ui.DOUBLE_TAP_SECONDS
+        await session.dispatch_event(node(page, "duplicate-usa-mine")._i, "click", None)
+        await until(lambda: len(installed_decks()) == 3, "a second copy")
+
+    run_session(run)

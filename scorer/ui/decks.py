@@ -9,6 +9,7 @@ their deck: `scorer.packs.saved_game_lookup`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -33,6 +34,12 @@ from scorer.ui.app import PadApp, Screen, island, screen, sem
 from scorer.userfile import UserFileError
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
+#: A second tap on the same button of the same deck this soon after the first is one tap made twice (a child's, or
+#: a thumb on a slow phone), not a second request: Duplicate would make two copies, Rename open two dialogs.
+#: The list keeps its buttons when it re-renders, so the second tap reaches the same button.
+DOUBLE_TAP_SECONDS = 1.0
+#: What `deck_list` reads the time of a tap from (a test moves it on).
+tap_clock = time.monotonic
 
 
 def deck_base(edition_id: str) -> str:
@@ -159,6 +166,19 @@ def deck_list(shelf: DeckShelf, app: PadApp) -> ft.Control:
     """The owner's decks, each with what can be done with it (or a line saying there is none yet)."""
     from scorer.ui.confirm import ask
 
+    last_tap = ft.use_ref(None)  # (button, deck id, when) of the latest tap taken
+
+    def tap(button: str, handler: Callable[[Edition], object]) -> Callable[[ft.Event], object]:
+        """`handler` of one of the row's buttons, called with the row's deck; a double tap calls it once."""
+        def on_click(e: ft.Event, deck: Edition) -> object:
+            now = tap_clock()
+            previous = last_tap.current
+            if previous is not None and previous[:2] == (button, deck.id) and now - previous[2] < DOUBLE_TAP_SECONDS:
+                return None
+            last_tap.current = (button, deck.id, now)
+            return handler(deck)
+        return on_click
+
     def act(action: Callable[[], object], done: str) -> None:
         ft.context.disable_auto_update()  # the list re-renders itself in place; a page update would draw it anew
         try:
@@ -202,21 +222,20 @@ def deck_list(shelf: DeckShelf, app: PadApp) -> ft.Control:
     if not shelf.lines:
         return ft.Text(_("No deck of your own yet. Europe and USA are scored with tourpad's print-and-play "
                          "cards until you set up the cards of your box."), color=ft.Colors.ON_SURFACE_VARIANT)
+    buttons = [(button, label, tap(button, handler)) for button, label, handler in (
+        ("edit", _("Edit"), lambda d: app.go("deck_editor", edition=d.id)),
+        ("rename", _("Rename"), rename),
+        ("duplicate", _("Duplicate"), lambda d: act(lambda: duplicate_deck(d.id), _("Deck duplicated"))),
+        ("export", _("Export"), export),
+        ("share", _("Share"), lambda d: show_share(app, d)),
+        ("delete", _("Delete"), delete))]
     rows = []
     for line in shelf.lines:
         deck = line.deck
         rows.append(sem(f"own-deck-{deck.id}", ft.Card(ft.Column([
             ft.ListTile(leading=ft.Icon(ft.Icons.STYLE), title=ft.Text(deck.label), subtitle=ft.Text(line.subtitle)),
-            ft.Row([
-                sem(f"edit-{deck.id}", ft.TextButton(_("Edit"), on_click=lambda e, d=deck: app.go(
-                    "deck_editor", edition=d.id))),
-                sem(f"rename-{deck.id}", ft.TextButton(_("Rename"), on_click=lambda e, d=deck: rename(d))),
-                sem(f"duplicate-{deck.id}", ft.TextButton(_("Duplicate"), on_click=lambda e, d=deck: act(
-                    lambda: duplicate_deck(d.id), _("Deck duplicated")))),
-                sem(f"export-{deck.id}", ft.TextButton(_("Export"), on_click=lambda e, d=deck: export(d))),
-                sem(f"share-{deck.id}", ft.TextButton(_("Share"), on_click=lambda e, d=deck: show_share(app, d))),
-                sem(f"delete-{deck.id}", ft.TextButton(_("Delete"), on_click=lambda e, d=deck: delete(d))),
-            ], wrap=True, spacing=0)], spacing=0))))
+            ft.Row([sem(f"{button}-{deck.id}", ft.TextButton(label, on_click=lambda e, d=deck, h=handler: h(e, d)))
+                    for button, label, handler in buttons], wrap=True, spacing=0)], spacing=0))))
         rows[-1].key = deck.id  # a deck deleted or added moves the others' rows, not their controls
     return ft.Column(rows, spacing=12, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
