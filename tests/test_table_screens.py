@@ -129,3 +129,25 @@ def test_the_host_screen_draws_no_error_box_before_a_record_is_exported(hosting)
             assert hidden_contents(page) == []
 
     run_session(run)
+
+
+def test_the_host_screens_seat_picker_reads_in_french(hosting):
+    """The host's seat picker names each seat as the language writes it: « 2 : Ann » in French (a space before
+    the colon), as every other line of the table's screens."""
+    service, _store = hosting
+
+    async def run():
+        async with host_screen(hosting) as (code, _session, page):
+            page.data.set_language("fr")
+            service.claim_seat(code, 2, "Ann")
+            await until(lambda: drawn(page) and any(t.startswith("2\u00a0: Ann") for t in texts(page)), "Ann in seat 2")
+
+            def options() -> list[str]:
+                picks = [c for c in walk(top(page)) if isinstance(c, ft.Dropdown) and c.options
+                         and all(o.key.isdigit() for o in c.options)]
+                return [o.text for pick in picks for o in pick.options]
+
+            await until(lambda: "2\u00a0: Ann" in options(), "the picker's French")
+            assert all("\u00a0: " in text for text in options()), options()
+
+    run_session(run)

@@ -413,7 +413,8 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
     if int(place._typed.get("seat", "1")) > seats:  # a seat removed since it was picked
         place._typed["seat"] = "1"
     seat_pick = picked_dropdown(place, "seat", "1", _("Seat"),
-                                [ft.DropdownOption(key=str(s["seat"]), text=f"{s['seat']}: {seat_name(s)}")
+                                [ft.DropdownOption(key=str(s["seat"]),
+                                                   text=_("{seat}: {name}").format(seat=s["seat"], name=seat_name(s)))
                                  for s in view["seats"]], None)  # as wide as its longest name
 
     def run(e, action: Callable[[], object], done: str) -> None:
