@@ -580,3 +580,13 @@ def test_a_hook_on_a_hidden_control_hides_the_hook_not_the_control():
     hook = sem("message", ft.Text("", visible=False))
     assert hook.visible is False and hook.content.visible is True
     assert sem("shown", ft.Text("hi")).visible is not False
+
+
+def test_a_hook_on_an_expanding_control_expands_in_its_place():
+    """A control cannot expand inside a wrapper that does not: the deck link's field once drew as a bare label
+    with no box and no Open button beside it, and the keypad's Camera / Photo file buttons did not share the row."""
+    from scorer.ui.app import sem
+
+    assert sem("field", ft.TextField(expand=True)).expand is True
+    assert sem("button", ft.OutlinedButton("Camera", expand=2)).expand == 2
+    assert not sem("text", ft.Text("hi")).expand

@@ -138,12 +138,13 @@ def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]
 
 
 def sem(identifier: str, control: ft.Control) -> ft.Semantics:
-    """A stable hook for tests and screen readers (rendered as flt-semantics-identifier). A control drawn hidden
-    hides its wrapper instead: Flet draws a Semantics whose content is hidden as a red error box."""
-    if control.visible is False:
-        control.visible = True
-        return ft.Semantics(identifier=identifier, content=control, visible=False)
-    return ft.Semantics(identifier=identifier, content=control)
+    """A stable hook for tests and screen readers (rendered as flt-semantics-identifier). The wrapper takes the
+    control's place in its row or column: it expands where the control asks to (a control cannot expand inside
+    a wrapper that does not), and a control drawn hidden hides its wrapper instead (Flet draws a Semantics whose
+    content is hidden as a red error box)."""
+    hidden = control.visible is False
+    control.visible = True
+    return ft.Semantics(identifier=identifier, content=control, visible=not hidden, expand=control.expand)
 
 
 def live_text(field: ft.Ref[ft.TextField]) -> str | None:

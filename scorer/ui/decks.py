@@ -251,7 +251,7 @@ def decks_screen(app: PadApp) -> Screen:
         _("Start from tourpad's {edition}").format(edition=resolve_edition(base).label), icon=ft.Icons.COPY,
         on_click=lambda e, base=base: start_own_deck(app, base)))
         for base in bundled_ids() if deck_line_text(resolve_edition(base)) is not None]  # tourpad's designs
-    pasted = ft.TextField(label=_("A deck link or code"), dense=True)
+    pasted = ft.TextField(label=_("A deck link or code"), dense=True, expand=True)
 
     def open_pasted(e) -> None:
         code = (pasted.value or "").strip().rstrip("/").rpartition("/")[2]
@@ -276,7 +276,7 @@ def decks_screen(app: PadApp) -> Screen:
                             open_scanned)
     body = ft.Column([
         island(deck_list, shelf, app),
-        ft.Row([ft.Semantics(identifier="deck-link-field", content=pasted, expand=True),  # the Row's child expands
+        ft.Row([sem("deck-link-field", pasted),
                 sem("deck-link-open", ft.FilledTonalButton(_("Open"), on_click=open_pasted))], spacing=8),
         scan,
         ft.Text(_("Set up your own deck"), theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
