@@ -167,6 +167,65 @@ def test_a_round_by_category_asks_before_saving_with_no_activity(tmp_path):
     store.close()
 
 
+def test_a_round_typed_by_category_is_kept_through_back_and_undo(tmp_path):
+    """The by-category form keeps what was typed as the keypad does: left by Back (or a reload) half filled,
+    it opens again as it was left; saved, the draft is gone; a saved round undone waits on the form again."""
+    from test_deck_editor import node
+
+    from scorer.pad.session import DRAFTS
+
+    store = EventStore(tmp_path / "games.sqlite3")
+    labels = field_labels(load_edition("australia"))
+
+    def form(page) -> dict:
+        fields = {c.label: c.value for c in walk_all(page.views[-1]) if isinstance(c, ft.TextField)}
+        boxes = {c.label: c.value for c in walk_all(page.views[-1]) if isinstance(c, ft.Checkbox)}
+        return {**{key: fields[labels[key]] for key in ("throw", "catch", "sites")}, **boxes}
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
+        app.session = game
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        for field in (c for c in walk_all(page.views[-1]) if isinstance(c, ft.TextField)):
+            value = {labels["throw"]: "3", labels["catch"]: "5", labels["sites"]: "7"}.get(field.label)
+            if value is not None:  # typed on the phone: its text comes, then its change event
+                session.apply_patch(field._i, {"value": value})
+                await session.dispatch_event(field._i, "change", value)
+        tasmania = next(c for c in walk_all(page.views[-1]) if isinstance(c, ft.Checkbox) and c.label == "Tasmania")
+        session.apply_patch(tasmania._i, {"value": True})
+        await session.dispatch_event(tasmania._i, "change", "true")
+        typed = form(page)
+        assert typed["Tasmania"] is True and (typed["throw"], typed["catch"], typed["sites"]) == ("3", "5", "7")
+
+        app.go("sheet", game_id=game.game_id)  # Back, before saving
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        assert form(page) == typed
+
+        for field in (c for c in walk_all(page.views[-1]) if isinstance(c, ft.TextField)):
+            if field.label in (labels["collection"], labels["pairs"]):
+                session.apply_patch(field._i, {"value": "0"})
+                await session.dispatch_event(field._i, "change", "0")
+        await session.dispatch_event(find_button(page, "No activity")._i, "click", None)
+        await session.dispatch_event(find_button(page, "Save round")._i, "click", None)
+        await until(lambda: game.reload().entries[0], "the round saved")
+        assert game.state.entries[0][0]["categories"]["regions"] == ["Tasmania"]
+        assert DRAFTS.get((*game.draft_key, 0, 0)) is None
+
+        app.go("sheet", game_id=game.game_id)
+        await session.dispatch_event(node(page, "undo")._i, "click", None)
+        [question] = [d for d in page._dialogs.controls if isinstance(d, ft.AlertDialog) and d.open]
+        await session.dispatch_event(question.actions[1].content._i, "click", None)  # Undo
+        await session.dispatch_event(question._i, "dismiss", None)
+        await until(lambda: not game.reload().entries[0], "the round undone")
+        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        assert form(page) == typed  # the undone round, back on the form to be saved again
+
+    run_session(run)
+    store.close()
+
+
 def walk_all(control):
     yield control
     for attr in ("controls", "content", "actions", "_b"):  # _b: a component's rendered body (the keypad)

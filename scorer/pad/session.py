@@ -77,6 +77,8 @@ class Draft:
     base: tuple
     #: Whether the choice was made (a choice, or none on purpose): `scorer.pad.entry.LetterDraft.choice_made`.
     choice_made: bool = False
+    #: A round typed by category (a game entered that way): the form's values as `enter_categories` takes them.
+    categories: dict | None = None
 
 
 class DraftBook:
@@ -102,10 +104,10 @@ class DraftBook:
             return self._drafts.get(key)
 
     def keep(self, key: tuple, letters: list[str], choice: str | None, base: tuple,
-             choice_made: bool = False) -> None:
+             choice_made: bool = False, categories: dict | None = None) -> None:
         with self._lock:
             self._load()
-            self._drafts[key] = Draft(list(letters), choice, tuple(base), choice_made)
+            self._drafts[key] = Draft(list(letters), choice, tuple(base), choice_made, categories)
             self._save()
 
     def drop(self, key: tuple) -> None:
@@ -126,7 +128,7 @@ class DraftBook:
             rows = json.loads(path.read_text(encoding="utf-8")) if path is not None and path.exists() else []
             for row in rows:
                 self._drafts[tuple(row["key"])] = Draft(list(row["letters"]), row["choice"], tuple(row["base"]),
-                                                        bool(row.get("choice_made", False)))
+                                                        bool(row.get("choice_made", False)), row.get("categories"))
         except (OSError, ValueError, KeyError, TypeError):
             self._drafts.clear()  # an unreadable file: drafts are a convenience, the saved games are intact
 
@@ -135,7 +137,7 @@ class DraftBook:
         if path is None:
             return
         rows = [{"key": list(key), "letters": d.letters, "choice": d.choice, "base": list(d.base),
-                 "choice_made": d.choice_made} for key, d in self._drafts.items()]
+                 "choice_made": d.choice_made, "categories": d.categories} for key, d in self._drafts.items()]
         try:
             path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
         except OSError:  # the keypad goes on; only a reload would lose the draft

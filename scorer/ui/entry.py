@@ -12,7 +12,7 @@ import flet as ft
 from rules import wording
 from rules.engine import HAND_SIZE, ROUNDS
 from scorer.locale import _, ngettext
-from scorer.pad.categories import NUMBER_FIELDS, field_labels
+from scorer.pad.categories import NUMBER_FIELDS, draft_base, field_labels, form_values
 from scorer.pad.categories import preview as category_preview
 from scorer.pad.contrast import text_on
 from scorer.pad.entry import (
@@ -530,15 +530,20 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
     edition = state.edition
     labels = field_labels(edition)
     saved = (state.entries[round_index].get(player) or {}).get("categories", {})
-    fields = {key: ft.TextField(label=labels[key], value=str(saved.get(key, "")) if saved else "",
-                                keyboard_type=ft.KeyboardType.NUMBER, dense=True,
-                                on_change=lambda e: show_points())
+    # What was typed and not saved stays as a draft whichever way the form is left (Back, another screen, a
+    # reload), as on the keypad; saving it, or the round changing on another device, drops it.
+    draft_key, base, untouched = (*session.draft_key, round_index, player), draft_base(saved), form_values(saved)
+    kept = DRAFTS.get(draft_key)
+    typed = kept.categories if kept is not None and kept.base == base else None
+    shown = typed or untouched
+    fields = {key: ft.TextField(label=labels[key], value=shown[key], keyboard_type=ft.KeyboardType.NUMBER,
+                                dense=True, on_change=lambda e: changed())
               for key in NUMBER_FIELDS}
     points_line = ft.Text("", weight=ft.FontWeight.BOLD)
     points_notes = ft.Column(spacing=2)
     carried = state.before_round[min(round_index, len(state.before_round) - 1)]
     # a saved entry's choice was made (none included); a new one's is made by a tap
-    chosen = {"choice": saved.get("choice"), "made": bool(saved)}
+    chosen = {"choice": shown["choice"], "made": kept.choice_made if typed else bool(saved)}
     choice_row = ft.Row(wrap=True, spacing=6, run_spacing=6)
     rule = edition.choice.rule
     choice_prompt = sem("choice-prompt", ft.Text("", color=ft.Colors.ERROR, weight=ft.FontWeight.W_500))
@@ -549,7 +554,7 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         chosen.update(choice=name, made=True)
         choice_prompt.visible = False
         draw_choices()
-        show_points()
+        changed()
 
     names = [None, *(i.name for i in edition.choice.icons)]
     choice_labels = {i.name: i.label for i in edition.choice.icons}
@@ -567,16 +572,15 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
                 button.style = picked_style(picked)
 
     draw_choices()
-    regions = [ft.Checkbox(label=r.label, value=r.name in saved.get("regions", []), data=r.name,
-                           on_change=lambda e: show_points()) for r in edition.regions]
+    regions = [ft.Checkbox(label=r.label, value=r.name in shown["regions"], data=r.name,
+                           on_change=lambda e: changed()) for r in edition.regions]
     route = (ft.Checkbox(label=_("{route} achieved this round").format(route=edition.route.label),
-                         value=saved.get("route", False),
-                         on_change=lambda e: show_points())
+                         value=shown["route"], on_change=lambda e: changed())
              if edition.route is not None else None)
     message = ft.Text("", color=ft.Colors.ERROR)
 
     def values() -> dict:
-        out: dict = {key: f.value for key, f in fields.items()}
+        out: dict = {key: f.value or "" for key, f in fields.items()}
         out["choice"] = chosen["choice"]
         out["regions"] = [c.data for c in regions if c.value]  # the regions' keys, whatever the labels say
         out["route"] = bool(route.value) if route is not None else False
@@ -590,6 +594,15 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         points_notes.controls = [ft.Text(line, size=12, color=ft.Colors.ON_SURFACE_VARIANT)
                                  for line in lines]
 
+    def changed() -> None:
+        """After a keystroke or a tap: the points anew, and the form kept as a draft (dropped once it is back
+        to the round as saved)."""
+        show_points()
+        if values() == untouched and chosen["made"] == bool(saved):
+            DRAFTS.drop(draft_key)
+        else:
+            DRAFTS.keep(draft_key, [], chosen["choice"], base, chosen["made"], categories=values())
+
     async def submit() -> None:
         try:
             await submit_round(app, session, lambda: session.enter_categories(player, values(), round_index),
@@ -597,6 +610,8 @@ def category_entry(app: PadApp, session: SheetSession, round_index: int, player:
         except EntryError as err:
             message.value = str(err)   # next to the button, and as a toast in case it is scrolled away
             app.toast(str(err), error=True)
+            return
+        DRAFTS.drop(draft_key)
 
     async def move_to_choice() -> None:
         choice_prompt.content.value = wording.CHOICE_CHOOSE_PROMPT[rule]

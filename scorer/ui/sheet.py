@@ -13,6 +13,7 @@ from rules import wording
 from rules.engine import ROUNDS, passes_left
 from rules.scoring import category_points
 from scorer.locale import _, ngettext
+from scorer.pad.categories import draft_base, form_values
 from scorer.pad.contrast import text_on
 from scorer.pad.entry import draft_for
 from scorer.pad.errors import EntryError
@@ -88,10 +89,18 @@ def undo_button(app: PadApp, session: SheetSession) -> list[ft.Control]:
 
 
 def keep_undone_as_draft(session: SheetSession, kind: str, payload: dict) -> None:
-    """An undone round entry is not lost: its letters and choice wait on that player's keypad as a draft."""
-    if kind != "entry" or "cards" not in payload:
+    """An undone round entry is not lost: its letters and choice wait on that player's keypad as a draft (its
+    numbers on the player's form, in a game entered by category)."""
+    if kind != "entry":
         return
     r, p = payload["round"], payload["player"]
+    if "categories" in payload:
+        saved = (session.state.entries[r].get(p) or {}).get("categories", {})
+        DRAFTS.keep((*session.draft_key, r, p), [], payload["categories"].get("choice"), base=draft_base(saved),
+                    choice_made=True, categories=form_values(payload["categories"]))
+        return
+    if "cards" not in payload:
+        return
     saved = draft_for(session.state, r, p)
     DRAFTS.keep((*session.draft_key, r, p), list(payload["cards"]), payload.get("choice"),
                 base=(saved.cards, saved.choice), choice_made=True)
