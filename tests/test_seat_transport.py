@@ -40,6 +40,9 @@ class HandTransport:
     def view(self) -> dict:
         return self.table
 
+    def version(self) -> int:
+        return self.table["version"]
+
     def follow(self, deliver) -> dict:
         self.deliver = deliver
         return self.table

@@ -408,6 +408,23 @@ def test_every_device_sees_a_submission_live(live_server, service):
         [snapshot["version"], snapshot["version"] + 1, snapshot["version"] + 2]
 
 
+def test_a_seat_asks_the_tables_version_alone_over_http(live_server, service):
+    """What a following seat asks every few seconds, in case an event never reached it: the version, in a few
+    bytes where the table itself sends every sheet; counted against wrong codes as every read by code is."""
+    from scorer.table.http_seat import HttpSeatTransport
+
+    with httpx.Client(base_url=live_server, timeout=10) as http:
+        table = Seated(http, seats=2, auth={"Authorization": f"Bearer {service.host_credential}"})
+        answer = http.get(f"/api/tables/{table.code.lower()}/version")
+        assert answer.json() == {"code": table.code, "version": table.view()["version"]}
+        assert len(answer.content) < 60 < len(http.get(f"/api/tables/{table.code}").content)
+        seat = HttpSeatTransport(live_server, table.code, table.tokens[0])
+        before = seat.version()
+        table.put(1, 1, "ABCDEFG")
+        assert seat.version() == before + 1 == table.view()["version"]
+        refused(http.get("/api/tables/NOPE-NOPE/version"), 404, "no table with join code")
+
+
 def test_a_failing_viewer_does_not_fail_a_saved_submission(service):
     code, host = service.create_table("australia", 2, credential=service.host_credential)
     seen = []

@@ -185,12 +185,17 @@ def test_a_change_whose_event_never_came_reaches_the_screens_at_the_next_catch_u
     bob.session.enter_letters(1, "HIJKLMN", None)
     bob.deliver(1)
     ann.deliver(1)
+    views: list[int] = []  # the whole table read by Bob's phone (each read sends every sheet)
+    read = bob.session.transport.view
+    bob.session.transport.view = lambda: views.append(1) or read()
     assert not bob.session.catch_up() and bob.told == []  # in step: nothing read again is news
+    assert views == []  # ...and only the table's version was asked
     ann.session.enter_letters(0, "ABCDEFG", None)  # closes round 1 on Ann's phone
     bob.updates.get(timeout=10)  # ...and its event never reaches Bob's
     assert bob.session.state.rounds_done == 0
     assert bob.session.catch_up()
     assert bob.told == [(0, 1)] and bob.session.state.rounds_done == 1  # Bob's phone: the round's summary
+    assert views == [1]  # behind: the whole table, once
     assert not bob.session.catch_up() and bob.told == [(0, 1)]  # told once
 
 

@@ -38,6 +38,7 @@ from rules.text import clean_name
 from scorer.table import trace
 from scorer.table.service import MAX_SEATS, MIN_SEATS, TableError, TableService, TooMany, normalize_code
 from scorer.table.store import PendingWrite
+from scorer.table.table import format_code
 
 log = logging.getLogger(__name__)
 
@@ -179,6 +180,11 @@ class JoiningSet(BaseModel):
     version: int
 
 
+class TableVersion(BaseModel):
+    code: str
+    version: int = Field(description="the version of the table's latest change (its events carry theirs)")
+
+
 class SeatRemoved(BaseModel):
     code: str
     removed: int
@@ -308,6 +314,14 @@ def join(body: JoinRequest, request: Request, service: Service) -> dict:
 @router.get("/tables/{code}", response_model=TableView, summary="Read the table: all sheets and scores")
 def read_table(code: Code, request: Request, service: Service) -> dict:
     return guarded(request, service.view, code)
+
+
+@router.get("/tables/{code}/version", response_model=TableVersion, summary="The table's version, alone")
+def table_version(code: Code, request: Request, service: Service) -> dict:
+    """What a seat following the table asks now and then, to catch a change whose event never reached it:
+    a few bytes, where reading the table sends every sheet."""
+    version = guarded(request, service.version, code)
+    return {"code": format_code(normalize_code(code)), "version": version}
 
 
 @router.post("/tables/{code}/seats/{seat}/claim", response_model=SeatClaimed, summary="Claim a seat")

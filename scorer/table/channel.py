@@ -5,7 +5,8 @@
 The channel carries text; each message is one JSON object, checked with pydantic where it comes in (a guest's
 message is what a stranger's phone sent: anything malformed is answered with a refusal and changes nothing).
 
-- guest → host: ``{"ask": n, "view": {}}``, ``{"ask": n, "follow": {}}``, ``{"ask": n, "stop": {}}``,
+- guest → host: ``{"ask": n, "view": {}}``, ``{"ask": n, "version": {}}`` (the table's version only: a
+  following seat's periodic check for a lost event), ``{"ask": n, "follow": {}}``, ``{"ask": n, "stop": {}}``,
   ``{"ask": n, "deck": {}}`` (the host's own deck the table plays, whole: a guest reads the table with it),
   ``{"ask": n, "claim": {"seat", "name"}}`` (no token: a free seat; the seat's own token: a rename), and
   ``{"ask": n, "save": {"game", "round_no", "seat_no", "cards", "choice", "replaces_revision"}}``, each with the
@@ -79,6 +80,7 @@ class GuestMessage(_Strict):
     ask: int = Field(ge=0)
     token: Token | None = None
     view: _Empty | None = None
+    version: _Empty | None = None
     follow: _Empty | None = None
     stop: _Empty | None = None
     deck: _Empty | None = None
@@ -86,7 +88,8 @@ class GuestMessage(_Strict):
     save: _Save | None = None
 
     def kind(self) -> str | None:
-        kinds = [k for k in ("view", "follow", "stop", "deck", "claim", "save") if getattr(self, k) is not None]
+        kinds = [k for k in ("view", "version", "follow", "stop", "deck", "claim", "save")
+                 if getattr(self, k) is not None]
         return kinds[0] if len(kinds) == 1 else None
 
 
@@ -102,6 +105,16 @@ class HostMessage(_Strict):
     ok: dict[str, Any] | None = None
     refused: _Refused | None = None
     event: dict[str, Any] | None = None
+
+
+def asked_number(text: str) -> int | None:
+    """The number a message the host cannot read was asked with, when it has one (a request of a kind a later
+    release added): its refusal then reaches the guest at once, instead of the guest waiting for an answer."""
+    try:
+        ask = json.loads(text).get("ask")
+    except (ValueError, AttributeError):
+        return None
+    return ask if isinstance(ask, int) and not isinstance(ask, bool) and ask >= 0 else None
 
 
 class ChannelHostLink:
@@ -124,6 +137,7 @@ class ChannelHostLink:
             try:
                 message = GuestMessage.model_validate_json(text)
             except ValidationError as err:
+                ask = asked_number(text)  # answered, so a guest on a later release hears this host cannot
                 raise Invalid(_("a seat's phone sent a message the host cannot read: {error}").format(
                     error=err.errors()[0]["msg"])) from None
             ask = message.ask
@@ -139,6 +153,8 @@ class ChannelHostLink:
                 error=_("one request per message")))
         if message.view is not None:
             return self.service.view(self.code)
+        if message.version is not None:
+            return {"version": self.service.version(self.code)}
         if message.follow is not None:
             return self._follow()
         if message.stop is not None:
@@ -202,6 +218,8 @@ class ChannelSeatTransport:
         self._deliver: Deliver | None = None
         #: the (deck id, version) of the tables this seat has read, once this device holds that deck
         self._decks_held: set[tuple[str, str | None]] = set()
+        self._host_has_version = True
+        self._closed = False
 
     # --- what arrives ---------------------------------------------------------------------------------------
 
@@ -222,6 +240,7 @@ class ChannelSeatTransport:
 
     def closed(self) -> None:
         """The channel dropped: every request still waiting is answered that the host cannot be reached."""
+        self._closed = True
         for ask in list(self._answers):
             answer = self._answers.pop(ask)
             answer.done.set()
@@ -262,6 +281,19 @@ class ChannelSeatTransport:
 
     def view(self) -> dict:
         return self._with_deck(self._request("view"))
+
+    def version(self) -> int:
+        if self._host_has_version:
+            try:
+                return int(self._request("version")["version"])
+            except (Invalid, Unavailable):
+                if self._closed:
+                    raise
+                # A host phone on an earlier release of the app (phones at a table with no internet keep the
+                # release they last fetched) cannot read this ask: it refuses it, or an older one leaves it
+                # unanswered. It is asked the whole table from then on.
+                self._host_has_version = False
+        return int(self.view()["version"])
 
     def follow(self, deliver: Deliver) -> dict:
         self._deliver = deliver

@@ -74,6 +74,9 @@ class FetchSeatTransport:
     def view(self) -> dict:
         return self._request("GET", self._path)
 
+    def version(self) -> int:
+        return int(self._request("GET", self._path + "/version")["version"])
+
     def save(self, save: SeatSave) -> dict:
         return self._request("PUT", f"{self._path}/rounds/{save.round_no}/seats/{save.seat_no}", save.body())
 

@@ -97,6 +97,14 @@ class Games:
             table.last_seen = self.tables.clock()
             return table.view()
 
+    def version(self, code: str) -> int:
+        """The version of the table's latest change: what a seat that follows the table compares with the one its
+        screens drew, now and then, in case an event never reached it (no view built or sent)."""
+        with self.tables.lock:
+            table = self.tables.get(code)
+            table.last_seen = self.tables.clock()
+            return table.stored.version
+
     def expire_idle(self) -> list[str]:
         """Drop the tables idle for longer than `idle_seconds`; returns their codes."""
         with self.tables.lock:

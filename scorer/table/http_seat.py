@@ -60,6 +60,9 @@ class HttpSeatTransport:
     def view(self) -> dict:
         return self._request("GET", self._path)
 
+    def version(self) -> int:
+        return int(self._request("GET", self._path + "/version")["version"])
+
     def save(self, save: SeatSave) -> dict:
         return self._request("PUT", f"{self._path}/rounds/{save.round_no}/seats/{save.seat_no}", save.body())
 

@@ -199,6 +199,9 @@ class TableService:
     def view(self, code: str) -> dict:
         return self.games.view(code)
 
+    def version(self, code: str) -> int:
+        return self.games.version(code)
+
     def deck(self, code: str) -> dict | None:
         """The host's own deck table `code` plays, whole (`rules.editions.deck_document`), for a device that
         reads the table but was never given that deck (a phone joined over a data channel); None for tourpad's

@@ -140,6 +140,9 @@ class SeatSheetSession:
         if not self._following:
             return False
         try:
+            # the version alone first (a few bytes): the whole table only when the screens are behind it
+            if self.transport.version() <= self._told:
+                return False
             view = self.transport.view()
         except TableError:  # not answered now: the channel's end says so if it dropped; the next try may do
             return False

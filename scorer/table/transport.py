@@ -60,6 +60,10 @@ class SeatTransport(Protocol):
         """The table as it is now."""
         ...
 
+    def version(self) -> int:
+        """The version of the table's latest change (cheap: a following seat asks it every few seconds)."""
+        ...
+
     def follow(self, deliver: Deliver) -> dict:
         """Start telling `deliver` every change committed after the view returned (taken with the subscription:
         an event whose version is not above the view's is already in it). One follower at a time."""
@@ -85,6 +89,9 @@ class ServiceTransport:
 
     def view(self) -> dict:
         return self.service.view(self.code)
+
+    def version(self) -> int:
+        return self.service.version(self.code)
 
     def follow(self, deliver: Deliver) -> dict:
         self.stop()
