@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 from pathlib import Path
 
@@ -130,6 +131,14 @@ def phone_hosting(tmp_path, monkeypatch):
     table_ui.HOSTING.service.close()  # the one the host phone opened last
 
 
+@contextlib.asynccontextmanager
+async def phones_of(store: EventStore):
+    """What a test's phones share, as one Flet server's sessions do: the pad's main over `store`, one pubsub hub
+    and a pool of two threads: (main, hub, executor)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
+        yield make_main(lambda: store), PubSubHub(loop=asyncio.get_running_loop(), executor=executor), executor
+
+
 async def host_phone(main, hub, executor, edition: str):
     """A phone opened at the table's start screen that hosts a 2-seat table of `edition` in its own storage:
     (its connection, kept by the caller: a session whose connection is collected is destroyed; its page; its
@@ -164,9 +173,7 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
 
     async def run():
         nonlocal service
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            main = make_main(lambda: store)
+        async with phones_of(store) as (main, hub, executor):
             # "Host a table" on the host phone: the table in its storage, its host controls, a code for a guest
             _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "europe")
             host_screens = host_page.data.table_screens
@@ -265,9 +272,7 @@ def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_cat
     monkeypatch.setattr(table_ui, "CATCH_UP_SECONDS", 0.05)
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            main = make_main(lambda: store)
+        async with phones_of(store) as (main, hub, executor):
             _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia")
             host_screens = host_page.data.table_screens
             await host_screens.seat_player(place, 1, "Ann")
@@ -317,9 +322,7 @@ def test_a_guest_phone_reads_the_table_with_the_host_phones_own_deck(phone_hosti
     rounds, _ = scripted_rounds(played, 2, seed=11)
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            main = make_main(lambda: store)
+        async with phones_of(store) as (main, hub, executor):
             _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "usa-mine")
             host_screens = host_page.data.table_screens
 
@@ -371,9 +374,7 @@ def test_a_board_joins_the_host_phone_by_codes_follows_every_save_and_can_save_n
     rounds, _ = scripted_rounds(load_edition("europe"), 2, seed=11)
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            main = make_main(lambda: store)
+        async with phones_of(store) as (main, hub, executor):
             _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "europe")
             host_screens = host_page.data.table_screens
             await host_screens.seat_player(place, 1, "Ann")
@@ -477,9 +478,8 @@ def test_a_phone_on_the_hosts_own_app_plays_its_seat_over_the_hosts_api(tmp_path
     store = EventStore(tmp_path / "games.sqlite3")
 
     async def run():
-        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
-            hub = PubSubHub(loop=asyncio.get_running_loop(), executor=executor)
-            _phone, page = await table_flet.open_phone(make_main(lambda: store), "/table", {}, hub, executor)
+        async with phones_of(store) as (main, hub, executor):
+            _phone, page = await table_flet.open_phone(main, "/table", {}, hub, executor)
             screens = page.data.table_screens
             await until(lambda: "Scan a code" in texts(page), "the start screen")
             await screens.scan_host_code(table_ui.TablePlace(shows="start"), [join_link(url, code)])
