@@ -141,11 +141,11 @@ def test_a_double_tap_on_duplicate_makes_one_copy_and_a_later_tap_another(store,
     second request, and makes a second copy."""
     from test_deck_editor import node
 
-    import scorer.ui.decks as decks_ui
+    import scorer.ui.app as app_ui
 
     finished_game_with_own_deck(store)
     now = [100.0]
-    monkeypatch.setattr(decks_ui, "tap_clock", lambda: now[0])
+    monkeypatch.setattr(app_ui, "tap_clock", lambda: now[0])
 
     async def run():
         session, page, _ = await start(make_main(lambda: store))
@@ -156,7 +156,7 @@ def test_a_double_tap_on_duplicate_makes_one_copy_and_a_later_tap_another(store,
         await session.dispatch_event(duplicate, "click", None)
         await until(lambda: drawn(page) and len(installed_decks()) == 2, "the copy")
         assert len(installed_decks()) == 2
-        now[0] += decks_ui.DOUBLE_TAP_SECONDS
+        now[0] += app_ui.DOUBLE_TAP_SECONDS
         await session.dispatch_event(node(page, "duplicate-usa-mine")._i, "click", None)
         await until(lambda: len(installed_decks()) == 3, "a second copy")
 

@@ -24,10 +24,10 @@ def name_field(page) -> ft.TextField:
 
 
 @contextlib.asynccontextmanager
-async def host_screen(hosting):
-    """A 3-seat table's host screen on the host's phone, its roster drawn: (code, session, page)."""
+async def host_screen(hosting, seats: int = 3):
+    """A table's host screen on the host's phone, its roster drawn: (code, session, page)."""
     service, store = hosting
-    code, host_token = service.create_table("australia", 3, credential=service.host_credential)
+    code, host_token = service.create_table("australia", seats, credential=service.host_credential)
     storage = {table_ui.PREFS_PREFIX + code: json.dumps({"token": host_token, "seat": None}),
                table_ui.LAST_TABLE_KEY: code}
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as executor:
@@ -149,5 +149,36 @@ def test_the_host_screens_seat_picker_reads_in_french(hosting):
 
             await until(lambda: "2\u00a0: Ann" in options(), "the picker's French")
             assert all("\u00a0: " in text for text in options()), options()
+
+    run_session(run)
+
+
+def test_a_double_tap_on_remove_seat_removes_one_seat(hosting, monkeypatch):
+    """A child taps Remove seat twice: one seat goes. The screen keeps its buttons when it re-renders and the
+    seat picker goes back to seat 1 after a removal, so the second tap, taken as a request, would remove seat 1
+    too. A tap a moment later is a second request, and does."""
+    import scorer.ui.app as app_ui
+
+    service, _store = hosting
+    now = [100.0]
+    monkeypatch.setattr(app_ui, "tap_clock", lambda: now[0])
+
+    async def run():
+        async with host_screen(hosting, seats=4) as (code, session, page):
+            service.claim_seat(code, 1, "Ann")
+            await until(lambda: any(t.startswith("1: Ann") for t in texts(page)), "Ann in seat 1")
+            [pick] = [c for c in walk(top(page)) if isinstance(c, ft.Dropdown) and c.options
+                      and all(o.key.isdigit() for o in c.options)]
+            session.apply_patch(pick._i, {"value": "4"})
+            await session.dispatch_event(pick._i, "select", "4")
+            remove = find_button(page, "Remove seat")._i
+            await session.dispatch_event(remove, "click", None)
+            now[0] += 0.3
+            await session.dispatch_event(remove, "click", None)
+            await until(lambda: drawn(page) and len(service.view(code)["seats"]) == 3, "seat 4 removed")
+            assert service.view(code)["seats"][0]["name"] == "Ann"
+            now[0] += app_ui.DOUBLE_TAP_SECONDS
+            await session.dispatch_event(find_button(page, "Remove seat")._i, "click", None)
+            await until(lambda: len(service.view(code)["seats"]) == 2, "a second request: seat 1 removed")
 
     run_session(run)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 import flet as ft
@@ -135,6 +136,30 @@ def screen(name: str) -> Callable[[Callable[..., Screen]], Callable[..., Screen]
         SCREENS[name] = builder
         return builder
     return register
+
+
+#: A second tap on the same button this soon after the first is one tap made twice (a child's, or a thumb on a
+#: slow phone), not a second request. A component keeps its buttons when it re-renders, so that second tap
+#: reaches the same button: Duplicate would make a second copy, Remove seat remove another seat.
+DOUBLE_TAP_SECONDS = 1.0
+#: What `TapGuard` reads the time of a tap from (a test moves it on).
+tap_clock = time.monotonic
+
+
+class TapGuard:
+    """Tells a button's double tap from a second request, for the buttons of one screen or list."""
+
+    def __init__(self) -> None:
+        self._taken: tuple[Hashable, float] | None = None  # the button of the latest tap taken, and when
+
+    def again(self, button: Hashable) -> bool:
+        """Whether this tap on `button` repeats the one just taken (to be ignored); else it is taken. Taps in a
+        burst all count from the first, so a triple tap is one tap too."""
+        now = tap_clock()
+        if self._taken is not None and self._taken[0] == button and now - self._taken[1] < DOUBLE_TAP_SECONDS:
+            return True
+        self._taken = (button, now)
+        return False
 
 
 def sem(identifier: str, control: ft.Control) -> ft.Semantics:

@@ -9,7 +9,6 @@ their deck: `scorer.packs.saved_game_lookup`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,16 +29,10 @@ from scorer.packs import (
     resolve_edition,
 )
 from scorer.routes import RouteError
-from scorer.ui.app import PadApp, Screen, island, screen, sem
+from scorer.ui.app import PadApp, Screen, TapGuard, island, screen, sem
 from scorer.userfile import UserFileError
 
 PAD = ft.Padding.symmetric(horizontal=16, vertical=12)
-#: A second tap on the same button of the same deck this soon after the first is one tap made twice (a child's, or
-#: a thumb on a slow phone), not a second request: Duplicate would make two copies, Rename open two dialogs.
-#: The list keeps its buttons when it re-renders, so the second tap reaches the same button.
-DOUBLE_TAP_SECONDS = 1.0
-#: What `deck_list` reads the time of a tap from (a test moves it on).
-tap_clock = time.monotonic
 
 
 def deck_base(edition_id: str) -> str:
@@ -166,17 +159,12 @@ def deck_list(shelf: DeckShelf, app: PadApp) -> ft.Control:
     """The owner's decks, each with what can be done with it (or a line saying there is none yet)."""
     from scorer.ui.confirm import ask
 
-    last_tap = ft.use_ref(None)  # (button, deck id, when) of the latest tap taken
+    taps = ft.use_ref(TapGuard).current  # the list's, kept from one render to the next
 
-    def tap(button: str, handler: Callable[[Edition], object]) -> Callable[[ft.Event], object]:
+    def tap(button: str, handler: Callable[[Edition], object]) -> Callable[[ft.Event, Edition], object]:
         """`handler` of one of the row's buttons, called with the row's deck; a double tap calls it once."""
         def on_click(e: ft.Event, deck: Edition) -> object:
-            now = tap_clock()
-            previous = last_tap.current
-            if previous is not None and previous[:2] == (button, deck.id) and now - previous[2] < DOUBLE_TAP_SECONDS:
-                return None
-            last_tap.current = (button, deck.id, now)
-            return handler(deck)
+            return None if taps.again((button, deck.id)) else handler(deck)
         return on_click
 
     def act(action: Callable[[], object], done: str) -> None:

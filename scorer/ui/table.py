@@ -40,7 +40,7 @@ from scorer.table.phone_links import GuestLink, HostLinks
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import SeatSheetSession
 from scorer.table.transport import SeatTransport, ServiceTransport
-from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, TapGuard, island, live_text, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
@@ -162,6 +162,7 @@ class TablePlace:
         # sent ahead of its change event (`typed_field`)
         self._fields: dict[str, ft.Ref[ft.TextField]] = {}
         self._drawn: dict[str, str] = {}
+        self._taps = TapGuard()  # the host's buttons: a double tap is one tap (Remove seat would remove two)
 
     def say(self, message: str, good_news: bool = False) -> None:
         self.message, self.good_news = message, good_news
@@ -417,25 +418,33 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
                                                    text=_("{seat}: {name}").format(seat=s["seat"], name=seat_name(s)))
                                  for s in view["seats"]], None)  # as wide as its longest name
 
-    def run(e, action: Callable[[], object], done: str) -> None:
+    def run(button: str, action: Callable[[], object], done: str) -> None:
+        """One of the host's buttons (a double tap is one tap: Close joining would open it again)."""
         quiet()
-        screens.host_action(place, action, done)
+        if not place._taps.again(button):
+            screens.host_action(place, action, done)
 
     def remove_seat(e) -> None:
+        quiet()
+        if place._taps.again("remove seat"):
+            return  # a double tap: the picker is back on seat 1 by now, which must not go too
         seat_no = int(place._typed.get("seat", "1"))
         place._typed["seat"] = "1"
-        run(e, lambda: screens.service.remove_seat(code, seat_no, screens.token),
+        screens.host_action(
+            place, lambda: screens.service.remove_seat(code, seat_no, screens.token),
             _("Seat {seat} ({name}) is removed").format(seat=seat_no, name=view["seats"][seat_no - 1]["name"]))
 
     reopen = view["locked"]
     joining = ft.OutlinedButton(
         _("Open joining") if reopen else _("Close joining"),
-        on_click=lambda e: run(e, lambda: screens.service.set_joining(code, reopen, screens.token),
+        on_click=lambda e: run("joining", lambda: screens.service.set_joining(code, reopen, screens.token),
                                _("New players can join again") if reopen else
                                _("The table is closed to new players")))
 
     async def seat_player(e) -> None:
         quiet()
+        if place._taps.again("seat player"):
+            return
         await screens.seat_player(place, int(place._typed.get("seat", "1")), place._typed.get("seat_name", ""))
 
     def export_record(e) -> None:
@@ -481,9 +490,9 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
             ft.Row([joining,
                     ft.OutlinedButton(_("Remove seat"), on_click=remove_seat),
                     ft.OutlinedButton(_("End game"), on_click=lambda e: run(
-                        e, lambda: screens.service.end_game(code, screens.token), _("The game is ended"))),
+                        "end", lambda: screens.service.end_game(code, screens.token), _("The game is ended"))),
                     ft.OutlinedButton(_("Play again"), on_click=lambda e: run(
-                        e, lambda: screens.service.play_again(code, screens.token), _("A new game has started"))),
+                        "again", lambda: screens.service.play_again(code, screens.token), _("A new game has started"))),
                     ft.OutlinedButton(_("Export record"), on_click=export_record),
                     ft.OutlinedButton(_("Save to History"), on_click=save_to_history)], wrap=True),
             sem("record", ft.Text(record_link)),
