@@ -137,17 +137,22 @@ def test_drafts_written_to_a_file_come_back_in_a_new_process(tmp_path):
     assert DraftBook(lambda: path).get(key) is None  # unreadable: no drafts, no error
 
 
+async def category_form(store: EventStore):
+    """A new Australia game entered by category, on Cy's round 1 form: (session, page, game)."""
+    session, page, _ = await start(make_main(lambda: store))
+    game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
+    page.data.session = game
+    page.data.go("entry", game_id=game.game_id, round_index=0, player=0)
+    return session, page, game
+
+
 def test_a_round_by_category_asks_before_saving_with_no_activity(tmp_path):
     """The same question in category entry (no points: the pad does not know the cards); the answer runs
     once the dialog is gone (its dismiss event), and saves the round with no activity."""
     store = EventStore(tmp_path / "games.sqlite3")
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
-        app = page.data
-        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
-        app.session = game
-        app.go("entry", game_id=game.game_id, round_index=0, player=0)
+        session, page, game = await category_form(store)
         labels = field_labels(load_edition("australia"))
         typed = {labels[key]: value for key, value in
                  {"throw": "3", "catch": "5", "collection": "0", "pairs": "0", "sites": "7"}.items()}
@@ -183,11 +188,8 @@ def test_a_round_typed_by_category_is_kept_through_back_and_undo(tmp_path):
         return {**{key: fields[labels[key]] for key in ("throw", "catch", "sites")}, **boxes}
 
     async def run():
-        session, page, _ = await start(make_main(lambda: store))
+        session, page, game = await category_form(store)
         app = page.data
-        game = GameSession.new(store, "australia", ["Cy", "Di"], mode=CATEGORIES_MODE)
-        app.session = game
-        app.go("entry", game_id=game.game_id, round_index=0, player=0)
         for field in (c for c in walk_all(page.views[-1]) if isinstance(c, ft.TextField)):
             value = {labels["throw"]: "3", labels["catch"]: "5", labels["sites"]: "7"}.get(field.label)
             if value is not None:  # typed on the phone: its text comes, then its change event
