@@ -109,7 +109,7 @@ def test_a_desktop_window_scales_the_board_a_component_draws(hosting):
                     and c.identifier == "board-status")
 
     async def run():
-        page = await desktop_window(store, f"/table/{code}/board", {TEXT_SIZE_KEY: "largest"})
+        _window, page = await desktop_window(store, f"/table/{code}/board", {TEXT_SIZE_KEY: "largest"})
         await until(lambda: status(page).value.startswith("Round 1") and drawn(page), "the board's round")
         assert status(page).size == ACROSS_THE_ROOM.big * 1.5
         service.claim_seat(code, 1, "Ann")

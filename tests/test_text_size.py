@@ -102,9 +102,10 @@ def test_the_script_reads_the_key_the_app_stores_and_scales_from_the_browsers_de
 
 
 
-async def desktop_window(games: EventStore, route: str, storage: dict) -> ft.Page:
+async def desktop_window(games: EventStore, route: str, storage: dict) -> tuple[HeadlessPhone, ft.Page]:
     """A desktop app's window (no browser page whose text a script could scale) at `route`, its device's
-    storage `storage`, once the saved text size is applied."""
+    storage `storage`, once the saved text size is applied: (its connection, its page). The caller keeps the
+    connection for as long as it uses the page: a session whose connection is collected is destroyed."""
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=2)
     connection = HeadlessPhone(storage)
     connection.loop = asyncio.get_running_loop()
@@ -114,7 +115,7 @@ async def desktop_window(games: EventStore, route: str, storage: dict) -> ft.Pag
                                             {"width": 1280, "height": 800, "platform": "linux", "web": False})
     await until(lambda: page.data.text_size == storage.get(TEXT_SIZE_KEY, "normal") and drawn(page),
                 "the saved text size applied")
-    return page
+    return connection, page
 
 
 def variant_effect(page) -> ft.Text:
@@ -125,7 +126,7 @@ def test_a_desktop_window_scales_its_own_text(store):  # noqa: F811
     """A desktop window has no page for the script to scale: the app scales its theme's text styles and
     every explicit text size on its screens itself, and back when the size is set to normal again."""
     async def run():
-        page = await desktop_window(store, "/new", {TEXT_SIZE_KEY: "largest"})
+        _window, page = await desktop_window(store, "/new", {TEXT_SIZE_KEY: "largest"})
         assert page.theme.text_theme.body_medium.size == 21 and page.dark_theme.text_theme.title_large.size == 33
         assert variant_effect(page).size == 13 * 1.5
         page.data.pick_text_size("normal")
