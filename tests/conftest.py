@@ -71,11 +71,17 @@ def australia():
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """The browser tests (10–100 s each) come first, then the other slow ones (marked `slow`), and the short
-    tests after: with `--dist worksteal` (Makefile) the worker that runs out takes tests from the end of the
-    other's queue, so the short ones even out the finish instead of a long test starting last. The order
-    within each group stays pytest-randomly's (this hook runs after its shuffle)."""
-    items.sort(key=lambda item: 0 if "e2e" in item.keywords else 1 if "slow" in item.keywords else 2)
+    """The browser tests (10–130 s each) come first, the longest of them (marked `minutes`) before the rest, then
+    the other slow ones (marked `slow`), and the short tests after: with `--dist worksteal` (Makefile) the worker
+    that runs out takes tests from the end of the other's queue, so the short ones even out the finish instead
+    of a long test starting last while the other worker has nothing left (up to two minutes of one core idle).
+    The order within each group stays pytest-randomly's (this hook runs after its shuffle)."""
+    def group(item) -> int:
+        if "e2e" in item.keywords:
+            return 0 if "minutes" in item.keywords else 1
+        return 2 if "slow" in item.keywords else 3
+
+    items.sort(key=group)
 
 
 def pytest_terminal_summary(terminalreporter, config):

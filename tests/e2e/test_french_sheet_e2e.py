@@ -55,6 +55,7 @@ def enter_by_typing(pad, letters: str) -> None:
     pad.tap_ident("save")  # the app bar's Save: always on screen
 
 
+@pytest.mark.minutes
 def test_a_full_usa_game_sheet_and_final_ranking_in_french(game_id, server, french_phone, open_app):
     pad = open_app(french_phone, f"{server.url}game/{game_id}")
     pad.wait_text("round-status", "^Manche 1 sur 4$", timeout=40000)

@@ -109,6 +109,7 @@ def play_round(pad, number: int, shots: bool = False, ann_types: bool = False) -
     pad.tap("Final ranking" if number == 4 else f"Start round {number + 1}")
 
 
+@pytest.mark.minutes
 def test_full_australia_game_by_letters(server, phone, open_app):
     pad = open_app(phone, server.url)
     pad.button("New game").wait_for()

@@ -128,6 +128,7 @@ def reopen(context, url: str):
     return wait_usable(page)
 
 
+@pytest.mark.minutes
 def test_two_phones_share_a_table_by_codes_and_survive_a_closed_guest_and_a_reloaded_host(static, new_context,
                                                                                           tmp_path):
     started = time.monotonic()

@@ -123,6 +123,7 @@ def open_home(pad: Pad, url: str) -> Pad:
     return wait_usable(pad.page)
 
 
+@pytest.mark.minutes
 def test_published_game_survives_reload_and_opens_offline(static, offline_phone):
     pad = open_site(offline_phone, static.url)
     pad.button("New game").wait_for(timeout=START)
@@ -261,6 +262,8 @@ def test_a_first_visit_fetches_each_file_once_and_the_first_scan_brings_the_read
         scan_photo_file(pad, "join-code", qr_photo(tmp_path / "join.png", table))
     assert log.take() == [] and phone.outside == [table]
 
+
+@pytest.mark.minutes
 def test_an_update_of_our_code_fetches_only_what_changed_and_keeps_the_games(gzip_host, new_context):
     folder, url, log, _server = gzip_host
     phone = recording_phone(new_context, url)
