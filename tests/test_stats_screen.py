@@ -159,6 +159,30 @@ def test_rename_is_off_until_the_typed_name_has_arrived(tmp_path):
     store.close()
 
 
+def test_a_name_typed_for_a_rename_stays_through_the_light_dark_switch(tmp_path):
+    """The light / dark button draws the screen anew: the player chosen and the name typed for them stay (they
+    were dropped: the field came back empty and Rename off); a rename done empties the field."""
+    store = EventStore(tmp_path / "games.sqlite3")
+    usa_game(store)
+
+    async def run():
+        session, page = await open_stats(store)
+        field, _button = rename_controls(page)
+        session.apply_patch(field._i, {"value": "Annie"})
+        await session.dispatch_event(field._i, "change", "Annie")
+        await until(lambda: not rename_controls(page)[1].disabled, "Rename on")
+        page.data.toggle_theme()
+        await until(lambda: drawn(page) and rename_controls(page)[0]._i != field._i, "the screen drawn anew")
+        field, button = rename_controls(page)
+        assert field.value == "Annie" and not button.disabled
+        await session.dispatch_event(button._i, "click", None)
+        assert People(store).person("Ann") == "Annie"
+        await until(lambda: drawn(page) and rename_controls(page)[0].value == "", "the field emptied")
+
+    run_session(run)
+    store.close()
+
+
 def test_enter_renames_with_the_name_it_carries(tmp_path):
     """Enter on the keyboard sends the typed name with it: it renames even when no change event came first."""
     store = EventStore(tmp_path / "games.sqlite3")

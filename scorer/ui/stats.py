@@ -29,8 +29,9 @@ BAR_WIDTH = 150
 ALL = "all"
 SOLO = "solo"
 RACE = "race"
-#: Each window's chosen view (all editions, one, solo, Race).
-CHOSEN_VIEW: WeakKeyDictionary[PadApp, dict[str, str]] = WeakKeyDictionary()
+#: Each window's choices that outlive a drawing of the screen anew (the theme, the language, the text size): the
+#: view (all editions, one, solo, Race), the player to rename and the new name typed for them.
+KEPT: WeakKeyDictionary[PadApp, dict[str, str]] = WeakKeyDictionary()
 
 
 def win_line(fig: stats.PlayerFigures) -> str:
@@ -187,19 +188,21 @@ def choose(choices: StatsChoices, **changes) -> None:
 def stats_screen(app: PadApp) -> Screen:
     data = StatsData.read(app.store)
     names = data.names
-    # the view chosen stays chosen when the screen is drawn anew (a rename, the theme, the language)
-    kept = CHOSEN_VIEW.setdefault(app, {"view": ALL})
+    # what was chosen and typed stays when the screen is drawn anew (a rename, the theme, the language)
+    kept = KEPT.setdefault(app, {"view": ALL})
     if kept["view"] not in dict(data.views()):  # its games were deleted since
         kept["view"] = ALL
+    renamed = kept.get("renamed") if kept.get("renamed") in names else (names[0] if names else None)
     choices = StatsChoices(view=kept["view"], first=names[0] if names else None,
-                           second=names[1] if len(names) > 1 else None, renamed=names[0] if names else None)
+                           second=names[1] if len(names) > 1 else None, renamed=renamed,
+                           new_name=kept.get("new_name", ""))
     return Screen(_("Stats"), ft.Container(island(stats_body, choices, data, app), padding=PAD))
 
 
 @ft.component
 def stats_body(choices: StatsChoices, data: StatsData, app: PadApp) -> ft.Control:
     """The Stats screen over `choices`: the views, the chosen view's figures, head to head, rename."""
-    CHOSEN_VIEW.setdefault(app, {})["view"] = choices.view
+    KEPT.setdefault(app, {}).update(view=choices.view, renamed=choices.renamed or "", new_name=choices.new_name)
     return ft.Column([
         ft.Row([ft.OutlinedButton(label, style=CHOSEN if key == choices.view else None,
                                   on_click=lambda e, key=key: choose(choices, view=key))
@@ -284,6 +287,7 @@ def rename_part(choices: StatsChoices, data: StatsData, app: PadApp, renamed: st
             app.toast(str(err), error=True)
             return
         app.toast(_("Saved: their games follow the new name."))
+        KEPT.setdefault(app, {})["new_name"] = ""  # done: the field is empty again
         app.render()  # every figure and name read again
 
     return section(
