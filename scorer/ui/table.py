@@ -443,9 +443,10 @@ def host_desk(place: TablePlace, screens: TableScreens) -> list:
 
     async def seat_player(e) -> None:
         quiet()
-        if place._taps.again("seat player"):
-            return
-        await screens.seat_player(place, int(place._typed.get("seat", "1")), place._typed.get("seat_name", ""))
+        seat_no, name = int(place._typed.get("seat", "1")), place._typed.get("seat_name", "")
+        if place._taps.again(("seat player", seat_no)):
+            return  # the same seat again (its name field emptied by now): the token just given would stop working
+        await screens.seat_player(place, seat_no, name)
 
     def export_record(e) -> None:
         quiet()
