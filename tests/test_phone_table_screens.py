@@ -264,6 +264,37 @@ def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(
     run_session(run)
 
 
+def test_a_code_a_guest_answered_is_off_the_host_screen_before_the_phone_is_counted(phone_hosting):
+    """A second guest scanning the host's screen while the first guest's channel opens must not get the first
+    guest's code: its answer would open no channel, and it would be told the phones cannot reach each other."""
+    _pages, path, store = phone_hosting
+
+    async def run():
+        async with phones_of(store) as (main, hub, executor):
+            _host, host_page, _storage, place, _code = await host_phone(main, hub, executor, "europe")
+            host_screens = host_page.data.table_screens
+            answered = place.offer
+            _guest, _guest_page, answer_place = await guest_phone(main, hub, executor,
+                                                                  path.with_name("guest-" + FILE_NAME), answered)
+            links = host_screens.host_links
+            first, make, shown = links.waiting, links.offer, []
+
+            async def watched_offer() -> str:
+                shown.append(place.offer)  # what the host's screen shows while the next code is made
+                return await make()
+
+            links.offer = watched_offer
+            await host_screens.scan_guest_answer(place, [answer_place.offer])
+            await until(lambda: place.guests == 1, "one phone connected")
+            assert shown == [""]  # "Making a code…", not the code answered
+            assert place.offer == links.offer_code and links.waiting not in (None, first)  # then the next one
+            host_screens.close()
+            _guest_page.data.table_screens.close()
+            _guest_page.data.table_screens.service.close()
+
+    run_session(run)
+
+
 def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_catch_up(phone_hosting, monkeypatch):
     """The host phone's save closes the round, and its event never reaches the guest: the guest's phone reads the
     table again on its own and shows the round's summary, as if the event had come."""

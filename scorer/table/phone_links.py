@@ -102,21 +102,23 @@ class HostLinks:
 
     async def accept(self, scanned: str) -> None:
         """The guest's (or a board's) answer to the code on show: its channel opens (or fails) by itself from
-        here; the next guest gets a new code. Raises `PeerCodeError` for a text that is no guest's answer
-        (nothing changes)."""
+        here. The code is used up (`offer_code` is empty): `offer` makes the next guest's. Raises `PeerCodeError`
+        for a text that is no guest's answer (nothing changes)."""
         if self.waiting is None:
             await self.offer()
         channel = self.waiting
         if expand(scanned)[0] == "board":  # known before the channel can open: its link is read-only from the start
             self.board_channels.add(channel)
+        # used up once answered, and the channel can open before `accept` returns: no screen may show it then
+        offer_code, self.offer_code = self.offer_code, ""
         try:
             await self.channels.accept(channel, scanned)
         except PeerCodeError:
             self.board_channels.discard(channel)
+            self.offer_code = offer_code
             raise
         self.answered.add(channel)
         self.waiting = None
-        await self.offer()
 
     def close(self) -> None:
         """The host left the table's screens for good: every guest's channel closes."""

@@ -724,6 +724,7 @@ class TableScreens:
         if links is None or place is None:
             return
         place.guests, place.boards = links.connected, links.boards
+        place.offer = links.offer_code  # never a code a guest has already answered
         if what == "failed":
             place.say(detail)
             self.page.run_task(self._next_offer, place)
@@ -746,7 +747,11 @@ class TableScreens:
         except PeerCodeError as err:
             place.say(str(err))
             return
+        # The code just answered is used up: off the screen at once, so that no other guest scans it while the
+        # next one is made (its answer would open no channel, and the guest would be told the phones cannot
+        # reach each other)
         place.offer = links.offer_code
+        place.offer = await links.offer()
 
     # --- storage ----------------------------------------------------------------------------------------------
 
