@@ -40,6 +40,10 @@ TAKEOVER_JS = """() => {
     for (const r of records) if (r.target === document.activeElement) r.target.tourpadEdited = true; });
   window.tourpadTakeover.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['autocomplete']});
 }"""
+#: How long (ms) a click's focus may wait for Flutter's takeover before the field is clicked again. A takeover
+#: comes on Flutter's next frame, seconds late at worst on a loaded machine; a click that missed it (the field
+#: redrawn under the click) never gets one, and waiting a whole SLOW for it cost a Stats run a minute.
+TAKEOVER_MS = 15000
 THEME_BUTTON_JS = "document.querySelector('[flt-semantics-identifier=\"theme\"]')"
 #: How long a step may take (ms) on a loaded two-core machine before the test fails rather than waits on.
 SLOW = 60000
@@ -235,7 +239,7 @@ class Pad:
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000)
                 self.page.wait_for_function("() => document.activeElement?.tourpadEdited === true",
-                                            timeout=SLOW)
+                                            timeout=TAKEOVER_MS)
                 return True
             except Exception:
                 self.page.wait_for_timeout(300)
