@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import json
 import logging
-import urllib.parse
 from collections.abc import Callable
 
 from scorer.locale import _
-from scorer.table.http_seat import refusal, unreachable
-from scorer.table.transport import Deliver, SeatSave
+from scorer.table.http_seat import ApiSeat, refusal, unreachable
+from scorer.table.transport import Deliver
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +38,7 @@ REOPEN_DELAY = 2.0
 EVENT_NAMES = ("snapshot", "seat", "entry", "locked", "unlocked", "seat_removed", "ended", "new_game", "expired")
 
 
-class FetchSeatTransport:
+class FetchSeatTransport(ApiSeat):
     """Table `code` on the host at `base_url` ("" in the browser: the page's own origin), as `token`'s holder."""
 
     def __init__(self, code: str, token: str, fetch: Fetch, open_stream: OpenStream, later: Later,
@@ -49,19 +48,15 @@ class FetchSeatTransport:
         self.fetch = fetch
         self.open_stream = open_stream
         self.later = later
-        self._path = "/api/tables/" + urllib.parse.quote(code, safe="")
-        self.code = self.view()["code"]
-        self._path = "/api/tables/" + urllib.parse.quote(self.code, safe="")
+        self._locate(code)
         self._deliver: Deliver | None = None
         self._close: Callable[[], None] | None = None
         self._following = 0  # which `follow` the stream's callbacks belong to: a stopped one's are dropped
 
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
-        headers = {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
-                   **({"Content-Type": "application/json"} if body is not None else {})}
         try:
             status, text = self.fetch(method, self.base_url + path, None if body is None else json.dumps(body),
-                                      headers)
+                                      self._headers(body is not None))
         except OSError as err:
             raise unreachable(err) from None
         if status != 200:
@@ -70,15 +65,6 @@ class FetchSeatTransport:
             return json.loads(text)
         except ValueError:
             raise unreachable(OSError(_("the host's answer is not one"))) from None
-
-    def view(self) -> dict:
-        return self._request("GET", self._path)
-
-    def version(self) -> int:
-        return int(self._request("GET", self._path + "/version")["version"])
-
-    def save(self, save: SeatSave) -> dict:
-        return self._request("PUT", f"{self._path}/rounds/{save.round_no}/seats/{save.seat_no}", save.body())
 
     def claim(self, seat_no: int, name: str) -> str:
         """Take free seat `seat_no` (or, holding its token, rename it); the seat's token is kept for the saves."""

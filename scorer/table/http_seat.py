@@ -31,31 +31,25 @@ STREAM_TIMEOUT = 45
 RECONNECT_DELAY = 0.5
 
 
-class HttpSeatTransport:
-    """Table `code` on the host at `base_url` (e.g. ``http://192.168.1.5:8000``), as `token`'s holder."""
+class ApiSeat:
+    """What a seat asks of a `tourpad host`'s JSON API, whatever carries the request: a subclass's `_request`
+    carries it (urllib on a thread here; the browser's fetch in `scorer.table.fetch_seat`)."""
 
-    def __init__(self, base_url: str, code: str, token: str) -> None:
-        self.base_url = base_url.rstrip("/")
-        self.token = token
+    base_url: str
+    token: str
+
+    def _locate(self, code: str) -> None:
+        """Table `code`'s address, in the host's own spelling of the code (read from the table itself)."""
         self._path = "/api/tables/" + urllib.parse.quote(code, safe="")
         self.code = self.view()["code"]
         self._path = "/api/tables/" + urllib.parse.quote(self.code, safe="")
-        self._feed: _Feed | None = None
 
-    # --- requests -------------------------------------------------------------------------------------------
+    def _headers(self, has_body: bool) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}", "Accept": "application/json",
+                **({"Content-Type": "application/json"} if has_body else {})}
 
     def _request(self, method: str, path: str, body: dict | None = None) -> dict:
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.base_url + path, data=data, method=method, headers={
-            "Authorization": f"Bearer {self.token}", "Accept": "application/json",
-            **({"Content-Type": "application/json"} if data is not None else {})})
-        try:
-            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
-                return json.load(response)
-        except urllib.error.HTTPError as err:
-            raise refusal(err.code, err.read()) from None
-        except OSError as err:
-            raise unreachable(err) from None
+        raise NotImplementedError
 
     def view(self) -> dict:
         return self._request("GET", self._path)
@@ -65,6 +59,28 @@ class HttpSeatTransport:
 
     def save(self, save: SeatSave) -> dict:
         return self._request("PUT", f"{self._path}/rounds/{save.round_no}/seats/{save.seat_no}", save.body())
+
+
+class HttpSeatTransport(ApiSeat):
+    """Table `code` on the host at `base_url` (e.g. ``http://192.168.1.5:8000``), as `token`'s holder."""
+
+    def __init__(self, base_url: str, code: str, token: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self._locate(code)
+        self._feed: _Feed | None = None
+
+    def _request(self, method: str, path: str, body: dict | None = None) -> dict:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base_url + path, data=data, method=method,
+                                         headers=self._headers(data is not None))
+        try:
+            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as err:
+            raise refusal(err.code, err.read()) from None
+        except OSError as err:
+            raise unreachable(err) from None
 
     # --- the feed -------------------------------------------------------------------------------------------
 
