@@ -49,6 +49,12 @@ def controls(control) -> list:
     return found
 
 
+def marked(page: Window, identifier: str):
+    """The control the semantics identifier marks on the screen as last drawn."""
+    return next(c.content for c in controls(page.controls[0])
+                if isinstance(c, ft.Semantics) and c.identifier == identifier)
+
+
 def texts(control) -> list[str]:
     """Every Text value in a control tree."""
     return [c.value for c in controls(control) if isinstance(c, ft.Text) and isinstance(c.value, str)]
@@ -65,7 +71,7 @@ def test_checker_screen_shows_reasons_and_fixes(tmp_path):
     assert "trips 5, 7: Greece appears 2 times, but the set has 1 Greece tile" in shown
     assert any(t.startswith("replace trip 5 with ") for t in shown)
     screens.set_filter("herz")
-    assert texts(screens._palette) == ["Bosnia and Herzegovina"]
+    assert texts(marked(page, "palette")) == ["Bosnia and Herzegovina"]
 
 
 def test_solo_screen_plays_and_persists(tmp_path):
@@ -166,17 +172,17 @@ def test_tapping_a_pile_chooses_where_tiles_go_as_the_help_says(tmp_path):
 
 
 def test_enter_in_the_search_picks_a_single_match_and_an_unknown_name_says_so(tmp_path):
-    _page, screens = open_screens(tmp_path)
+    page, screens = open_screens(tmp_path)
     screens.pick_single("czechia")
     assert screens.checker.report().tiles[0] == "Czech Republic" and screens.selected == 1
     screens.pick_single("an")  # France, Germany, … : Enter picks none of several
     assert screens.checker.report().tiles[1] is None and screens.filter == "an"
     screens.set_filter("zzz")
-    assert texts(screens._palette) == []
-    assert screens._search_note.content.value.startswith("No tile is called 'zzz'")
+    assert texts(marked(page, "palette")) == []
+    assert marked(page, "search-note").value.startswith("No tile is called 'zzz'")
     screens.set_filter("Frnace")
-    assert texts(screens._palette) == ["France"]
-    assert screens._search_note.content.value == "No tile is called 'Frnace'. Did you mean France?"
+    assert texts(marked(page, "palette")) == ["France"]
+    assert marked(page, "search-note").value == "No tile is called 'Frnace'. Did you mean France?"
     screens.pick_single("Frnace")
     assert screens.checker.report().tiles[1] == "France"
 
@@ -197,3 +203,36 @@ def test_tapping_a_best_replacement_applies_it_and_a_trip_can_be_cleared(tmp_pat
 
 def buttons(control) -> list:
     return [c for c in controls(control) if isinstance(c, ft.TextButton)]
+
+
+def test_a_tap_on_the_solo_screen_patches_it_in_place_and_its_tiles_keep_their_identity(tmp_path):
+    """The solo screen's body is a component: a tile placed re-renders it alone. The screen is not drawn anew,
+    the trip tapped next keeps its identity (a quick second tap on its way still reaches it), and the tile is
+    placed and saved."""
+    from eventually import drawn, until
+    from test_deck_editor import node
+    from test_pad_screens import run_session, start
+
+    from scorer.pad.store import EventStore
+    from scorer.ui.main import make_main
+    from scorer.ui.race import race_screens
+
+    store = EventStore(tmp_path / "games.sqlite3")
+
+    async def run():
+        session, page, _ = await start(make_main(lambda: store))
+        page.data.go("race_solo")
+        screen, second = page.views[-1], node(page, "solo-trip-2")._i
+        in_hand = race_screens(page.data)[0].solo.view().in_hand
+        await session.dispatch_event(node(page, "solo-trip-1")._i, "click", None)
+        await until(lambda: drawn(page) and node(page, "solo-trip-1").content.value == in_hand, "the tile placed")
+        assert page.views[-1] is screen and node(page, "solo-trip-2")._i == second
+        await session.dispatch_event(second, "click", None)  # the next tap, aimed before the re-render
+        await until(lambda: drawn(page) and node(page, "solo-trip-2").content.value not in (None, "empty",
+                                                                                              "tap to place here"),
+                    "the second tile placed")
+
+    try:
+        run_session(run)
+    finally:
+        store.close()

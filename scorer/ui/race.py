@@ -1,13 +1,16 @@
 """Race Around Europe screens in the app: the journey checker and solo play against a bot.
 
 The screens only draw what `scorer.race.checker` and `scorer.race.solo` say and forward taps to them.
-Each app window keeps one `RaceScreens` (the entered tiles, the open solo game) across redraws.
+Each app window keeps one `RaceScreens` (the entered tiles, the open solo game) across redraws; each screen's
+body is a component over it (`race_body`): a tap changes the state and re-renders the body, and only what
+changed is patched (the tile tapped, and the one tapped next, keep their identity).
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
@@ -22,7 +25,7 @@ from scorer.race import history
 from scorer.race.checker import CheckerInputError, JourneyChecker
 from scorer.race.map_view import MapPicture, map_picture
 from scorer.race.solo import SoloError, SoloRace, bot_label
-from scorer.ui.app import PadApp, Screen, screen, sem
+from scorer.ui.app import PadApp, Screen, island, live_text, screen, sem
 
 #: The "Trip 1" column: wide enough for "Voyage 10" on one line.
 TRIP_LABEL_W = 76
@@ -131,8 +134,10 @@ class RaceScreens:
         self.message: str | None = None
         #: The message is a hint (shown in blue), not a refusal (red).
         self.message_is_hint = False
-        self._palette = ft.Row()
-        self._search_note = sem("search-note", ft.Text(""))
+        # The search field as last drawn, and the text it was drawn with: a re-render while the phone is still
+        # sending keystrokes takes the field's newer text (`scorer.ui.app.live_text`)
+        self._search: ft.Ref[ft.TextField] = ft.Ref()
+        self._search_drawn = ""
         #: The bot level of a new game asked for while one is running, until the player confirms.
         self.confirm_new: str | None = None
 
@@ -169,7 +174,14 @@ class RaceScreens:
             bgcolor=bg, border_radius=8,
             padding=ft.Padding.symmetric(horizontal=6 if compact else 12, vertical=10),
             border=ft.Border.all(3, "#263238") if selected else None, on_click=on_click, expand=True)
-        return sem(identifier, chip) if identifier else chip
+        if not identifier:
+            return chip
+        # Keyed by whether it takes taps: a tile that starts or stops taking them is drawn anew rather than
+        # patched: Flutter's web engine drops a semantics node's identifier when a patch changes its role (a
+        # button no more), and the tile's hook would be gone (seen on a placed setup tile).
+        marked = sem(identifier, chip)
+        marked.key = f"{identifier}-{'tappable' if on_click else 'still'}"
+        return marked
 
     def link_row(self, state: str, reason: str | None) -> ft.Control:
         icon, colour = LINK_LOOK.get(state, (ft.Icons.MORE_VERT, ft.Colors.ON_SURFACE_VARIANT))
@@ -213,13 +225,16 @@ class RaceScreens:
                 details.append(ft.Text(_("… and {n} more").format(n=len(report.fixes) - 6), size=12))
         elif report.faults:
             details.append(ft.Text(_("No single replacement improves this journey."), size=13))
-        search = ft.TextField(label=_("Find a tile"), value=self.filter, dense=True,
+        typed = live_text(self._search)
+        if typed is not None and typed != self._search_drawn:  # typed on the phone since it was drawn
+            self.filter = typed
+        self._search_drawn = self.filter
+        search = ft.TextField(label=_("Find a tile"), value=self.filter, dense=True, ref=self._search,
                               on_change=lambda e: self.set_filter(e.control.value),
                               on_submit=lambda e: self.pick_single(e.control.value))
-        self._search_note = sem("search-note", ft.Text(self.checker.search_note(self.filter) or "", size=12,
-                                                        color="#C62828"))
-        self._palette = ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6)
-        palette = sem("palette", self._palette)
+        search_note = sem("search-note", ft.Text(self.checker.search_note(self.filter) or "", size=12,
+                                                  color="#C62828"))
+        palette = sem("palette", ft.Row(self.palette_items(), wrap=True, spacing=6, run_spacing=6))
         return ft.Column([
             *chooser, headline, ft.Column(rows, spacing=2), *details,
             ft.Row([ft.Text(_("Choose trip {n}:").format(n=self.selected + 1), weight=ft.FontWeight.BOLD),
@@ -227,7 +242,7 @@ class RaceScreens:
                                   on_click=lambda e: self.clear_slot(self.selected)),
                     ft.TextButton(_("Clear all"), icon=ft.Icons.CLEAR_ALL, on_click=lambda e: self.clear())],
                    wrap=True),
-            search, self._search_note, palette,
+            search, search_note, palette,
             map_control(map_picture(self.board, self.checker.slots)),
             ft.Text(map_caption(self.board, map_picture(self.board, self.checker.slots), None), size=12),
         ], spacing=8)
@@ -266,13 +281,9 @@ class RaceScreens:
                 for n in names]
 
     def set_filter(self, text: str) -> None:
-        """Typing narrows the palette in place: a full redraw would take the focus from the search field."""
+        """Typing narrows the palette (the search field keeps its identity, and so its focus)."""
         self.filter = text
-        self._palette.controls = self.palette_items()
-        self._search_note.content.value = self.checker.search_note(text) or ""
-        with contextlib.suppress(RuntimeError):  # not on a page: tests build the screens without one
-            self._palette.update()
-            self._search_note.update()
+        self.render()
 
     def pick_single(self, text: str) -> None:
         """Enter in the search field: the one tile it matches goes in; several or none, the list stays."""
@@ -349,6 +360,18 @@ class RaceScreens:
         self.message = None
         self.message_is_hint = False
         self.render()
+
+    def start_solo_handler(self, bot: str, confirmed: bool = False):
+        """The screen's New game button: `new_solo`, and a game started is shown from its top (the body is
+        patched in place, so the page would stay scrolled down at the button). An async function, not a lambda:
+        Flet awaits a handler only when it is one."""
+        async def start(e) -> None:
+            self.new_solo(bot, confirmed)
+            if self.confirm_new is None:
+                with contextlib.suppress(Exception):  # no scrollable view (a screen built alone)
+                    await ft.context.page.views[-1].scroll_to(offset=0, duration=250)
+
+        return start
 
     def keep_playing(self) -> None:
         self.confirm_new = None
@@ -436,16 +459,16 @@ class RaceScreens:
         controls.append(ft.Divider())
         if not self.confirm_new:
             actions: list[ft.Control] = [ft.Text(_("New game vs:"))]
-            actions += [ft.OutlinedButton(bot_label(level), on_click=lambda e, level=level: self.new_solo(level))
+            actions += [ft.OutlinedButton(bot_label(level), on_click=self.start_solo_handler(level))
                         for level in ("easy", "normal", "search")]
             controls.append(ft.Row(actions, wrap=True))
-        else:  # the question at the top: a redraw shows the page from its start
+        else:  # the question where the tap was: the body is patched in place, the page stays where it is
             level = self.confirm_new
-            controls.insert(0, sem("confirm-new", ft.Column([
+            controls.append(sem("confirm-new", ft.Column([
                 sem("confirm-question", ft.Text(
                     _("Start a new game against the {level} bot? This game is not over: it will be lost.").format(
                         level=bot_label(level)), weight=ft.FontWeight.BOLD, color="#C62828")),
-                ft.Row([ft.FilledButton(_("Start a new game"), on_click=lambda e: self.new_solo(level, confirmed=True)),
+                ft.Row([ft.FilledButton(_("Start a new game"), on_click=self.start_solo_handler(level, confirmed=True)),
                         ft.OutlinedButton(_("Keep playing"), on_click=lambda e: self.keep_playing())], wrap=True),
             ], spacing=6)))
         return ft.Column(controls, spacing=8)
@@ -509,27 +532,49 @@ class RaceScreens:
         self.render()
 
 
-_WINDOWS: WeakKeyDictionary[PadApp, RaceScreens] = WeakKeyDictionary()
+@ft.observable
+@dataclass
+class RaceChanges:
+    """Counts the changes to a window's `RaceScreens`: each one re-renders the body of the Race screen on show."""
+
+    count: int = 0
 
 
-def race_screens(app: PadApp) -> RaceScreens:
-    """This window's Race Around Europe state (tourpad's board; the solo game in the user data folder)."""
+@ft.component
+def race_body(changes: RaceChanges, screens: RaceScreens, shows: str) -> ft.Control:
+    """The journey checker's (`shows` "checker") or the solo game's body, drawn from the window's state."""
+    return screens.with_message(screens.checker_body() if shows == "checker" else screens.solo_body())
+
+
+_WINDOWS: WeakKeyDictionary[PadApp, tuple[RaceScreens, RaceChanges]] = WeakKeyDictionary()
+
+
+def race_screens(app: PadApp) -> tuple[RaceScreens, RaceChanges]:
+    """This window's Race Around Europe state (tourpad's board; the solo game in the user data folder), and what
+    counts its changes."""
     if app not in _WINDOWS:
         from rules.race.board import load_board
         from scorer.packs import data_dir
 
-        _WINDOWS[app] = RaceScreens(app.render, load_board(), data_dir(), app.store)
+        changes = RaceChanges()
+
+        def changed() -> None:
+            # the body patches itself; the page-wide update after the handler would draw the screen anew
+            ft.context.disable_auto_update()
+            changes.count += 1
+
+        _WINDOWS[app] = RaceScreens(changed, load_board(), data_dir(), app.store), changes
     return _WINDOWS[app]
 
 
 @screen("race_checker")
 def checker_screen(app: PadApp) -> Screen:
-    screens = race_screens(app)
-    return Screen(_("Journey checker"), screens.with_message(screens.checker_body()))
+    screens, changes = race_screens(app)
+    return Screen(_("Journey checker"), island(race_body, changes, screens, "checker"))
 
 
 @screen("race_solo")
 def solo_screen(app: PadApp) -> Screen:
-    screens = race_screens(app)
+    screens, changes = race_screens(app)
     screens.open_solo()
-    return Screen(_("Race Around Europe: solo"), screens.with_message(screens.solo_body()))
+    return Screen(_("Race Around Europe: solo"), island(race_body, changes, screens, "solo"))
