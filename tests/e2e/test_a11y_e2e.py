@@ -20,7 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from conftest import AppServer, open_pad
+from conftest import POLL_MS, AppServer, open_pad
 
 from benchmarks.table import host_auth, start_host, stop_host
 from scorer.pad.game import GameSession
@@ -218,7 +218,7 @@ def visit(pad, url: str, ready: str) -> None:
     """The next screen in the same page, once drawn (see open_screen)."""
     pad.page.evaluate(MARK_TITLE_JS)
     pad.page.evaluate(VISIT_JS, "/" + url.split("/", 3)[3])
-    pad.page.wait_for_function(NEW_TITLE_JS, timeout=30000)
+    pad.page.wait_for_function(NEW_TITLE_JS, timeout=30000, polling=POLL_MS)
     pad.ident(ready).first.wait_for(state="attached", timeout=30000)
     pad.settle(1000)
 

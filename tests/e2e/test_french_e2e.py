@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SLOW, phone_options
+from conftest import POLL_MS, SLOW, phone_options
 from test_french_screens import data_names
 
 from rules.editions import load_edition
@@ -126,7 +126,7 @@ def play_the_first_round(pad) -> None:
             pad.tap_ident("hand-0")
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
-            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW, polling=POLL_MS)
         pad.wait_any("solo-status", "summary-title", timeout=SLOW)
     assert pad.wait_text("summary-title", r"^Manche 1 close$")
     assert shots == {"choice"}

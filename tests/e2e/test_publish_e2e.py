@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from conftest import ENABLE_SEMANTICS_JS, SLOW, Pad, phone_options
+from conftest import ENABLE_SEMANTICS_JS, POLL_MS, SLOW, Pad, phone_options
 from test_pad_e2e import GAME, choose_and_save, enter_by_typing, play_round, start_game
 
 from benchmarks.publish import SITE_CACHES_JS, WireLog, serve_site
@@ -98,7 +98,7 @@ def offline_context(new_context, **options):
 
 def wait_usable(page) -> Pad:
     """Until the Python app has drawn its first screen and the semantics tree is on."""
-    page.wait_for_function("() => !document.getElementById('loading')", timeout=START)
+    page.wait_for_function("() => !document.getElementById('loading')", timeout=START, polling=POLL_MS)
     page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=START)
     page.evaluate(ENABLE_SEMANTICS_JS)
     page.wait_for_selector("flt-semantics[role], flt-semantics[flt-semantics-identifier]", state="attached",
@@ -194,7 +194,7 @@ def settled_first_visit(context, url: str) -> Pad:
     pad.button("New game").wait_for(timeout=START)
     assert pad.page.evaluate("() => navigator.serviceWorker.ready.then(r => !!r.active)")
     pad.page.wait_for_function("() => performance.getEntriesByName('tourpad:bytecode-saved').length",
-                               timeout=START)
+                               timeout=START, polling=POLL_MS)
     return pad
 
 
@@ -342,7 +342,7 @@ def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, 
             pad.tap_ident("hand-0")
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
-            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW, polling=POLL_MS)
     assert pad.wait_text("summary-title", "^Manche 1 close$")
     # French decimals from Babel inside Pyodide: "1,7 pts de moins · rapporte +3,0 pts maintenant"
     assert re.search(r"(le meilleur|\d+,\d pts de moins) · rapporte [+-]\d+,\d pts maintenant", hint), hint

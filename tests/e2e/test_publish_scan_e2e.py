@@ -10,6 +10,7 @@ import io
 
 import pytest
 import test_publish_e2e as published
+from conftest import POLL_MS
 from PIL import Image
 from test_publish_e2e import START, offline_context, open_site
 from test_scan_e2e import ANN, open_scan_menu, row_photo, start_and_open_entry, upload, y4m_of
@@ -64,7 +65,7 @@ def test_a_photo_file_and_the_camera_fill_the_keypad_in_the_web_app(static, brow
         shutter = pad.page.locator("#tourpad-camera-shutter")
         shutter.wait_for(timeout=READ)
         pad.page.wait_for_function("() => document.querySelector('#tourpad-camera video').videoWidth > 0",
-                                   timeout=READ)
+                                   timeout=READ, polling=POLL_MS)
         pad.shot("web-scan-03-camera")
         shutter.click()
         pad.wait_text("entry-cards", rf"^Cards: {ANN} \(7 of 7\)", timeout=READ)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import POLL_MS
 
 pytestmark = pytest.mark.e2e
 
@@ -37,7 +38,7 @@ def test_typing_narrows_the_palette_and_a_tap_places_the_match(server, phone, op
     pad.page.keyboard.type("bulg", delay=120)
     pad.page.wait_for_function("() => !document.querySelector('[role=button][aria-label=\"Albania\"]')"
                                " && ![...document.querySelectorAll('[role=button]')]"
-                               ".some(e => e.innerText === 'Albania')", timeout=10000)
+                               ".some(e => e.innerText === 'Albania')", timeout=10000, polling=POLL_MS)
     pad.tap_until(lambda: pad.button("Bulgaria").last.click(),  # the palette redraws as it narrows
                   lambda ms: pad.wait_text("trip-1", "^Bulgaria$", timeout=ms), timeout=5000)
     pad.wait_text("race-headline", "^1 of 10 tiles entered")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SLOW
+from conftest import POLL_MS, SLOW
 
 pytestmark = pytest.mark.e2e
 
@@ -42,7 +42,7 @@ def test_whole_solo_game_against_easy_bots(server, phone, open_app):
             pad.tap(re.compile(r"^(Start round \d|Final ranking)$"))
             pad.page.wait_for_function(
                 "t => { const e = document.querySelector('[flt-semantics-identifier=\"summary-title\"]');"
-                " return !e || e.innerText !== t; }", arg=title, timeout=SLOW)
+                " return !e || e.innerText !== t; }", arg=title, timeout=SLOW, polling=POLL_MS)
             continue
         status, before = pad.text("solo-status"), step(pad)
         if "Catch has arrived" in status:
@@ -66,7 +66,7 @@ def test_whole_solo_game_against_easy_bots(server, phone, open_app):
             pad.tap_ident("hand-0")
         pad.page.wait_for_function(
             "s => { const e = document.querySelector('[flt-semantics-identifier=\"solo-step\"]');"
-            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW)
+            " return !e || e.innerText !== s; }", arg=before, timeout=SLOW, polling=POLL_MS)
     assert re.match(r"^(You|Bot \d \(easy\)) wins!$|^Shared victory!$", pad.text("winner"))
     assert any(re.match(r"^#1 ", pad.text(f"rank-{seat}")) for seat in range(1, 5))
     assert all(shots.values()) and resumed

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SLOW, AppServer, phone_options
+from conftest import POLL_MS, SLOW, AppServer, phone_options
 
 from rules.editions import load_edition
 from rules.i18n import format_percent, use_language
@@ -128,7 +128,7 @@ def test_stats_show_wins_averages_and_head_to_head_and_follow_a_rename(prepared,
     # Rename is off until the typed name has reached the app, so the tap cannot overtake the typing
     assert rename_is_on(pad) is False
     pad.type_into("New name (another player's name merges the two)", "Annie")
-    pad.page.wait_for_function(f"() => ({RENAME_IS_ON_JS})() === true", timeout=SLOW)
+    pad.page.wait_for_function(f"() => ({RENAME_IS_ON_JS})() === true", timeout=SLOW, polling=POLL_MS)
     pad.tap_ident("stats-rename")
     pad.wait_text("toast", "their games follow the new name", timeout=SLOW)
     i = card_of(pad, "Annie")
