@@ -1,7 +1,7 @@
 """Issue 13's acceptance: three phones and the big-screen board play a whole USA game at one table.
 
 Ann, Bob and Cy take their seats by join code on 390×844 pages; a 1920×1080 page shows the table's board. Every
-round is entered on the phones' letter keypads (rounds 1–2 a tap per card, rounds 3–4 typed; the activity's
+round is entered on the phones' letter keypads (round 1 a tap per card, rounds 2–4 typed; the activity's
 button), in the game of
 tests/data/table_usa_acceptance.json: in round 3 Ann and Bob reach coast to coast together and share Great
 Plains; in round 4 Cy is second coast to coast and Ann and Cy share California & Nevada. As each round closes,
@@ -37,9 +37,10 @@ PHONE = {"viewport": {"width": 390, "height": 844}}
 BIG_SCREEN = {"viewport": {"width": 1920, "height": 1080}}
 # Cy's phone reloads in round 2 with 3 cards tapped (Ann and Bob have entered: their letters show as taken)
 RELOADED, RELOAD_ROUND, RELOAD_AFTER = "Cy", 2, 3
-# Rounds 1 and 2 are tapped card by card; from round 3 each phone types its row in the keypad's field (the same
-# screen and save, 42 taps fewer: the keypad's taps have their own tests)
-TYPED_FROM = 3
+# Round 1 is tapped card by card (and Cy's reloaded round 2); from round 2 each phone types its row in the
+# keypad's field (the same screen and save, 56 taps fewer: the keypad's taps have their own tests,
+# tests/e2e/test_taps_e2e.py)
+TYPED_FROM = 2
 
 
 def open_pages(new_context, urls: dict[str, tuple[dict, str]]) -> dict:
