@@ -8,7 +8,7 @@ import sys
 
 import flet as ft
 import pytest
-from eventually import until
+from eventually import drawn, until
 from flet.controls.base_control import BaseControl
 from test_pad_screens import run_session, start_at, top
 
@@ -52,10 +52,12 @@ def panel_of(page) -> TeachPanel:
 
 
 async def click(session, page, label: str) -> None:
-    """Tap the button (filled, outlined, tonal or text) that says `label`."""
+    """Tap the button (filled, outlined, tonal or text) that says `label`, and wait until the screen shows what
+    the tap did (the teaching screen is a component: it re-renders after the tap)."""
     button = next(c for c in walk(top(page)) if getattr(c, "on_click", None) is not None
                   and getattr(c, "content", None) == label)
     await session.dispatch_event(button._i, "click", None)
+    await until(lambda: drawn(page), "the screen redrawn")
 
 
 def test_teaching_a_photo_after_confirming_its_letters(store, isolated_data_dir, first_photo):
@@ -73,19 +75,21 @@ def test_teaching_a_photo_after_confirming_its_letters(store, isolated_data_dir,
         assert panel.photos.buttons, "Photo file (and Camera on the web) to take the photo"
 
         await panel.got_photo(first_photo)
+        await until(lambda: drawn(page) and panel.letters_field is not None, "the letters to confirm")
         assert panel.letters_field.value == "ABCDEFG"  # the cards the step asked for, to confirm or correct
-        panel.letters_field.value = "ABCDEFA"
+        panel.letters = "ABCDEFA"  # the player corrects them
         await click(session, page, "Learn these 7 cards")
         assert "A is given twice: each card of the photo once, left to right" in texts(page)
         assert not list((isolated_data_dir / "scan-templates").glob("*.npz"))  # nothing learned
 
-        panel.letters_field.value = "abcdefg"
+        panel.letters = "abcdefg"
         await click(session, page, "Learn these 7 cards")
         await until(lambda: "7 of 28 cards learned" in texts(page), "the photo taught")  # on a worker thread
         assert "Learned ABCDEFG. Next: photo 2 of 4." in texts(page)
         assert panel.step == 1 and panel.photo is None
 
         await panel.got_photo(b"these bytes are no photo")
+        await until(lambda: drawn(page), "the letters to confirm")
         await click(session, page, "Learn these 7 cards")
         await until(lambda: any(t.startswith("Nothing was learned from this photo: ") for t in texts(page)),
                     "the photo refused")
@@ -190,5 +194,22 @@ def test_the_browser_only_keypad_reads_tourpad_cards_and_says_the_printed_ones_a
         assert any("The publisher's printed cards cannot be read on the phone alone" in (t or "") for t in shown), shown
         assert not [c for c in walk(sheet) if isinstance(c, ft.TextButton) and c.content == "Teach tourpad your cards"]
         assert not [t for t in shown if "tourpad host" in (t or "") or "`" in (t or "")]  # no command for a phone user
+
+    run_session(run)
+
+
+def test_a_tap_on_the_teaching_screen_patches_it_in_place(store, isolated_data_dir):
+    """The teaching screen's body is a component: a photo's card opened re-renders it alone, and the other
+    cards keep their identity (a second tap on its way still reaches them)."""
+    from test_deck_editor import node
+
+    async def run():
+        session, page, _conn = await start_at(make_main(lambda: store), "/teach/australia")
+        screen, third = page.views[-1], node(page, "teach-step-3").content._i
+        await session.dispatch_event(node(page, "teach-step-2").content._i, "click", None)
+        await until(lambda: drawn(page) and panel_of(page).step == 1, "photo 2 open")
+        assert page.views[-1] is screen and node(page, "teach-step-3").content._i == third
+        assert "Lay out these 7 cards face up in this order, left to right, upright and a finger's width apart on " \
+               "a plain table; photograph them from above, the row filling the picture." in texts(page)
 
     run_session(run)

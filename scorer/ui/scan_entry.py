@@ -62,16 +62,20 @@ class PhotoSource:
         # The host's decoders (zxing-cpp, OpenCV, numpy, Pillow) have no browser build; in the web app only what
         # the page's code reader does is offered (`in_page`: tourpad's card codes, scorer.scan.browser).
         self.available = not IN_BROWSER or in_page
-        prefix = f"{ident}-" if ident else ""
-        self.buttons: list[ft.Control] = []
+        self._prefix = f"{ident}-" if ident else ""
+        self.buttons: list[ft.Control] = self.make_buttons()
+
+    def make_buttons(self) -> list[ft.Control]:
+        """Camera (on the web and on phones: flet-camera has no desktop implementation) and Photo file, new
+        controls each time: a component draws its own on every render (`buttons` are drawn once by hand)."""
         if not self.available:
-            return
-        self.buttons.append(sem(f"{prefix}scan-button", ft.OutlinedButton(
-            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, on_click=self.pick, expand=True)))
-        if page.web or page.platform.is_mobile():  # flet-camera has no desktop implementation
-            self.buttons.insert(0, sem(f"{prefix}camera-button", ft.OutlinedButton(
-                _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, on_click=self.open_camera,
-                expand=True)))
+            return []
+        buttons: list[ft.Control] = [sem(f"{self._prefix}scan-button", ft.OutlinedButton(
+            _("Photo file"), icon=ft.Icons.PHOTO_LIBRARY_OUTLINED, on_click=self.pick, expand=True))]
+        if self.page.web or self.page.platform.is_mobile():
+            buttons.insert(0, sem(f"{self._prefix}camera-button", ft.OutlinedButton(
+                _("Camera"), icon=ft.Icons.PHOTO_CAMERA_OUTLINED, on_click=self.open_camera, expand=True)))
+        return buttons
 
     async def pick(self, e) -> None:
         self.on_start()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 
 import flet as ft
 
@@ -28,7 +29,7 @@ from scorer.pad.teach import (
     teaching_rows,
 )
 from scorer.runtime import IN_BROWSER, needs_host
-from scorer.ui.app import NotFound, PadApp, Screen, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, screen, sem
 from scorer.ui.home import PAD
 from scorer.ui.named import icon_button
 from scorer.ui.scan_entry import PhotoSource
@@ -103,7 +104,8 @@ def teach_edition(app: PadApp, edition: str, back_to: str | None = None) -> Scre
     reason = teaching_unavailable()
     if reason is not None:
         return cannot_teach(app, title, reason)
-    return Screen(title, TeachPanel(app, deck, back_to).body)
+    panel = TeachPanel(app, deck, back_to)
+    return Screen(title, island(teach_body, panel.changes, panel))
 
 
 def letter_boxes(letters: str, known: str = "", size: int = 40) -> ft.Row:
@@ -115,6 +117,21 @@ def letter_boxes(letters: str, known: str = "", size: int = 40) -> ft.Row:
         bgcolor=ft.Colors.PRIMARY_CONTAINER if letter in known else None,
         border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT)) for letter in letters],
         spacing=4, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER)
+
+
+@ft.observable
+@dataclass
+class TeachChanges:
+    """Counts the changes to a `TeachPanel`: each one re-renders the teaching screen's body."""
+
+    count: int = 0
+
+
+@ft.component
+def teach_body(changes: TeachChanges, panel: TeachPanel) -> ft.Control:
+    """One edition's teaching, drawn from `panel`: a tap changes the panel, and only what changed is patched."""
+    return ft.Container(ft.Column(panel.controls(), spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
+                        padding=PAD, data=panel)  # data: the panel, for the screen's tests
 
 
 class TeachPanel:
@@ -130,15 +147,21 @@ class TeachPanel:
         self.photo: bytes | None = None  # the photo waiting for its letters to be confirmed
         self.busy = False
         self.forgetting = False  # Forget was tapped once: asking to confirm
-        self.status = ft.Text("", size=13)  # shown only with a message: an empty line leaves a gap
-        self.letters_field = ft.TextField(
-            label=_("The cards in this photo, left to right"), dense=True,
-            capitalization=ft.TextCapitalization.CHARACTERS, on_submit=self.learn)
+        self.message = ""  # shown only when there is one: an empty line leaves a gap
+        self.message_is_error = False
+        #: the letters of the photo waiting (what the step asked for, as the player corrected them)
+        self.letters = ""
+        # the letters' field as last drawn, and the text it was drawn with (`scorer.ui.app.live_text`)
+        self._letters_field: ft.Ref[ft.TextField] = ft.Ref()
+        self._letters_drawn = ""
+        self.changes = TeachChanges()
         self.photos = PhotoSource(app.page, _("7 cards, upright, a finger's width apart"), self.got_photo,
                                   self.show, ident="teach")
-        self.view = ft.Column(spacing=14, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-        self.body = ft.Container(self.view, padding=PAD, data=self)  # data: the panel, for the screen's tests
-        self.draw()
+
+    @property
+    def letters_field(self) -> ft.TextField | None:
+        """The letters' field on show (None when no photo waits)."""
+        return self._letters_field.current
 
     def next_step(self) -> int | None:
         """The first photo whose cards are not all learned yet; None when every card is (a photo may still be
@@ -156,15 +179,20 @@ class TeachPanel:
         if self.step is None:
             return
         self.photo = data
-        self.letters_field.value = self.rows[self.step]
+        self.letters = self.rows[self.step]
         self.show(_("Check the letters: the cards in the photo, left to right. Change them if you laid the "
                     "cards out differently, then learn them."))
+
+    def typed(self, e) -> None:
+        quiet()
+        self.letters = e.control.value or ""
 
     async def learn(self, e=None) -> None:
         if self.photo is None or self.busy:
             return
+        self.letters = self.typed_letters()
         try:
-            letters = check_letters(self.edition, self.letters_field.value or "")
+            letters = check_letters(self.edition, self.letters)
         except TeachLettersError as err:
             self.show(sentence(str(err)), error=True)
             return
@@ -213,13 +241,23 @@ class TeachPanel:
     # --- rendering -------------------------------------------------------------------------------------
 
     def show(self, message: str, error: bool = False) -> None:
-        self.status.value = message
-        self.status.color = ft.Colors.ERROR if error else ft.Colors.ON_SURFACE_VARIANT
-        self.draw()
-        with contextlib.suppress(Exception):  # not yet on a page (built before the screen is shown)
-            self.view.update()
+        """Say `message` (red when an `error`) and draw the panel again."""
+        self.message, self.message_is_error = message, error
+        quiet()
+        self.changes.count += 1
 
-    def draw(self) -> None:
+    def typed_letters(self) -> str:
+        """The letters as the field shows them: typed on the phone since it was drawn, or as drawn."""
+        typed = live_text(self._letters_field)
+        if typed is not None and typed != self._letters_drawn:
+            self.letters = typed
+        return self.letters
+
+    def status(self) -> ft.Control:
+        return sem("teach-status", ft.Text(
+            self.message, size=13, color=ft.Colors.ERROR if self.message_is_error else ft.Colors.ON_SURFACE_VARIANT))
+
+    def controls(self) -> list[ft.Control]:
         edition, known = self.edition, self.known
         controls: list[ft.Control] = [
             ft.Text(edition.label, theme_style=ft.TextThemeStyle.TITLE_MEDIUM, weight=ft.FontWeight.BOLD),
@@ -228,8 +266,8 @@ class TeachPanel:
             sem("teach-learned", ft.Container(letter_boxes(edition.letters, known, size=30),
                                               tooltip=_("Learned cards are shaded"))),
         ]
-        if self.step is None and self.status.value:  # every card learned, or the step closed: under the progress
-            controls.append(sem("teach-status", self.status))
+        if self.step is None and self.message:  # every card learned, or the step closed: under the progress
+            controls.append(self.status())
         for i, row in enumerate(self.rows):
             controls.append(self.step_card(i, row))
         controls.append(self.forget_controls())
@@ -237,7 +275,7 @@ class TeachPanel:
             controls.append(sem("teach-back-to-round", ft.FilledTonalButton(
                 _("Back to the round"), icon=ft.Icons.ARROW_BACK,
                 on_click=lambda e: self.app.open(self.back_to))))
-        self.view.controls = controls
+        return controls
 
     def step_card(self, i: int, row: str) -> ft.Control:
         """Photo i+1: its cards; the current one opens with how to lay them out and the buttons."""
@@ -260,16 +298,21 @@ class TeachPanel:
             letter_boxes(row),
         ]
         if self.photo is None:
-            parts.append(ft.Row(self.photos.buttons, spacing=8))
+            parts.append(ft.Row(self.photos.make_buttons(), spacing=8))
         else:
+            self.typed_letters()
+            self._letters_drawn = self.letters
             parts += [
-                sem("teach-letters", self.letters_field),
+                sem("teach-letters", ft.TextField(
+                    label=_("The cards in this photo, left to right"), value=self.letters, dense=True,
+                    capitalization=ft.TextCapitalization.CHARACTERS, ref=self._letters_field, on_change=self.typed,
+                    on_submit=self.learn)),
                 ft.Row([sem("teach-learn", ft.FilledButton(_("Learn these 7 cards"), icon=ft.Icons.CHECK,
                                                            on_click=self.learn, expand=True)),
                         ft.TextButton(_("Cancel"), on_click=self.cancel_photo)], spacing=8),
             ]
-        if self.status.value:  # where the eyes are: under the buttons just tapped
-            parts.append(sem("teach-status", self.status))
+        if self.message:  # where the eyes are: under the buttons just tapped
+            parts.append(self.status())
         return sem(f"teach-step-{i + 1}", ft.Card(ft.Container(
             ft.Column(parts, spacing=10, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), padding=12),
             elevation=3))
@@ -293,3 +336,9 @@ class TeachPanel:
                         style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))),
                     ft.TextButton(_("Keep them"), on_click=self.keep)], spacing=8)], spacing=8)
 
+
+def quiet() -> None:
+    """In a handler of the teaching screen: the body patches itself; the page-wide update after the handler
+    would draw the screen anew instead. Outside a session (a panel built alone) there is nothing to stop."""
+    with contextlib.suppress(RuntimeError):
+        ft.context.disable_auto_update()
