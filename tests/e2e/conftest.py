@@ -31,19 +31,15 @@ SETTLE_JS = """(quiet) => new Promise(resolve => {
   observer.observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
   timer = setTimeout(done, quiet);
   setTimeout(done, 5000); })"""
-# Stamps an input with the time Flutter configured it for editing (it sets `autocomplete` on the input it takes
-# over after the browser focused it): from then on what is typed there reaches the app. Called before each click,
-# it stamps the click's time too: the field is taken over once its stamp is later than the click's. (A mark that
-# focus cleared was missed by a wait polling every 100 ms: Flutter can focus the input again right after.)
+# Marks an input once Flutter has configured it for editing (it sets `autocomplete` on the input it takes over
+# after the browser focused it): from then on what is typed there reaches the app. Focus clears the mark.
 TAKEOVER_JS = """() => {
-  window.tourpadClickedAt = performance.now();
   if (window.tourpadTakeover) return;
+  document.addEventListener('focusin', e => { e.target.tourpadEdited = false; }, true);
   window.tourpadTakeover = new MutationObserver(records => {
-    for (const r of records) r.target.tourpadConfiguredAt = performance.now(); });
+    for (const r of records) if (r.target === document.activeElement) r.target.tourpadEdited = true; });
   window.tourpadTakeover.observe(document.body, {subtree: true, attributes: true, attributeFilter: ['autocomplete']});
 }"""
-TAKEN_OVER_JS = "() => (document.activeElement?.tourpadConfiguredAt ?? -1) >= window.tourpadClickedAt"
-
 #: How long (ms) a click's focus may wait for Flutter's takeover before the field is clicked again. A takeover
 #: comes on Flutter's next frame, seconds late at worst on a loaded machine; a click that missed it (the field
 #: redrawn under the click) never gets one, and waiting a whole SLOW for it cost a Stats run a minute.
@@ -247,7 +243,8 @@ class Pad:
                     "l => { const e = document.activeElement; if (e?.tagName !== 'INPUT') return false;"
                     " const name = e.getAttribute('aria-label'); return !name || name.split('\\n')[0] === l; }",
                     arg=label, timeout=5000, polling=POLL_MS)
-                self.page.wait_for_function(TAKEN_OVER_JS, timeout=TAKEOVER_MS, polling=POLL_MS)
+                self.page.wait_for_function("() => document.activeElement?.tourpadEdited === true",
+                                            timeout=TAKEOVER_MS, polling=POLL_MS)
                 return True
             except Exception:
                 self.page.wait_for_timeout(300)
