@@ -259,9 +259,10 @@ class Pad:
             box.fill(text)
             try:
                 # case-insensitive: some fields capitalize what is typed (the table's join code)
-                self.page.wait_for_function(
+                self.page.wait_for_function(  # on every frame, not every POLL_MS: the keypad's field empties
+                    # as soon as the app has taken its letters, so the text is there for a moment only
                     "([l, t]) => document.activeElement?.value?.toUpperCase() === t.toUpperCase()",
-                    arg=[label, text], timeout=3000, polling=POLL_MS)
+                    arg=[label, text], timeout=3000)
                 self.page.wait_for_timeout(150)  # let the change event reach the server
                 return
             except Exception:
