@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 APT    := DEBIAN_FRONTEND=noninteractive apt-get
 
-.PHONY: run test lint system-deps clean catalogs compiled-catalogs webvendor
+.PHONY: run test lint system-deps scan-fonts clean catalogs compiled-catalogs webvendor
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq python3-venv && $(PYTHON) -m venv $(VENV); }
@@ -27,6 +27,12 @@ system-deps:
 	@command -v chromium >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && ls $(FONTS) >/dev/null 2>&1 || { \
 	  $(APT) update -qq && $(APT) install -y -qq chromium poppler-utils fonts-liberation fonts-dejavu-core; }
 	@command -v npm >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq nodejs npm; }
+
+# The publisher's cards are read untaught by their corner letter and number, compared with these common faces
+# (scorer/scan/glyphs.py): the app scans, so `make run` needs them as much as the tests do.
+SCAN_FONTS := /usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf /usr/share/fonts/truetype/freefont/FreeSans.ttf
+scan-fonts:
+	@ls $(SCAN_FONTS) >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq fonts-urw-base35 fonts-freefont-ttf; }
 
 # The web app's code reader: zxing-wasm from npm, pinned by webvendor/package-lock.json; `tourpad publish` copies
 # its ES module and .wasm into the site (scorer/web/code_reader.py).
@@ -52,7 +58,7 @@ catalogs: $(STAMP)
 
 compiled-catalogs: $(MO_FILES)
 
-run: $(STAMP) $(MO_FILES)
+run: $(STAMP) $(MO_FILES) scan-fonts
 	$(BIN)/tourpad app
 
 # lint-imports checks the contracts in pyproject.toml: layers point down, no import cycles, the app's screens
@@ -63,7 +69,7 @@ lint: $(STAMP)
 
 # worksteal: a worker that runs out of tests takes half of the other's queue (tests/conftest.py puts the browser
 # tests first), so neither sits idle while the other still has minutes of browser tests queued
-test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps $(WEBVENDOR) lint
+test: $(STAMP) $(MO_FILES) $(ACTIONLINT) system-deps scan-fonts $(WEBVENDOR) lint
 	$(BIN)/pytest -q -n 2 --dist worksteal --timeout 600 --durations=15  # the slowest: the suite has 15 min
 
 clean:

@@ -109,3 +109,73 @@ def test_a_faint_naming_needs_the_face_to_agree(australia, monkeypatch):
     assert faces.read_card(never_taught, australia, deck).letter is None
     # The look-alike's own face, named as faintly, still reads: its likeness agrees.
     assert faces.read_card(cut(tuning.face_of(australia, look_alike, STYLE)), australia, deck).letter == look_alike
+
+
+# --- Nothing taught: the corner letter and number (issue 42, deliver 1) ------------------------------------------
+
+@pytest.fixture
+def untaught_australia(australia, tmp_path, monkeypatch):
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    assert not taught.load_deck(australia.id)
+    return australia
+
+
+def assert_read_without_guessing(result, named_at_least: int) -> None:
+    """Every letter shown is the card's, most cards are named, and the rest are `?` for the player to tap."""
+    assert len(result.letters) == len(ROW), result.problems
+    for shown, card in zip(result.letters, ROW, strict=True):
+        assert shown in ("?", card), (result.letters, result.problems)
+    assert sum(shown != "?" for shown in result.letters) >= named_at_least, (result.letters, result.problems)
+
+
+@pytest.mark.parametrize("style", [tuning.tuning_style(seed) for seed in (1, 3, 5)],
+                         ids=lambda style: style.font.rsplit("/", 1)[-1])
+def test_untaught_corners_name_cards_and_never_wrongly(australia, style):
+    # A card cut straight from its face: the corner letter and number read as shapes, in fonts the reader has no
+    # drawing of (a mono, a serif bold), named only when both read clearly and the number is the letter's.
+    named = {letter: faces.read_corners(cut(tuning.face_of(australia, letter, style)), australia).letter
+             for letter in australia.letters}
+    assert all(shown in (None, letter) for letter, shown in named.items()), named
+    assert sum(shown is not None for shown in named.values()) >= 20, named
+
+
+@pytest.mark.parametrize("lay, mat", [
+    (tuning.Lay(0.0, 0.0, "daylight", 0.4), "plain"),
+    (tuning.Lay(-9.0, 0.0, "daylight", 0.4), "plain"),
+    (tuning.Lay(1.0, 4.0, "warm", 0.4), "plain"),
+    (tuning.Lay(2.0, 0.0, "dim", 0.4), "weave"),
+], ids=["touching", "overlapping 9 mm", "curved", "patterned mat"])
+def test_an_untaught_row_names_most_cards_and_leaves_the_rest_unsure(untaught_australia, lay, mat):
+    options = {} if mat == "plain" else {"mat_kind": mat}
+    assert_read_without_guessing(scan_row(row_photo(untaught_australia, lay, **options), untaught_australia), 4)
+
+
+def test_an_untaught_card_whose_number_contradicts_its_letter_reads_unsure(untaught_australia):
+    site, _number, icons = tuning.printed_facts(untaught_australia, "N")
+    misprinted = tuning.tuning_face(untaught_australia.id, "N", site, 2, icons, STYLE)
+    jpeg = row_photo(untaught_australia, tuning.Lay(3.0, 0.0, "daylight", 0.4),
+                     extra_faces={ROW.index("N"): misprinted})
+    result = scan_row(jpeg, untaught_australia)
+    assert result.letters[ROW.index("N")] == "?"
+    assert any("N with number 2" in problem for problem in result.problems), result.problems
+    assert_read_without_guessing(result, 3)
+
+
+def test_the_corners_are_looked_at_in_the_photo_at_its_own_resolution(australia):
+    # The same face as a photo at 10 px/mm and as the reader's 4 px/mm cut: the corner window taken from the
+    # photo through the cut's place in it is the cut's window, finer (8 px/mm, the finest looked at).
+    from scorer.scan import glyphs
+
+    face = tuning.face_of(australia, "K", STYLE)
+    pad = find.PAD_MM
+    photo = cv2.resize(cv2.cvtColor(np.asarray(face.convert("RGB")), cv2.COLOR_RGB2GRAY), (630, 880),
+                       interpolation=cv2.INTER_AREA)
+    photo = cv2.copyMakeBorder(photo, 10 * pad, 10 * pad, 10 * pad, 10 * pad, cv2.BORDER_REPLICATE)
+    cut_to_photo = np.diag([10 / find.PX_PER_MM, 10 / find.PX_PER_MM, 1.0])
+    fine = glyphs._window(cut(face), glyphs.LETTER_AT_MM, 8, (photo, cut_to_photo))
+    coarse = glyphs._window(cut(face), glyphs.LETTER_AT_MM, 8, None)
+    assert (fine.scale, coarse.scale) == (8, find.PX_PER_MM)
+    assert fine.grey.shape == (128, 128) and coarse.grey.shape == (64, 64)
+    shrunk = cv2.resize(fine.grey, (64, 64), interpolation=cv2.INTER_AREA)
+    assert np.corrcoef(shrunk.ravel(), coarse.grey.ravel())[0, 1] > 0.95
+    assert faces.read_corners(cut(face), australia, (photo, cut_to_photo)).letter == "K"

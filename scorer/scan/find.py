@@ -61,6 +61,10 @@ class FoundCard:
     #: upright), placed as `plain` is (from its circle, at the row's scale: a whole card even where its own
     #: outline was fitted to a neighbour's edge): where teaching cuts the card out in colour for the editor.
     corners: np.ndarray | None = None
+    #: Where a pixel of `image` and of `plain` lies in the photo (3 × 3, cut to photo): the corner characters
+    #: are looked at again at the photo's own resolution, finer than the cut's.
+    image_to_photo: np.ndarray | None = None
+    plain_to_photo: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -561,15 +565,17 @@ def _cut_cards(comb: _Comb, source: np.ndarray, back: np.ndarray, around: int, t
         in_strip = np.float64([plain_corner, plain_corner + width, plain_corner + width + height,
                                plain_corner + height])
         in_photo = cv2.perspectiveTransform(in_strip.reshape(-1, 1, 2), back).reshape(4, 2).astype(np.float32)
-        cards.append(FoundCard(_cut(source, corner, right, down),
-                               (float(centre[0] / centre[2]), float(centre[1] / centre[2])),
-                               _cut(source, plain_corner, *square), in_photo))
+        (image, image_to_strip), (plain, plain_to_strip) = (_cut(source, corner, right, down),
+                                                             _cut(source, plain_corner, *square))
+        cards.append(FoundCard(image, (float(centre[0] / centre[2]), float(centre[1] / centre[2])), plain,
+                               in_photo, back @ image_to_strip, back @ plain_to_strip))
     return tuple(cards)
 
 
-def _cut(source: np.ndarray, corner: np.ndarray, right: np.ndarray, down: np.ndarray) -> np.ndarray:
+def _cut(source: np.ndarray, corner: np.ndarray, right: np.ndarray, down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The card whose top-left corner is at `corner` in `source`, `right` and `down` one millimetre along its
-    top and left edges, cut out upright (CARD_PX, with PAD_MM of what surrounds it)."""
+    top and left edges, cut out upright (CARD_PX, with PAD_MM of what surrounds it), and where each of the
+    cut's pixels lies in `source` (3 × 3)."""
     mm = PX_PER_MM
     box = np.float32([corner - PAD_MM * mm * (right + down),
                       corner + (CARD_MM[0] + PAD_MM) * mm * right - PAD_MM * mm * down,
@@ -577,4 +583,4 @@ def _cut(source: np.ndarray, corner: np.ndarray, right: np.ndarray, down: np.nda
     cut = np.float32([[0, 0], [CARD_PX[0], 0], [0, CARD_PX[1]]])
     card = cv2.warpAffine(source, cv2.getAffineTransform(box, cut), CARD_PX, flags=cv2.INTER_AREA,
                           borderMode=cv2.BORDER_REPLICATE)
-    return np.ascontiguousarray(card)
+    return np.ascontiguousarray(card), np.vstack([cv2.getAffineTransform(cut, box), [0.0, 0.0, 1.0]])

@@ -82,6 +82,21 @@ def test_four_teaching_photos_then_row_photos_fill_the_letters(server, phone, op
     pad.shot("teach-05-row-read")
 
 
+def test_with_nothing_taught_a_row_photo_is_read_by_its_corners(server, phone, open_app, tmp_path):
+    """Issue 42: a family that never taught its deck photographs a row of the publisher's cards on the keypad's
+    Photo file (the Camera button hands the page's own shot to the same reader): the corner letters and numbers
+    fill the row in, for the player to check before saving."""
+    australia = load_edition("australia")
+    pad = open_app(phone, server.url)
+    start_and_open_entry(pad)
+    played = tmp_path / "untaught.jpg"
+    played.write_bytes(row_photo(australia, deck_style(STYLE), ANN))
+    upload(pad, played)
+    pad.wait_text("entry-cards", rf"^Cards: {re.escape(ANN)} \(7 of 7\)", timeout=60000)
+    assert "save the round" in pad.text("scan-status")  # filled in for the player to check: not entered yet
+    pad.shot("teach-06-untaught-row")
+
+
 def test_a_french_phone_teaches_in_french(server, new_context, open_app, tmp_path):
     """Opened from a link (the route survives a reload); a wrong letter is refused and nothing is learned."""
     australia = load_edition("australia")
