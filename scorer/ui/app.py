@@ -187,6 +187,14 @@ def live_text(field: ft.Ref[ft.TextField]) -> str | None:
     return control.value or ""
 
 
+def quiet() -> None:
+    """In a handler of a screen drawn as a component (an `island`): the component patches itself; the update of
+    the whole page after the handler would draw it anew instead (and every other screen's views with it).
+    Outside a session (a screen built alone, as a test may) there is nothing to stop."""
+    with contextlib.suppress(RuntimeError):
+        ft.context.disable_auto_update()
+
+
 def island(component: Callable[..., object], *args, **kwargs) -> ft.Control:
     """A component (`@ft.component`) placed in a screen drawn by hand: it renders itself again, alone, when an
     observable model among its args changes, and keeps its controls' identity from one render to the next

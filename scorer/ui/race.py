@@ -25,7 +25,7 @@ from scorer.race import history
 from scorer.race.checker import CheckerInputError, JourneyChecker
 from scorer.race.map_view import MapPicture, map_picture
 from scorer.race.solo import SoloError, SoloRace, bot_label
-from scorer.ui.app import PadApp, Screen, island, live_text, screen, sem
+from scorer.ui.app import PadApp, Screen, island, live_text, quiet, screen, sem
 
 #: The "Trip 1" column: wide enough for "Voyage 10" on one line.
 TRIP_LABEL_W = 76
@@ -559,8 +559,7 @@ def race_screens(app: PadApp) -> tuple[RaceScreens, RaceChanges]:
         changes = RaceChanges()
 
         def changed() -> None:
-            # the body patches itself; the page-wide update after the handler would draw the screen anew
-            ft.context.disable_auto_update()
+            quiet()
             changes.count += 1
 
         _WINDOWS[app] = RaceScreens(changed, load_board(), data_dir(), app.store), changes

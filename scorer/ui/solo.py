@@ -27,7 +27,7 @@ from scorer.solo.view import (
     status_line,
     step_line,
 )
-from scorer.ui.app import NotFound, PadApp, Screen, island, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, quiet, screen, sem
 from scorer.ui.end import final_ranking_view
 from scorer.ui.home import CHOSEN, PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
@@ -178,10 +178,9 @@ def chosen_style(selected: bool) -> ft.ButtonStyle | None:
     return CHOSEN if selected else None
 
 
-def quiet(change) -> None:
-    """A tap on the form: the model changes and the component patches itself; the page-wide update after
-    the handler would draw the form anew instead."""
-    ft.context.disable_auto_update()
+def quiet_change(change) -> None:
+    """A tap on the form: the model changes and the component patches itself (`quiet`)."""
+    quiet()
     change()
 
 
@@ -198,14 +197,14 @@ def setup_form(setup: SoloSetup, app: PadApp) -> ft.Control:
         setup.edition = setup.deck = edition
 
     def pick_deck(deck: str) -> None:
-        quiet(lambda: setattr(setup, "deck", deck))
+        quiet_change(lambda: setattr(setup, "deck", deck))
 
     def start(e) -> None:
         try:
             game_id, game = new_game(app.store, setup.deck, list(setup.bots[:setup.count]), setup.variant)
         except SoloError as err:
             refused = str(err)
-            quiet(lambda: setattr(setup, "message", refused))
+            quiet_change(lambda: setattr(setup, "message", refused))
             return
         win = window(app)
         win.game_id, win.game, win.hint, win.summary_round = game_id, game, None, None
@@ -213,22 +212,22 @@ def setup_form(setup: SoloSetup, app: PadApp) -> ft.Control:
 
     editions = [e for e in SOLO_EDITIONS if e in available_editions()]
     edition_row = ft.Row([choice_button(short_edition_name(e), e == setup.edition,
-                                        lambda ev, e=e: quiet(lambda: pick_edition(e)))
+                                        lambda ev, e=e: quiet_change(lambda: pick_edition(e)))
                           for e in editions], wrap=True, spacing=8, run_spacing=8)
     deck_column = ft.Column([deck_choice(app, setup.edition, setup.deck, pick_deck)], spacing=0,
                             horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
-    count_row = ft.Row([choice_button(str(n), n == setup.count, lambda ev, n=n: quiet(lambda: setup.choose_count(n)),
-                                      f"bots-{n}")
+    count_row = ft.Row([choice_button(str(n), n == setup.count,
+                                      lambda ev, n=n: quiet_change(lambda: setup.choose_count(n)), f"bots-{n}")
                         for n in (1, 2, 3)], spacing=8)
     bots_column = ft.Column([
         ft.Row([ft.Text(_("Bot {n}").format(n=i + 1), width=52),
                 *(choice_button(difficulty_label(level), setup.bots[i] == level,
-                                lambda ev, i=i, level=level: quiet(lambda: setup.choose_bot(i, level)),
+                                lambda ev, i=i, level=level: quiet_change(lambda: setup.choose_bot(i, level)),
                                 f"bot-{i + 1}-{level}")
                   for level in DIFFICULTIES)], spacing=6, wrap=True, run_spacing=6)
         for i in range(setup.count)], spacing=8)
     variant = ft.Switch(value=setup.variant, disabled=setup.count < 2,
-                        on_change=lambda e: quiet(lambda: setattr(setup, "variant", bool(e.control.value))))
+                        on_change=lambda e: quiet_change(lambda: setattr(setup, "variant", bool(e.control.value))))
     return ft.Column([
         section(_("Edition"), edition_row, deck_column),
         section(_("Bots"), count_row, bots_column,

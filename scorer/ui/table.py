@@ -40,7 +40,7 @@ from scorer.table.phone_links import GuestLink, HostLinks
 from scorer.table.service import TableError, TableService, normalize_code
 from scorer.table.sheet import SeatSheetSession
 from scorer.table.transport import SeatTransport, ServiceTransport
-from scorer.ui.app import NotFound, PadApp, Screen, TapGuard, island, live_text, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, TapGuard, island, live_text, quiet, screen, sem
 from scorer.ui.end import end_screen
 from scorer.ui.entry import entry_screen
 from scorer.ui.home import edition_name
@@ -166,12 +166,6 @@ class TablePlace:
 
     def say(self, message: str, good_news: bool = False) -> None:
         self.message, self.good_news = message, good_news
-
-
-def quiet() -> None:
-    """In a handler of a table screen: the component patches itself; the update of the whole page after the
-    handler would draw it anew instead (and every other screen's views with it)."""
-    ft.context.disable_auto_update()
 
 
 def typed_field(place: TablePlace, key: str, label: str, width: int = 220, **options) -> ft.TextField:

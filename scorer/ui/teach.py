@@ -11,7 +11,6 @@ and a machine without OpenCV get a message instead of the buttons.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from dataclasses import dataclass
 
 import flet as ft
@@ -29,7 +28,7 @@ from scorer.pad.teach import (
     teaching_rows,
 )
 from scorer.runtime import IN_BROWSER, needs_host
-from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, screen, sem
+from scorer.ui.app import NotFound, PadApp, Screen, island, live_text, quiet, screen, sem
 from scorer.ui.home import PAD
 from scorer.ui.named import icon_button
 from scorer.ui.scan_entry import PhotoSource
@@ -335,10 +334,3 @@ class TeachPanel:
                         _("Forget"), icon=ft.Icons.DELETE, on_click=self.forget,
                         style=ft.ButtonStyle(bgcolor=ft.Colors.ERROR, color=ft.Colors.ON_ERROR))),
                     ft.TextButton(_("Keep them"), on_click=self.keep)], spacing=8)], spacing=8)
-
-
-def quiet() -> None:
-    """In a handler of the teaching screen: the body patches itself; the page-wide update after the handler
-    would draw the screen anew instead. Outside a session (a panel built alone) there is nothing to stop."""
-    with contextlib.suppress(RuntimeError):
-        ft.context.disable_auto_update()
