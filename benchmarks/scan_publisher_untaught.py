@@ -128,8 +128,8 @@ def run(edition: Edition, photos_count: int, which: str, seed: int | None = None
         truth = "".join(shot.letters)
         started = time.thread_time()
         rgb = load_rgb(shot.jpeg)
-        row = find_cards(rgb)
         grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        row = find_cards(rgb, grey)
         finding = time.thread_time() - started
         for name, read in readers.items():
             started = time.thread_time()

@@ -153,7 +153,7 @@ def test_a_blank_end_beyond_the_row_is_dropped_and_a_bad_cut_gets_a_second_look(
     # Beyond the last card, the table's pattern made an eighth "card" (edges the size of one, no face).
     table = np.random.default_rng(1).normal(110, 25, cards[0].image.shape).clip(0, 255).astype(np.uint8)
     found = find.FoundRow((*cards, find.FoundCard(table, (700.0, 0.0))), False)
-    monkeypatch.setattr(faces, "find_cards", lambda rgb: found)
+    monkeypatch.setattr(faces, "find_cards", lambda rgb, gray=None: found)
     assert faces.read_card(off, australia, taught.load_deck(australia.id)).letter is None
     read = faces.read_row(b"", australia, rgb=np.zeros((8, 8, 3), np.uint8))
     assert [reading.letter for reading in read.readings] == list(ROW)

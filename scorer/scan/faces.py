@@ -636,10 +636,9 @@ def read_row(source, edition: Edition, rgb: np.ndarray | None = None) -> Publish
     started = time.perf_counter()
     rgb = load_rgb(source) if rgb is None else rgb
     deck = load_deck(edition.id)
-    row = find_cards(rgb)
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)  # found in, and the corners read at the photo's resolution
+    row = find_cards(rgb, grey)
     index = _DeckIndex(deck) if deck else None
-
-    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
 
     def read_one(card: FoundCard) -> CardReading:
         reading = read_card(card.image, edition, deck, index, _in_photo(grey, card.image_to_photo))
