@@ -71,15 +71,18 @@ def australia():
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items):
-    """The browser tests (10–130 s each) come first, the longest of them (marked `minutes`) before the rest, then
-    the other slow ones (marked `slow`), and the short tests after: with `--dist worksteal` (Makefile) the worker
-    that runs out takes tests from the end of the other's queue, so the short ones even out the finish instead
-    of a long test starting last while the other worker has nothing left (up to two minutes of one core idle).
-    The order within each group stays pytest-randomly's (this hook runs after its shuffle)."""
-    def group(item) -> int:
+    """The browser tests (10–360 s each) come first, the longest of them (marked `minutes`, longest first by the
+    marker's estimate) before the rest, then the other slow ones (marked `slow`), and the short tests after:
+    with `--dist worksteal` (Makefile) the worker that runs out takes tests from the end of the other's queue,
+    so the short ones even out the finish instead of a long test starting last while the other worker has
+    nothing left. The four-phone test (4–6 minutes in the suite) started fifth of the six long ones in one run
+    and ran its last four minutes alone. The order within each group stays pytest-randomly's (this hook runs
+    after its shuffle; the sort is stable)."""
+    def group(item) -> tuple[int, float]:
         if "e2e" in item.keywords:
-            return 0 if "minutes" in item.keywords else 1
-        return 2 if "slow" in item.keywords else 3
+            minutes = item.get_closest_marker("minutes")
+            return (0, -float(minutes.args[0]) if minutes.args else -1.0) if minutes else (1, 0.0)
+        return (2, 0.0) if "slow" in item.keywords else (3, 0.0)
 
     items.sort(key=group)
 

@@ -379,12 +379,18 @@ def pytest_runtest_makereport(item, call):
 @pytest.fixture
 def new_context(browser, request):
     """Makes browser contexts that close after the test; when the test fails, each of their pages is
-    screenshotted first (FAILED-<test>-<n>.png)."""
+    screenshotted first (FAILED-<test>-<n>.png).
+
+    Their pages ask for reduced motion, as a phone's accessibility setting does: Flutter then skips most of its
+    animations, whose frames Chromium draws in software here: a sixth of a served-app game's CPU (79 → 66
+    CPU-seconds for `test_full_australia_game_by_letters`), the same screens and taps. A test that wants the
+    animations passes `reduced_motion="no-preference"`; contexts made straight from `browser` (the killed pad,
+    the screens tour, the camera's) keep them."""
     made = []
     request.node.browser_consoles = []
 
     def make(**options):
-        made.append(browser.new_context(**options))
+        made.append(browser.new_context(**{"reduced_motion": "reduce", **options}))
         # each context's console (its pages', and their workers' where the web app's Python prints its
         # warnings), the last lines kept for a failure's report
         console: deque[str] = deque(maxlen=CONSOLE_LINES)

@@ -131,7 +131,7 @@ def reopen(context, url: str):
     return wait_usable(page)
 
 
-@pytest.mark.minutes
+@pytest.mark.minutes(5)  # the suite's longest test: started before every other
 def test_four_phones_share_a_table_by_codes_and_survive_a_closed_guest_and_a_reloaded_host(static, new_context,
                                                                                            tmp_path):
     started = time.monotonic()

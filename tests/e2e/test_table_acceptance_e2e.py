@@ -84,7 +84,7 @@ def expected_game() -> tuple[dict, list[list[str]], list[list[int]], list[int]]:
     return data, sentences, running, list(report.totals)
 
 
-@pytest.mark.minutes
+@pytest.mark.minutes(2)
 def test_three_phones_and_the_board_play_a_whole_usa_game(host, tmp_path, new_context):
     data, sentences, running, totals = expected_game()
     names = data["players"]
