@@ -16,6 +16,8 @@ the held-out photos only to report (it lists no row, so no one tunes on a held-o
 
     PYTHONPATH=. .venv/bin/python -m benchmarks.scan_publisher_untaught --set tuning --photos 20
 
+(`--seed 6161` draws another tuning sample, `--editions australia,usa,europe` all three.)
+
 Tesseract needs `apt-get install tesseract-ocr` and `pip install tesserocr`; without them only the corner shapes
 are measured.
 """
@@ -159,9 +161,12 @@ def main() -> None:
     parser.add_argument("--set", choices=("tuning", "held-out"), default="tuning")
     parser.add_argument("--photos", type=int, default=20)
     parser.add_argument("--editions", default="australia,usa")
+    parser.add_argument("--seed", type=int, help="another tuning sample than the tuning set's own seed")
     args = parser.parse_args()
+    if args.seed is not None and args.set != "tuning":
+        parser.error("--seed draws another tuning sample; the held-out set has its one committed seed")
     for edition_id in args.editions.split(","):
-        print(json.dumps(run(resolve_edition(edition_id), args.photos, args.set)), flush=True)
+        print(json.dumps(run(resolve_edition(edition_id), args.photos, args.set, args.seed)), flush=True)
 
 
 if __name__ == "__main__":

@@ -139,6 +139,27 @@ def test_untaught_corners_name_cards_and_never_wrongly(australia, style):
     assert sum(shown is not None for shown in named.values()) >= 20, named
 
 
+def test_a_blurred_letter_run_into_its_hexagon_badge_is_read_on_the_badge(australia, monkeypatch):
+    # A serif bold letter on a hexagon hardly larger than itself, blurred as a photo blurs it: the letter joins the
+    # field beyond the badge at every threshold, and only the badge's outline still surrounds it.
+    from scorer.scan import glyphs
+
+    style = tuning.tuning_style(2)
+    assert (style.badge, style.font.rsplit("/", 1)[-1]) == ("hexagon", "DejaVuSerif-Bold.ttf")
+    blurred = {letter: cv2.GaussianBlur(cut(tuning.face_of(australia, letter, style)), (0, 0), 1.5)
+               for letter in australia.letters}
+
+    def named() -> dict[str, str | None]:
+        return {letter: faces.read_corners(card, australia).letter for letter, card in blurred.items()}
+
+    on_badges = named()
+    assert all(shown in (None, letter) for letter, shown in on_badges.items()), on_badges
+    monkeypatch.setattr(glyphs, "_held_by_badge", lambda *_args: [])
+    loose_only = named()
+    assert sum(shown is not None for shown in on_badges.values()) >= \
+        sum(shown is not None for shown in loose_only.values()) + 5, (on_badges, loose_only)
+
+
 @pytest.mark.parametrize("lay, mat", [
     (tuning.Lay(0.0, 0.0, "daylight", 0.4), "plain"),
     (tuning.Lay(-9.0, 0.0, "daylight", 0.4), "plain"),

@@ -586,11 +586,11 @@ def read_corners(card: np.ndarray, edition: Edition, photo: tuple[np.ndarray, np
     from scorer.scan.glyphs import read_letter, read_number
 
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
-    letter = read_letter(card, edition.letters, photo)
+    letter = read_letter(card, edition.letters, photo, LETTER_CLEAR)
     if letter.char is None or letter.fit < LETTER_CLEAR or letter.margin < LETTER_LEAD or \
             letter.field > (BAR_FIELD_SPREAD if letter.char in BAR_LETTERS else FIELD_SPREAD):
         return CardReading(None)
-    digit = read_number(card, "".join(sorted({str(number) for number in edition.numbers})), photo)
+    digit = read_number(card, "".join(sorted({str(number) for number in edition.numbers})), photo, NUMBER_CLEAR)
     if digit.char is None or digit.fit < NUMBER_CLEAR or digit.margin < NUMBER_LEAD:
         return CardReading(None)
     if int(digit.char) != number_of[letter.char]:

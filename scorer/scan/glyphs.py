@@ -152,16 +152,27 @@ def _window(card: np.ndarray, at_mm: tuple[float, float], half_mm: float,
     return _Window(cv2.GaussianBlur(image.astype(np.float32), (0, 0), 0.7 * scale / PX_PER_MM), scale)
 
 
-def _candidates(window: _Window, reach_mm: float,
-                height_mm: tuple[float, float]) -> list[tuple[tuple[int, int, int, int], np.ndarray, int]]:
-    """The pieces of the window that could be a printed character, each as its mask cut to its outline with
-    its outline's box (x, y, w, h) in the window and its kind (0 darker, 1 lighter than its surroundings): the
-    height of a character, centred within `reach_mm` of the window's middle, not touching its edge."""
+#: A character's piece: its outline's box (x, y, w, h) in the window, its mask cut to that box, and its kind (0
+#: darker, 1 lighter than its surroundings).
+Piece = tuple[tuple[int, int, int, int], np.ndarray, int]
+
+
+def _character_sized(w: int, h: int, area: int, scale: float, height: tuple[float, float]) -> bool:
+    """Whether a piece is the size and shape of a printed character (`height` in px)."""
+    fill = area / (w * h)
+    return height[0] <= h <= height[1] and 0.5 * scale <= w <= 1.6 * h and \
+        0.06 <= fill <= (0.95 if w < 0.35 * h else 0.8)
+
+
+def _candidates(window: _Window, reach_mm: float, height_mm: tuple[float, float]) -> tuple[list[Piece], list[Piece]]:
+    """The pieces of the window that could be a printed character: the height of a character, centred within
+    `reach_mm` of the window's middle, not touching its edge. Then, apart, the characters badges hold
+    (`_held_by_badge`), for when no piece reads clearly."""
     grey, scale = window.grey, window.scale
     cy, cx = grey.shape[0] / 2, grey.shape[1] / 2
     around = cv2.GaussianBlur(grey, (0, 0), 1.5 * scale)
     spread = float(np.percentile(grey, 95) - np.percentile(grey, 5))
-    low, high = height_mm[0] * scale, height_mm[1] * scale
+    height = (height_mm[0] * scale, height_mm[1] * scale)
     masks = [mask for share in THRESHOLD_SHARES
              for mask in (grey < around - max(4.0, share * spread), grey > around + max(4.0, share * spread))]
     # A thin stroke blurred to half its contrast (an H's bar, an M's diagonals in a serif) falls below those
@@ -171,28 +182,57 @@ def _candidates(window: _Window, reach_mm: float,
     lightest, darkest = cv2.dilate(grey, kernel), cv2.erode(grey, kernel)
     middle, contrasty = (lightest + darkest) / 2, lightest - darkest > max(8.0, LOCAL_CONTRAST * spread)
     masks += [contrasty & (grey < middle), contrasty & (grey > middle)]
-    sized = []
+
+    def near(left: int, top: int, w: int, h: int) -> bool:
+        return bool(np.hypot(left + w / 2 - cx, top + h / 2 - cy) <= reach_mm * scale)
+
+    sized, held = [], []
     for index, mask in enumerate(masks):
         count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
         for label in range(1, count):
             left, top, w, h, area = stats[label]
-            fill = area / (w * h)
-            if not low <= h <= high or w > 1.6 * h or w < 0.5 * scale or fill < 0.06 or \
-                    fill > (0.95 if w < 0.35 * h else 0.8):
+            piece = labels[top:top + h, left:left + w] == label
+            if height[0] <= h <= BADGE_TALLER * height[1] and w <= BADGE_TALLER * height[1] and \
+                    area >= BADGE_FILL * w * h:
+                held += [((left + x, top + y, hw, hh), inner, 1 - index % 2)
+                         for (x, y, hw, hh), inner in _held_by_badge(piece, scale, height)
+                         if near(left + x, top + y, hw, hh)]
+            if not _character_sized(w, h, area, scale, height):
                 continue
             if left == 0 or top == 0 or left + w >= grey.shape[1] or top + h >= grey.shape[0]:
                 continue
-            if np.hypot(left + w / 2 - cx, top + h / 2 - cy) > reach_mm * scale:
-                continue
-            sized.append(((left, top, w, h), labels[top:top + h, left:left + w] == label, index % 2))
-    return sized
+            if near(left, top, w, h):
+                sized.append(((left, top, w, h), piece, index % 2))
+    return sized, held
+
+
+#: A badge is a piece at most this many times a character's greatest height, tall and wide, that fills at least
+#: BADGE_FILL of its box and BADGE_SOLID of its outline (a ring round a number is no badge: its inside is a field).
+BADGE_TALLER, BADGE_FILL, BADGE_SOLID = 1.6, 0.35, 0.5
+
+
+def _held_by_badge(badge: np.ndarray, scale: float, height: tuple[float, float],
+                   ) -> list[tuple[tuple[int, int, int, int], np.ndarray]]:
+    """The characters a badge's outline holds (box in the badge's box, and mask), as the gaps inside its convex
+    outline: a letter that runs into the edge of a badge hardly larger than itself (a hexagon's, a blurred
+    photo's) joins the field beyond the badge at every threshold, so it is never a piece of its own, but the
+    badge's outline still surrounds it."""
+    outline = np.zeros(badge.shape, np.uint8)
+    cv2.fillConvexPoly(outline, cv2.convexHull(cv2.findNonZero(badge.astype(np.uint8))), 1)
+    if badge.sum() < BADGE_SOLID * outline.sum():
+        return []
+    gaps = cv2.erode(outline, np.ones((3, 3), np.uint8)).astype(bool) & ~badge
+    _count, labels, stats, _centres = cv2.connectedComponentsWithStats(gaps.astype(np.uint8), connectivity=8)
+    return [((left, top, w, h), labels[top:top + h, left:left + w] == label)
+            for label, (left, top, w, h, area) in enumerate(stats[1:].tolist(), start=1)
+            if _character_sized(w, h, area, scale, height)]
 
 
 #: A piece fits some character's drawings at least this well to be taken for a character at all.
 SHAPE_FIT = 0.6
 
 
-def _split(box: tuple[int, int, int, int], kind: int, others: list, scale: float) -> bool:
+def _split(box: tuple[int, int, int, int], kind: int, others: list[Piece], scale: float) -> bool:
     """Whether a piece is half of a character split by blur at a thin stroke (a serif W's middle, read as a V):
     another piece of its kind about as tall lies beside it, side by side, with no gap between them."""
     left, top, w, h = box
@@ -211,8 +251,7 @@ def _split(box: tuple[int, int, int, int], kind: int, others: list, scale: float
 SPLIT_HEIGHT, SPLIT_GAP_MM, SPLIT_OVERLAP = 0.6, 0.5, 0.3
 
 
-def _read(window: _Window, candidates: list[tuple[tuple[int, int, int, int], np.ndarray, int]], chars: str,
-          ) -> GlyphRead:
+def _read(window: _Window, candidates: list[Piece], chars: str) -> GlyphRead:
     """The character the candidates show, with its fit and its lead over any other character: the largest
     candidate that looks like a character (one stroke of a D, split off by blur, is a perfect I) and holds no
     candidate that fits better (a circle's fill round its digit, a badge round its letter)."""
@@ -268,14 +307,29 @@ def _field_spread(window: _Window, box: tuple[int, int, int, int], ink: np.ndarr
     return float(np.std(ring)) / (contrast + 1e-3)
 
 
-def read_letter(card: np.ndarray, letters: str, photo: tuple[np.ndarray, np.ndarray] | None = None) -> GlyphRead:
+def _read_clearest(window: _Window, pieces: tuple[list[Piece], list[Piece]], chars: str, clear: float) -> GlyphRead:
+    """The character the window's pieces show; when none reads `clear`, the one its badges hold, if that reads
+    better (looked for only then: a badge's gaps are often pieces of a picture, never a character)."""
+    loose, held = pieces
+    read = _read(window, loose, chars)
+    if read.fit >= clear or not held:
+        return read
+    on_badge = _read(window, held, chars)
+    return on_badge if on_badge.fit > read.fit else read
+
+
+def read_letter(card: np.ndarray, letters: str, photo: tuple[np.ndarray, np.ndarray] | None = None,
+                clear: float = 1.0) -> GlyphRead:
     """The card's corner letter among `letters` (the edition's), from its cut (grey, upright, padded) or, given
-    the photo (grey, and where each of the cut's pixels lies in it), from the photo at its own resolution."""
+    the photo (grey, and where each of the cut's pixels lies in it), from the photo at its own resolution. A
+    letter that does not fit some drawing `clear`ly is looked for on its badge too."""
     window = _window(card, LETTER_AT_MM, LETTER_REACH_MM + LETTER_HEIGHT_MM[1] / 2 + 1.5, photo)
-    return _read(window, _candidates(window, LETTER_REACH_MM, LETTER_HEIGHT_MM), letters)
+    return _read_clearest(window, _candidates(window, LETTER_REACH_MM, LETTER_HEIGHT_MM), letters, clear)
 
 
-def read_number(card: np.ndarray, digits: str, photo: tuple[np.ndarray, np.ndarray] | None = None) -> GlyphRead:
-    """The card's number (one digit of `digits`) inside its circle at the top-left corner."""
+def read_number(card: np.ndarray, digits: str, photo: tuple[np.ndarray, np.ndarray] | None = None,
+                clear: float = 1.0) -> GlyphRead:
+    """The card's number (one digit of `digits`) inside its circle at the top-left corner (`clear`: as for a
+    letter)."""
     window = _window(card, NUMBER_AT_MM, NUMBER_REACH_MM + NUMBER_HEIGHT_MM[1] / 2 + 1.5, photo)
-    return _read(window, _candidates(window, NUMBER_REACH_MM, NUMBER_HEIGHT_MM), digits)
+    return _read_clearest(window, _candidates(window, NUMBER_REACH_MM, NUMBER_HEIGHT_MM), digits, clear)
