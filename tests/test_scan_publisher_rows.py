@@ -139,6 +139,19 @@ def test_untaught_corners_name_cards_and_never_wrongly(australia, style):
     assert sum(shown is not None for shown in named.values()) >= 20, named
 
 
+def test_a_row_on_a_mat_whose_stripes_brighten_under_the_lamp_is_found_whole(australia):
+    # Tuning photo 2 of seed 5151: dim light on a mat of broad red and blue stripes, brighter at the middle of the
+    # photo than its border shows, so two stripes' crests are colours the border has not. They are smooth, and so
+    # table; taken for card, they joined the row's outline and three cards of seven were found.
+    seed, index = 5151, 2
+    shot = tuning.photo(australia, tuning.tuning_style(seed * 7919), seed, index, photo_size=(2592, 1944))
+    rgb = find.load_rgb(shot.jpeg)
+    preview = cv2.resize(rgb, (find.PREVIEW_PX, find.PREVIEW_PX * 3 // 4), interpolation=cv2.INTER_AREA)
+    mask = find._card_mask(preview)
+    assert np.count_nonzero(mask[:100]) == 0  # the crest above the row is table
+    assert len(find.find_cards(rgb).cards) == len(shot.letters) == 7
+
+
 def test_a_blurred_letter_run_into_its_hexagon_badge_is_read_on_the_badge(australia, monkeypatch):
     # A serif bold letter on a hexagon hardly larger than itself, blurred as a photo blurs it: the letter joins the
     # field beyond the badge at every threshold, and only the badge's outline still surrounds it.

@@ -3,7 +3,8 @@
 OpenCV + numpy; only `scorer.scan.faces` (reading and teaching) imports it, lazily from the scanner, so the
 browser build never loads OpenCV.
 
-1. **The row**: the table is what the photo's border shows; everything far from the table's colours is card.
+1. **The row**: the table is what the photo's border shows; everything far from the table's colours and near a
+   printed edge is card (a table's colours vary smoothly where the border does not show them).
    The cards' outline (touching or overlapping cards form one outline) is fitted with a quadrilateral and
    rectified (rotation and perspective) into a strip one card high, with a card's width more at each end (a
    card the colour of the table is missing from the outline).
@@ -76,9 +77,14 @@ class FoundRow:
     other_way: FoundRow | None = None
 
 
+#: A printed edge: the preview's grey changes this much across a 3×3 Sobel (a step of about 10 grey levels); the
+#: card is what lies within 1/PRINTED_REACH of the photo's short side of one (a card is 40-70 px of a 480 px side).
+PRINTED_EDGE, PRINTED_REACH = 40.0, 60
+
+
 def _card_mask(preview: np.ndarray) -> np.ndarray:
     """Where the preview (RGB) shows cards rather than table: far, in colour, from every table colour the
-    photo's border shows, closed into solid shapes."""
+    photo's border shows and near printed edges, closed into solid shapes."""
     lab = cv2.cvtColor(preview, cv2.COLOR_RGB2LAB).astype(np.float32)
     h, w = lab.shape[:2]
     band = max(4, min(h, w) // 25)
@@ -98,6 +104,14 @@ def _card_mask(preview: np.ndarray) -> np.ndarray:
     distance = np.min([np.linalg.norm(lab - c, axis=2) for c in centres], axis=0)
     spread = float(np.percentile(np.min([np.linalg.norm(border - c, axis=1) for c in centres], axis=0), 98))
     mask = (distance > max(12.0, 2.0 * spread)).astype(np.uint8) * 255
+    # A table's colours can vary where its border does not show it (a mat's stripes brighter under the lamp at the
+    # middle of the photo), but they vary smoothly; a card is printed all over. What lies far from any printed
+    # edge is table, whatever its colour.
+    grey = cv2.GaussianBlur(cv2.cvtColor(preview, cv2.COLOR_RGB2GRAY).astype(np.float32), (3, 3), 0)
+    printed = (np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1)) >
+               PRINTED_EDGE).astype(np.uint8)
+    reach = max(3, min(h, w) // PRINTED_REACH)
+    mask &= cv2.dilate(printed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1,) * 2)) * 255
     k = max(3, min(h, w) // 60)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3 * k, 3 * k)))
