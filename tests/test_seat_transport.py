@@ -83,6 +83,27 @@ def test_a_seat_needs_nothing_of_a_table_but_its_transport(service):
     assert sheet.gone == "The host removed your seat" and transport.deliver is None
 
 
+def test_a_seat_whose_removal_event_was_lost_finds_its_seat_by_its_mark(service):
+    """Two seats before this one are removed while the phone hears nothing (a dropped channel); the catch-up's
+    view alone puts it in its seat, and a seat the host gives to another phone is gone from this one."""
+    code, host = service.create_table("australia", 4, credential=service.host_credential)
+    tokens = [service.claim_seat(code, seat, f"P{seat}") for seat in range(1, 5)]
+    transport = HandTransport(service.view(code), tokens[3])
+    sheet = SeatSheetSession(transport, 3)
+    sheet.watch(lambda update: update())
+    service.remove_seat(code, 1, host)
+    service.remove_seat(code, 1, host)  # no event reaches the phone for either
+    transport.table = service.view(code)
+    assert sheet.catch_up()
+    assert sheet.seat == 1 and sheet.gone is None
+    assert sheet.state.players[sheet.seat] == "P4" and sheet.place.params[-1] == ("seat", 2)
+
+    service.claim_seat(code, 2, "Zed", host)  # the host seats another phone there: a new token
+    transport.table = service.view(code)
+    assert sheet.catch_up()
+    assert sheet.gone == "The host gave your seat to another phone" and transport.deliver is None
+
+
 @pytest.fixture
 def live_host(service):
     """The table API on a free loopback port, served by uvicorn on a thread (real HTTP, real event stream)."""

@@ -98,6 +98,8 @@ class SeatInfo(BaseModel):
     seat: int
     name: str
     claimed: bool
+    mark: str | None = Field(None, description="a claimed seat's public mark (from its token's hash): how a phone "
+                                                "finds its own seat in a view, whatever seats were removed before it")
 
 
 class EntryInfo(BaseModel):

@@ -21,6 +21,7 @@ from scorer.pad.game import LETTERS_MODE, PadState, Setup
 from scorer.pad.places import SheetPlace
 from scorer.table.board import seat_name, table_edition
 from scorer.table.service import TableError, TableService
+from scorer.table.store import seat_mark, token_hash
 from scorer.table.transport import SeatSave, SeatTransport, ServiceTransport
 
 log = logging.getLogger(__name__)
@@ -74,8 +75,26 @@ class SeatSheetSession:
     def _set_view(self, view: dict) -> None:
         if "view" in self.__dict__ and view["version"] < self.view["version"]:
             return  # an answer overtaken by a change already applied (its event came first): keep the newer
+        seats_before = len(self.view["seats"]) if "view" in self.__dict__ else len(view["seats"])
         self.view = view
         self.state = state_from_view(view)
+        if self.seat is not None:
+            self._find_seat(view, seats_before)
+
+    def _find_seat(self, view: dict, seats_before: int) -> None:
+        """This token's seat as `view` has it: found by its mark, so a seat removed before it whose event never
+        came (read again at a catch-up) moves it down all the same; gone when the host removed it or gave it to
+        another phone. (A host of an earlier version marks no seat: its events alone move this one.)"""
+        marks = [seat.get("mark") for seat in view["seats"]]
+        if not any(marks) or self.gone:
+            return
+        mine = seat_mark(token_hash(self.transport.token))
+        if mine in marks:
+            self.seat = marks.index(mine)
+            return
+        self.gone = (_("The host removed your seat") if len(marks) < seats_before
+                     else _("The host gave your seat to another phone"))
+        self.stop()
 
     def reload(self) -> PadState:
         try:

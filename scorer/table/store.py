@@ -87,6 +87,13 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seat_mark(hashed: str) -> str:
+    """A claimed seat's mark in the table's view, from its token's hash: how a phone finds its own seat in any
+    view, however many seats were removed before it while it heard nothing. Public, and it tells nothing of the
+    token (a hash of the hash)."""
+    return hashlib.sha256(f"seat mark:{hashed}".encode()).hexdigest()[:16]
+
+
 #: Guards every PendingWrite's done-callbacks (held for an append or a swap only).
 _callbacks_lock = threading.Lock()
 

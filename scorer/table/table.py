@@ -21,7 +21,7 @@ from rules.validation import parse_row
 from scorer.locale import _
 from scorer.table import trace
 from scorer.table.errors import Conflict, NotFound, Unavailable
-from scorer.table.store import PendingWrite, StoredTable, TableStore
+from scorer.table.store import PendingWrite, StoredTable, TableStore, seat_mark
 
 #: Unambiguous characters (no 0/O, 1/I): 32 symbols, 8 of them = 40 bits; wrong guesses are rate-limited.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -179,7 +179,8 @@ class Table:
                         "choice_field": choice_key(self.edition), "choice_family": family.name,
                         "choice_options": [icon.name for icon in family.icons]},
             "direction_variant": self.stored.direction_variant,
-            "seats": [{"seat": s + 1, "name": self.label(s), "claimed": s in self.stored.claimed}
+            "seats": [{"seat": s + 1, "name": self.label(s), "claimed": s in self.stored.claimed,
+                       "mark": seat_mark(self.stored.claimed[s].token_hash) if s in self.stored.claimed else None}
                       for s in range(self.n_seats)],
             "round": open_round + 1 if open_round < ROUNDS else None,
             "finished": open_round == ROUNDS,
