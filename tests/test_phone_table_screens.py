@@ -139,15 +139,15 @@ async def phones_of(store: EventStore):
         yield make_main(lambda: store), PubSubHub(loop=asyncio.get_running_loop(), executor=executor), executor
 
 
-async def host_phone(main, hub, executor, edition: str):
-    """A phone opened at the table's start screen that hosts a 2-seat table of `edition` in its own storage:
+async def host_phone(main, hub, executor, edition: str, seats: int = 2):
+    """A phone opened at the table's start screen that hosts a table of `edition` (2 seats) in its own storage:
     (its connection, kept by the caller: a session whose connection is collected is destroyed; its page; its
     storage; the host screen's place; the table's code), once the host screen shows a code for a guest."""
     storage: dict = {}
     connection, page = await table_flet.open_phone(main, "/table", storage, hub, executor)
     screens = page.data.table_screens
     await until(lambda: "Host a table" in texts(page), "the start screen")
-    await screens.host(table_ui.TablePlace(), edition, 2)
+    await screens.host(table_ui.TablePlace(), edition, seats)
     await until(lambda: screens.host_place is not None and screens.host_place.offer, "a code")
     return connection, page, storage, screens.host_place, screens.host_place.view["code"]
 
@@ -164,6 +164,22 @@ async def guest_phone(main, hub, executor, tables: Path, offer: str):
     answer_place = table_ui.TablePlace(shows="start")
     await page.data.table_screens.scan_host_code(answer_place, [offer])
     return connection, page, answer_place
+
+
+async def ann_hosting_zoe_seated(main, hub, executor, path: Path, seats: int, zoes_seat: int):
+    """A host phone hosting an Australia table of `seats` seats, Ann in seat 1, and a guest phone joined by codes
+    with Zoé in `zoes_seat`: (both connections, kept by the caller; the host's page; its storage; the table's
+    code; the guest's page), once the guest's sheet is open."""
+    host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia", seats)
+    host_screens = host_page.data.table_screens
+    await host_screens.seat_player(place, 1, "Ann")
+    guest, guest_page, answer_place = await guest_phone(main, hub, executor, path.with_name("guest-" + FILE_NAME),
+                                                        place.offer)
+    await host_screens.scan_guest_answer(place, [answer_place.offer])
+    await until(lambda: f"Take seat {zoes_seat}" in texts(guest_page), "the free seat")
+    await guest_page.data.table_screens.take_seat(table_ui.TablePlace(), code, zoes_seat, "Zoé")
+    await until(lambda: guest_page.data.table_screens.sheet is not None, "the guest's sheet")
+    return (host, guest), host_page, host_storage, code, guest_page
 
 
 def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(phone_hosting):
@@ -304,16 +320,9 @@ def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_cat
 
     async def run():
         async with phones_of(store) as (main, hub, executor):
-            _host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia")
-            host_screens = host_page.data.table_screens
-            await host_screens.seat_player(place, 1, "Ann")
-            _guest, guest_page, answer_place = await guest_phone(main, hub, executor,
-                                                                 path.with_name("guest-" + FILE_NAME), place.offer)
-            guest_screens = guest_page.data.table_screens
-            await host_screens.scan_guest_answer(place, [answer_place.offer])
-            await until(lambda: "Take seat 2" in texts(guest_page), "the free seat")
-            await guest_screens.take_seat(table_ui.TablePlace(), code, 2, "Zoé")
-            await until(lambda: guest_screens.sheet is not None, "the guest's sheet")
+            _phones, host_page, host_storage, code, guest_page = await ann_hosting_zoe_seated(
+                main, hub, executor, path, 2, 2)
+            host_screens, guest_screens = host_page.data.table_screens, guest_page.data.table_screens
             guest_screens.sheet.enter_letters(1, "HIJKLMN", None)
             pages.events_to_lose = 1
             TableSheetSession(service, code, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"],
@@ -323,6 +332,34 @@ def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_cat
                                                                                   "round_index": 0}),
                         "the round's summary on the guest")
             assert guest_screens.sheet.state.rounds_done == 1
+            host_screens.close()
+            guest_screens.close()
+            guest_screens.service.close()
+
+    run_session(run)
+
+
+def test_a_guest_whose_seat_moved_down_unheard_follows_it_at_the_next_catch_up(phone_hosting, monkeypatch):
+    """The host phone removes the free seat before the guest's, and the event never reaches the guest: the guest's
+    phone finds its seat by its mark when it reads the table again, and shows its sheet one seat down."""
+    pages, path, store = phone_hosting
+    service = table_ui.HOSTING.service
+    monkeypatch.setattr(table_ui, "CATCH_UP_SECONDS", 0.05)
+
+    async def run():
+        async with phones_of(store) as (main, hub, executor):
+            _phones, host_page, host_storage, code, guest_page = await ann_hosting_zoe_seated(
+                main, hub, executor, path, 3, 3)
+            host_screens, guest_screens = host_page.data.table_screens, guest_page.data.table_screens
+            await until(lambda: guest_page.data.route == ("table_seat", {"code": code, "seat": 3}),
+                        "the guest's sheet")
+            pages.events_to_lose = 1
+            await until(lambda: service.feed.listening(code) == 2, "the guest following the table")
+            service.remove_seat(code, 2, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"])
+            await until(lambda: pages.events_to_lose == 0, "the removal's event sent, and lost")
+            await until(lambda: guest_page.data.route == ("table_seat", {"code": code, "seat": 2}),
+                        "the guest's sheet one seat down")
+            assert guest_screens.sheet.state.players == ("Ann", "Zoé") and guest_screens.sheet.gone is None
             host_screens.close()
             guest_screens.close()
             guest_screens.service.close()
