@@ -13,6 +13,7 @@ Plain OpenCV + numpy, nothing downloaded or trained at run time; the drawings ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -164,10 +165,29 @@ def _character_sized(w: int, h: int, area: int, scale: float, height: tuple[floa
         0.06 <= fill <= (0.95 if w < 0.35 * h else 0.8)
 
 
-def _candidates(window: _Window, reach_mm: float, height_mm: tuple[float, float]) -> tuple[list[Piece], list[Piece]]:
+@dataclass(frozen=True)
+class _Pieces:
+    """A window's pieces that could be a printed character (`loose`), and its badges (box, mask, and the kind of
+    what they hold), whose gaps are looked into only when no loose piece reads clearly (`held`): most reads
+    never need them."""
+
+    loose: list[Piece]
+    badges: list[Piece]
+    scale: float
+    height: tuple[float, float]  #: a character's height (px)
+    near: Callable[[int, int, int, int], bool]  #: whether a box (x, y, w, h) is centred where a character may be
+
+    def held(self) -> list[Piece]:
+        """The characters the badges hold (`_held_by_badge`), as pieces of the window."""
+        return [((left + x, top + y, w, h), inner, kind)
+                for (left, top, _w, _h), badge, kind in self.badges
+                for (x, y, w, h), inner in _held_by_badge(badge, self.scale, self.height)
+                if self.near(left + x, top + y, w, h)]
+
+
+def _candidates(window: _Window, reach_mm: float, height_mm: tuple[float, float]) -> _Pieces:
     """The pieces of the window that could be a printed character: the height of a character, centred within
-    `reach_mm` of the window's middle, not touching its edge. Then, apart, the characters badges hold
-    (`_held_by_badge`), for when no piece reads clearly."""
+    `reach_mm` of the window's middle, not touching its edge; and the badges that may hold one."""
     grey, scale = window.grey, window.scale
     cy, cx = grey.shape[0] / 2, grey.shape[1] / 2
     around = cv2.GaussianBlur(grey, (0, 0), 1.5 * scale)
@@ -186,24 +206,23 @@ def _candidates(window: _Window, reach_mm: float, height_mm: tuple[float, float]
     def near(left: int, top: int, w: int, h: int) -> bool:
         return bool(np.hypot(left + w / 2 - cx, top + h / 2 - cy) <= reach_mm * scale)
 
-    sized, held = [], []
+    sized, badges = [], []
     for index, mask in enumerate(masks):
         count, labels, stats, _centres = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
         for label in range(1, count):
             left, top, w, h, area = stats[label]
+            badge = height[0] <= h <= BADGE_TALLER * height[1] and w <= BADGE_TALLER * height[1] and \
+                area >= BADGE_FILL * w * h
+            character = _character_sized(w, h, area, scale, height) and near(left, top, w, h) and not (
+                left == 0 or top == 0 or left + w >= grey.shape[1] or top + h >= grey.shape[0])
+            if not (badge or character):
+                continue  # most pieces: specks of noise and picture, never cut out
             piece = labels[top:top + h, left:left + w] == label
-            if height[0] <= h <= BADGE_TALLER * height[1] and w <= BADGE_TALLER * height[1] and \
-                    area >= BADGE_FILL * w * h:
-                held += [((left + x, top + y, hw, hh), inner, 1 - index % 2)
-                         for (x, y, hw, hh), inner in _held_by_badge(piece, scale, height)
-                         if near(left + x, top + y, hw, hh)]
-            if not _character_sized(w, h, area, scale, height):
-                continue
-            if left == 0 or top == 0 or left + w >= grey.shape[1] or top + h >= grey.shape[0]:
-                continue
-            if near(left, top, w, h):
+            if badge:
+                badges.append(((left, top, w, h), piece, 1 - index % 2))
+            if character:
                 sized.append(((left, top, w, h), piece, index % 2))
-    return sized, held
+    return _Pieces(sized, badges, scale, height, near)
 
 
 #: A badge is a piece at most this many times a character's greatest height, tall and wide, that fills at least
@@ -307,12 +326,14 @@ def _field_spread(window: _Window, box: tuple[int, int, int, int], ink: np.ndarr
     return float(np.std(ring)) / (contrast + 1e-3)
 
 
-def _read_clearest(window: _Window, pieces: tuple[list[Piece], list[Piece]], chars: str, clear: float) -> GlyphRead:
+def _read_clearest(window: _Window, pieces: _Pieces, chars: str, clear: float) -> GlyphRead:
     """The character the window's pieces show; when none reads `clear`, the one its badges hold, if that reads
     better (looked for only then: a badge's gaps are often pieces of a picture, never a character)."""
-    loose, held = pieces
-    read = _read(window, loose, chars)
-    if read.fit >= clear or not held:
+    read = _read(window, pieces.loose, chars)
+    if read.fit >= clear:
+        return read
+    held = pieces.held()
+    if not held:
         return read
     on_badge = _read(window, held, chars)
     return on_badge if on_badge.fit > read.fit else read
