@@ -199,8 +199,10 @@ PITCH_MIN_MM, PITCH_COST, PITCH_DROP_FREE_MM, PITCH_DROP_COST = 52, 0.04, 5, 0.0
 PITCH_REPEAT_MM, PITCH_REPEAT_CIRCLE = 2, 0.5
 
 
-def circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.ndarray:
-    """How clearly a circle of one of `radii` (px) is centred on each pixel of `band`: along the circle,
+def circle_map(band: np.ndarray, radii: list[float], angles: int = 32, rows: tuple[int, int] | None = None,
+               ) -> np.ndarray:
+    """How clearly a circle of one of `radii` (px) is centred on each pixel of `band` (of its `rows`, start
+    and end, when given; the rim around them may lie in the rows beyond): along the circle,
     the share of the edge strength that points across the rim, the same way all round (a disc lighter or
     darker than what surrounds it; a letter's strokes or a corner cross the circle both ways), times the share
     of the rim where there is an edge at all (complete, not an arc of a larger blob). 0..1.
@@ -212,7 +214,8 @@ def circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.nda
     gx, gy = cv2.Sobel(smooth, cv2.CV_32F, 1, 0), cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     magnitude = np.hypot(gx, gy)
     floor = 0.3 * float(np.percentile(magnitude, 95)) + 1e-3
-    h, w = band.shape
+    first, end = rows if rows is not None else (0, band.shape[0])
+    h, w = end - first, band.shape[1]
     reach = int(max(radii)) + 2
     gx, gy, magnitude = (cv2.copyMakeBorder(a, reach, reach, reach, reach, cv2.BORDER_CONSTANT, value=0)
                          for a in (gx, gy, magnitude))
@@ -224,7 +227,7 @@ def circle_map(band: np.ndarray, radii: list[float], angles: int = 32) -> np.nda
         for angle in np.linspace(0, 2 * np.pi, angles, endpoint=False):
             c, s = float(np.cos(angle)), float(np.sin(angle))
             dx, dy = round(radius * c), round(radius * s)
-            at = (slice(reach + dy, reach + dy + h), slice(reach + dx, reach + dx + w))
+            at = (slice(reach + first + dy, reach + first + dy + h), slice(reach + dx, reach + dx + w))
             cv2.addWeighted(gx[at], c, gy[at], s, 0.0, dst=signed)  # the edge strength across the rim there
             cv2.add(signed_sum, signed, dst=signed_sum)
             cv2.add(strength, magnitude[at], dst=strength)
@@ -273,8 +276,8 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray,
     there); the letter's badge of a card seen upside down, or an icon, has none."""
     mm = px_per_mm
     band = strip[: round(CIRCLE_ROWS_MM[1] + 7) * round(mm)]
-    scores = circle_map(band, [r * CIRCLE_RADIUS_MM * mm for r in CIRCLE_SIZES])
-    centre_rows = scores[round(CIRCLE_ROWS_MM[0] * mm): round(CIRCLE_ROWS_MM[1] * mm)]
+    centre_rows = circle_map(band, [r * CIRCLE_RADIUS_MM * mm for r in CIRCLE_SIZES],
+                             rows=(round(CIRCLE_ROWS_MM[0] * mm), round(CIRCLE_ROWS_MM[1] * mm)))
     column = centre_rows.max(axis=0)
     best_y = centre_rows.argmax(axis=0) + round(CIRCLE_ROWS_MM[0] * mm)
     # One score per millimetre along the strip (the best circle within it).
@@ -296,26 +299,34 @@ def _circle_comb(strip: np.ndarray, px_per_mm: float, left_edges: np.ndarray,
     before = np.full(length_mm, -1)
     for k in first:
         best[k] = gain[k]
-    for k in range(length_mm):
-        lo, hi = k - PITCH_MM[1], k - PITCH_MIN_MM
-        if hi < 0:
-            continue
-        # A row's circles lie on one line across the rectified strip: a step up or down costs.
-        at = np.arange(max(0, lo), hi + 1)
-        pitch = k - at
-        pitch_before = np.where(before[at] >= 0, at - before[at], pitch)
+    # A circle's predecessors lie at least PITCH_MIN_MM before it, so a block of that many millimetres depends
+    # only on what lies before the block: each block is settled at once (one step per millimetre in turn was a
+    # fifth of finding a row's cards). Of predecessors as good, the farthest (the longest pitch) is taken.
+    pitches = np.arange(PITCH_MM[1], PITCH_MIN_MM - 1, -1)
+    for block_start in range(PITCH_MIN_MM, length_mm, PITCH_MIN_MM):
+        ks = np.arange(block_start, min(length_mm, block_start + PITCH_MIN_MM))
+        at_all = ks[:, None] - pitches[None, :]
+        valid = at_all >= 0
+        at = np.maximum(at_all, 0)
+        pitch = ks[:, None] - at
+        earlier = before[at]
+        pitch_before = np.where(earlier >= 0, at - earlier, pitch)
         # A short pitch like the one before it is the same overlap (or slant) again: it was paid for once.
         # Only for a clear circle: weak blobs (a picture's detail) strung at a short pitch are no row.
-        repeated = (before[at] >= 0) & (pitch_before < PITCH_MM[0]) & \
-            (np.abs(pitch - pitch_before) <= PITCH_REPEAT_MM) & (per_mm[k] >= PITCH_REPEAT_CIRCLE)
+        repeated = (earlier >= 0) & (pitch_before < PITCH_MM[0]) & \
+            (np.abs(pitch - pitch_before) <= PITCH_REPEAT_MM) & (per_mm[ks] >= PITCH_REPEAT_CIRCLE)[:, None]
         short = (pitch < PITCH_MM[0]) & ~repeated
-        window = best[at] - STEP_COST * np.maximum(0, np.abs(circle_y[at] - circle_y[k]) / mm - STEP_FREE_MM) \
+        # A row's circles lie on one line across the rectified strip: a step up or down costs.
+        window = best[at] - STEP_COST * np.maximum(0, np.abs(circle_y[at] - circle_y[ks][:, None]) / mm
+                                                   - STEP_FREE_MM) \
             - short * (PITCH_COST * (PITCH_MM[0] - pitch)
                        + PITCH_DROP_COST * np.maximum(0, pitch_before - pitch - PITCH_DROP_FREE_MM))
-        if window.size and np.isfinite(window.max()):
-            i = int(np.argmax(window))
-            if window[i] + gain[k] > best[k]:
-                best[k], before[k] = window[i] + gain[k], at[i]
+        window[~valid] = -np.inf
+        top, i = window.max(axis=1), window.argmax(axis=1)
+        chained = top + gain[ks]
+        better = np.isfinite(top) & (chained > best[ks])
+        best[ks[better]] = chained[better]
+        before[ks[better]] = at[np.flatnonzero(better), i[better]]
     ends = [k for k in range(max(0, last_from - 14 - reach_mm[1]), min(length_mm, last_from + 12))
             if np.isfinite(best[k])]
     if not ends:
