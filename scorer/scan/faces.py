@@ -160,7 +160,7 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
         raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
             letters=", ".join(twice)))
     rgb = load_rgb(source)
-    row = find_cards(rgb)
+    row = find_cards(rgb, expected=len(letters))
     if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
         row = row.other_way  # the way up that finds as many cards as there are letters
     if len(row.cards) == len(letters) + 1:

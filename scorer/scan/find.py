@@ -381,8 +381,11 @@ def _left_edges(strip: np.ndarray) -> np.ndarray:
     return np.clip(column / (float(np.percentile(column, 99)) + 1e-3), 0, 1)
 
 
-def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
-    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first)."""
+def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | None = None) -> FoundRow:
+    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first). Given how many
+    cards the row holds (`expected`), a row found with another count is looked for again along outlines as
+    long but wider or narrower than the one the card colours gave (`_other_outlines`); of those that find that
+    many cards, each a clear circle, the one whose circles fit best is taken."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
     shrink = PREVIEW_PX / max(h, w)
@@ -391,20 +394,58 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     quad = _row_quad(_card_mask(preview))
     if quad is None:
         return FoundRow((), False)
+    found = _row_along(gray, quad / shrink)
+    if expected is None or (found is not None and _count_of(found.row) == expected):
+        return found.row if found is not None else FoundRow((), False)
+    # Only a comb of clear circles all along: along a wrong outline, a table's or a picture's blobs fill in.
+    others = [other for other in map(lambda outline: _row_along(gray, outline / shrink), _other_outlines(quad))
+              if other is not None and _count_of(other.row) == expected
+              and min(other.comb.strengths, default=0.0) >= LEVEL_STRENGTH]
+    if others:
+        return max(others, key=lambda other: other.comb.score).row
+    return found.row if found is not None else FoundRow((), False)
+
+
+def _count_of(row: FoundRow) -> int:
+    """How many cards the row holds, either way up (the way with more): a teacher or a reader asks for a count."""
+    return max(len(row.cards), len(row.other_way.cards) if row.other_way is not None else 0)
+
+
+#: When the row's outline found by its colours gives the wrong count of cards (the part of the cards the colour
+#: of a striped mat was left out, or a stripe the colour of the cards was taken in), the outline is tried this
+#: many times wider or narrower, kept along either long side.
+OUTLINE_WIDENINGS = (1.4, 1.8, 0.75)
+
+
+def _other_outlines(quad: np.ndarray) -> list[np.ndarray]:
+    """The row's outline (top-left, top-right, bottom-right, bottom-left) widened or narrowed across the row by
+    each of OUTLINE_WIDENINGS, once keeping its top edge and once its bottom edge."""
+    top_left, top_right, bottom_right, bottom_left = quad
+    outlines = []
+    for factor in OUTLINE_WIDENINGS:
+        outlines.append(np.float32([top_left, top_right, top_right + factor * (bottom_right - top_right),
+                                    top_left + factor * (bottom_left - top_left)]))
+        outlines.append(np.float32([bottom_left + factor * (top_left - bottom_left),
+                                    bottom_right + factor * (top_right - bottom_right), bottom_right, bottom_left]))
+    return outlines
+
+
+def _row_along(gray: np.ndarray, quad: np.ndarray) -> _Found | None:
+    """The cards of the row whose outline is `quad` (photo pixels), or None for an outline no row fits."""
     along = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     across = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    if across < 8 or along < 0.5 * across:
-        return FoundRow((), False)
+    if across < 8 / (PREVIEW_PX / max(gray.shape)) or along < 0.5 * across:
+        return None
     mm = PX_PER_MM
     inner_h = STRIP_MM * mm
     inner_w = max(1, round(along / across * inner_h))
     if inner_w < 60 * mm:
-        return FoundRow((), False)
+        return None
     around = AROUND_MM * mm
     # The outline misses cards the colour of the table (a patterned cloth): while the comb finds a card beyond
     # one end of what the strip was first meant to hold, the strip grows that way and the comb is looked for again.
     beyond = [REACH_MM, REACH_MM]  # mm of the photo the strip holds beyond the outline's left and right ends
-    found = _cards_along(gray, quad / shrink, inner_w, inner_h, around, beyond)
+    found = _cards_along(gray, quad, inner_w, inner_h, around, beyond)
     for _growth in range(GROWTH_STEPS):
         grow = [side for side in (0, 1) if found.outer[side] > beyond[side] - REACH_MM + GROW_WHEN_MM]
         room = MAX_STRIP_MM - (inner_w / mm + sum(beyond))
@@ -412,13 +453,13 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
             break
         for side in grow:
             beyond[side] = round(beyond[side] + min(GROW_MM, room / len(grow)))
-        grown = _cards_along(gray, quad / shrink, inner_w, inner_h, around, beyond)
+        grown = _cards_along(gray, quad, inner_w, inner_h, around, beyond)
         # A card more at a grown end must be a clear circle: a faint one there is the table's pattern.
         if len(grown.row.cards) > len(found.row.cards) and any(
                 grown.end_strengths[side] < LEVEL_STRENGTH for side in grow):
             break
         found = grown
-    return found.row
+    return found
 
 
 #: A card found further than this (mm) beyond the part of the strip first searched grows the strip that way,
@@ -431,6 +472,7 @@ class _Found:
     row: FoundRow
     outer: tuple[float, float]  #: how far (mm) the row's first and last card reach beyond the outline's ends
     end_strengths: tuple[float, float]  #: how clearly the first and last card's circles are circles (0..1)
+    comb: _Comb = _Comb((), 0.0)  #: the row's circles, the way up taken
 
 
 def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int, around: int,
@@ -474,7 +516,7 @@ def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int,
         end_strengths = (chosen[0].strengths[0], chosen[0].strengths[-1])
         if upside_down:
             outer, end_strengths = (outer[1], outer[0]), (end_strengths[1], end_strengths[0])
-    return _Found(FoundRow(cards, upside_down, other_way), outer, end_strengths)
+    return _Found(FoundRow(cards, upside_down, other_way), outer, end_strengths, chosen[0])
 
 
 def _comb_of(gray: np.ndarray, to_image: np.ndarray, size: tuple[int, int], around: int, top_band: int,
