@@ -215,20 +215,37 @@ def test_the_corners_are_looked_at_in_the_photo_at_its_own_resolution(australia)
     assert faces.read_corners(cut(face), australia, (photo, cut_to_photo)).letter == "K"
 
 
-def test_a_teaching_photo_whose_outline_left_out_the_cards_lower_part_teaches_seven_cards(australia, tmp_path,
-                                                                                          monkeypatch):
-    # Tuning seed 2026's last teaching photo of its first deck: the row lies across broad dark and light stripes,
-    # and the cards' lower part, the colour of the dark stripe, was left out of the row's outline. Thinner than a
-    # card, the outline gave a scale that strung ten circles. Told there are seven cards, the teacher tries the
-    # outline wider, where a comb of seven clear circles fits.
-    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
-    seed, letters = 2026 * 7919, "VWXYZ@#"
+@pytest.fixture(scope="module")
+def striped_teaching_photo(australia) -> tuple[bytes, tuning.TuningStyle]:
+    """Tuning seed 2026's last teaching photo of its first deck (cards VWXYZ@#): the row lies across broad dark
+    and light stripes, and the cards' lower part, the colour of the dark stripe, is left out of the row's
+    outline. Thinner than a card, the outline gives a scale that strings ten circles."""
+    seed = 2026 * 7919
     style = tuning.tuning_style(seed)
-    jpeg = tuning.teaching_photo(australia, style, letters, seed, (2592, 1944))
+    jpeg = tuning.teaching_photo(australia, style, "VWXYZ@#", seed, (2592, 1944))
     assert len(find.find_cards(find.load_rgb(jpeg)).cards) == 10
-    faces.teach_deck(jpeg, australia, letters)
+    return jpeg, style
+
+
+def test_a_teaching_photo_whose_outline_left_out_the_cards_lower_part_teaches_seven_cards(
+        australia, striped_teaching_photo, tmp_path, monkeypatch):
+    # Told there are seven cards, the teacher looks along the outline widened, where seven cards are found whose
+    # corners show the letters and numbers given.
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    jpeg, style = striped_teaching_photo
+    faces.teach_deck(jpeg, australia, "VWXYZ@#")
     deck = taught.load_deck(australia.id)
     # Each card was cut where it lies: its face as drawn fits the card taught under its letter best.
     best = {letter: faces._face_scores(cut(tuning.face_of(australia, letter, style)), deck)[0][0][1]
-            for letter in letters}
-    assert best == {letter: letter for letter in letters}
+            for letter in "VWXYZ@#"}
+    assert best == {letter: letter for letter in "VWXYZ@#"}
+
+
+def test_cards_found_along_another_outline_are_not_taught_under_letters_their_corners_do_not_show(
+        australia, striped_teaching_photo, tmp_path, monkeypatch):
+    # The same seven cards given as A to G: along the widened outline they are found, but their corners show
+    # other letters, so nothing is taught (a comb along a wrong outline can string seven blobs of the table).
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    with pytest.raises(faces.TeachError, match="found 10 cards"):
+        faces.teach_deck(striped_teaching_photo[0], australia, "ABCDEFG")
+    assert taught.load_deck(australia.id) == {}

@@ -35,6 +35,7 @@ from scorer.scan.find import (
     FoundRow,
     circle_map,
     find_cards,
+    find_rows,
     load_rgb,
 )
 from scorer.scan.taught import Deck, LearnedCard, learned, load_deck, save_deck
@@ -144,6 +145,36 @@ def _without_blank_end(row: FoundRow) -> FoundRow:
     return FoundRow(row.cards[1:] if end == 0 else row.cards[:-1], row.upside_down, row.other_way)
 
 
+def _way_for(row: FoundRow, count: int) -> FoundRow:
+    """The row the way up that holds `count` cards, without an end "card" of bare table beyond them."""
+    if len(row.cards) != count and row.other_way is not None and len(row.other_way.cards) == count:
+        row = row.other_way
+    return _without_blank_end(row) if len(row.cards) == count + 1 else row
+
+
+#: A row found along another outline than the card colours gave is taught only when at least this share of its
+#: cards' corners read as the letters given, letter and number alike: on the tuning photos 5-7 of 7 where the
+#: cards were cut where they lie, at most 1 of 7 where the comb strung the table's or a picture's blobs.
+CORNERS_SAY_SHARE = 0.5
+
+
+def _corners_say(row: FoundRow, edition: Edition, letters: str, grey: np.ndarray) -> bool:
+    """Whether enough of the row's cards show `letters`' letters and numbers in their corners (CORNERS_SAY_SHARE),
+    read as an untaught card is (`read_corners`), in the photo at its own resolution."""
+    from scorer.scan.glyphs import read_letter, read_number
+
+    if len(row.cards) != len(letters):
+        return False
+    number_of = dict(zip(edition.letters, edition.numbers, strict=True))
+    digits = "".join(sorted({str(number) for number in edition.numbers}))
+    said = 0
+    for card, letter in zip(row.cards, letters, strict=True):
+        photo = _in_photo(grey, card.image_to_photo)
+        said += read_letter(card.image, edition.letters, photo, LETTER_CLEAR).char == letter and \
+            read_number(card.image, digits, photo, NUMBER_CLEAR).char == str(number_of[letter])
+    return said >= CORNERS_SAY_SHARE * len(letters)
+
+
 def teach_deck(source, edition: Edition, letters: str) -> str:
     """Learn the cards of one photo: `letters` are the cards in row order (Throw first, as `scan` reads
     them). Replaces those cards' templates, keeps the others. Returns the letters learned for the edition.
@@ -160,11 +191,13 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
         raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
             letters=", ".join(twice)))
     rgb = load_rgb(source)
-    row = find_cards(rgb, expected=len(letters))
-    if len(row.cards) != len(letters) and row.other_way is not None and len(row.other_way.cards) == len(letters):
-        row = row.other_way  # the way up that finds as many cards as there are letters
-    if len(row.cards) == len(letters) + 1:
-        row = _without_blank_end(row)
+    found, *others = find_rows(rgb, expected=len(letters))
+    row = _way_for(found, len(letters))
+    if len(row.cards) != len(letters) and others:
+        # Rows found along other outlines are taught only when their corners say they are these cards.
+        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        row = next((other for other in (_way_for(other, len(letters)) for other in others)
+                    if _corners_say(other, edition, letters, grey)), row)
     if not row.cards:
         raise TeachError(_("found no cards in the photo: lay the cards face up in one row on a plain table"))
     if len(row.cards) != len(letters):

@@ -381,11 +381,16 @@ def _left_edges(strip: np.ndarray) -> np.ndarray:
     return np.clip(column / (float(np.percentile(column, 99)) + 1e-3), 0, 1)
 
 
-def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | None = None) -> FoundRow:
-    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first). Given how many
-    cards the row holds (`expected`), a row found with another count is looked for again along outlines as
-    long but wider or narrower than the one the card colours gave (`_other_outlines`); of those that find that
-    many cards, each a clear circle, the one whose circles fit best is taken."""
+def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
+    """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first)."""
+    return find_rows(rgb, gray)[0]
+
+
+def find_rows(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | None = None) -> list[FoundRow]:
+    """The row as its outline gives it (as `find_cards`), first. Given how many cards the photo holds
+    (`expected`) and that row holds another count either way up, also the rows found along outlines as long
+    but wider or narrower (`_other_outlines`) that hold that many, best comb of circles first: along a wrong
+    outline the table's or a picture's blobs can fill in a comb too, so the caller checks them."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
     shrink = PREVIEW_PX / max(h, w)
@@ -393,22 +398,19 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | 
     preview = cv2.resize(rgb, (max(1, round(w * shrink)), max(1, round(h * shrink))), interpolation=cv2.INTER_AREA)
     quad = _row_quad(_card_mask(preview))
     if quad is None:
-        return FoundRow((), False)
+        return [FoundRow((), False)]
     found = _row_along(gray, quad / shrink)
-    if expected is None or (found is not None and _count_of(found.row) == expected):
-        return found.row if found is not None else FoundRow((), False)
-    # Only a comb of clear circles all along: along a wrong outline, a table's or a picture's blobs fill in.
-    others = [other for other in map(lambda outline: _row_along(gray, outline / shrink), _other_outlines(quad))
-              if other is not None and _count_of(other.row) == expected
-              and min(other.comb.strengths, default=0.0) >= LEVEL_STRENGTH]
-    if others:
-        return max(others, key=lambda other: other.comb.score).row
-    return found.row if found is not None else FoundRow((), False)
+    rows = [found.row if found is not None else FoundRow((), False)]
+    if expected is None or holds(rows[0], expected):
+        return rows
+    others = [other for other in (_row_along(gray, outline / shrink) for outline in _other_outlines(quad))
+              if other is not None and holds(other.row, expected)]
+    return rows + [other.row for other in sorted(others, key=lambda other: -other.comb.score)]
 
 
-def _count_of(row: FoundRow) -> int:
-    """How many cards the row holds, either way up (the way with more): a teacher or a reader asks for a count."""
-    return max(len(row.cards), len(row.other_way.cards) if row.other_way is not None else 0)
+def holds(row: FoundRow, count: int) -> bool:
+    """Whether the row holds `count` cards one way up or the other."""
+    return count in (len(row.cards), len(row.other_way.cards) if row.other_way is not None else -1)
 
 
 #: When the row's outline found by its colours gives the wrong count of cards (the part of the cards the colour
