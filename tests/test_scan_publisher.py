@@ -322,7 +322,8 @@ def test_the_number_settles_two_close_faces(australia, monkeypatch):
         monkeypatch.setattr(faces._DeckIndex, "identify",
                             lambda self, image: (found, *faces._identified(found)))
         monkeypatch.setattr(faces._DeckIndex, "digit_fits", lambda self, image, numbers: fits)
-        monkeypatch.setattr(faces, "_face_names", lambda image, taught: face)
+        # the face's likeness: like `face` alone, or like no card
+        monkeypatch.setattr(faces, "_face_scores", lambda image, taught: ([(1.0, face)] if face else [], 1.0))
         return faces.read_card(card, australia, deck).letter
 
     clear = {digit: 0.5 for digit in set(australia.numbers)} | {number_of[first]: 0.95}
@@ -333,6 +334,29 @@ def test_the_number_settles_two_close_faces(australia, monkeypatch):
     assert reading([(6, first), (4, rival)], unclear) is None
     assert reading([(6, first), (4, twin)], clear) is None
     assert reading([(2, first), (1, rival)], clear) is None  # too few keypoints to go on
+
+
+def test_a_few_keypoints_alone_name_a_card_only_when_its_face_looks_most_like_it(australia, monkeypatch):
+    # A card never taught (its teaching photo failed) was named firmly as a taught look-alike with its number: six
+    # keypoints agreed on it by chance and on no other card, while the face looked most like a third card. Such
+    # a naming is faint; the card is then read by its corners, as an untaught card is.
+    number_of = dict(zip(australia.letters, australia.numbers, strict=True))
+    untaught = "Q"
+    look_alike = next(x for x in australia.letters if x != untaught and number_of[x] == number_of[untaught])
+    other = next(x for x in australia.letters if x not in (untaught, look_alike))
+    deck = taught_deck(australia, look_alike + other)
+    card = cut(photos.face_of(australia, untaught, STYLE))
+    found = [(6, look_alike)]
+    assert faces._identified(found) == (look_alike, True)
+    monkeypatch.setattr(faces._DeckIndex, "identify", lambda self, image: (found, *faces._identified(found)))
+
+    def reading(most_like: str) -> str | None:
+        likeness = [(0.5, most_like), (0.4, other if most_like == look_alike else look_alike)]
+        monkeypatch.setattr(faces, "_face_scores", lambda image, taught: (likeness, 1.0))
+        return faces.read_card(card, australia, deck).letter
+
+    assert reading(other) == untaught  # by its corners, not as the look-alike
+    assert reading(look_alike) == look_alike  # the keypoints and the face agree: named
 
 
 def test_an_untaught_letter_is_never_guessed(australia):

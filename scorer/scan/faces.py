@@ -319,12 +319,6 @@ def _grown(card: np.ndarray, factor: float) -> np.ndarray:
                           (card.shape[1], card.shape[0]), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _face_names(card: np.ndarray, deck: Deck) -> str | None:
-    """The taught card whose face's likeness as a whole names this card (FACE_MIN, FACE_MARGIN), if any."""
-    scores, _factor = _face_scores(card, deck)
-    return _certain(scores, FACE_MIN, FACE_MARGIN)
-
-
 def _face_scores(card: np.ndarray, deck: Deck) -> tuple[list[tuple[float, str]], float]:
     """(score, letter) of every taught face against this card's, best first, judged on what tells the deck's
     faces apart (the banner, circle and icon column every card shares taken away: `_distinct`), each at the
@@ -544,13 +538,21 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
         # A taught card is told by its whole face: the keypoints of its picture, banner and icons.
         found, named, firm = index.identify(card)
         fits: dict[int, float] | None = None  # how the number fits each digit: read once, when first needed
-        face_named: list[str | None] = []  # what the face's likeness names: compared once, when first needed
+        face_scores: list[list[tuple[float, str]]] = []  # the face's likeness to each taught card: once, if needed
+
+        def likeness() -> list[tuple[float, str]]:
+            if not face_scores:
+                face_scores.append(_face_scores(card, deck)[0])
+            return face_scores[0]
 
         def by_face() -> str | None:
-            if not face_named:
-                face_named.append(_face_names(card, deck))
-            return face_named[0]
+            """The card the face's likeness names (FACE_MIN, FACE_MARGIN), if any."""
+            return _certain(likeness(), FACE_MIN, FACE_MARGIN)
 
+        if firm and found[0][0] < IDENTIFY_MIN and likeness() and likeness()[0][1] != named:
+            # Firm only by having no rival (IDENTIFY_ALONE): a card never taught was named so, six keypoints of a
+            # taught look-alike agreeing by chance while the face looked most like another card. Faint, then.
+            firm = False
         if named is None and len(found) > 1 and found[0][0] >= IDENTIFY_FAINT and found[1][0] >= 2:
             # Two taught cards close (a blurred face matches a look-alike too): the number, read clearly as the
             # first card's and no rival's, settles it (the checksum doing its work). Without a rival this would
@@ -575,8 +577,8 @@ def read_card(card: np.ndarray, edition: Edition, deck: Deck, index: _DeckIndex 
             if not firm and by_face() != named:
                 # A faint naming the face's likeness does not share: on printings the reader was not tuned on,
                 # cards never taught were named as taught look-alikes (3-6 keypoints agreeing by chance, and the
-                # number, which every fourth card shares, confirming it).
-                return CardReading(None)
+                # number, which every fourth card shares, confirming it). Its corners may still name it.
+                return read_corners(card, edition, photo)
             if firm or (digit == number_of[named] and fits[digit] >= DIGIT_CLEAR):
                 return CardReading(named, score=found[0][0])
             return CardReading(None)
