@@ -249,3 +249,24 @@ def test_cards_found_along_another_outline_are_not_taught_under_letters_their_co
     with pytest.raises(faces.TeachError, match="found 10 cards"):
         faces.teach_deck(striped_teaching_photo[0], australia, "ABCDEFG")
     assert taught.load_deck(australia.id) == {}
+
+
+def test_a_teaching_photo_whose_outline_left_out_its_first_cards_teaches_seven_cards(australia, tmp_path,
+                                                                                     monkeypatch):
+    # Tuning seed 2026's first teaching photo of its second deck (Europe, cards A to G): on a checked mat whose
+    # colours the first two cards share, the row's outline begins at the third card, and the first card lies
+    # beyond the strip's reach past it: five cards were found. Told there are seven, the teacher looks along the
+    # outline made a card longer at that end, and the corners there show the letters given.
+    from scorer.packs import resolve_edition
+
+    monkeypatch.setenv("TOURPAD_DATA_DIR", str(tmp_path))
+    europe, seed, letters = resolve_edition("europe"), 2026 * 7919 + 1, "ABCDEFG"
+    style = tuning.tuning_style(seed)
+    jpeg = tuning.teaching_photo(europe, style, letters, seed, (2592, 1944))
+    assert len(find.find_cards(find.load_rgb(jpeg)).cards) == 5
+    faces.teach_deck(jpeg, europe, letters)
+    deck = taught.load_deck(europe.id)
+    # Each card was cut where it lies: its face as drawn reads as the card taught under its letter.
+    read = {letter: faces.read_card(cut(tuning.face_of(europe, letter, style)), europe, deck).letter
+            for letter in letters}
+    assert read == {letter: letter for letter in letters}

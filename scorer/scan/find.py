@@ -388,8 +388,8 @@ def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
 
 def find_rows(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | None = None) -> list[FoundRow]:
     """The row as its outline gives it (as `find_cards`), first. Given how many cards the photo holds
-    (`expected`) and that row holds another count either way up, also the rows found along outlines as long
-    but wider or narrower (`_other_outlines`) that hold that many, best comb of circles first: along a wrong
+    (`expected`) and that row holds another count either way up, also the rows found along outlines wider,
+    narrower or longer (`_other_outlines`) that hold that many, best comb of circles first: along a wrong
     outline the table's or a picture's blobs can fill in a comb too, so the caller checks them."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
@@ -415,13 +415,16 @@ def holds(row: FoundRow, count: int) -> bool:
 
 #: When the row's outline found by its colours gives the wrong count of cards (the part of the cards the colour
 #: of a striped mat was left out, or a stripe the colour of the cards was taken in), the outline is tried this
-#: many times wider or narrower, kept along either long side.
+#: many times wider or narrower, kept along either long side ...
 OUTLINE_WIDENINGS = (1.4, 1.8, 0.75)
+#: ... or longer at one end by this share of its width across: about a card's width (63 mm of 88).
+OUTLINE_LONGER = 0.8
 
 
 def _other_outlines(quad: np.ndarray) -> list[np.ndarray]:
     """The row's outline (top-left, top-right, bottom-right, bottom-left) widened or narrowed across the row by
-    each of OUTLINE_WIDENINGS, once keeping its top edge and once its bottom edge."""
+    each of OUTLINE_WIDENINGS, once keeping its top edge and once its bottom edge; and made longer at one end
+    or the other (OUTLINE_LONGER)."""
     top_left, top_right, bottom_right, bottom_left = quad
     outlines = []
     for factor in OUTLINE_WIDENINGS:
@@ -429,6 +432,11 @@ def _other_outlines(quad: np.ndarray) -> list[np.ndarray]:
                                     top_left + factor * (bottom_left - top_left)]))
         outlines.append(np.float32([bottom_left + factor * (top_left - bottom_left),
                                     bottom_right + factor * (top_right - bottom_right), bottom_right, bottom_left]))
+    # ... and longer by about a card's width at either end: cards at an end the colour of the table.
+    along = (top_right - top_left) / (np.linalg.norm(top_right - top_left) + 1e-6)
+    longer = OUTLINE_LONGER * np.linalg.norm(bottom_left - top_left) * along
+    outlines.append(np.float32([top_left - longer, top_right, bottom_right, bottom_left - longer]))
+    outlines.append(np.float32([top_left, top_right + longer, bottom_right + longer, bottom_left]))
     return outlines
 
 
