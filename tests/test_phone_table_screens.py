@@ -166,20 +166,27 @@ async def guest_phone(main, hub, executor, tables: Path, offer: str):
     return connection, page, answer_place
 
 
-async def ann_hosting_zoe_seated(main, hub, executor, path: Path, seats: int, zoes_seat: int):
+@contextlib.asynccontextmanager
+async def ann_and_zoe_at_one_table(store: EventStore, path: Path, seats: int, zoes_seat: int):
     """A host phone hosting an Australia table of `seats` seats, Ann in seat 1, and a guest phone joined by codes
-    with Zoé in `zoes_seat`: (both connections, kept by the caller; the host's page; its storage; the table's
-    code; the guest's page), once the guest's sheet is open."""
-    host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia", seats)
-    host_screens = host_page.data.table_screens
-    await host_screens.seat_player(place, 1, "Ann")
-    guest, guest_page, answer_place = await guest_phone(main, hub, executor, path.with_name("guest-" + FILE_NAME),
-                                                        place.offer)
-    await host_screens.scan_guest_answer(place, [answer_place.offer])
-    await until(lambda: f"Take seat {zoes_seat}" in texts(guest_page), "the free seat")
-    await guest_page.data.table_screens.take_seat(table_ui.TablePlace(), code, zoes_seat, "Zoé")
-    await until(lambda: guest_page.data.table_screens.sheet is not None, "the guest's sheet")
-    return (host, guest), host_page, host_storage, code, guest_page
+    with Zoé in `zoes_seat`, once the guest's sheet is open: yields (the host's token, the table's code, the
+    guest's page); both phones' screens closed after."""
+    async with phones_of(store) as (main, hub, executor):
+        # the connections are kept while the phones are used: a session whose connection is collected is destroyed
+        host, host_page, host_storage, place, code = await host_phone(main, hub, executor, "australia", seats)
+        host_screens = host_page.data.table_screens
+        await host_screens.seat_player(place, 1, "Ann")
+        guest, guest_page, answer_place = await guest_phone(main, hub, executor,
+                                                            path.with_name("guest-" + FILE_NAME), place.offer)
+        await host_screens.scan_guest_answer(place, [answer_place.offer])
+        await until(lambda: f"Take seat {zoes_seat}" in texts(guest_page), "the free seat")
+        await guest_page.data.table_screens.take_seat(table_ui.TablePlace(), code, zoes_seat, "Zoé")
+        await until(lambda: guest_page.data.table_screens.sheet is not None, "the guest's sheet")
+        yield json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"], code, guest_page
+        host_screens.close()
+        guest_page.data.table_screens.close()
+        guest_page.data.table_screens.service.close()
+        del host, guest
 
 
 def test_a_guest_phone_joins_the_host_phone_by_codes_plays_its_seat_and_rejoins(phone_hosting):
@@ -319,22 +326,16 @@ def test_a_guest_whose_event_was_lost_on_the_way_is_back_in_step_at_the_next_cat
     monkeypatch.setattr(table_ui, "CATCH_UP_SECONDS", 0.05)
 
     async def run():
-        async with phones_of(store) as (main, hub, executor):
-            _phones, host_page, host_storage, code, guest_page = await ann_hosting_zoe_seated(
-                main, hub, executor, path, 2, 2)
-            host_screens, guest_screens = host_page.data.table_screens, guest_page.data.table_screens
+        async with ann_and_zoe_at_one_table(store, path, 2, 2) as (host_token, code, guest_page):
+            guest_screens = guest_page.data.table_screens
             guest_screens.sheet.enter_letters(1, "HIJKLMN", None)
             pages.events_to_lose = 1
-            TableSheetSession(service, code, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"],
-                              None).enter_letters(0, "ABCDEFG", None)  # the host phone's player closes round 1
+            TableSheetSession(service, code, host_token, None).enter_letters(0, "ABCDEFG", None)  # closes round 1
             assert pages.events_to_lose == 0  # its event was sent, and lost
             await until(lambda: guest_page.data.route == ("table_seat_summary", {"code": code, "seat": 2,
                                                                                   "round_index": 0}),
                         "the round's summary on the guest")
             assert guest_screens.sheet.state.rounds_done == 1
-            host_screens.close()
-            guest_screens.close()
-            guest_screens.service.close()
 
     run_session(run)
 
@@ -347,22 +348,17 @@ def test_a_guest_whose_seat_moved_down_unheard_follows_it_at_the_next_catch_up(p
     monkeypatch.setattr(table_ui, "CATCH_UP_SECONDS", 0.05)
 
     async def run():
-        async with phones_of(store) as (main, hub, executor):
-            _phones, host_page, host_storage, code, guest_page = await ann_hosting_zoe_seated(
-                main, hub, executor, path, 3, 3)
-            host_screens, guest_screens = host_page.data.table_screens, guest_page.data.table_screens
+        async with ann_and_zoe_at_one_table(store, path, 3, 3) as (host_token, code, guest_page):
             await until(lambda: guest_page.data.route == ("table_seat", {"code": code, "seat": 3}),
                         "the guest's sheet")
             pages.events_to_lose = 1
             await until(lambda: service.feed.listening(code) == 2, "the guest following the table")
-            service.remove_seat(code, 2, json.loads(host_storage[table_ui.PREFS_PREFIX + code])["token"])
+            service.remove_seat(code, 2, host_token)
             await until(lambda: pages.events_to_lose == 0, "the removal's event sent, and lost")
             await until(lambda: guest_page.data.route == ("table_seat", {"code": code, "seat": 2}),
                         "the guest's sheet one seat down")
-            assert guest_screens.sheet.state.players == ("Ann", "Zoé") and guest_screens.sheet.gone is None
-            host_screens.close()
-            guest_screens.close()
-            guest_screens.service.close()
+            sheet = guest_page.data.table_screens.sheet
+            assert sheet.state.players == ("Ann", "Zoé") and sheet.gone is None
 
     run_session(run)
 
