@@ -158,6 +158,11 @@ def _way_for(row: FoundRow, count: int) -> FoundRow:
 CORNERS_SAY_SHARE = 0.5
 
 
+def _digits(edition: Edition) -> str:
+    """The characters a card's number may read as: the edition's numbers, each once."""
+    return "".join(sorted({str(number) for number in edition.numbers}))
+
+
 def _corners_say(row: FoundRow, edition: Edition, letters: str, grey: np.ndarray) -> bool:
     """Whether enough of the row's cards show `letters`' letters and numbers in their corners (CORNERS_SAY_SHARE),
     read as an untaught card is (`read_corners`), in the photo at its own resolution."""
@@ -166,7 +171,7 @@ def _corners_say(row: FoundRow, edition: Edition, letters: str, grey: np.ndarray
     if len(row.cards) != len(letters):
         return False
     number_of = dict(zip(edition.letters, edition.numbers, strict=True))
-    digits = "".join(sorted({str(number) for number in edition.numbers}))
+    digits = _digits(edition)
     said = 0
     for card, letter in zip(row.cards, letters, strict=True):
         photo = _in_photo(grey, card.image_to_photo)
@@ -191,11 +196,11 @@ def teach_deck(source, edition: Edition, letters: str) -> str:
         raise TeachError(_("letter {letters} given twice: each card of the row once, in row order").format(
             letters=", ".join(twice)))
     rgb = load_rgb(source)
-    found, *others = find_rows(rgb, expected=len(letters))
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)  # found in, and the corners read at the photo's resolution
+    found, *others = find_rows(rgb, grey, expected=len(letters))
     row = _way_for(found, len(letters))
     if len(row.cards) != len(letters) and others:
         # Rows found along other outlines are taught only when their corners say they are these cards.
-        grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         row = next((other for other in (_way_for(other, len(letters)) for other in others)
                     if _corners_say(other, edition, letters, grey)), row)
     if not row.cards:
@@ -625,7 +630,7 @@ def read_corners(card: np.ndarray, edition: Edition, photo: tuple[np.ndarray, np
     if letter.char is None or letter.fit < LETTER_CLEAR or letter.margin < LETTER_LEAD or \
             letter.field > (BAR_FIELD_SPREAD if letter.char in BAR_LETTERS else FIELD_SPREAD):
         return CardReading(None)
-    digit = read_number(card, "".join(sorted({str(number) for number in edition.numbers})), photo, NUMBER_CLEAR)
+    digit = read_number(card, _digits(edition), photo, NUMBER_CLEAR)
     if digit.char is None or digit.fit < NUMBER_CLEAR or digit.margin < NUMBER_LEAD:
         return CardReading(None)
     if int(digit.char) != number_of[letter.char]:

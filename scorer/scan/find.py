@@ -401,14 +401,14 @@ def find_rows(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | N
         return [FoundRow((), False)]
     found = _row_along(gray, quad / shrink)
     rows = [found.row if found is not None else FoundRow((), False)]
-    if expected is None or holds(rows[0], expected):
+    if expected is None or _holds(rows[0], expected):
         return rows
     others = [other for other in (_row_along(gray, outline / shrink) for outline in _other_outlines(quad))
-              if other is not None and holds(other.row, expected)]
+              if other is not None and _holds(other.row, expected)]
     return rows + [other.row for other in sorted(others, key=lambda other: -other.comb.score)]
 
 
-def holds(row: FoundRow, count: int) -> bool:
+def _holds(row: FoundRow, count: int) -> bool:
     """Whether the row holds `count` cards one way up or the other."""
     return count in (len(row.cards), len(row.other_way.cards) if row.other_way is not None else -1)
 
@@ -482,7 +482,7 @@ class _Found:
     row: FoundRow
     outer: tuple[float, float]  #: how far (mm) the row's first and last card reach beyond the outline's ends
     end_strengths: tuple[float, float]  #: how clearly the first and last card's circles are circles (0..1)
-    comb: _Comb = _Comb((), 0.0)  #: the row's circles, the way up taken
+    comb: _Comb  #: the row's circles, the way up taken
 
 
 def _cards_along(gray: np.ndarray, quad: np.ndarray, inner_w: int, inner_h: int, around: int,
