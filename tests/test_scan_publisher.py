@@ -230,6 +230,29 @@ def test_how_firmly_keypoints_name_a_card():
     assert identified([]) == (None, False)
 
 
+def test_the_taught_keypoints_matched_are_the_brute_force_matchers():
+    """The taught deck's keypoints are matched by one matrix product, not OpenCV's brute-force matcher: the same
+    nearest taught keypoint and Lowe's ratio test kept for the same keypoints, on SIFT's own descriptors of
+    three cards (two taught, one read)."""
+    edition = resolve_edition("australia")
+    faces_of = {letter: cut(photos.face_of(edition, letter, STYLE)) for letter in "KSH"}
+    taught = {letter: faces._features(card) for letter, card in faces_of.items() if letter != "H"}
+    keypoints = faces._Keypoints(taught)
+    points, descriptors = faces._features(cv2.GaussianBlur(faces_of["K"], (0, 0), 1.5))
+    matcher = cv2.BFMatcher(cv2.NORM_L2)
+    matcher.add([taught[letter][1] for letter in keypoints.letters])
+    expected = {(pair[0].queryIdx, keypoints.letters[pair[0].imgIdx], pair[0].trainIdx)
+                for pair in matcher.knnMatch(descriptors, k=2)
+                if pair[0].distance < faces.MATCH_RATIO * pair[1].distance}
+    nearest, first, second = keypoints._nearest_two(descriptors)
+    kept = np.flatnonzero(first < faces.MATCH_RATIO ** 2 * second)
+    assert {(int(q), keypoints.letters[keypoints.card_of[nearest[q]]], int(keypoints.index_in_card[nearest[q]]))
+            for q in kept} == expected
+    assert len(expected) > 20  # a blurred copy of a taught card still matches it
+    assert keypoints.agreeing(points, descriptors)[0][1] == "K"
+    assert faces._Keypoints({}).agreeing(points, descriptors) == []
+
+
 class _Look:
     """One look's answer (`_Keypoints.agreeing`), fixed."""
 

@@ -413,24 +413,47 @@ def learn_cards(deck: Deck, cards: list[np.ndarray], letters: str) -> None:
 
 
 class _Keypoints:
-    """Every taught card's keypoints of one kind (sharp or blurred) in one matcher."""
+    """Every taught card's keypoints of one kind (sharp or blurred), their descriptors in one matrix."""
 
     def __init__(self, taught: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
         self.letters = tuple(letter for letter, (_points, descriptors) in taught.items() if len(descriptors))
         self.points = [taught[letter][0] for letter in self.letters]
-        self.matcher = cv2.BFMatcher(cv2.NORM_L2)
-        if self.letters:
-            self.matcher.add([taught[letter][1] for letter in self.letters])
+        counts = [len(taught[letter][1]) for letter in self.letters]
+        self.descriptors = np.vstack([taught[letter][1] for letter in self.letters]).astype(np.float32) \
+            if self.letters else np.zeros((0, 128), np.float32)
+        #: which taught card each row of `descriptors` is of, and its keypoint's index in that card
+        self.card_of = np.repeat(np.arange(len(self.letters)), counts)
+        self.index_in_card = np.concatenate([np.arange(count) for count in counts]) if counts else \
+            np.zeros(0, np.int64)
+        self.squared = np.einsum("ij,ij->i", self.descriptors, self.descriptors)
+
+    def _nearest_two(self, descriptors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each descriptor, its nearest taught descriptor and the squared distances to the nearest two.
+        One matrix product (OpenCV's, on this thread) instead of a brute-force matcher: the same neighbours,
+        a quarter of the time."""
+        descriptors = descriptors.astype(np.float32)
+        # |q - t|² = |q|² + |t|² - 2 q·t; |q|² is added after the two smallest are found (one per row)
+        distances = cv2.gemm(descriptors, self.descriptors, -2.0, None, 0, flags=cv2.GEMM_2_T)
+        distances += self.squared[None, :]
+        rows = np.arange(len(descriptors))
+        nearest = distances.argmin(axis=1)
+        first = distances[rows, nearest].copy()
+        distances[rows, nearest] = np.inf
+        second = distances.min(axis=1)
+        own = np.einsum("ij,ij->i", descriptors, descriptors)
+        return nearest, np.maximum(first + own, 0.0), np.maximum(second + own, 0.0)
 
     def agreeing(self, points: np.ndarray, descriptors: np.ndarray) -> list[tuple[int, str]]:
         """(agreeing keypoints, letter) of every taught card some of these keypoints match, most first: how
         many of the matches agree on one upright placement of that taught card over this one."""
-        if len(descriptors) < 2 or not self.letters:
+        if len(descriptors) < 2 or len(self.descriptors) < 2:
             return []
+        nearest, first, second = self._nearest_two(descriptors)
         matches: dict[int, list[tuple[int, int]]] = {}
-        for pair in self.matcher.knnMatch(descriptors, k=2):
-            if len(pair) == 2 and pair[0].distance < MATCH_RATIO * pair[1].distance:
-                matches.setdefault(pair[0].imgIdx, []).append((pair[0].queryIdx, pair[0].trainIdx))
+        # Lowe's ratio test on distances, squared: first < MATCH_RATIO * second
+        for query in np.flatnonzero(first < MATCH_RATIO * MATCH_RATIO * second).tolist():
+            row = int(nearest[query])
+            matches.setdefault(int(self.card_of[row]), []).append((query, int(self.index_in_card[row])))
         found = []
         for taught, pairs in matches.items():
             agreeing = 0
