@@ -381,6 +381,11 @@ def _left_edges(strip: np.ndarray) -> np.ndarray:
     return np.clip(column / (float(np.percentile(column, 99)) + 1e-3), 0, 1)
 
 
+def _preview_shrink(gray: np.ndarray) -> float:
+    """How much the photo is shrunk for the preview its row's outline is found in (PREVIEW_PX on its long side)."""
+    return PREVIEW_PX / max(gray.shape)
+
+
 def find_cards(rgb: np.ndarray, gray: np.ndarray | None = None) -> FoundRow:
     """Every card in the photo, rectified upright (grey, CARD_PX), in row order (Throw first)."""
     return find_rows(rgb, gray)[0]
@@ -393,7 +398,7 @@ def find_rows(rgb: np.ndarray, gray: np.ndarray | None = None, expected: int | N
     outline the table's or a picture's blobs can fill in a comb too, so the caller checks them."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY) if gray is None else gray
     h, w = gray.shape
-    shrink = PREVIEW_PX / max(h, w)
+    shrink = _preview_shrink(gray)
     # at least a pixel each way: a photo a pixel high (1 × 1500) would otherwise shrink to no rows at all
     preview = cv2.resize(rgb, (max(1, round(w * shrink)), max(1, round(h * shrink))), interpolation=cv2.INTER_AREA)
     quad = _row_quad(_card_mask(preview))
@@ -444,7 +449,7 @@ def _row_along(gray: np.ndarray, quad: np.ndarray) -> _Found | None:
     """The cards of the row whose outline is `quad` (photo pixels), or None for an outline no row fits."""
     along = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     across = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
-    if across < 8 / (PREVIEW_PX / max(gray.shape)) or along < 0.5 * across:
+    if across < 8 / _preview_shrink(gray) or along < 0.5 * across:  # under 8 px across in the preview
         return None
     mm = PX_PER_MM
     inner_h = STRIP_MM * mm
