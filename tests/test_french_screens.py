@@ -159,3 +159,36 @@ def _walk_buttons(control):
         for child in value if isinstance(value, list) else [value]:
             if isinstance(child, BaseControl):
                 yield from _walk_buttons(child)
+
+
+def test_the_catch_slot_keeps_its_word_whole_in_french(store):
+    """Under the keypad's seven slots each says its word ("Throw", 2…6, "Catch") in a slot's width; French's
+    "Réception" is wider than a slot, and Flutter broke it as "Réceptio / n": in French the two words go whole
+    under the first and the last slot, as in larger text, and each slot is still named for a screen reader."""
+    from test_pad_screens import walk
+
+    from scorer.ui.entry import SLOT_WORD_SIZE
+
+    async def run():
+        _session, page, _ = await start(make_main(lambda: store))
+        app = page.data
+        game = GameSession.new(store, "usa", list(NAMES))
+        app.session = game
+        shown = {}
+        for language in ("en", "fr"):
+            app.set_language(language)
+            app.go("entry", game_id=game.game_id, round_index=0, player=0)
+            controls = list(walk(top(page)))
+            words = [(c.value, c.width, c.no_wrap) for c in controls
+                     if isinstance(c, ft.Text) and c.size == SLOT_WORD_SIZE and c.value]
+            named = {c.identifier: c.label for c in controls if isinstance(c, ft.Semantics)
+                     and (c.identifier or "").startswith("slot-")}
+            shown[language] = words, named
+        return shown
+
+    shown = run_session(run)
+    words, _named = shown["en"]
+    assert words == [("Throw", 42, False), *((str(n), 42, False) for n in range(2, 7)), ("Catch", 42, False)]
+    words, named = shown["fr"]
+    assert words == [("Lancer", None, True), ("Réception", None, True)]  # one line each, not a slot wide
+    assert named["slot-1"] == "Lancer" and named["slot-7"] == "Réception"

@@ -316,6 +316,16 @@ def scan_views(entry: LetterEntry, look: tuple) -> ft.Control:
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
+#: The words under the slots (px), and a regular Roboto letter's advance as a share of the font size: a little
+#: over "Réception"'s (0.49), so a word that might not fit is taken as not fitting.
+SLOT_WORD_SIZE, SLOT_WORD_EM = 10, 0.55
+
+
+def words_fit_under_slots(words: list[str], slot: int) -> bool:
+    """Whether each word fits on one line under its slot `slot` px wide (else Flutter breaks it mid-word)."""
+    return all(len(word) * SLOT_WORD_EM * SLOT_WORD_SIZE <= slot for word in words)
+
+
 @ft.memo
 @ft.component
 def slots_row(entry: LetterEntry, letters: tuple[str, ...]) -> ft.Control:
@@ -331,18 +341,19 @@ def slots_row(entry: LetterEntry, letters: tuple[str, ...]) -> ft.Control:
             width=entry.slot, height=46, border_radius=8, alignment=ft.Alignment.CENTER,
             bgcolor=region.color if region else GREYED))
     words = [_("Throw") if i == 0 else _("Catch") if i == HAND_SIZE - 1 else str(i + 1) for i in range(HAND_SIZE)]
-    if entry.normal_text:
+    if entry.normal_text and words_fit_under_slots(words, entry.slot):
         return ft.Row([sem(f"slot-{i + 1}", ft.Column([box, ft.Text(
-            words[i], size=10, width=entry.slot, text_align=ft.TextAlign.CENTER,
+            words[i], size=SLOT_WORD_SIZE, width=entry.slot, text_align=ft.TextAlign.CENTER,
             color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
             for i, box in enumerate(boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER)
-    # larger text: "Throw" and "Catch" no longer fit under a slot ("Thro / w"); they go whole under the first
-    # and the last, the slots named by them for a screen reader
+    # larger text, or a language whose words are longer ("Réceptio / n"): "Throw" and "Catch" no longer fit
+    # under a slot ("Thro / w"); they go whole under the first and the last, the slots named by them for a
+    # screen reader
     row_width = HAND_SIZE * entry.slot + (HAND_SIZE - 1) * 4
     return ft.Column([
         ft.Row([ft.Semantics(identifier=f"slot-{i + 1}", label=words[i], content=box)
                 for i, box in enumerate(boxes)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
-        ft.Container(ft.Row([ft.Text(word, size=10, no_wrap=True, color=ft.Colors.ON_SURFACE_VARIANT)
+        ft.Container(ft.Row([ft.Text(word, size=SLOT_WORD_SIZE, no_wrap=True, color=ft.Colors.ON_SURFACE_VARIANT)
                              for word in (words[0], words[-1])],
                             alignment=ft.MainAxisAlignment.SPACE_BETWEEN), width=row_width)],
         spacing=2, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
