@@ -33,7 +33,7 @@ from scorer.ui.named import icon_button
 from scorer.ui.pictogram import card_icon, icon_reference, is_dark
 from scorer.ui.scan_entry import ScanPanel
 from scorer.ui.sheet import picked_style
-from scorer.ui.text_size import DEFAULT_TEXT_SIZE
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE, REGULAR_LETTER_EM, text_width
 
 PAD = ft.Padding.symmetric(horizontal=12, vertical=10)
 KEY_MIN, KEY_MAX = 48, 56  # keypad tap targets: never under 48 px
@@ -316,14 +316,13 @@ def scan_views(entry: LetterEntry, look: tuple) -> ft.Control:
                      horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-#: The words under the slots (px), and a regular Roboto letter's advance as a share of the font size: a little
-#: over "Réception"'s (0.49), so a word that might not fit is taken as not fitting.
-SLOT_WORD_SIZE, SLOT_WORD_EM = 10, 0.55
+#: The size of the words under the slots (px).
+SLOT_WORD_SIZE = 10
 
 
 def words_fit_under_slots(words: list[str], slot: int) -> bool:
     """Whether each word fits on one line under its slot `slot` px wide (else Flutter breaks it mid-word)."""
-    return all(len(word) * SLOT_WORD_EM * SLOT_WORD_SIZE <= slot for word in words)
+    return all(text_width(word, SLOT_WORD_SIZE, REGULAR_LETTER_EM) <= slot for word in words)
 
 
 @ft.memo

@@ -137,6 +137,16 @@ APP_BAR_TITLE_MAX_SCALE = 1.34
 #: A bold Roboto letter's advance, as a share of the font size, a little over the average of mixed text
 #: ("Table 9GWU-VNN8 · Hôte" is 0.55): over-estimating only moves a title that would have fitted.
 LETTER_EM = 0.6
+#: A regular (not bold) Roboto letter's advance, as a share of the font size: a little over "Réception"'s (0.49).
+REGULAR_LETTER_EM = 0.55
+
+
+def text_width(text: str, size: float, em: float = LETTER_EM) -> float:
+    """About how wide `text` is drawn on one line at font size `size` (px), each letter `em` of it: enough to
+    tell whether it fits, erring wide (a word that may not fit is taken as not fitting)."""
+    return len(text) * em * size
+
+
 #: Where Material's app bar starts its title (after a back arrow, and without), and the room kept before
 #: the actions (px).
 TITLE_START_AFTER_BACK, TITLE_START, TITLE_END_GAP = 72, 16, 16
@@ -149,7 +159,7 @@ def title_fits(title: str, width: float, scale: float, back: bool, actions_width
     the title's scale; the app's own scale (`own_text_scale`) is not capped."""
     room = width - (TITLE_START_AFTER_BACK if back else TITLE_START) - TITLE_END_GAP - actions_width
     drawn = min(scale, APP_BAR_TITLE_MAX_SCALE) if capped else scale
-    return len(title) * LETTER_EM * TITLE_SIZE * drawn <= room
+    return text_width(title, TITLE_SIZE * drawn) <= room
 
 
 def action_width(control: ft.Control, scale: float) -> float:
@@ -160,7 +170,7 @@ def action_width(control: ft.Control, scale: float) -> float:
         control = control.content
     if isinstance(control, ft.TextButton) and isinstance(control.content, str):
         icon = 26 if control.icon is not None else 0  # 18 px and the gap after it
-        return 24 + icon + len(control.content) * LETTER_EM * 14 * scale
+        return 24 + icon + text_width(control.content, 14 * scale)
     return TAP_TARGET
 
 
