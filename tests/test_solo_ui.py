@@ -238,3 +238,35 @@ def test_a_searching_bot_says_it_is_choosing_before_it_thinks(shell) -> None:
         pass
     assert hook(shell, "solo-step").value == "Card 2 of 7"
     assert hook(shell, "hand-0").on_click is not None
+
+
+def test_a_card_faces_long_icon_name_is_drawn_smaller_not_broken() -> None:
+    """On a solo card face (112 px wide), French's "Ornithorynques" is wider than the room beside its pictogram
+    at the names' size, and Flutter drew it "Ornithorynque / s": it is drawn smaller, so that it fits; names
+    whose words fit keep the names' size; in larger text (cards as tall as their words) nothing is shrunk."""
+    from scorer.ui.solo import ICON_LINE_INSET, ICON_NAME_SIZE, card_face
+    from scorer.ui.text_size import REGULAR_LETTER_EM, text_width
+
+    card = {"letter": "X", "number": 2, "site": "Palais royal des expositions", "region": "Victoria",
+            "color": "#C9A227", "icons": ["leaves", "platypus"], "icon_labels": ["Feuilles", "Ornithorynques"]}
+
+    def name_sizes(face: ft.Control) -> dict[str, float]:
+        sizes = {}
+
+        def visit(control) -> None:
+            if isinstance(control, ft.Text) and control.value in card["icon_labels"]:
+                sizes[control.value] = control.size
+            for child in getattr(control, "controls", None) or [getattr(control, "content", None)]:
+                if isinstance(child, ft.Control):
+                    visit(child)
+        visit(face)
+        return sizes
+
+    room = 112 - ICON_LINE_INSET
+    sizes = name_sizes(card_face(card))
+    assert sizes["Feuilles"] == ICON_NAME_SIZE
+    assert sizes["Ornithorynques"] < ICON_NAME_SIZE
+    assert text_width("Ornithorynques", sizes["Ornithorynques"], REGULAR_LETTER_EM) <= room
+    assert text_width("Ornithorynques", ICON_NAME_SIZE, REGULAR_LETTER_EM) > room  # it would not have fitted
+    assert name_sizes(card_face(card, fixed_height=False)) == {"Feuilles": ICON_NAME_SIZE,
+                                                               "Ornithorynques": ICON_NAME_SIZE}

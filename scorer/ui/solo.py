@@ -32,7 +32,7 @@ from scorer.ui.end import final_ranking_view
 from scorer.ui.home import CHOSEN, PAD, section, short_edition_name
 from scorer.ui.pictogram import card_icon, is_dark
 from scorer.ui.sheet import round_summary_view
-from scorer.ui.text_size import DEFAULT_TEXT_SIZE
+from scorer.ui.text_size import DEFAULT_TEXT_SIZE, REGULAR_LETTER_EM, text_width
 
 SOLO_EDITIONS = ("australia", "europe", "usa")
 CARD_HEIGHT = 164
@@ -120,8 +120,8 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
         ft.Text(card["site"], size=12, weight=ft.FontWeight.BOLD, color=fg, max_lines=2,
                 overflow=ft.TextOverflow.ELLIPSIS),
         ft.Text(card["region"], size=10, color=fg, italic=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
-        *(icon_line(icon, label, fg, card["color"]) for icon, label in zip(card["icons"], card["icon_labels"],
-                                                                            strict=True)),
+        *(icon_line(icon, label, fg, card["color"], room=width - ICON_LINE_INSET if fixed_height else None)
+          for icon, label in zip(card["icons"], card["icon_labels"], strict=True)),
     ], spacing=2, tight=True), bgcolor=card["color"], border_radius=10, padding=8,
         # in larger text, wider too: two still fit side by side on a 320 px phone, and "Sightseeing" in one
         width=width if fixed_height else max(width, LARGE_TEXT_CARD_WIDTH),
@@ -132,12 +132,29 @@ def card_face(card: dict, on_click=None, identifier: str | None = None, width: f
     return shown
 
 
-def icon_line(name: str, shown: str, colour: str, background: str) -> ft.Control:
+#: What a card face's width leaves for an icon's name: the padding and border either side, the pictogram and
+#: the gap after it (px).
+ICON_LINE_INSET = 2 * 8 + 2 * 2 + 14 + 4
+#: An icon's name: its size, and the smallest it is drawn at so that its longest word fits on a line.
+ICON_NAME_SIZE, ICON_NAME_MIN_SIZE = 11, 9
+
+
+def icon_name_size(shown: str, room: float | None) -> float:
+    """The size an icon's name is drawn at, `room` px wide: smaller when its longest word would not fit on a
+    line (Flutter breaks such a word, "Ornithorynque / s"); `room` None (larger text): as it is."""
+    longest = max(shown.split(), key=len, default="")
+    if room is None or text_width(longest, ICON_NAME_SIZE, REGULAR_LETTER_EM) <= room:
+        return ICON_NAME_SIZE
+    return max(ICON_NAME_MIN_SIZE, room / text_width(longest, 1, REGULAR_LETTER_EM))
+
+
+def icon_line(name: str, shown: str, colour: str, background: str, room: float | None = None) -> ft.Control:
     """An icon's pictogram (the printables' SVG, found by the icon's key `name`) and its name as a person
     reads it (`shown`), in the card's text colour; the pictogram's knocked-out details (a camera's lens, a
-    koala's face) in the card's colour, as printed."""
+    koala's face) in the card's colour, as printed. `room`: how wide the name may be drawn (px)."""
     # two lines: a long name ("Indigenous Culture") is cut off on one line at phone width
-    label = ft.Text(shown, size=11, color=colour, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, expand=True)
+    label = ft.Text(shown, size=icon_name_size(shown, room), color=colour, max_lines=2,
+                    overflow=ft.TextOverflow.ELLIPSIS, expand=True)
     svg = pictogram_svg(name, colour, background)
     if svg is None:
         return label
