@@ -590,3 +590,24 @@ def test_a_hook_on_an_expanding_control_expands_in_its_place():
     assert sem("field", ft.TextField(expand=True)).expand is True
     assert sem("button", ft.OutlinedButton("Camera", expand=2)).expand == 2
     assert not sem("text", ft.Text("hi")).expand
+
+
+@pytest.mark.parametrize(("edition_id", "phone", "beside"), [
+    ("australia", 390, True), ("europe", 390, True), ("usa", 390, True),
+    ("australia", 375, True), ("europe", 375, False),  # Europe's five Nordic keys: 92 + 5 × 54 > 351
+    ("australia", 320, False), ("europe", 320, False), ("usa", 320, False)])
+def test_a_regions_keys_stay_on_its_line_or_its_name_goes_above_them(edition_id, phone, beside):
+    """On a 320 px phone the keypad's fourth key went under the first, beside nothing; each region's name now
+    goes above its keys (as in larger text) wherever its name and keys would not fit on one line, and the keys
+    are as wide as the line allows, never under 48 px."""
+    from scorer.ui.entry import KEY_MIN, PAD, REGION_LABEL, key_size, most_in_a_region, names_beside_keys
+
+    edition = load_edition(edition_id)
+    usable = phone - PAD.left - PAD.right
+    key = key_size(edition, usable)
+    assert key >= KEY_MIN
+    assert names_beside_keys(edition, key, usable) is beside
+    if beside:  # what is laid out beside fits: the name, then each key after a 6 px gap
+        assert REGION_LABEL + most_in_a_region(edition) * (6 + key) <= usable
+    else:  # above: the keys alone fit
+        assert most_in_a_region(edition) * key + (most_in_a_region(edition) - 1) * 6 <= usable

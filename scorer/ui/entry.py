@@ -46,10 +46,22 @@ SLOT_WIDTH = 42
 CHOICE_ROW_KEY = "entry-choices"  # the choice row's scroll key: Enter with no choice made moves there
 
 
-def key_size(edition) -> int:
-    """As wide as the largest region's row allows on a phone (Europe's Nordic Countries has 5 cards)."""
-    most = max(sum(1 for c in edition.cards if c.region == r.index) for r in edition.regions)
-    return max(KEY_MIN, min(KEY_MAX, (PHONE_ROW - REGION_LABEL - 6 * most) // most))
+def most_in_a_region(edition) -> int:
+    """The cards of the largest region (Europe's Nordic Countries has 5)."""
+    return max(sum(1 for c in edition.cards if c.region == r.index) for r in edition.regions)
+
+
+def key_size(edition, usable: float = PHONE_ROW) -> int:
+    """As wide as the largest region's row allows beside its name, `usable` px wide (a 390 px phone's
+    row by default), never under KEY_MIN nor over KEY_MAX."""
+    most = most_in_a_region(edition)
+    return max(KEY_MIN, min(KEY_MAX, int(usable - REGION_LABEL - 6 * most) // most))
+
+
+def names_beside_keys(edition, key: int, usable: float) -> bool:
+    """Whether each region's name and its keys fit on one line `usable` px wide (else the last keys went under
+    the first: on a 320 px phone, or Europe's five on a 375 px one)."""
+    return REGION_LABEL + most_in_a_region(edition) * (6 + key) <= usable
 GREYED = ft.Colors.SURFACE_CONTAINER_HIGHEST
 
 
@@ -137,11 +149,13 @@ class LetterEntry:
         self.typed_text = self.draft.cards
         #: "Choose an activity" under the choice row: shown when Save or Enter found none made.
         self.prompt = False
-        self.key = key_size(self.edition)
-        # 42 px each, narrower on a phone too narrow for seven of those (320 px)
         usable = app.page.width - PAD.left - PAD.right if app.page.width else PHONE_ROW
+        self.key = key_size(self.edition, usable)
+        # 42 px each, narrower on a phone too narrow for seven of those (320 px)
         self.slot = min(SLOT_WIDTH, int(usable - (HAND_SIZE - 1) * 4) // HAND_SIZE)
         self.normal_text = app.text_size == DEFAULT_TEXT_SIZE
+        #: Each region's name beside its keys (normal text on a phone wide enough), else above them.
+        self.names_beside = self.normal_text and names_beside_keys(self.edition, self.key, usable)
         self.dark = is_dark(app.page)
         self.scan = ScanPanel(self, app.page)
         self.view = KeypadView()
@@ -396,7 +410,7 @@ def region_keys(entry: LetterEntry, region_index: int, looks: tuple[tuple[bool, 
     colour; to a screen reader it is still a button named by its letter (and the "Type the letters" field
     takes a keyboard)."""
     region = entry.edition.regions[region_index]
-    normal_text = entry.normal_text
+    beside = entry.names_beside
 
     def key(card, picked: bool, taken: bool) -> ft.Control:
         return ft.Semantics(content=ft.Container(
@@ -414,9 +428,9 @@ def region_keys(entry: LetterEntry, region_index: int, looks: tuple[tuple[bool, 
         # three short lines fit a key's height: "Nouvelle-Galles du Sud" is not cut
         ft.Container(ft.Text(region.label, size=11, color=text_on(region.color), max_lines=3,
                              weight=ft.FontWeight.W_500),
-                     # as tall as a key; in larger text as wide and tall as its words, which a fixed width
-                     # broke mid-word ("Queenslan / d"); the row's keys wrap under it when need be
-                     width=REGION_LABEL if normal_text else None, height=KEY_HEIGHT if normal_text else None,
+                     # as tall as a key; in larger text or on a narrow phone a bar above the keys, as wide
+                     # and tall as its words, which a fixed width broke mid-word ("Queenslan / d")
+                     width=REGION_LABEL if beside else None, height=KEY_HEIGHT if beside else None,
                      bgcolor=region.color, border_radius=10,
                      padding=ft.Padding.symmetric(horizontal=6), alignment=ft.Alignment.CENTER_LEFT),
         *(key(card, *look) for card, look in zip(cards, looks, strict=True))],
