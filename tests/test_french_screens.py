@@ -192,4 +192,3 @@ def test_the_catch_slot_keeps_its_word_whole_in_french(store):
     words, named = shown["fr"]
     assert words == [("Lancer", None, True), ("Réception", None, True)]  # one line each, not a slot wide
     assert named["slot-1"] == "Lancer" and named["slot-7"] == "Réception"
-

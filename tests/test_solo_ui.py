@@ -244,6 +244,8 @@ def test_a_card_faces_long_icon_name_is_drawn_smaller_not_broken() -> None:
     """On a solo card face (112 px wide), French's "Ornithorynques" is wider than the room beside its pictogram
     at the names' size, and Flutter drew it "Ornithorynque / s": it is drawn smaller, so that it fits; names
     whose words fit keep the names' size; in larger text (cards as tall as their words) nothing is shrunk."""
+    from test_pad_screens import walk
+
     from scorer.ui.solo import ICON_LINE_INSET, ICON_NAME_SIZE, card_face
     from scorer.ui.text_size import REGULAR_LETTER_EM, text_width
 
@@ -251,16 +253,7 @@ def test_a_card_faces_long_icon_name_is_drawn_smaller_not_broken() -> None:
             "color": "#C9A227", "icons": ["leaves", "platypus"], "icon_labels": ["Feuilles", "Ornithorynques"]}
 
     def name_sizes(face: ft.Control) -> dict[str, float]:
-        sizes = {}
-
-        def visit(control) -> None:
-            if isinstance(control, ft.Text) and control.value in card["icon_labels"]:
-                sizes[control.value] = control.size
-            for child in getattr(control, "controls", None) or [getattr(control, "content", None)]:
-                if isinstance(child, ft.Control):
-                    visit(child)
-        visit(face)
-        return sizes
+        return {c.value: c.size for c in walk(face) if isinstance(c, ft.Text) and c.value in card["icon_labels"]}
 
     room = 112 - ICON_LINE_INSET
     sizes = name_sizes(card_face(card))
