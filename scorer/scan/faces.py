@@ -431,7 +431,7 @@ class _Keypoints:
         """For each descriptor, its nearest taught descriptor and the squared distances to the nearest two.
         One matrix product (OpenCV's, on this thread) instead of a brute-force matcher: the same neighbours,
         a quarter of the time."""
-        descriptors = descriptors.astype(np.float32)
+        descriptors = np.asarray(descriptors, dtype=np.float32)  # SIFT's are float32 already: no copy
         # |q - t|² = |q|² + |t|² - 2 q·t; |q|² is added after the two smallest are found (one per row)
         distances = cv2.gemm(descriptors, self.descriptors, -2.0, None, 0, flags=cv2.GEMM_2_T)
         distances += self.squared[None, :]
