@@ -318,6 +318,11 @@ def start_solo_against_one_bot(pad, play_solo: str, level: str) -> None:
     pad.tap_ident("solo-start")
 
 
+#: The solo screen's status and step lines as shown now, null for either not on the screen.
+SOLO_STEP_JS = """() => ['solo-status', 'solo-step'].map(i =>
+  document.querySelector(`[flt-semantics-identifier="${i}"]`)?.innerText ?? null)"""
+
+
 def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, new_context):
     """The browser-only app in French against the hard bot, a whole round: the catalogs from our wheel, and
     Babel's French number format (the Hint's values) from the trimmed Babel wheel, both inside Pyodide."""
@@ -331,7 +336,11 @@ def test_a_french_phone_plays_a_published_solo_round_against_a_hard_bot(static, 
         pad.wait_any("hand-0", "choice-0", "summary-title", timeout=SLOW)
         if pad.ident("summary-title").count():
             break
-        status, before = pad.text("solo-status"), pad.text("solo-step")
+        # read in one look, either missing if the screen has moved on meanwhile (the round's summary was on its
+        # way, the hand seen above its last frame): then look again, rather than wait for a node that is gone
+        status, before = pad.page.evaluate(SOLO_STEP_JS)
+        if status is None or before is None:
+            continue
         if "la carte Réception est arrivée" in status:
             pad.tap_ident("choice-0")
         else:
